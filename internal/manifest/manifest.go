@@ -1,0 +1,234 @@
+// Package manifest owns the attested manifest of methodology §7: the tool hash
+// of each parsed tool whose description is readable, and the manifest hash over
+// a subject's tool hashes. It is the one implementation of that definition;
+// docs/manifest.md publishes the same algorithm with fixed vectors so that a
+// gateway can recompute both hashes from a server's tools/list answer.
+//
+// It reads surface entries and nothing else: no files, no network, no policy.
+// It must not guess: a tool it cannot hash under the rule gets a reason, never
+// a hash computed from something other than what the rule names.
+package manifest
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"sort"
+	"unicode/utf8"
+
+	"github.com/gowebpki/jcs"
+
+	"github.com/attestari/attestari/internal/rundir"
+)
+
+// Schema kinds as the extractor records them on a surface entry.
+const (
+	SchemaJSON   = "json"   // a JSON literal: hashed as its RFC 8785 canonical form
+	SchemaSource = "source" // any other expression: hashed as its exact source bytes
+	SchemaNone   = "none"   // no schema declared: the component is empty
+)
+
+// Reasons a tool has no tool hash, or a subject no manifest hash. They are
+// recorded on decision rows and served with the manifest, so they are stable.
+const (
+	// ReasonDescriptionUnreadable: the description did not resolve to literal text.
+	ReasonDescriptionUnreadable = "description_unreadable"
+	// ReasonDescriptionPartial: the description has substitutions (holes).
+	ReasonDescriptionPartial = "description_partial"
+	// ReasonDescriptionAbsent: the tool declares no description. §7 hashes only
+	// tools whose description is readable, and absent is not that state.
+	ReasonDescriptionAbsent = "description_absent"
+	// ReasonDescriptionStateUnrecorded: the surface does not say which state the
+	// description is in; §5 treats that as unreadable.
+	ReasonDescriptionStateUnrecorded = "description_state_unrecorded"
+	// ReasonNameUnreadable: the tool's name itself was not read as literal text.
+	ReasonNameUnreadable = "name_unreadable"
+	// ReasonSchemaNotCanonical: schema_kind is json but the bytes are not
+	// I-JSON that RFC 8785 can canonicalise (malformed, duplicate keys, ...).
+	ReasonSchemaNotCanonical = "schema_not_canonicalizable"
+	// ReasonSchemaKindUnknown: the schema kind is not json, source or none, or
+	// schema bytes are present with no kind recorded.
+	ReasonSchemaKindUnknown = "schema_kind_unknown"
+
+	// ReasonToolWithoutHash: at least one parsed tool has no tool hash.
+	ReasonToolWithoutHash = "tool_without_hash"
+	// ReasonSurfaceNotParsed: the surface outcome is not parsed, so there is no
+	// set of parsed tools to attest.
+	ReasonSurfaceNotParsed = "surface_not_parsed"
+	// ReasonNoSurface: the subject has no surfaces.json row.
+	ReasonNoSurface = "no_surface_row"
+)
+
+// Reasons lists every reason this package can record, for the gate map's
+// neighbours (docs, the API contract) to enumerate.
+var Reasons = []string{
+	ReasonDescriptionUnreadable, ReasonDescriptionPartial, ReasonDescriptionAbsent,
+	ReasonDescriptionStateUnrecorded, ReasonNameUnreadable, ReasonSchemaNotCanonical,
+	ReasonSchemaKindUnknown, ReasonToolWithoutHash, ReasonSurfaceNotParsed, ReasonNoSurface,
+}
+
+// ErrSchemaNotCanonical and ErrSchemaKindUnknown classify SchemaComponent failures.
+var (
+	ErrSchemaNotCanonical = errors.New("schema is not canonicalisable JSON")
+	ErrSchemaKindUnknown  = errors.New("unknown schema kind")
+)
+
+// SchemaComponent returns the schema bytes that enter a tool hash: the RFC 8785
+// canonical JSON of raw when kind is json, raw itself when kind is source, and
+// nothing when kind is none or empty with no bytes.
+func SchemaComponent(kind, raw string) ([]byte, error) {
+	switch kind {
+	case SchemaJSON:
+		if !utf8.ValidString(raw) {
+			// RFC 8785 is defined over I-JSON, which is UTF-8 only.
+			return nil, fmt.Errorf("schema component: %w: invalid UTF-8", ErrSchemaNotCanonical)
+		}
+		out, err := jcs.Transform([]byte(raw))
+		if err != nil {
+			return nil, fmt.Errorf("schema component: %w: %v", ErrSchemaNotCanonical, err)
+		}
+		return out, nil
+	case SchemaSource:
+		return []byte(raw), nil
+	case SchemaNone:
+		return nil, nil
+	case "":
+		if raw != "" {
+			return nil, fmt.Errorf("schema component: %w: %d schema bytes with no kind", ErrSchemaKindUnknown, len(raw))
+		}
+		return nil, nil
+	default:
+		return nil, fmt.Errorf("schema component: %w: %q", ErrSchemaKindUnknown, kind)
+	}
+}
+
+// ToolDigest is SHA-256(name ‖ 0x00 ‖ descriptionRaw ‖ 0x00 ‖ schemaComponent).
+func ToolDigest(name, descriptionRaw string, schemaComponent []byte) [32]byte {
+	h := sha256.New()
+	h.Write([]byte(name))
+	h.Write([]byte{0})
+	h.Write([]byte(descriptionRaw))
+	h.Write([]byte{0})
+	h.Write(schemaComponent)
+	var d [32]byte
+	h.Sum(d[:0])
+	return d
+}
+
+// ManifestDigest is SHA-256 over the 32-byte tool digests sorted bytewise and
+// concatenated. Order of the input does not matter; duplicates are kept. Zero
+// digests give the SHA-256 of the empty string.
+func ManifestDigest(digests [][32]byte) [32]byte {
+	sorted := make([][32]byte, len(digests))
+	copy(sorted, digests)
+	sort.Slice(sorted, func(i, j int) bool { return bytes.Compare(sorted[i][:], sorted[j][:]) < 0 })
+	h := sha256.New()
+	for _, d := range sorted {
+		h.Write(d[:])
+	}
+	var out [32]byte
+	h.Sum(out[:0])
+	return out
+}
+
+// ToolHash is one entry of tool_hashes: a parsed tool with its hash (lowercase
+// hex) or the reason it has none.
+type ToolHash struct {
+	Name   string `json:"name"`
+	File   string `json:"file,omitempty"`
+	Line   int    `json:"line,omitempty"`
+	Hash   string `json:"hash,omitempty"`
+	Reason string `json:"reason,omitempty"`
+}
+
+// Attested is the attested manifest of one subject.
+type Attested struct {
+	Tools        []ToolHash `json:"tool_hashes"`
+	ManifestHash string     `json:"manifest_hash,omitempty"`
+	Reason       string     `json:"manifest_reason,omitempty"`
+}
+
+// Description states (methodology §5), as the extractor records them.
+const (
+	stateReadable   = "readable"
+	statePartial    = "partial"
+	stateUnreadable = "unreadable"
+	stateAbsent     = "absent"
+)
+
+// HashTool computes one tool's entry of tool_hashes.
+func HashTool(e rundir.Entry) ToolHash {
+	th := ToolHash{Name: e.Name, File: e.File, Line: e.Line}
+	if e.NameState != "" && e.NameState != stateReadable {
+		th.Reason = ReasonNameUnreadable
+		return th
+	}
+	switch e.DescriptionState {
+	case stateReadable:
+	case statePartial:
+		th.Reason = ReasonDescriptionPartial
+		return th
+	case stateUnreadable:
+		th.Reason = ReasonDescriptionUnreadable
+		return th
+	case stateAbsent:
+		th.Reason = ReasonDescriptionAbsent
+		return th
+	default:
+		th.Reason = ReasonDescriptionStateUnrecorded
+		return th
+	}
+	comp, err := SchemaComponent(e.SchemaKind, e.SchemaRaw)
+	switch {
+	case errors.Is(err, ErrSchemaNotCanonical):
+		th.Reason = ReasonSchemaNotCanonical
+		return th
+	case err != nil:
+		th.Reason = ReasonSchemaKindUnknown
+		return th
+	}
+	d := ToolDigest(e.Name, e.DescriptionRaw, comp)
+	th.Hash = hex.EncodeToString(d[:])
+	return th
+}
+
+// Compute returns the attested manifest of a surface row: a tool hash or a
+// reason per parsed tool, in the surface's order, and the manifest hash when
+// every tool has one. A nil surface has no manifest (ReasonNoSurface); a
+// surface whose outcome is not parsed has none either (ReasonSurfaceNotParsed).
+// A parsed surface with no tools attests the empty set: SHA-256 of nothing.
+func Compute(s *rundir.Surface) Attested {
+	if s == nil {
+		return Attested{Tools: []ToolHash{}, Reason: ReasonNoSurface}
+	}
+	a := Attested{Tools: make([]ToolHash, 0, len(s.Tools))}
+	digests := make([][32]byte, 0, len(s.Tools))
+	missing := false
+	for _, t := range s.Tools {
+		th := HashTool(t)
+		a.Tools = append(a.Tools, th)
+		if th.Hash == "" {
+			missing = true
+			continue
+		}
+		var d [32]byte
+		if _, err := hex.Decode(d[:], []byte(th.Hash)); err != nil {
+			// HashTool only writes hex of 32 bytes; unreachable, but fail closed.
+			missing = true
+			continue
+		}
+		digests = append(digests, d)
+	}
+	switch {
+	case s.Outcome != "parsed":
+		a.Reason = ReasonSurfaceNotParsed
+	case missing:
+		a.Reason = ReasonToolWithoutHash
+	default:
+		m := ManifestDigest(digests)
+		a.ManifestHash = hex.EncodeToString(m[:])
+	}
+	return a
+}
