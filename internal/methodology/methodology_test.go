@@ -1,0 +1,441 @@
+package methodology
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"io/fs"
+	"path"
+	"regexp"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/attestari/attestari"
+)
+
+// publishedSHA256 pins every published snapshot. A published snapshot is
+// never edited (§21): changing one of these bytes fails this test, and the
+// fix is a new version, never a new pin for an old one.
+var publishedSHA256 = map[string]string{
+	"2.3.1": "18a1ede35d84ff592adb5204a03046b3f712ffaa4b805ed40d49a9936b29c01e",
+}
+
+func TestDocumentFirstLineIsVersion(t *testing.T) {
+	v, err := ParseVersionLine(Document())
+	if err != nil {
+		t.Fatalf("document: %v", err)
+	}
+	if v != Version {
+		t.Fatalf("docs/methodology.md says %q, Version is %q", v, Version)
+	}
+}
+
+func TestSHA256IsHashOfDocument(t *testing.T) {
+	sum := sha256.Sum256(Document())
+	if got, want := SHA256(), hex.EncodeToString(sum[:]); got != want {
+		t.Fatalf("SHA256() = %s, want %s", got, want)
+	}
+}
+
+func TestDocumentReturnsCopy(t *testing.T) {
+	d := Document()
+	d[0] ^= 0xff
+	if _, err := ParseVersionLine(Document()); err != nil {
+		t.Fatalf("mutating a returned document changed the embedded one: %v", err)
+	}
+	s, ok := Snapshot(Version)
+	if !ok {
+		t.Fatal("no snapshot for the current version")
+	}
+	orig := s.Bytes[0]
+	s.Bytes[0] ^= 0xff
+	again, _ := Snapshot(Version)
+	if again.Bytes[0] != orig || Snapshots()[len(Snapshots())-1].Bytes[0] != orig {
+		t.Fatal("mutating a returned snapshot changed the embedded one")
+	}
+}
+
+func TestCurrentSnapshotIsDocument(t *testing.T) {
+	s, ok := Snapshot(Version)
+	if !ok {
+		t.Fatalf("no docs/methodology/%s.md: every version in force has a snapshot", Version)
+	}
+	if !bytes.Equal(s.Bytes, Document()) {
+		t.Fatalf("docs/methodology/%s.md differs from docs/methodology.md: a published snapshot is never edited, so a changed document needs a new version", Version)
+	}
+	if s.SHA256 != SHA256() {
+		t.Fatalf("snapshot hash %s, document hash %s", s.SHA256, SHA256())
+	}
+}
+
+// TestEverySnapshotFileNamesItsVersion walks the embedded folder itself, not
+// Snapshots(), so a misnamed file that Snapshots skips still fails here.
+func TestEverySnapshotFileNamesItsVersion(t *testing.T) {
+	entries, err := fs.ReadDir(attestari.MethodologyFS, attestari.MethodologySnapshotDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(entries) == 0 {
+		t.Fatal("no snapshots embedded")
+	}
+	for _, e := range entries {
+		name := e.Name()
+		v, ok := strings.CutSuffix(name, ".md")
+		if !ok || e.IsDir() {
+			t.Errorf("%s: the snapshot folder holds only <version>.md files", name)
+			continue
+		}
+		if _, ok := parseSemver(v); !ok {
+			t.Errorf("%s: file name is not MAJOR.MINOR.PATCH.md", name)
+			continue
+		}
+		b, err := fs.ReadFile(attestari.MethodologyFS, path.Join(attestari.MethodologySnapshotDir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := ParseVersionLine(b)
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		if got != v {
+			t.Errorf("%s: first line names version %s", name, got)
+		}
+	}
+}
+
+func TestSnapshotsArePinned(t *testing.T) {
+	snaps := Snapshots()
+	if len(snaps) != len(publishedSHA256) {
+		t.Errorf("%d snapshots embedded, %d pinned: pin every new snapshot", len(snaps), len(publishedSHA256))
+	}
+	for _, s := range snaps {
+		want, ok := publishedSHA256[s.Version]
+		if !ok {
+			t.Errorf("snapshot %s is not pinned in publishedSHA256", s.Version)
+			continue
+		}
+		if s.SHA256 != want {
+			t.Errorf("snapshot %s has SHA-256 %s, published as %s: a published snapshot is never edited", s.Version, s.SHA256, want)
+		}
+	}
+}
+
+func TestSnapshotsOrderedAndLookup(t *testing.T) {
+	snaps := Snapshots()
+	for i := 1; i < len(snaps); i++ {
+		if compareVersions(snaps[i-1].Version, snaps[i].Version) >= 0 {
+			t.Errorf("snapshots out of order: %s before %s", snaps[i-1].Version, snaps[i].Version)
+		}
+	}
+	if last := snaps[len(snaps)-1].Version; last != Version {
+		t.Errorf("newest snapshot is %s, version in force is %s", last, Version)
+	}
+	for _, v := range []string{"", "2.3", "2.3.1 ", "9.9.9", "../methodology", "2.3.1.md"} {
+		if _, ok := Snapshot(v); ok {
+			t.Errorf("Snapshot(%q) found a snapshot", v)
+		}
+	}
+}
+
+func TestLoadSnapshotsSortsNumericallyAndSkipsOthers(t *testing.T) {
+	fsys := fstest.MapFS{
+		"d/10.0.0.md":  {Data: []byte("methodology_version: 10.0.0\n")},
+		"d/2.10.0.md":  {Data: []byte("methodology_version: 2.10.0\n")},
+		"d/2.9.1.md":   {Data: []byte("methodology_version: 2.9.1\n")},
+		"d/notes.md":   {Data: []byte("x")},
+		"d/2.3.txt":    {Data: []byte("x")},
+		"d/sub/1.0.md": {Data: []byte("x")},
+	}
+	got, err := loadSnapshots(fsys, "d")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var vs []string
+	for _, s := range got {
+		vs = append(vs, s.Version)
+	}
+	if want := "2.9.1 2.10.0 10.0.0"; strings.Join(vs, " ") != want {
+		t.Fatalf("versions %v, want %s", vs, want)
+	}
+	if _, err := loadSnapshots(fsys, "missing"); err == nil {
+		t.Fatal("missing folder: no error")
+	}
+}
+
+func TestParseVersionLine(t *testing.T) {
+	good := map[string]string{
+		"methodology_version: 2.3.1\nrest": "2.3.1",
+		"methodology_version: 0.0.0":       "0.0.0",
+		"methodology_version: 10.20.30\n":  "10.20.30",
+	}
+	for in, want := range good {
+		got, err := ParseVersionLine([]byte(in))
+		if err != nil || got != want {
+			t.Errorf("ParseVersionLine(%q) = %q, %v; want %q", in, got, err, want)
+		}
+	}
+	bad := []string{
+		"",
+		"\nmethodology_version: 2.3.1",
+		"methodology_version: 2.3.1\r\n",
+		"methodology_version:2.3.1",
+		"methodology_version: 2.3",
+		"methodology_version: 2.3.1.4",
+		"methodology_version: 02.3.1",
+		"methodology_version: 2.3.x",
+		"methodology_version: 2.3.-1",
+		"methodology_version: 2.3.1 ",
+		"Methodology_version: 2.3.1",
+		"methodology_version: 9999999999.0.0",
+		"\xff\xfe methodology_version: 2.3.1",
+	}
+	for _, in := range bad {
+		if v, err := ParseVersionLine([]byte(in)); !errors.Is(err, ErrNoVersionLine) {
+			t.Errorf("ParseVersionLine(%q) = %q, %v; want ErrNoVersionLine", in, v, err)
+		}
+	}
+}
+
+func FuzzParseVersionLine(f *testing.F) {
+	f.Add([]byte("methodology_version: 2.3.1\n"))
+	f.Add([]byte("methodology_version: 1.2"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		v, err := ParseVersionLine(b)
+		if err != nil {
+			if !errors.Is(err, ErrNoVersionLine) {
+				t.Fatalf("unclassified error %v", err)
+			}
+			return
+		}
+		if !bytes.HasPrefix(b, []byte(versionLinePrefix+v)) {
+			t.Fatalf("version %q not on the first line of %q", v, b)
+		}
+		if _, ok := parseSemver(v); !ok {
+			t.Fatalf("accepted %q", v)
+		}
+	})
+}
+
+func TestExtractorAllowed(t *testing.T) {
+	if !ExtractorAllowed("2.3.1", "syntax-tree-3") {
+		t.Fatal("2.3.1 with syntax-tree-3 refused")
+	}
+	refused := [][2]string{
+		{"2.3.1", "syntax-tree-2"},
+		{"2.3.1", "syntax-tree-4"},
+		{"2.3.0", "syntax-tree-3"},
+		{"2.2.0", "syntax-tree-2"},
+		{"2.3.1", ""},
+		{"", "syntax-tree-3"},
+		{"", ""},
+		{"2.3.1", "SYNTAX-TREE-3"},
+		{"2.3.1", "syntax-tree-3 "},
+		{" 2.3.1", "syntax-tree-3"},
+		{"syntax-tree-3", "2.3.1"},
+	}
+	for _, p := range refused {
+		if ExtractorAllowed(p[0], p[1]) {
+			t.Errorf("ExtractorAllowed(%q, %q) = true", p[0], p[1])
+		}
+	}
+}
+
+func TestVersionTable(t *testing.T) {
+	table := VersionTable()
+	current := false
+	for _, p := range table {
+		if !ExtractorAllowed(p.Methodology, p.Extractor) {
+			t.Errorf("table row %+v not allowed", p)
+		}
+		if _, ok := Snapshot(p.Methodology); !ok {
+			t.Errorf("table row %+v names a methodology version with no snapshot", p)
+		}
+		if p.Methodology == Version {
+			current = true
+		}
+	}
+	if !current {
+		t.Errorf("version table has no extractor for the version in force %s", Version)
+	}
+	table[0].Extractor = "tampered"
+	if !ExtractorAllowed("2.3.1", "syntax-tree-3") || ExtractorAllowed("2.3.1", "tampered") {
+		t.Fatal("mutating VersionTable() changed the table")
+	}
+}
+
+// The document must name every extractor version the table pairs with the
+// version in force: it is the extractor the rules describe.
+func TestDocumentNamesItsExtractor(t *testing.T) {
+	doc := string(Document())
+	for _, p := range VersionTable() {
+		if p.Methodology == Version && !strings.Contains(doc, "`"+p.Extractor+"`") {
+			t.Errorf("document does not name extractor %s", p.Extractor)
+		}
+	}
+}
+
+// reasonCodes is every reason code of the brief's GATE_MAP. internal/policy
+// will own this list; until it does, the list lives here so the document
+// cannot lose a code.
+var reasonCodes = []string{
+	"version_pair_not_allowed",
+	"gate_not_recorded",
+	"gate_failed_as_recorded",
+	"gate_not_recomputable",
+	"minified_only",
+	"runtime_generated",
+	"declaration_not_parsed",
+	"no_registration_site",
+	"archive_unreadable",
+	"extraction_budget_exceeded",
+	"advertised_tools_not_parsed",
+	"no_surface_examined",
+	"not_analyzed",
+	"partial_description",
+	"model_check_skipped",
+	"not_analyzed_recorded",
+	"check_missing",
+	"check_failed",
+	"excerpt_unverified",
+	"verifier_rejected",
+	"not_a_server",
+	"evidence_unpublishable",
+}
+
+// Every code has a row of the document's reason-code table, with a guard or
+// decision and a line of explanation.
+func TestDocumentTablesEveryReasonCode(t *testing.T) {
+	rows := map[string][]string{}
+	for _, line := range strings.Split(string(Document()), "\n") {
+		if !strings.HasPrefix(line, "| `") {
+			continue
+		}
+		cells := strings.Split(strings.Trim(line, "|"), "|")
+		for i := range cells {
+			cells[i] = strings.TrimSpace(cells[i])
+		}
+		rows[strings.Trim(cells[0], "`")] = cells
+	}
+	for _, code := range reasonCodes {
+		cells, ok := rows[code]
+		if !ok {
+			t.Errorf("reason code %s has no row in the document's table", code)
+			continue
+		}
+		if len(cells) != 3 || cells[1] == "" || len(cells[2]) < 20 {
+			t.Errorf("reason code %s: row %q lacks a guard or a plain-English line", code, cells)
+		}
+	}
+	if len(rows) != len(reasonCodes) {
+		t.Errorf("document tables %d codes, the list has %d: keep them equal", len(rows), len(reasonCodes))
+	}
+}
+
+func TestDocumentUsesSharedVocabulary(t *testing.T) {
+	doc := string(Document())
+	words := []string{
+		// checks that run, and declared checks that do not
+		"publisher_provenance", "undetermined_tool_surface", "model_directed_text",
+		"undeclared_network_calls", "dependency_risk", "abandonment", "fork_divergence",
+		// surface outcomes
+		"parsed", "not_a_server", "minified_only", "runtime_generated", "declaration_not_parsed",
+		"no_registration_site", "archive_unreadable", "extraction_budget_exceeded",
+		// description states
+		"readable", "partial", "unreadable", "absent",
+		// surface kinds
+		"tool", "prompt", "prompt_text", "resource", "resource_template", "instructions", "parameter_description",
+		// categories
+		"exfiltrate_data", "override_user", "conceal_from_user",
+		// paths the document must name in this codebase
+		"internal/policy/policy.go", "internal/surface", "internal/checks/model_directed_text.go",
+		"internal/checks/exfil_context.go", "internal/manifest", "internal/methodology", "internal/pipeline",
+		"internal/publish", "internal/appeals", "docs/publish-contract.md", "analysis/gate_map.json",
+		"analysis/fixtures/reason_codes/<code>/", "docs/model-check.md",
+		"GATE_MAP", "MEASURED_CHECKS", "EXTRACTOR_VERSION", "VERIFIER_VERSION",
+		"$ATTESTARI_HOME", "evidence/blobs/<sha256>", "evidence/proposals/", "runs/<run-id>/", "publications/<run-id>/",
+		"under_appeal", "withdrawn_on_appeal",
+	}
+	for _, w := range words {
+		if !strings.Contains(doc, "`"+w+"`") {
+			t.Errorf("document does not name `%s`", w)
+		}
+	}
+	for _, n := range []string{"1.", "2.", "3.", "4.", "5.", "6.", "7.", "8.", "9.", "10.", "11.", "12.", "13.", "14.", "15.", "16.", "17.", "18.", "19.", "20.", "21."} {
+		if !strings.Contains(doc, "\n## "+n+" ") {
+			t.Errorf("document has no section %s", n)
+		}
+	}
+	if !strings.Contains(doc, "\n## Versions\n") {
+		t.Error("document has no Versions section")
+	}
+}
+
+// The brief's grade ladder, stated as rules.
+func TestDocumentStatesGradeLadder(t *testing.T) {
+	doc := string(Document())
+	for _, line := range []string{
+		"- **A**: no confirmed finding;",
+		"- **B**: the highest confirmed severity is low;",
+		"- **C**: the highest confirmed severity is medium;",
+		"- **F**: at least one finding is confirmed high.",
+	} {
+		if !strings.Contains(doc, line) {
+			t.Errorf("grade ladder line missing: %s", line)
+		}
+	}
+}
+
+// The admission test to MEASURED_CHECKS, exactly.
+func TestDocumentStatesAdmissionTest(t *testing.T) {
+	doc := string(Document())
+	for _, s := range []string{
+		"- at least 200 labelled spans;",
+		"- precision of at least 95%;",
+		"- at most 1 false positive per 500 clean descriptions",
+		"This project has not yet run its own evaluation.",
+	} {
+		if !strings.Contains(doc, s) {
+			t.Errorf("section 18 lacks %q", s)
+		}
+	}
+}
+
+// Hard rules: no public service host names and no email address in the
+// document (clients take base URLs from configuration; appeals go through the
+// operator command and the contact channel).
+func TestDocumentNamesNoHostOrEmail(t *testing.T) {
+	host := regexp.MustCompile(`(?i)\b[a-z0-9-]+(\.[a-z0-9-]+)*\.(com|org|net|io|ai|dev|app|co|sh)\b`)
+	email := regexp.MustCompile(`[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+\.[A-Za-z]{2,}`)
+	for _, s := range Snapshots() {
+		if m := host.FindAllString(string(s.Bytes), -1); len(m) > 0 {
+			t.Errorf("snapshot %s names hosts %q", s.Version, m)
+		}
+		if m := email.FindAllString(string(s.Bytes), -1); len(m) > 0 {
+			t.Errorf("snapshot %s names email addresses %q", s.Version, m)
+		}
+	}
+	if host.FindString(string(Document())) != "" || email.FindString(string(Document())) != "" {
+		t.Error("document names a host or an email address")
+	}
+}
+
+// The Versions section starts with this version's own line.
+func TestVersionsSectionStartsWithCurrentVersion(t *testing.T) {
+	_, after, ok := strings.Cut(string(Document()), "\n## Versions\n")
+	if !ok {
+		t.Fatal("no Versions section")
+	}
+	first := ""
+	for _, line := range strings.Split(after, "\n") {
+		if strings.HasPrefix(line, "- ") {
+			first = line
+			break
+		}
+	}
+	if !strings.HasPrefix(first, "- **"+Version+"**") {
+		t.Fatalf("first Versions line %q does not name %s", first, Version)
+	}
+}
