@@ -1,5 +1,5 @@
 // Package manifest owns the attested manifest of methodology §7: the tool hash
-// of each parsed tool whose description is readable, and the manifest hash over
+// of each parsed tool whose description is readable or absent, and the manifest hash over
 // a subject's tool hashes. It is the one implementation of that definition;
 // docs/manifest.md publishes the same algorithm with fixed vectors so that a
 // gateway can recompute both hashes from a server's tools/list answer.
@@ -37,9 +37,6 @@ const (
 	ReasonDescriptionUnreadable = "description_unreadable"
 	// ReasonDescriptionPartial: the description has substitutions (holes).
 	ReasonDescriptionPartial = "description_partial"
-	// ReasonDescriptionAbsent: the tool declares no description. §7 hashes only
-	// tools whose description is readable, and absent is not that state.
-	ReasonDescriptionAbsent = "description_absent"
 	// ReasonDescriptionStateUnrecorded: the surface does not say which state the
 	// description is in; §5 treats that as unreadable.
 	ReasonDescriptionStateUnrecorded = "description_state_unrecorded"
@@ -64,7 +61,7 @@ const (
 // Reasons lists every reason this package can record, for the gate map's
 // neighbours (docs, the API contract) to enumerate.
 var Reasons = []string{
-	ReasonDescriptionUnreadable, ReasonDescriptionPartial, ReasonDescriptionAbsent,
+	ReasonDescriptionUnreadable, ReasonDescriptionPartial,
 	ReasonDescriptionStateUnrecorded, ReasonNameUnreadable, ReasonSchemaNotCanonical,
 	ReasonSchemaKindUnknown, ReasonToolWithoutHash, ReasonSurfaceNotParsed, ReasonNoSurface,
 }
@@ -165,16 +162,19 @@ func HashTool(e rundir.Entry) ToolHash {
 		th.Reason = ReasonNameUnreadable
 		return th
 	}
+	desc := e.DescriptionRaw
 	switch e.DescriptionState {
 	case stateReadable:
+	case stateAbsent:
+		// docs/methodology.md §7 (a Versions line): an absent description is
+		// hashed as the empty string, which is what a client receives; every
+		// byte the client sees is then attested.
+		desc = ""
 	case statePartial:
 		th.Reason = ReasonDescriptionPartial
 		return th
 	case stateUnreadable:
 		th.Reason = ReasonDescriptionUnreadable
-		return th
-	case stateAbsent:
-		th.Reason = ReasonDescriptionAbsent
 		return th
 	default:
 		th.Reason = ReasonDescriptionStateUnrecorded
@@ -189,7 +189,7 @@ func HashTool(e rundir.Entry) ToolHash {
 		th.Reason = ReasonSchemaKindUnknown
 		return th
 	}
-	d := ToolDigest(e.Name, e.DescriptionRaw, comp)
+	d := ToolDigest(e.Name, desc, comp)
 	th.Hash = hex.EncodeToString(d[:])
 	return th
 }

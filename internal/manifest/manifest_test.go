@@ -37,6 +37,8 @@ var vectors = []struct {
 		`z.object({ path: z.string().describe("File path") })`,
 		`z.object({ path: z.string().describe("File path") })`,
 		"a6d904b178d87293ce74925641eeab41e5f74254d19927c98d4a4d6a48c51e5a"},
+	// An absent description is hashed as the empty string (docs/methodology.md §7).
+	{"absent_description", "noop", "", "none", "", "", "1e2e53696bf781ca01b2fbfd67d982cc4c3517ecb8edf7bcade71960edfa57fd"},
 	{"json_string_escapes", "fmt", "Format.", "json",
 		`{"description": "caf\u00e9 \"x\"\n"}`,
 		"{\"description\":\"café \\\"x\\\"\\n\"}",
@@ -53,7 +55,11 @@ func TestVectors(t *testing.T) {
 			if string(comp) != v.component {
 				t.Fatalf("component = %q, want %q", comp, v.component)
 			}
-			th := HashTool(rundir.Entry{Kind: "tool", Name: v.name, DescriptionState: "readable", DescriptionRaw: v.desc, SchemaKind: v.schemaKind, SchemaRaw: v.schemaRaw})
+			state := "readable"
+			if v.id == "absent_description" {
+				state = "absent"
+			}
+			th := HashTool(rundir.Entry{Kind: "tool", Name: v.name, DescriptionState: state, DescriptionRaw: v.desc, SchemaKind: v.schemaKind, SchemaRaw: v.schemaRaw})
 			if th.Reason != "" || th.Hash != v.hash {
 				t.Fatalf("HashTool = %+v, want hash %s", th, v.hash)
 			}
@@ -66,6 +72,15 @@ func TestEmptyAndNoSchemaDiffer(t *testing.T) {
 	b := HashTool(rundir.Entry{Name: "ping", DescriptionState: "readable", DescriptionRaw: "Ping.", SchemaKind: "none"})
 	if a.Hash == b.Hash {
 		t.Fatal("an empty JSON schema and no schema must hash differently")
+	}
+}
+
+func TestAbsentIgnoresStrayRawText(t *testing.T) {
+	// An absent description carries no text; stray bytes in description_raw
+	// must not enter the hash.
+	a := HashTool(rundir.Entry{Name: "noop", DescriptionState: "absent", DescriptionRaw: "junk", SchemaKind: "none"})
+	if a.Hash != "1e2e53696bf781ca01b2fbfd67d982cc4c3517ecb8edf7bcade71960edfa57fd" {
+		t.Fatalf("got %+v", a)
 	}
 }
 
@@ -111,7 +126,6 @@ func TestNoHashReasons(t *testing.T) {
 	}{
 		{rundir.Entry{Name: "a", DescriptionState: "partial", DescriptionRaw: "Reads "}, ReasonDescriptionPartial},
 		{rundir.Entry{Name: "a", DescriptionState: "unreadable"}, ReasonDescriptionUnreadable},
-		{rundir.Entry{Name: "a", DescriptionState: "absent"}, ReasonDescriptionAbsent},
 		{rundir.Entry{Name: "a"}, ReasonDescriptionStateUnrecorded},
 		{rundir.Entry{Name: "a", DescriptionState: "bogus"}, ReasonDescriptionStateUnrecorded},
 		{rundir.Entry{Name: "a", NameState: "unreadable", DescriptionState: "readable"}, ReasonNameUnreadable},
