@@ -1,0 +1,7 @@
+-- name: EvidenceInsert :exec
+INSERT INTO evidence (sha256, content_type, size, body, publication_id)
+VALUES ($1, $2, $3, $4, $5)
+ON CONFLICT (sha256) DO NOTHING;
+
+-- name: EvidenceGet :one
+SELECT * FROM evidence WHERE sha256 = $1;

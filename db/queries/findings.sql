@@ -1,0 +1,16 @@
+-- name: FindingInsert :exec
+INSERT INTO findings (id, publication_id, package_version_id, check_id, tag, severity_assigned, severity_decided, status,
+                      rule, surface_kind, entry_name, evidence_sha256, evidence_path, line_start, line_end, excerpt,
+                      excerpt_sha256, row)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18);
+
+-- name: FindingGetLatest :one
+SELECT f.*
+FROM findings f
+JOIN publications p ON p.id = f.publication_id
+WHERE f.id = $1
+ORDER BY p.published_at DESC, p.id DESC
+LIMIT 1;
+
+-- name: FindingListByPackageVersion :many
+SELECT * FROM findings WHERE package_version_id = $1 ORDER BY id LIMIT 10000;

@@ -1,0 +1,90 @@
+// Package store is the only importer of pgx and of the sqlc-generated code
+// (internal/store/internal/dbq): it owns the connection pool, the migrations
+// runner, transactions and the conversion of rows to the project's types.
+// Nothing outside it writes SQL.
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/attestari/attestari/internal/store/internal/dbq"
+)
+
+// ErrNotFound is what every lookup returns when no row matches.
+var ErrNotFound = errors.New("not found")
+
+// Store is a pool of connections and the queries over it.
+type Store struct {
+	pool *pgxpool.Pool
+	q    *dbq.Queries
+}
+
+// Options tunes the pool.
+type Options struct {
+	MaxConns int32
+}
+
+// Open connects to the database at url, checking it answers.
+func Open(ctx context.Context, url string, opts Options) (*Store, error) {
+	cfg, err := pgxpool.ParseConfig(url)
+	if err != nil {
+		return nil, fmt.Errorf("parse database URL: %w", err)
+	}
+	if opts.MaxConns > 0 {
+		cfg.MaxConns = opts.MaxConns
+	}
+	cfg.ConnConfig.RuntimeParams["application_name"] = "attestari"
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("open pool: %w", err)
+	}
+	pctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	if err := pool.Ping(pctx); err != nil {
+		pool.Close()
+		return nil, fmt.Errorf("connect to %s: %w", cfg.ConnConfig.Host, err)
+	}
+	return &Store{pool: pool, q: dbq.New(pool)}, nil
+}
+
+// Close releases the pool.
+func (s *Store) Close() { s.pool.Close() }
+
+// Ping checks that the database answers a query now.
+func (s *Store) Ping(ctx context.Context) error {
+	var one int
+	if err := s.pool.QueryRow(ctx, "SELECT 1").Scan(&one); err != nil {
+		return fmt.Errorf("ping database: %w", err)
+	}
+	return nil
+}
+
+// inTx runs f in one transaction, committed only when f returns nil.
+func (s *Store) inTx(ctx context.Context, f func(q *dbq.Queries, tx pgx.Tx) error) error {
+	tx, err := s.pool.BeginTx(ctx, pgx.TxOptions{})
+	if err != nil {
+		return fmt.Errorf("begin: %w", err)
+	}
+	defer tx.Rollback(context.WithoutCancel(ctx))
+	if err := f(s.q.WithTx(tx), tx); err != nil {
+		return err
+	}
+	if err := tx.Commit(ctx); err != nil {
+		return fmt.Errorf("commit: %w", err)
+	}
+	return nil
+}
+
+// notFound turns pgx.ErrNoRows into ErrNotFound, the one place that does.
+func notFound(err error) error {
+	if errors.Is(err, pgx.ErrNoRows) {
+		return ErrNotFound
+	}
+	return err
+}
