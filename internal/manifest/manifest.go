@@ -132,12 +132,15 @@ func ManifestDigest(digests [][32]byte) [32]byte {
 
 // ToolHash is one entry of tool_hashes: a parsed tool with its hash (lowercase
 // hex) or the reason it has none.
+// Field names follow the API contract's ToolHash (openapi.yaml).
 type ToolHash struct {
-	Name   string `json:"name"`
-	File   string `json:"file,omitempty"`
-	Line   int    `json:"line,omitempty"`
-	Hash   string `json:"hash,omitempty"`
-	Reason string `json:"reason,omitempty"`
+	Name             string `json:"name"`
+	DescriptionState string `json:"description_state"`
+	SchemaKind       string `json:"schema_kind,omitempty"`
+	File             string `json:"file,omitempty"`
+	Line             int    `json:"line,omitempty"`
+	Hash             string `json:"tool_hash,omitempty"`
+	Reason           string `json:"reason,omitempty"`
 }
 
 // Attested is the attested manifest of one subject.
@@ -157,7 +160,7 @@ const (
 
 // HashTool computes one tool's entry of tool_hashes.
 func HashTool(e rundir.Entry) ToolHash {
-	th := ToolHash{Name: e.Name, File: e.File, Line: e.Line}
+	th := ToolHash{Name: e.Name, DescriptionState: e.DescriptionState, SchemaKind: e.SchemaKind, File: e.File, Line: e.Line}
 	if e.NameState != "" && e.NameState != stateReadable {
 		th.Reason = ReasonNameUnreadable
 		return th
