@@ -1,0 +1,199 @@
+// Package httpapi is the public, read-only HTTP service: the chi router, the
+// middleware every request passes (contract validation, rate limits, body and
+// header limits, recovery, access logs, metrics), the handlers, and the one
+// renderer of errors (problem+json, RFC 9457).
+//
+// It reads through the small Reader interface that package store satisfies and
+// never imports pgx. Handlers return error; only render writes an error body,
+// and a client never sees a stack trace or an internal message.
+package httpapi
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/getkin/kin-openapi/openapi3filter"
+	"github.com/go-chi/chi/v5"
+	"github.com/go-chi/chi/v5/middleware"
+	"github.com/go-chi/httprate"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	attestari "github.com/attestari/attestari"
+)
+
+// Reader is everything the service reads. Package store satisfies it.
+type Reader interface {
+	Ping(ctx context.Context) error
+}
+
+// Options configures the service.
+type Options struct {
+	Reader Reader
+	Logger *slog.Logger
+	// RequestsPerMinute is the per-client rate limit (0: 600).
+	RequestsPerMinute int
+	// HandlerTimeout bounds one request's handling (0: 10s).
+	HandlerTimeout time.Duration
+	// Version is the build's version, shown by /healthz logs and metrics.
+	Version string
+}
+
+var registerDecoders sync.Once
+
+// Server is the HTTP handler with its contract and metrics.
+type Server struct {
+	opts    Options
+	spec    *openapi3.T
+	ops     map[string]*operation // "GET /manifest/{name}/{version}" → operation
+	router  chi.Router
+	metrics *metrics
+	log     *slog.Logger
+}
+
+// New loads and validates the contract, then builds the router.
+func New(opts Options) (*Server, error) {
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	if opts.RequestsPerMinute == 0 {
+		opts.RequestsPerMinute = 600
+	}
+	if opts.HandlerTimeout == 0 {
+		opts.HandlerTimeout = 10 * time.Second
+	}
+	spec, err := LoadSpec()
+	if err != nil {
+		return nil, err
+	}
+	registerDecoders.Do(func() {
+		// The contract serves Markdown (the methodology); kin-openapi needs to
+		// know it is text to validate such a response.
+		openapi3filter.RegisterBodyDecoder("text/markdown", openapi3filter.PlainBodyDecoder)
+	})
+	s := &Server{opts: opts, spec: spec, log: opts.Logger}
+	s.ops = indexOperations(spec)
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	s.metrics = newMetrics(reg)
+	s.router = s.routes(promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
+	return s, nil
+}
+
+// LoadSpec parses and validates the embedded openapi.yaml.
+func LoadSpec() (*openapi3.T, error) {
+	loader := openapi3.NewLoader()
+	spec, err := loader.LoadFromData(attestari.OpenAPI)
+	if err != nil {
+		return nil, err
+	}
+	if err := spec.Validate(context.Background()); err != nil {
+		return nil, err
+	}
+	return spec, nil
+}
+
+// ServeHTTP serves one request.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	s.router.ServeHTTP(w, r)
+}
+
+// Router exposes the chi router (tests walk it to compare with the contract).
+func (s *Server) Router() chi.Router { return s.router }
+
+func (s *Server) routes(metricsHandler http.Handler) chi.Router {
+	r := chi.NewRouter()
+	r.Use(joinScopedNames)
+	r.Use(middleware.RequestID)
+	r.Use(s.accessLog)
+	r.Use(s.recoverer)
+	r.Use(securityHeaders)
+	r.Use(middleware.Compress(5))
+	r.Use(httprate.Limit(s.opts.RequestsPerMinute, time.Minute,
+		httprate.WithKeyFuncs(httprate.KeyByIP),
+		httprate.WithLimitHandler(func(w http.ResponseWriter, r *http.Request) {
+			render(w, r, s.log, &Problem{Status: http.StatusTooManyRequests, Detail: "rate limit exceeded; retry after the number of seconds in Retry-After"})
+		})))
+	r.Use(middleware.Timeout(s.opts.HandlerTimeout))
+	r.NotFound(func(w http.ResponseWriter, r *http.Request) {
+		render(w, r, s.log, &Problem{Status: http.StatusNotFound, Detail: "no such endpoint; the contract (openapi.yaml) lists every path"})
+	})
+	r.MethodNotAllowed(func(w http.ResponseWriter, r *http.Request) {
+		render(w, r, s.log, &Problem{Status: http.StatusMethodNotAllowed, Detail: "this API is read-only: use GET"})
+	})
+	r.Group(func(r chi.Router) {
+		r.Use(s.validateRequest)
+		r.Use(s.instrument)
+		r.Get("/healthz", s.handle(s.healthz))
+		r.Get("/readyz", s.handle(s.readyz))
+		r.Method(http.MethodGet, "/metrics", metricsHandler)
+		r.Get("/methodology", s.handle(s.methodology))
+		r.Get("/methodology/{version}", s.handle(s.methodologyVersion))
+	})
+	return r
+}
+
+// handler is an HTTP handler that returns its error for render to write.
+type handler func(w http.ResponseWriter, r *http.Request) error
+
+func (s *Server) handle(h handler) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if err := h(w, r); err != nil {
+			render(w, r, s.log, err)
+		}
+	}
+}
+
+// joinScopedNames lets npm scoped names arrive unencoded: /manifest/@scope/name/1.0.0
+// is routed as /manifest/@scope%2Fname/1.0.0, so one route serves both forms.
+func joinScopedNames(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		raw := r.URL.EscapedPath()
+		if strings.Contains(raw, "/@") {
+			segs := strings.Split(raw, "/")
+			out := make([]string, 0, len(segs))
+			for i := 0; i < len(segs); i++ {
+				if strings.HasPrefix(segs[i], "@") && !strings.Contains(strings.ToLower(segs[i]), "%2f") && i+1 < len(segs) && segs[i+1] != "" {
+					out = append(out, segs[i]+"%2F"+segs[i+1])
+					i++
+					continue
+				}
+				out = append(out, segs[i])
+			}
+			joined := strings.Join(out, "/")
+			if joined != raw {
+				if err := r.URL.UnmarshalBinary([]byte(joined + queryPart(r))); err == nil {
+					r.RequestURI = r.URL.RequestURI()
+				}
+			}
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+func queryPart(r *http.Request) string {
+	if r.URL.RawQuery == "" {
+		return ""
+	}
+	return "?" + r.URL.RawQuery
+}
+
+func securityHeaders(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h := w.Header()
+		h.Set("X-Content-Type-Options", "nosniff")
+		h.Set("Referrer-Policy", "no-referrer")
+		h.Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'")
+		h.Set("X-Frame-Options", "DENY")
+		if r.Method == http.MethodGet || r.Method == http.MethodHead || r.Method == http.MethodOptions {
+			h.Set("Access-Control-Allow-Origin", "*")
+		}
+		next.ServeHTTP(w, r)
+	})
+}

@@ -1,0 +1,186 @@
+package httpapi
+
+import (
+	"fmt"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/getkin/kin-openapi/openapi3filter"
+	"github.com/getkin/kin-openapi/routers"
+	"github.com/go-chi/chi/v5"
+	"github.com/go-chi/chi/v5/middleware"
+	"github.com/prometheus/client_golang/prometheus"
+)
+
+type operation struct {
+	path     string
+	method   string
+	pathItem *openapi3.PathItem
+	op       *openapi3.Operation
+}
+
+func indexOperations(spec *openapi3.T) map[string]*operation {
+	out := map[string]*operation{}
+	for path, item := range spec.Paths.Map() {
+		for method, op := range item.Operations() {
+			out[method+" "+path] = &operation{path: path, method: method, pathItem: item, op: op}
+		}
+	}
+	return out
+}
+
+// Operations lists "METHOD /path" for every operation of the contract.
+func (s *Server) Operations() []string {
+	var out []string
+	for k := range s.ops {
+		out = append(out, k)
+	}
+	return out
+}
+
+// validateRequest checks every request against the contract before a handler
+// runs. The route is the one chi matched, so there is one router, not two.
+func (s *Server) validateRequest(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		rc := chi.RouteContext(r.Context())
+		// The route pattern is known only after chi matched the sub-route; resolve it now.
+		pattern := routePattern(s.router, r)
+		op := s.ops[r.Method+" "+pattern]
+		if op == nil && r.Method == http.MethodHead {
+			op = s.ops[http.MethodGet+" "+pattern]
+		}
+		if op == nil {
+			render(w, r, s.log, fmt.Errorf("route %s %s has no operation in the contract", r.Method, pattern))
+			return
+		}
+		params := map[string]string{}
+		if rc != nil {
+			for i, k := range rc.URLParams.Keys {
+				if k == "*" {
+					continue
+				}
+				v, err := url.PathUnescape(rc.URLParams.Values[i])
+				if err != nil {
+					render(w, r, s.log, &Problem{Status: http.StatusBadRequest, Detail: fmt.Sprintf("path parameter %q is not valid percent-encoding", k)})
+					return
+				}
+				params[k] = v
+			}
+		}
+		input := &openapi3filter.RequestValidationInput{
+			Request:    r,
+			PathParams: params,
+			Route:      &routers.Route{Spec: s.spec, Path: op.path, PathItem: op.pathItem, Method: op.method, Operation: op.op},
+			Options:    &openapi3filter.Options{AuthenticationFunc: openapi3filter.NoopAuthenticationFunc, MultiError: false},
+		}
+		if err := openapi3filter.ValidateRequest(r.Context(), input); err != nil {
+			render(w, r, s.log, &Problem{Status: http.StatusBadRequest, Detail: requestErrorDetail(err)})
+			return
+		}
+		ctx := withParams(r.Context(), params)
+		next.ServeHTTP(w, r.WithContext(ctx))
+	})
+}
+
+// requestErrorDetail turns a validation error into a fixed-form message that
+// names the parameter and the rule, without echoing internals.
+func requestErrorDetail(err error) string {
+	switch e := err.(type) {
+	case *openapi3filter.RequestError:
+		if e.Parameter != nil {
+			reason := e.Reason
+			if se, ok := e.Err.(*openapi3.SchemaError); ok {
+				reason = se.Reason
+			} else if reason == "" && e.Err != nil {
+				reason = e.Err.Error()
+			}
+			return fmt.Sprintf("parameter %q in %s is invalid: %s", e.Parameter.Name, e.Parameter.In, firstLine(reason))
+		}
+		if e.RequestBody != nil {
+			return "request body is invalid: " + firstLine(e.Error())
+		}
+		return firstLine(e.Error())
+	}
+	return firstLine(err.Error())
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+	if len(s) > 300 {
+		s = s[:300]
+	}
+	return s
+}
+
+func routePattern(router chi.Routes, r *http.Request) string {
+	rctx := chi.NewRouteContext()
+	path := r.URL.RawPath
+	if path == "" {
+		path = r.URL.Path
+	}
+	if router.Match(rctx, r.Method, path) {
+		return rctx.RoutePattern()
+	}
+	if r.Method == http.MethodHead && router.Match(rctx, http.MethodGet, path) {
+		return rctx.RoutePattern()
+	}
+	return ""
+}
+
+type metrics struct {
+	requests *prometheus.CounterVec
+	duration *prometheus.HistogramVec
+}
+
+func newMetrics(reg *prometheus.Registry) *metrics {
+	m := &metrics{
+		requests: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "attestari_http_requests_total", Help: "HTTP requests by route and status."}, []string{"route", "method", "status"}),
+		duration: prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "attestari_http_request_duration_seconds", Help: "HTTP request latency by route.", Buckets: []float64{.0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5}}, []string{"route", "method"}),
+	}
+	reg.MustRegister(m.requests, m.duration)
+	return m
+}
+
+func (s *Server) instrument(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		ww := middleware.NewWrapResponseWriter(w, r.ProtoMajor)
+		next.ServeHTTP(ww, r)
+		route := routePattern(s.router, r)
+		s.metrics.requests.WithLabelValues(route, r.Method, fmt.Sprint(ww.Status())).Inc()
+		s.metrics.duration.WithLabelValues(route, r.Method).Observe(time.Since(start).Seconds())
+	})
+}
+
+func (s *Server) accessLog(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		ww := middleware.NewWrapResponseWriter(w, r.ProtoMajor)
+		next.ServeHTTP(ww, r)
+		s.log.LogAttrs(r.Context(), slog.LevelInfo, "request",
+			slog.String("method", r.Method), slog.String("path", r.URL.Path), slog.Int("status", ww.Status()),
+			slog.Int("bytes", ww.BytesWritten()), slog.Duration("duration", time.Since(start)),
+			slog.String("request_id", middleware.GetReqID(r.Context())), slog.String("remote", r.RemoteAddr))
+	})
+}
+
+// recoverer turns a panic into a 500 problem; the stack goes to the log only.
+func (s *Server) recoverer(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		defer func() {
+			if v := recover(); v != nil {
+				if v == http.ErrAbortHandler {
+					panic(v)
+				}
+				render(w, r, s.log, fmt.Errorf("panic: %v", v))
+			}
+		}()
+		next.ServeHTTP(w, r)
+	})
+}
