@@ -129,11 +129,44 @@ type PyPIProject struct {
 	Ownership *PyPIOwnership
 }
 
+// pypiJSON holds the JSON API's members undecoded, so that one ill-typed
+// member costs that member, not the document.
 type pypiJSON struct {
-	Info      json.RawMessage              `json:"info"`
-	URLs      []json.RawMessage            `json:"urls"`
-	Releases  map[string][]json.RawMessage `json:"releases"`
-	Ownership *PyPIOwnership               `json:"ownership"`
+	Info      json.RawMessage `json:"info"`
+	URLs      json.RawMessage `json:"urls"`
+	Releases  json.RawMessage `json:"releases"`
+	Ownership json.RawMessage `json:"ownership"`
+}
+
+func (d *pypiJSON) files() []PyPIFile {
+	var raws []json.RawMessage
+	_ = json.Unmarshal(d.URLs, &raws)
+	return decodeFiles(raws)
+}
+
+func (d *pypiJSON) releases() map[string][]PyPIFile {
+	var m map[string]json.RawMessage
+	_ = json.Unmarshal(d.Releases, &m)
+	out := make(map[string][]PyPIFile, len(m))
+	for v, r := range m {
+		var raws []json.RawMessage
+		if json.Unmarshal(r, &raws) != nil {
+			continue
+		}
+		out[v] = decodeFiles(raws)
+	}
+	return out
+}
+
+func (d *pypiJSON) ownership() *PyPIOwnership {
+	if len(d.Ownership) == 0 || isNull(d.Ownership) {
+		return nil
+	}
+	var o PyPIOwnership
+	if json.Unmarshal(d.Ownership, &o) != nil {
+		return nil
+	}
+	return &o
 }
 
 // decodeInfo tolerates nulls where strings belong (the JSON API is full of
@@ -197,7 +230,7 @@ func (c *PyPI) jsonDoc(ctx context.Context, path string) (*Response, *pypiJSON, 
 		return resp, nil, err
 	}
 	var doc pypiJSON
-	if err := json.Unmarshal(resp.Body, &doc); err != nil || len(doc.Info) == 0 {
+	if err := json.Unmarshal(resp.Body, &doc); err != nil || len(doc.Info) == 0 || isNull(doc.Info) {
 		if err == nil {
 			err = fmt.Errorf("no info object")
 		}
@@ -233,12 +266,9 @@ func (c *PyPI) Project(ctx context.Context, name string) (*PyPIProject, error) {
 		c.f.fail(&p.Response, OutcomeMalformed, err)
 		return p, fmt.Errorf("registry.PyPI.Project(%s): %w", name, err)
 	}
-	p.Files = decodeFiles(doc.URLs)
-	p.Releases = map[string][]PyPIFile{}
-	for v, fs := range doc.Releases {
-		p.Releases[v] = decodeFiles(fs)
-	}
-	p.Ownership = doc.Ownership
+	p.Files = doc.files()
+	p.Releases = doc.releases()
+	p.Ownership = doc.ownership()
 	return p, nil
 }
 
@@ -264,8 +294,8 @@ func (c *PyPI) Release(ctx context.Context, name, version string) (*PyPIRelease,
 		c.f.fail(&r.Response, OutcomeMalformed, err)
 		return r, fmt.Errorf("registry.PyPI.Release(%s, %s): %w", name, version, err)
 	}
-	r.Files = decodeFiles(doc.URLs)
-	r.Ownership = doc.Ownership
+	r.Files = doc.files()
+	r.Ownership = doc.ownership()
 	return r, nil
 }
 
