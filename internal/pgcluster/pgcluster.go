@@ -244,6 +244,9 @@ func startLocal(ctx context.Context, bin Binaries, opts Options) (*Cluster, erro
 			return nil, err
 		}
 		base = abs
+		if err := os.MkdirAll(base, 0o755); err != nil {
+			return nil, fmt.Errorf("create %s: %w", base, err)
+		}
 		if as != nil && !traversable(base) {
 			// The unprivileged owner cannot reach a directory under, say, /root:
 			// keep the cluster in a fixed place derived from the requested one.

@@ -20,3 +20,14 @@ func TableExists(ctx context.Context, s *Store, name string) (bool, error) {
 	err := s.pool.QueryRow(ctx, "SELECT to_regclass($1) IS NOT NULL", name).Scan(&ok)
 	return ok, err
 }
+
+// Prepare prepares q on one connection and releases it (tests of the queries).
+func Prepare(ctx context.Context, s *Store, name, q string) error {
+	conn, err := s.pool.Acquire(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Release()
+	_, err = conn.Conn().Prepare(ctx, name, q)
+	return err
+}

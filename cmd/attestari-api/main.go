@@ -1,0 +1,150 @@
+// Command attestari-api serves the public, read-only JSON API and the website
+// from PostgreSQL. It wires configuration, the database, the HTTP server and
+// graceful shutdown; the service itself is package httpapi.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"github.com/attestari/attestari/internal/httpapi"
+	"github.com/attestari/attestari/internal/pgcluster"
+	"github.com/attestari/attestari/internal/store"
+)
+
+var version = "dev"
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr, os.Getenv); err != nil {
+		fmt.Fprintf(os.Stderr, "attestari-api: %v\n", err)
+		os.Exit(1)
+	}
+}
+
+func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv func(string) string) error {
+	fs := flag.NewFlagSet("attestari-api", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	addr := fs.String("addr", envOr(getenv, "ATTESTARI_ADDR", "localhost:8080"), "address to listen on (env ATTESTARI_ADDR)")
+	startPG := fs.Bool("start-postgres", false, "when DATABASE_URL is unset, start (or reuse) the private cluster under $ATTESTARI_HOME/pg and stop it on exit")
+	migrate := fs.Bool("migrate", false, "apply pending migrations before serving")
+	logFormat := fs.String("log-format", envOr(getenv, "ATTESTARI_LOG_FORMAT", "text"), "log format: text or json (env ATTESTARI_LOG_FORMAT)")
+	rate := fs.Int("rate", 600, "requests per minute per client before 429")
+	fs.Usage = func() {
+		fmt.Fprintf(stdout, `Usage: attestari-api [flags]
+
+Serves the read-only Attestari API and website from PostgreSQL (DATABASE_URL).
+Without DATABASE_URL, --start-postgres runs a private cluster under $ATTESTARI_HOME/pg.
+
+Flags:
+`)
+		fs.SetOutput(stdout)
+		fs.PrintDefaults()
+		fmt.Fprintf(stdout, "\nExample:\n  DATABASE_URL=postgres://attestari@127.0.0.1:5432/attestari attestari-api --migrate --addr :8080\n")
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil
+		}
+		return err
+	}
+	var log *slog.Logger
+	switch *logFormat {
+	case "json":
+		log = slog.New(slog.NewJSONHandler(stderr, nil))
+	case "text":
+		log = slog.New(slog.NewTextHandler(stderr, nil))
+	default:
+		return fmt.Errorf("--log-format must be text or json, not %q", *logFormat)
+	}
+
+	// Listen first: a port in use is reported before anything is started.
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		return fmt.Errorf("cannot listen on %s: %v; choose another with --addr or ATTESTARI_ADDR", *addr, err)
+	}
+	defer ln.Close()
+
+	if getenv("DATABASE_URL") == "" && !*startPG {
+		return errors.New("no database: set DATABASE_URL, or pass --start-postgres to run a private cluster under $ATTESTARI_HOME/pg")
+	}
+	home := envOr(getenv, "ATTESTARI_HOME", "var")
+	if abs, err := filepath.Abs(home); err == nil {
+		home = abs
+	}
+	cl, err := pgcluster.Start(ctx, pgcluster.Options{
+		DataDir: filepath.Join(home, "pg"),
+		Env:     getenv,
+		Log:     func(f string, a ...any) { log.Info(fmt.Sprintf(f, a...)) },
+	})
+	if err != nil {
+		return err
+	}
+	defer func() {
+		sctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		if err := cl.Stop(sctx); err != nil {
+			log.Error("stop postgres", "error", err)
+		}
+	}()
+	st, err := store.Open(ctx, cl.URL, store.Options{})
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	if *migrate {
+		res, err := st.Migrate(ctx)
+		if err != nil {
+			return err
+		}
+		log.Info("database migrated", "applied", len(res.Applied), "current", res.Current)
+	}
+	api, err := httpapi.New(httpapi.Options{Reader: st, Logger: log, RequestsPerMinute: *rate, Version: version})
+	if err != nil {
+		return fmt.Errorf("load the API contract: %w", err)
+	}
+	srv := &http.Server{
+		Handler:           http.MaxBytesHandler(api, 1<<20),
+		ReadHeaderTimeout: 5 * time.Second,
+		ReadTimeout:       10 * time.Second,
+		WriteTimeout:      30 * time.Second,
+		IdleTimeout:       120 * time.Second,
+		MaxHeaderBytes:    32 << 10,
+		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+	}
+	base := "http://" + ln.Addr().String()
+	fmt.Fprintf(stdout, "attestari-api %s listening (database: %s)\n  %s/readyz\n  %s/methodology\n  %s/metrics\nCtrl-C stops everything.\n", version, cl.How, base, base, base)
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	log.Info("shutting down: draining in-flight requests")
+	sctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(sctx); err != nil {
+		return fmt.Errorf("shutdown: %w", err)
+	}
+	return nil
+}
+
+func envOr(getenv func(string) string, k, def string) string {
+	if v := getenv(k); v != "" {
+		return v
+	}
+	return def
+}

@@ -1,0 +1,74 @@
+package store_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/attestari/attestari/internal/dbtest"
+	"github.com/attestari/attestari/internal/store"
+)
+
+var (
+	nameLine = regexp.MustCompile(`(?m)^-- name: (\w+) :\w+\s*$`)
+	sqlcArg  = regexp.MustCompile(`sqlc\.n?arg\((\w+)\)`)
+)
+
+// TestEveryQueryPrepares does what `sqlc vet` with sqlc/db-prepare does: every
+// query of db/queries is prepared against a migrated live database, so a query
+// that names a missing column or mistypes a parameter fails here.
+func TestEveryQueryPrepares(t *testing.T) {
+	t.Parallel()
+	s := dbtest.Open(t)
+	files, err := filepath.Glob("../../db/queries/*.sql")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no query files found: %v", err)
+	}
+	n := 0
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		locs := nameLine.FindAllSubmatchIndex(b, -1)
+		for i, loc := range locs {
+			end := len(b)
+			if i+1 < len(locs) {
+				end = locs[i+1][0]
+			}
+			name := string(b[loc[2]:loc[3]])
+			q := positional(string(b[loc[1]:end]))
+			if err := store.Prepare(context.Background(), s, name, q); err != nil {
+				t.Errorf("%s: query %s does not prepare: %v", filepath.Base(f), name, err)
+			}
+			n++
+		}
+	}
+	if n < 10 {
+		t.Fatalf("only %d queries found; the parser of query files is broken", n)
+	}
+}
+
+// positional rewrites sqlc's named arguments to $N, numbering after the
+// highest $N already present, one number per distinct name.
+func positional(q string) string {
+	maxN := 0
+	for _, m := range regexp.MustCompile(`\$(\d+)`).FindAllStringSubmatch(q, -1) {
+		if v, _ := strconv.Atoi(m[1]); v > maxN {
+			maxN = v
+		}
+	}
+	nums := map[string]int{}
+	return strings.TrimSpace(sqlcArg.ReplaceAllStringFunc(q, func(m string) string {
+		name := sqlcArg.FindStringSubmatch(m)[1]
+		if _, ok := nums[name]; !ok {
+			maxN++
+			nums[name] = maxN
+		}
+		return "$" + strconv.Itoa(nums[name])
+	}))
+}
