@@ -1,0 +1,168 @@
+package policy
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/attestari/attestari/internal/rundir"
+)
+
+// Files a decision writes into the run directory.
+const (
+	DecisionsFile      = "decisions.json"
+	DecisionsLinesFile = "decisions.jsonl"
+	DecisionsMarkdown  = "decisions.md"
+	GateMapFile        = "gate_map.json"
+)
+
+// WriteDecisions writes decisions.json, decisions.jsonl (the header, then
+// each package, then each finding, one JSON object per line, every line
+// stamped), decisions.md and gate_map.json into dir, each atomically.
+func WriteDecisions(dir string, d *Decisions) error {
+	doc, err := rundir.Marshal(d)
+	if err != nil {
+		return fmt.Errorf("policy: encode %s: %w", DecisionsFile, err)
+	}
+	lines, err := MarshalLines(d)
+	if err != nil {
+		return fmt.Errorf("policy: encode %s: %w", DecisionsLinesFile, err)
+	}
+	for _, f := range []struct {
+		name string
+		b    []byte
+	}{
+		{DecisionsFile, doc},
+		{DecisionsLinesFile, lines},
+		{DecisionsMarkdown, Markdown(d)},
+		{GateMapFile, ExportGateMap()},
+	} {
+		if err := rundir.WriteFileAtomic(filepath.Join(dir, f.name), f.b); err != nil {
+			return fmt.Errorf("policy: %w", err)
+		}
+	}
+	return nil
+}
+
+// MarshalLines encodes the rows as decisions.jsonl.
+func MarshalLines(d *Decisions) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(d.Header); err != nil {
+		return nil, err
+	}
+	for _, p := range d.Packages {
+		if err := enc.Encode(p); err != nil {
+			return nil, err
+		}
+	}
+	for _, f := range d.Findings {
+		if err := enc.Encode(f); err != nil {
+			return nil, err
+		}
+	}
+	return buf.Bytes(), nil
+}
+
+// mdCell makes text safe inside a Markdown table cell.
+func mdCell(s string) string {
+	s = strings.ReplaceAll(s, "|", `\|`)
+	s = strings.ReplaceAll(s, "\r", " ")
+	return strings.ReplaceAll(s, "\n", " ")
+}
+
+// Markdown summarises the decisions for reading (decisions.md).
+func Markdown(d *Decisions) []byte {
+	var b bytes.Buffer
+	h := d.Header
+	fmt.Fprintf(&b, "# Decisions for run %s\n\n", mdCell(h.RunID))
+	fmt.Fprintf(&b, "- policy: %s, methodology %s (sha256 %s)\n", h.Policy, h.MethodologyVersion, h.MethodologySHA256)
+	fmt.Fprintf(&b, "- extractor: %s (version pair allowed: %t); verifier: %s (run: %s)\n", mdCell(h.ExtractorVersion), h.VersionPairAllowed, h.VerifierVersion, mdCell(h.RunVerifierVersion))
+	fmt.Fprintf(&b, "- analyzer: %s; prompt sha256: %s (%s)\n", mdCell(orNone(h.AnalyzerModel)), orNone(h.PromptSHA256), h.PromptSHA256Source)
+	fmt.Fprintf(&b, "- code: %s (dirty: %t); decided at %s\n", orNone(h.CodeCommit), h.CodeDirty, h.DecidedAt.Format("2006-01-02T15:04:05Z07:00"))
+	if len(h.MissingFiles) > 0 {
+		fmt.Fprintf(&b, "- missing run files: %s\n", strings.Join(h.MissingFiles, ", "))
+	}
+	c := h.Counts
+	fmt.Fprintf(&b, "\n## Counts\n\n%d packages: %d graded, %d not gradeable, %d out of scope. Findings: %d confirmed, %d noted, %d withheld.\n",
+		c.Packages, c.Graded, c.NotGradeable, c.OutOfScope, c.Findings.Confirmed, c.Findings.Noted, c.Findings.Withheld)
+	if len(c.Grades) > 0 {
+		b.WriteString("\n| grade | packages |\n| --- | --- |\n")
+		for _, g := range []string{"A", "B", "C", "F"} {
+			if n := c.Grades[g]; n > 0 {
+				fmt.Fprintf(&b, "| %s | %d |\n", g, n)
+			}
+		}
+	}
+	if len(c.Reasons) > 0 {
+		b.WriteString("\n| reason | guard | packages | meaning |\n| --- | --- | --- | --- |\n")
+		for _, e := range GateMap {
+			if n := c.Reasons[e.Code]; n > 0 {
+				fmt.Fprintf(&b, "| `%s` | %s | %d | %s |\n", e.Code, e.Guard, n, mdCell(e.Line))
+			}
+		}
+	}
+
+	b.WriteString("\n## Packages\n\n| package | verdict | grade | blocked by | manifest hash |\n| --- | --- | --- | --- | --- |\n")
+	for _, p := range d.Packages {
+		reasons := strings.Join(p.BlockedBy, ", ")
+		if p.Verdict == VerdictOutOfScope {
+			reasons = p.Reason
+		}
+		mh := p.ManifestHash
+		if mh == "" {
+			mh = "none: " + p.ManifestReason
+		} else {
+			mh = "`" + mh[:16] + "…`"
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", mdCell(p.Package.Key()), p.Verdict, orDash(p.Grade), orDash(reasons), mh)
+	}
+
+	var shown []FindingRow
+	for _, f := range d.Findings {
+		if f.Decision != DecisionWithheld {
+			shown = append(shown, f)
+		}
+	}
+	sort.SliceStable(shown, func(i, j int) bool {
+		return severityRank[shown[i].SeverityDecided] > severityRank[shown[j].SeverityDecided]
+	})
+	if len(shown) > 0 {
+		b.WriteString("\n## Findings of graded packages\n\n| package | finding | check | tag | decided | rule | where | excerpt |\n| --- | --- | --- | --- | --- | --- | --- | --- |\n")
+		for _, f := range shown {
+			rule := f.Rule
+			if len(f.SeverityRules) > 0 {
+				rule += " (" + strings.Join(f.SeverityRules, ", ") + ")"
+			}
+			ex := f.Evidence.Excerpt
+			if len(ex) > 80 {
+				ex = ex[:80] + "…"
+			}
+			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s:%d-%d | %s |\n",
+				mdCell(f.Package.Key()), mdCell(f.ID), f.Check, mdCell(f.Tag), f.SeverityDecided, rule,
+				mdCell(f.Evidence.Path), f.Evidence.LineStart, f.Evidence.LineEnd, mdCell(fmt.Sprintf("%q", ex)))
+		}
+	}
+	if c.Findings.Withheld > 0 {
+		fmt.Fprintf(&b, "\n%d findings are withheld with their packages (D3, D4) and are not listed here; decisions.json has them.\n", c.Findings.Withheld)
+	}
+	return b.Bytes()
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "none"
+	}
+	return s
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "—"
+	}
+	return s
+}
