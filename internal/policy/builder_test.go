@@ -91,7 +91,7 @@ func newRun() *runBuilder {
 			Checks: []string{CheckProvenance, CheckSurface, CheckModel}, CodeCommit: "abc", CodeDirty: false,
 		},
 		blobs: MapBlobs{}, omit: map[string]bool{},
-		summary: rundir.Summary{Packages: []rundir.PackageSummary{}, Counts: map[string]int{}},
+		summary:   rundir.Summary{Packages: []rundir.PackageSummary{}, Counts: map[string]int{}},
 		gradeable: []rundir.Gradeable{}, results: []rundir.Result{}, findings: []rundir.Finding{},
 		notAnalyzed: []rundir.NotAnalyzed{}, records: []rundir.Record{}, surfaces: []rundir.Surface{},
 	}
