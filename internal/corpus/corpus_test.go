@@ -1,0 +1,204 @@
+package corpus
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestTruthFileName(t *testing.T) {
+	for _, c := range []struct{ name, version, want string }{
+		{"@modelcontextprotocol/server-filesystem", "2026.8.31", "modelcontextprotocol__server-filesystem@2026.8.31.json"},
+		{"mcp-hello-world", "1.1.2", "mcp-hello-world@1.1.2.json"},
+		{"deepl-mcp-server", "0.1.3-beta.0", "deepl-mcp-server@0.1.3-beta.0.json"},
+	} {
+		if got := TruthFileName(c.name, c.version); got != c.want {
+			t.Errorf("TruthFileName(%q, %q) = %q, want %q", c.name, c.version, got, c.want)
+		}
+	}
+}
+
+func TestParseCandidates(t *testing.T) {
+	in := "# name\tversion\ttier\tdownloads\n\n@a/b\t1.0.0\tofficial\t12\nc\t2.0.0\tofficial_older\t-\n"
+	cs, err := ParseCandidates(strings.NewReader(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cs) != 2 || cs[0].Name != "@a/b" || cs[0].DownloadsAMonth != 12 || cs[1].Tier != TierOfficialOlder || cs[1].DownloadsAMonth != 0 {
+		t.Fatalf("got %+v", cs)
+	}
+	for _, bad := range []string{"a\t1\tnope\t1\n", "a\t1\tofficial\n", "a\t1\tofficial\tmany\n", "\t1\tofficial\t1\n"} {
+		if _, err := ParseCandidates(strings.NewReader(bad)); err == nil {
+			t.Errorf("ParseCandidates(%q): no error", bad)
+		}
+	}
+}
+
+func validPackage(name string) Package {
+	return Package{Name: name, Version: "1.0.0", Tier: TierLongTail, TarballSHA256: strings.Repeat("ab", 32), Integrity: "sha512-AAAA", Bin: []string{"x"}}
+}
+
+func TestListValidate(t *testing.T) {
+	ok := List{Packages: []Package{validPackage("a"), validPackage("b")}}
+	if err := ok.Validate(); err != nil {
+		t.Fatalf("valid list: %v", err)
+	}
+	dup := List{Packages: []Package{validPackage("a"), validPackage("a")}}
+	badSHA := List{Packages: []Package{validPackage("a")}}
+	badSHA.Packages[0].TarballSHA256 = strings.Repeat("AB", 32)
+	badSRI := List{Packages: []Package{validPackage("a")}}
+	badSRI.Packages[0].Integrity = "sha1-xx"
+	noVersion := List{Packages: []Package{validPackage("a")}}
+	noVersion.Packages[0].Version = ""
+	for name, l := range map[string]List{"dup": dup, "upper-case sha": badSHA, "sha1 sri": badSRI, "no version": noVersion} {
+		if err := l.Validate(); !errors.Is(err, ErrInvalidList) {
+			t.Errorf("%s: err = %v, want ErrInvalidList", name, err)
+		}
+	}
+}
+
+func TestListRoundTrip(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "packages.json")
+	l := &List{Generated: "2026-11-30", Rule: "r", Packages: []Package{validPackage("@s/a")}, Excluded: []Excluded{}}
+	if err := WriteJSON(path, l); err != nil {
+		t.Fatal(err)
+	}
+	got, err := LoadList(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Packages[0].Key() != "@s/a@1.0.0" {
+		t.Fatalf("got %+v", got.Packages[0])
+	}
+	// Unknown fields are refused, so a typo in a hand edit is caught.
+	if err := os.WriteFile(path, []byte(`{"packages":[],"excluded":[],"extra":1}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := LoadList(path); err == nil {
+		t.Fatal("LoadList accepted an unknown field")
+	}
+}
+
+func TestTruthsRoundTripAndHTMLKept(t *testing.T) {
+	dir := t.TempDir()
+	tr := Truth{Name: "@s/b", Version: "2.0.0", Started: true, Tools: []ToolTruth{{Name: "t", Description: "a <b> & c"}}, LowerBound: true}
+	if err := WriteJSON(filepath.Join(dir, TruthFileName(tr.Name, tr.Version)), tr); err != nil {
+		t.Fatal(err)
+	}
+	tr2 := Truth{Name: "a", Version: "1.0.0"}
+	if err := WriteJSON(filepath.Join(dir, TruthFileName(tr2.Name, tr2.Version)), tr2); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "s__b@2.0.0.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(b, []byte("a <b> & c")) {
+		t.Errorf("description escaped in the file: %s", b)
+	}
+	ts, err := LoadTruths(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ts) != 2 || ts[0].Key() != "@s/b@2.0.0" || ts[1].Key() != "a@1.0.0" || ts[0].Tools[0].Description != "a <b> & c" {
+		t.Fatalf("got %+v", ts)
+	}
+}
+
+func TestSchemaHashIgnoresKeyOrder(t *testing.T) {
+	a := map[string]any{"type": "object", "properties": map[string]any{"x": map[string]any{"type": "string"}}}
+	b := []byte(`{"properties":{"x":{"type":"string"}},"type":"object"}`)
+	var bv any
+	if err := jsonUnmarshal(b, &bv); err != nil {
+		t.Fatal(err)
+	}
+	if SchemaHash(a) != SchemaHash(bv) {
+		t.Error("same schema, different key order, different hash")
+	}
+	if SchemaHash(a) == SchemaHash(map[string]any{"type": "object"}) {
+		t.Error("different schemas hash alike")
+	}
+}
+
+func TestParamDescriptions(t *testing.T) {
+	var schema any
+	err := jsonUnmarshal([]byte(`{
+		"type":"object","description":"root, not a parameter",
+		"properties":{
+			"path":{"type":"string","description":"Where"},
+			"a/b":{"type":"object","properties":{"deep":{"description":"Nested"}}},
+			"mode":{"enum":[{"description":"inside enum, a value not a schema"}]},
+			"list":{"type":"array","items":{"description":"Each"}}
+		}}`), &schema)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := ParamDescriptions(schema)
+	want := []ParamTruth{
+		{"/properties/a~1b/properties/deep", "Nested"},
+		{"/properties/list/items", "Each"},
+		{"/properties/path", "Where"},
+	}
+	if len(got) != len(want) {
+		t.Fatalf("got %+v, want %+v", got, want)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("[%d] = %+v, want %+v", i, got[i], want[i])
+		}
+	}
+}
+
+func TestFilterJSONLines(t *testing.T) {
+	in := "starting server...\n{\"level\":30,\"msg\":\"pino log\"}\n\n{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\n[{\"jsonrpc\":\"2.0\",\"method\":\"x\"}]\nDone"
+	var out bytes.Buffer
+	skipped := filterJSONLines(strings.NewReader(in), &out)
+	if skipped != 3 {
+		t.Errorf("skipped = %d, want 3", skipped)
+	}
+	want := "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\n[{\"jsonrpc\":\"2.0\",\"method\":\"x\"}]\n"
+	if out.String() != want {
+		t.Errorf("kept %q, want %q", out.String(), want)
+	}
+}
+
+func TestChooseBin(t *testing.T) {
+	for _, c := range []struct {
+		name, bin, want string
+	}{
+		{"@s/one", `"dist/index.js"`, "one -> dist/index.js"},
+		{"@s/pkg", `{"other":"a.js","pkg":"b.js"}`, "pkg -> b.js"},
+		{"x", `{"cli":"a.js","x-mcp":"b.js"}`, "x-mcp -> b.js"},
+		{"y", `{"b":"b.js","a":"a.js"}`, "a -> a.js"},
+	} {
+		dir := t.TempDir()
+		if err := os.WriteFile(filepath.Join(dir, "package.json"), []byte(`{"name":"`+c.name+`","bin":`+c.bin+`}`), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		got, _, err := chooseBin(dir, c.name)
+		if err != nil || got != c.want {
+			t.Errorf("chooseBin(%s) = %q, %v; want %q", c.bin, got, err, c.want)
+		}
+	}
+	for _, bad := range []string{`{}`, `"../../etc/passwd"`, `{"a":"/abs"}`} {
+		dir := t.TempDir()
+		if err := os.WriteFile(filepath.Join(dir, "package.json"), []byte(`{"name":"z","bin":`+bad+`}`), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := chooseBin(dir, "z"); err == nil {
+			t.Errorf("chooseBin(%s): no error", bad)
+		}
+	}
+}
+
+func TestTailStringKeepsUTF8(t *testing.T) {
+	s := strings.Repeat("é", 10) // 2 bytes each
+	got := tailString(s, 5)
+	if !strings.HasPrefix(got, "…") || strings.ContainsRune(got, '\uFFFD') || !isValidUTF8(got) {
+		t.Errorf("tailString = %q", got)
+	}
+}

@@ -1,0 +1,333 @@
+package corpus
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/attestari/attestari/internal/rundir"
+)
+
+// Outcome and state strings of the extractor's rows that the comparison reads
+// (the shared vocabulary; rundir holds them as plain strings).
+const (
+	outcomeParsed = "parsed"
+	stateReadable = "readable"
+)
+
+// Targets are the figures issue 4 sets for parsed packages.
+var Targets = struct {
+	NameRecall, NamePrecision, DescriptionEqual float64
+}{0.95, 0.99, 0.98}
+
+// Miss kinds listed by Evaluate.
+const (
+	MissNoSurface        = "no_surface"          // the extractor produced no row for a started server
+	MissNotParsed        = "not_parsed"          // the row's outcome is not parsed
+	MissMissingName      = "missing"             // listed at run time, not found statically
+	MissExtraName        = "extra"               // found statically, not listed at run time (a lower bound: may be legitimate)
+	MissDescriptionDiff  = "description_differs" // readable, but not byte-equal to the runtime text
+	MissDescriptionState = "description_not_readable"
+	MissInstructionsDiff = "instructions_differ"
+)
+
+// Miss is one disagreement between the extractor and a running server.
+type Miss struct {
+	Package string `json:"package"` // name@version
+	Kind    string `json:"kind"`
+	Surface string `json:"surface,omitempty"` // tool, prompt, resource, resource_template, instructions
+	Name    string `json:"name,omitempty"`
+	Detail  string `json:"detail,omitempty"`
+}
+
+// NameCounts compares one kind's names on parsed packages.
+type NameCounts struct {
+	Truth   int `json:"truth"`
+	Found   int `json:"found"`
+	Matched int `json:"matched"`
+}
+
+// Recall is matched/truth; 1 when the truth is empty.
+func (c NameCounts) Recall() float64 { return ratio(c.Matched, c.Truth) }
+
+// Precision is matched/found; 1 when nothing was found.
+func (c NameCounts) Precision() float64 { return ratio(c.Matched, c.Found) }
+
+func ratio(a, b int) float64 {
+	if b == 0 {
+		return 1
+	}
+	return float64(a) / float64(b)
+}
+
+// Report is the corpus evaluation: over packages whose server started and
+// listed its tools, how the extractor's rows compare with what ran.
+type Report struct {
+	// Started is the number of truths whose server started and whose
+	// tools/list succeeded: the population every figure is over.
+	Started     int            `json:"started"`
+	WithSurface int            `json:"with_surface"`
+	Parsed      int            `json:"parsed"`
+	Outcomes    map[string]int `json:"outcomes"`
+	// Names per surface kind, over parsed packages only.
+	Names map[string]NameCounts `json:"names"`
+	// Tool descriptions on parsed packages: matched tools whose extracted
+	// description is readable, and how many of those are byte-equal.
+	ReadableDescriptions int `json:"readable_descriptions"`
+	EqualDescriptions    int `json:"equal_descriptions"`
+	// Matched tools whose extracted description is not readable.
+	NotReadableDescriptions int    `json:"not_readable_descriptions"`
+	Misses                  []Miss `json:"misses"`
+}
+
+// ParsedShare is parsed/started.
+func (r Report) ParsedShare() float64 { return ratio(r.Parsed, r.Started) }
+
+// DescriptionEqualShare is equal/readable over matched tools.
+func (r Report) DescriptionEqualShare() float64 {
+	return ratio(r.EqualDescriptions, r.ReadableDescriptions)
+}
+
+// SurfaceKey is the key Evaluate looks a truth's surface up by:
+// "name@version", the corpus key. A map keyed by rundir's
+// PackageRef.Key() ("npm:name@version") is accepted too.
+func SurfaceKey(name, version string) string { return name + "@" + version }
+
+// Evaluate compares extractor rows with the runtime truth. surfaces is keyed
+// by SurfaceKey (or by rundir.PackageRef.Key()). Truths whose server did not
+// start, or whose tools/list failed, are outside the population: they say
+// nothing about what the server lists.
+func Evaluate(truths []Truth, surfaces map[string]rundir.Surface) Report {
+	r := Report{Outcomes: map[string]int{}, Names: map[string]NameCounts{}, Misses: []Miss{}}
+	for _, k := range []string{"tool", "prompt", "resource", "resource_template"} {
+		r.Names[k] = NameCounts{}
+	}
+	sorted := append([]Truth(nil), truths...)
+	sort.Slice(sorted, func(i, j int) bool { return sorted[i].Key() < sorted[j].Key() })
+	for _, t := range sorted {
+		if !t.Started || t.Lists["tools/list"].Status != ListOK {
+			continue
+		}
+		r.Started++
+		key := t.Key()
+		s, ok := surfaces[SurfaceKey(t.Name, t.Version)]
+		if !ok {
+			s, ok = surfaces[rundir.PackageRef{Registry: Registry, Name: t.Name, Version: t.Version}.Key()]
+		}
+		if !ok {
+			r.Misses = append(r.Misses, Miss{Package: key, Kind: MissNoSurface})
+			continue
+		}
+		r.WithSurface++
+		r.Outcomes[s.Outcome]++
+		if s.Outcome != outcomeParsed {
+			detail := s.Outcome
+			if s.OutcomeDetail != "" {
+				detail += ": " + s.OutcomeDetail
+			}
+			r.Misses = append(r.Misses, Miss{Package: key, Kind: MissNotParsed, Detail: detail})
+			continue
+		}
+		r.Parsed++
+		r.compareTools(key, t.Tools, s.Tools)
+		r.compareNames(key, "prompt", promptNames(t.Prompts), entryNames(s.Prompts))
+		r.compareNames(key, "resource", resourceNames(t.Resources), entryNames(s.Resources))
+		r.compareNames(key, "resource_template", resourceNames(t.Templates), entryNames(s.ResourceTemplates))
+		r.compareInstructions(key, t.Instructions, s.Instructions)
+	}
+	return r
+}
+
+func (r *Report) compareTools(pkg string, truth []ToolTruth, found []rundir.Entry) {
+	byName := map[string]rundir.Entry{}
+	for _, e := range found {
+		if e.NameState != "" && e.NameState != stateReadable {
+			continue // a name the extractor could not read matches nothing
+		}
+		if _, dup := byName[e.Name]; !dup {
+			byName[e.Name] = e
+		}
+	}
+	truthNames := make([]string, 0, len(truth))
+	for _, tt := range truth {
+		truthNames = append(truthNames, tt.Name)
+	}
+	r.compareNames(pkg, "tool", truthNames, sortedKeys(byName))
+	for _, tt := range truth {
+		e, ok := byName[tt.Name]
+		if !ok {
+			continue
+		}
+		if e.DescriptionState != stateReadable {
+			// An absent description that is absent at run time too agrees.
+			if e.DescriptionState == "absent" && tt.Description == "" {
+				continue
+			}
+			r.NotReadableDescriptions++
+			r.Misses = append(r.Misses, Miss{Package: pkg, Kind: MissDescriptionState, Surface: "tool", Name: tt.Name, Detail: e.DescriptionState})
+			continue
+		}
+		r.ReadableDescriptions++
+		if e.DescriptionRaw == tt.Description {
+			r.EqualDescriptions++
+			continue
+		}
+		r.Misses = append(r.Misses, Miss{Package: pkg, Kind: MissDescriptionDiff, Surface: "tool", Name: tt.Name, Detail: firstDifference(e.DescriptionRaw, tt.Description)})
+	}
+}
+
+func (r *Report) compareNames(pkg, kind string, truth, found []string) {
+	c := r.Names[kind]
+	ts, fs := set(truth), set(found)
+	c.Truth += len(ts)
+	c.Found += len(fs)
+	for _, n := range sortedKeys(ts) {
+		if fs[n] {
+			c.Matched++
+		} else {
+			r.Misses = append(r.Misses, Miss{Package: pkg, Kind: MissMissingName, Surface: kind, Name: n})
+		}
+	}
+	for _, n := range sortedKeys(fs) {
+		if !ts[n] {
+			r.Misses = append(r.Misses, Miss{Package: pkg, Kind: MissExtraName, Surface: kind, Name: n})
+		}
+	}
+	r.Names[kind] = c
+}
+
+func (r *Report) compareInstructions(pkg, truth string, found []rundir.Entry) {
+	if truth == "" {
+		return
+	}
+	for _, e := range found {
+		if e.DescriptionState == stateReadable && e.DescriptionRaw == truth {
+			return
+		}
+	}
+	detail := "not found"
+	for _, e := range found {
+		if e.DescriptionState == stateReadable {
+			detail = firstDifference(e.DescriptionRaw, truth)
+			break
+		}
+		detail = e.DescriptionState
+	}
+	r.Misses = append(r.Misses, Miss{Package: pkg, Kind: MissInstructionsDiff, Surface: "instructions", Detail: detail})
+}
+
+// firstDifference describes where two texts part, with a little context.
+func firstDifference(got, want string) string {
+	i := 0
+	for i < len(got) && i < len(want) && got[i] == want[i] {
+		i++
+	}
+	clip := func(s string) string {
+		end := i + 40
+		if end > len(s) {
+			end = len(s)
+		}
+		start := i - 20
+		if start < 0 {
+			start = 0
+		}
+		return fmt.Sprintf("%q", s[start:end])
+	}
+	return fmt.Sprintf("byte %d: extracted %s, runtime %s (lengths %d, %d)", i, clip(got), clip(want), len(got), len(want))
+}
+
+func promptNames(ps []PromptTruth) []string {
+	out := make([]string, 0, len(ps))
+	for _, p := range ps {
+		out = append(out, p.Name)
+	}
+	return out
+}
+
+func resourceNames(rs []ResourceTruth) []string {
+	out := make([]string, 0, len(rs))
+	for _, x := range rs {
+		out = append(out, x.Name)
+	}
+	return out
+}
+
+func entryNames(es []rundir.Entry) []string {
+	out := make([]string, 0, len(es))
+	for _, e := range es {
+		if e.NameState == "" || e.NameState == stateReadable {
+			out = append(out, e.Name)
+		}
+	}
+	return out
+}
+
+func set(xs []string) map[string]bool {
+	m := make(map[string]bool, len(xs))
+	for _, x := range xs {
+		m[x] = true
+	}
+	return m
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Markdown renders the report: the figures beside their targets, then every
+// miss grouped by package.
+func (r Report) Markdown() string {
+	var b strings.Builder
+	pct := func(f float64) string { return fmt.Sprintf("%.1f%%", 100*f) }
+	mark := func(f, target float64) string {
+		if f >= target {
+			return "met"
+		}
+		return "**not met**"
+	}
+	b.WriteString("# Corpus evaluation\n\n")
+	fmt.Fprintf(&b, "Servers that started and listed their tools: %d; with an extractor row: %d; parsed: %d (%s).\n\n", r.Started, r.WithSurface, r.Parsed, pct(r.ParsedShare()))
+	if len(r.Outcomes) > 0 {
+		b.WriteString("| outcome | packages |\n| --- | ---: |\n")
+		for _, k := range sortedKeys(r.Outcomes) {
+			fmt.Fprintf(&b, "| %s | %d |\n", k, r.Outcomes[k])
+		}
+		b.WriteString("\n")
+	}
+	t := r.Names["tool"]
+	b.WriteString("## On parsed packages\n\n| figure | value | target | |\n| --- | ---: | ---: | --- |\n")
+	fmt.Fprintf(&b, "| tool-name recall | %s (%d/%d) | %s | %s |\n", pct(t.Recall()), t.Matched, t.Truth, pct(Targets.NameRecall), mark(t.Recall(), Targets.NameRecall))
+	fmt.Fprintf(&b, "| tool-name precision | %s (%d/%d) | %s | %s |\n", pct(t.Precision()), t.Matched, t.Found, pct(Targets.NamePrecision), mark(t.Precision(), Targets.NamePrecision))
+	fmt.Fprintf(&b, "| readable descriptions byte-equal | %s (%d/%d) | %s | %s |\n", pct(r.DescriptionEqualShare()), r.EqualDescriptions, r.ReadableDescriptions, pct(Targets.DescriptionEqual), mark(r.DescriptionEqualShare(), Targets.DescriptionEqual))
+	fmt.Fprintf(&b, "| matched tools with a description not readable | %d | | |\n", r.NotReadableDescriptions)
+	for _, k := range []string{"prompt", "resource", "resource_template"} {
+		c := r.Names[k]
+		fmt.Fprintf(&b, "| %s-name recall / precision | %s / %s (%d/%d, %d/%d) | | |\n", k, pct(c.Recall()), pct(c.Precision()), c.Matched, c.Truth, c.Matched, c.Found)
+	}
+	b.WriteString("\nThe runtime lists are lower bounds (a configured server may list more), so an `extra` name is not proof of a false positive.\n\n")
+	fmt.Fprintf(&b, "## Misses (%d)\n\n", len(r.Misses))
+	last := ""
+	for _, m := range r.Misses {
+		if m.Package != last {
+			fmt.Fprintf(&b, "\n### %s\n\n", m.Package)
+			last = m.Package
+		}
+		line := "- " + m.Kind
+		if m.Surface != "" {
+			line += " " + m.Surface
+		}
+		if m.Name != "" {
+			line += " `" + m.Name + "`"
+		}
+		if m.Detail != "" {
+			line += ": " + oneLine(m.Detail, 300)
+		}
+		b.WriteString(line + "\n")
+	}
+	return b.String()
+}
