@@ -1,7 +1,6 @@
 package policy
 
 import (
-	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -78,6 +77,16 @@ type runBuilder struct {
 	keepGate bool
 }
 
+// snapshotSHA is what a run records as the methodology's hash: the published
+// snapshot's, which never changes, so fixtures do not go stale when the
+// working document is edited.
+func snapshotSHA() string {
+	if s, ok := methodology.Snapshot(methodology.Version); ok {
+		return s.SHA256
+	}
+	return strings.Repeat("d", 64)
+}
+
 func fixedTime() time.Time { return time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC) }
 
 func newRun() *runBuilder {
@@ -85,7 +94,7 @@ func newRun() *runBuilder {
 		header: rundir.Header{
 			RunID: "20261130T120000Z", StartedAt: fixedTime(), Status: rundir.StatusFinished,
 			CandidatesFile: "candidates.json", CandidatesSHA256: strings.Repeat("c", 64), Inputs: []rundir.InputFile{},
-			MethodologyVersion: methodology.Version, MethodologySHA256: methodology.SHA256(),
+			MethodologyVersion: methodology.Version, MethodologySHA256: snapshotSHA(),
 			ExtractorVersion: "syntax-tree-3", VerifierVersion: "verify-1", AnalyzerModel: "offline-1",
 			PromptVersion: "p-1", PromptLayout: "separated", PromptSHA256: strings.Repeat("a", 64),
 			Checks: []string{CheckProvenance, CheckSurface, CheckModel}, CodeCommit: "abc", CodeDirty: false,
@@ -290,8 +299,6 @@ func equalStrings(a, b []string) bool {
 	}
 	return true
 }
-
-var _ = bytes.Equal
 
 // listNotesPartial is the list_notes tool as the extractor reads it: a
 // template literal with one substitution (a hole).
