@@ -25,6 +25,271 @@ import (
 	"github.com/attestari/attestari/internal/rundir"
 )
 
+// Reason codes (docs/methodology.md §9). Each is stable: it is stored on
+// decision rows, in the database and in publications, and served to readers.
+const (
+	CodeVersionPairNotAllowed = "version_pair_not_allowed"
+
+	CodeGateNotRecorded      = "gate_not_recorded"       // G1
+	CodeGateFailedAsRecorded = "gate_failed_as_recorded" // G2
+	CodeGateNotRecomputable  = "gate_not_recomputable"   // G3
+
+	// The gate's own codes (recorded in G2, recomputed in G3), in order.
+	CodeMinifiedOnly              = "minified_only"
+	CodeRuntimeGenerated          = "runtime_generated"
+	CodeDeclarationNotParsed      = "declaration_not_parsed"
+	CodeNoRegistrationSite        = "no_registration_site"
+	CodeArchiveUnreadable         = "archive_unreadable"
+	CodeExtractionBudgetExceeded  = "extraction_budget_exceeded"
+	CodeAdvertisedToolsNotParsed  = "advertised_tools_not_parsed"
+	CodeNoSurfaceExamined         = "no_surface_examined"
+	CodeNotAnalyzed               = "not_analyzed"
+	CodePartialDescription        = "partial_description"
+	CodeModelCheckSkipped         = "model_check_skipped"
+	CodeNotAnalyzedRecorded       = "not_analyzed_recorded" // G4
+	CodeCheckMissing              = "check_missing"         // G5
+	CodeCheckFailed               = "check_failed"          // G5
+	CodeExcerptUnverified         = "excerpt_unverified"    // G6
+	CodeVerifierRejected          = "verifier_rejected"     // G7
+	CodeNotAServer                = "not_a_server"          // D4: out of scope, not a refusal
+	CodeEvidenceUnpublishable     = "evidence_unpublishable"
+	guardVersion, guardD4, guardP = "version", "D4", "publish"
+)
+
+// GateEntry is one row of the gate map: a reason code, the guard or decision
+// that records it, and one line a website reader understands.
+type GateEntry struct {
+	Code  string `json:"code"`
+	Guard string `json:"guard"`
+	Line  string `json:"line"`
+}
+
+// GateMap is GATE_MAP: every reason code a decision or a publication can
+// record, in the order of docs/methodology.md §9. The lines are the table of
+// that section word for word; the website reads the exported file.
+var GateMap = []GateEntry{
+	{CodeVersionPairNotAllowed, guardVersion, "The surface was read by an extractor version this methodology version does not describe, so nothing is decided under it."},
+	{CodeGateNotRecorded, "G1", "The run recorded no gate result for this package (or no gate file at all)."},
+	{CodeGateFailedAsRecorded, "G2", "The run's own gate said this package cannot be graded."},
+	{CodeGateNotRecomputable, "G3", "There is no surface row for this package, so the gate could not be checked again."},
+	{CodeMinifiedOnly, "G3", "The tools are registered only inside minified or obfuscated bundles, which no one can inspect."},
+	{CodeRuntimeGenerated, "G3", "The server builds its tools from external data when it runs, so they are not in the package."},
+	{CodeDeclarationNotParsed, "G3", "The package registers tools in readable source that the extractor could not read."},
+	{CodeNoRegistrationSite, "G3", "No place in the source registers a tool, prompt or resource."},
+	{CodeArchiveUnreadable, "G3", "The downloaded package is not a tar or zip archive that can be read safely."},
+	{CodeExtractionBudgetExceeded, "G3", "Reading the source went past the time or memory budget, so it was not read in full."},
+	{CodeAdvertisedToolsNotParsed, "G3", "The package names a tool (in its manifest, server.json or README) that was not found where tools are registered."},
+	{CodeNoSurfaceExamined, "G3", "No tool, prompt, resource or resource template was found to examine."},
+	{CodeNotAnalyzed, "G3", "At least one description or text the model receives could not be read or was not analysed."},
+	{CodePartialDescription, "G3", "A description is built from parts not in the source, and nothing was found in the parts that are."},
+	{CodeModelCheckSkipped, "G3", "The check for instructions aimed at the model was skipped for this package."},
+	{CodeNotAnalyzedRecorded, "G4", "The run recorded an entry as not analysed."},
+	{CodeCheckMissing, "G5", "A check that always runs has no result for this package."},
+	{CodeCheckFailed, "G5", "A check or the fetch crashed on this package."},
+	{CodeExcerptUnverified, "G6", "A finding's quoted text was not found in the stored evidence it cites."},
+	{CodeVerifierRejected, "G7", "A model finding's quote does not lie inside the text of a declared entry."},
+	{CodeNotAServer, guardD4, "The package is not an MCP server (a client, SDK or tool around one); it is out of scope, not refused."},
+	{CodeEvidenceUnpublishable, guardP, "A finding's evidence cannot be published without personal data, so the package is published as not gradeable."},
+}
+
+// GateEntryFor returns the gate map's entry for code.
+func GateEntryFor(code string) (GateEntry, bool) {
+	for _, e := range GateMap {
+		if e.Code == code {
+			return e, true
+		}
+	}
+	return GateEntry{}, false
+}
+
+// emittedCodes lists every code this package's code can write, in one place
+// so the gate map test can check each has an entry. Add a code here when a
+// new path records it.
+var emittedCodes = []string{
+	CodeVersionPairNotAllowed, CodeGateNotRecorded, CodeGateFailedAsRecorded, CodeGateNotRecomputable,
+	CodeMinifiedOnly, CodeRuntimeGenerated, CodeDeclarationNotParsed, CodeNoRegistrationSite,
+	CodeArchiveUnreadable, CodeExtractionBudgetExceeded, CodeAdvertisedToolsNotParsed, CodeNoSurfaceExamined,
+	CodeNotAnalyzed, CodePartialDescription, CodeModelCheckSkipped, CodeNotAnalyzedRecorded,
+	CodeCheckMissing, CodeCheckFailed, CodeExcerptUnverified, CodeVerifierRejected, CodeNotAServer,
+}
+
+// gateMapDoc is the exported shape (openapi.yaml GateMap).
+type gateMapDoc struct {
+	MethodologyVersion string      `json:"methodology_version"`
+	Codes              []GateEntry `json:"codes"`
+}
+
+// ExportGateMap returns the bytes of gate_map.json: the map of the
+// methodology in force, encoded like every run file.
+func ExportGateMap() []byte {
+	b, err := rundir.Marshal(gateMapDoc{MethodologyVersion: methodology.Version, Codes: GateMap})
+	if err != nil {
+		// Marshal of strings cannot fail; a failure is a build defect.
+		panic("policy: gate map does not encode: " + err.Error())
+	}
+	return b
+}
+
+// Check ids (docs/methodology.md §5). Only the first three run; the gate
+// requires a result row of each of those and of nothing else.
+const (
+	CheckProvenance       = "publisher_provenance"
+	CheckSurface          = "undetermined_tool_surface"
+	CheckModel            = "model_directed_text"
+	TagReassigned         = "description_reassigned_at_runtime"
+	outcomeParsed         = "parsed"
+	outcomeNotAServer     = "not_a_server"
+	modelOutcomeSkipped   = "skipped"
+	modelOutcomeUnreadble = "descriptions_not_statically_readable"
+)
+
+// RunningChecks are the checks that run and must each have a result row (G5).
+var RunningChecks = []string{CheckProvenance, CheckSurface, CheckModel}
+
+// Description states (docs/methodology.md §5.2).
+const (
+	StateReadable   = "readable"
+	StatePartial    = "partial"
+	StateUnreadable = "unreadable"
+	StateAbsent     = "absent"
+)
+
+// refusingOutcomes are the surface outcomes that refuse the grade under a
+// code of the same name, in the gate's order.
+var refusingOutcomes = []string{
+	CodeMinifiedOnly, CodeRuntimeGenerated, CodeDeclarationNotParsed,
+	CodeNoRegistrationSite, CodeArchiveUnreadable, CodeExtractionBudgetExceeded,
+}
+
+// Gradeability is the gate (docs/methodology.md §9, "the gate's own codes"):
+// the function the pipeline runs to write gradeable.json and that G3 runs
+// again at decision time. It reads the package's result rows, its surface row
+// and its findings, and returns every reason it finds, in the section's order.
+// Rows of other packages are ignored, so callers may pass a whole run's rows.
+//
+// not_a_server is not a gate code: it is decided as out of scope (D4) before
+// the gate applies. Here it yields ok=false with the reason not_a_server, so
+// that a gradeable.json row never says ok for a package that is not graded.
+// A nil surface cannot be recomputed: ok=false, gate_not_recomputable.
+func Gradeability(results []rundir.Result, surface *rundir.Surface, findings []rundir.Finding) (ok bool, reasons []string) {
+	if surface == nil {
+		return false, []string{CodeGateNotRecomputable}
+	}
+	pkg := surface.Package.Key()
+	add := func(code string) {
+		for _, r := range reasons {
+			if r == code {
+				return
+			}
+		}
+		reasons = append(reasons, code)
+	}
+
+	// 1. the surface outcome. An outcome the methodology does not name is a
+	// surface the gate cannot read: fail closed.
+	switch surface.Outcome {
+	case outcomeParsed:
+	case outcomeNotAServer:
+		return false, []string{CodeNotAServer}
+	default:
+		known := false
+		for _, o := range refusingOutcomes {
+			if surface.Outcome == o {
+				add(o)
+				known = true
+			}
+		}
+		if !known {
+			add(CodeGateNotRecomputable)
+		}
+	}
+
+	// 2. advertised tool names, compared byte for byte with parsed names.
+	parsed := make(map[string]bool, len(surface.Tools))
+	for _, t := range surface.Tools {
+		parsed[t.Name] = true
+	}
+	for _, a := range surface.AdvertisedTools {
+		if !parsed[a.Name] {
+			add(CodeAdvertisedToolsNotParsed)
+			break
+		}
+	}
+
+	// 3. nothing examined: instructions and parameter descriptions alone do
+	// not make a surface.
+	if surface.Outcome == outcomeParsed && len(surface.Tools)+len(surface.Prompts)+len(surface.Resources)+len(surface.ResourceTemplates) == 0 {
+		add(CodeNoSurfaceExamined)
+	}
+
+	var model *rundir.Result
+	for i := range results {
+		if results[i].Package.Key() == pkg && results[i].Check == CheckModel {
+			model = &results[i]
+			break
+		}
+	}
+
+	// 4. not analysed: an unreadable entry of any kind (a state not recorded,
+	// or not one of the four, counts as unreadable), or the model check's
+	// result says an entry was not analysed.
+	entries := surface.AllEntries()
+	for _, e := range entries {
+		switch e.DescriptionState {
+		case StateReadable, StatePartial, StateAbsent:
+		default:
+			add(CodeNotAnalyzed)
+		}
+	}
+	if model != nil && (len(model.NotAnalyzed) > 0 || model.Outcome == modelOutcomeUnreadble) {
+		add(CodeNotAnalyzed)
+	}
+
+	// 5. a partial entry no finding quotes, unless a model finding of
+	// severity high already places the package at F.
+	high := false
+	for _, f := range findings {
+		if f.Package.Key() == pkg && f.Check == CheckModel && f.Severity == SeverityHigh {
+			high = true
+		}
+	}
+	if !high {
+		for _, e := range entries {
+			if e.DescriptionState == StatePartial && !quoted(findings, pkg, e) {
+				add(CodePartialDescription)
+				break
+			}
+		}
+	}
+
+	// 6. the model check was skipped.
+	if model != nil && model.Outcome == modelOutcomeSkipped {
+		add(CodeModelCheckSkipped)
+	}
+	return len(reasons) == 0, reasons
+}
+
+// quoted reports whether a model finding of pkg quotes entry e. A prompt's
+// message text is reported as surface_kind prompt under the prompt's name.
+func quoted(findings []rundir.Finding, pkg string, e rundir.Entry) bool {
+	for _, f := range findings {
+		if f.Package.Key() != pkg || f.Check != CheckModel || f.Tag == TagReassigned {
+			continue
+		}
+		kind := f.SurfaceKind
+		if kind == "" {
+			kind = "tool"
+		}
+		switch {
+		case kind == e.Kind && f.EntryName == e.Name:
+			return true
+		case e.Kind == "prompt_text" && kind == "prompt" && f.EntryName == e.Parent:
+			return true
+		}
+	}
+	return false
+}
+
 // PolicyName is the name of the decision policy every row cites.
 const PolicyName = "severity-ladder"
 
@@ -278,6 +543,11 @@ type Decisions struct {
 	Findings []FindingRow `json:"findings"`
 }
 
+// ErrMethodologyMismatch is returned when the embedded methodology document's
+// version line differs from methodology.Version: the policy refuses to decide
+// beside a document it does not match (§21).
+var ErrMethodologyMismatch = errors.New("methodology document and code disagree")
+
 // ErrNotARunDirectory is returned when a directory holds none of a run's files.
 var ErrNotARunDirectory = errors.New("not a run directory")
 
@@ -301,6 +571,9 @@ func (e *InvalidRowError) Error() string {
 func Decide(ctx context.Context, runDir string, blobs Blobs, opts Options) (*Decisions, error) {
 	if opts.Now == nil {
 		return nil, errors.New("policy: decide: Options.Now is required")
+	}
+	if v, err := methodology.ParseVersionLine(methodology.Document()); err != nil || v != methodology.Version {
+		return nil, fmt.Errorf("policy: decide: %w: the document says %q (%v), the code says %s", ErrMethodologyMismatch, v, err, methodology.Version)
 	}
 	files, err := rundir.Read(runDir)
 	if err != nil {
