@@ -239,6 +239,7 @@ type Truth struct {
 	Args             []string              `json:"args"`                         // "{data}" stands for the throwaway data directory
 	EnvProfile       string                `json:"env_profile"`                  // the common dummy-credential set (README.md lists it)
 	ExtraEnv         []string              `json:"extra_env,omitempty"`          // names of package-specific variables set
+	ExtraFiles       []string              `json:"extra_files,omitempty"`        // dummy files written into the data directory
 	StdoutNoiseLines int                   `json:"stdout_noise_lines,omitempty"` // non-JSON lines the server wrote to stdout, skipped
 	ServerName       string                `json:"server_name,omitempty"`
 	ServerVersion    string                `json:"server_version,omitempty"`

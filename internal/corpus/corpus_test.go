@@ -202,3 +202,21 @@ func TestTailStringKeepsUTF8(t *testing.T) {
 		t.Errorf("tailString = %q", got)
 	}
 }
+
+func TestSetupFor(t *testing.T) {
+	if a := SetupFor("@modelcontextprotocol/server-basic-react").Args; len(a) != 1 || a[0] != "--stdio" {
+		t.Errorf("MCP Apps example args = %v", a)
+	}
+	if a := SetupFor("@modelcontextprotocol/server-filesystem").Args; len(a) != 1 || a[0] != DataPlaceholder {
+		t.Errorf("filesystem args = %v", a)
+	}
+	if s := SetupFor("@modelcontextprotocol/server-memory"); len(s.Args) != 0 || len(s.Env) != 0 {
+		t.Errorf("memory setup = %+v", s)
+	}
+	// No dummy value may point anywhere but the loopback address.
+	for k, v := range DummyEnv() {
+		if strings.Contains(v, "://") && !strings.Contains(v, "127.0.0.1") {
+			t.Errorf("%s=%s points off the machine", k, v)
+		}
+	}
+}

@@ -117,7 +117,22 @@ func Probe(ctx context.Context, opt ProbeOptions, pkg Package) (t Truth) {
 	}
 	env := DummyEnv()
 	for k, v := range setup.Env {
-		env[k] = v
+		env[k] = strings.ReplaceAll(v, DataPlaceholder, data)
+	}
+	t.ExtraFiles = sortedKeys(setup.Files)
+	if len(t.ExtraFiles) == 0 {
+		t.ExtraFiles = nil
+	}
+	for rel, content := range setup.Files {
+		p := filepath.Join(data, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.ErrorKind, t.Error = KindSpawnFailed, redact(err.Error())
+			return t
+		}
+		if err := os.WriteFile(p, []byte(content), 0o600); err != nil {
+			t.ErrorKind, t.Error = KindSpawnFailed, redact(err.Error())
+			return t
+		}
 	}
 	t.ExtraEnv = EnvNames(setup.Env)
 	if len(t.ExtraEnv) == 0 {
@@ -490,7 +505,7 @@ func chooseBin(pkgDir, name string) (string, string, error) {
 	if len(bins) == 0 {
 		return "", "", errors.New("package.json declares no bin")
 	}
-	keys := EnvNames(bins)
+	keys := sortedKeys(bins)
 	pick := keys[0]
 	unscoped := name[strings.LastIndex(name, "/")+1:]
 	switch {

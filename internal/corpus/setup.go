@@ -85,23 +85,29 @@ func DummyEnv() map[string]string {
 // Setup is what one package needs beyond the common environment to start.
 type Setup struct {
 	Args []string          // DataPlaceholder is replaced by the data directory
-	Env  map[string]string // added to DummyEnv, names recorded as extra_env
+	Env  map[string]string // added to DummyEnv, names recorded as extra_env; DataPlaceholder replaced too
+	// Files are written into the data directory before the start (relative
+	// path to content): dummy credential files a server insists on reading.
+	Files map[string]string
 }
 
 // setups lists the arguments the obvious servers require. Each entry is
 // taken from the package's own usage text; a server whose arguments are not
 // obvious is started without any and its refusal recorded.
 var setups = map[string]Setup{
-	"@modelcontextprotocol/server-filesystem":       {Args: []string{DataPlaceholder}},
-	"@agent-infra/mcp-server-filesystem":            {Args: []string{"--allowed-directories", DataPlaceholder}},
-	"mcp-server-filesystem":                         {Args: []string{DataPlaceholder}},
-	"@modelcontextprotocol/server-postgres":         {Args: []string{"postgresql://probe:probe@127.0.0.1:9/probe"}},
-	"enhanced-postgres-mcp-server":                  {Args: []string{"postgresql://probe:probe@127.0.0.1:9/probe"}},
-	"@modelcontextprotocol/server-redis":            {Args: []string{"redis://127.0.0.1:9"}},
-	"mcp-server-sqlite-npx":                         {Args: []string{DataPlaceholder + "/probe.sqlite"}},
-	"mcp-obsidian":                                  {Args: []string{DataPlaceholder}},
-	"@bytebase/dbhub":                               {Args: []string{"--transport", "stdio", "--dsn", "postgres://probe:probe@127.0.0.1:9/probe"}},
-	"@modelcontextprotocol/server-aws-kb-retrieval": {},
+	"@modelcontextprotocol/server-filesystem": {Args: []string{DataPlaceholder}},
+	"@agent-infra/mcp-server-filesystem":      {Args: []string{"--allowed-directories", DataPlaceholder}},
+	"mcp-server-filesystem":                   {Args: []string{DataPlaceholder}},
+	"@modelcontextprotocol/server-postgres":   {Args: []string{"postgresql://probe:probe@127.0.0.1:9/probe"}},
+	"enhanced-postgres-mcp-server":            {Args: []string{"postgresql://probe:probe@127.0.0.1:9/probe"}},
+	"@modelcontextprotocol/server-redis":      {Args: []string{"redis://127.0.0.1:9"}},
+	"mcp-server-sqlite-npx":                   {Args: []string{DataPlaceholder + "/probe.sqlite"}},
+	"mcp-obsidian":                            {Args: []string{DataPlaceholder}},
+	"@bytebase/dbhub":                         {Args: []string{"--transport", "stdio", "--dsn", "postgres://probe:probe@127.0.0.1:9/probe"}},
+	"@modelcontextprotocol/server-gdrive": {
+		Env:   map[string]string{"GDRIVE_CREDENTIALS_PATH": DataPlaceholder + "/gdrive-credentials.json"},
+		Files: map[string]string{"gdrive-credentials.json": `{"access_token":"dummy-attestari-probe","token_type":"Bearer"}`},
+	},
 }
 
 // extAppsServers are the MCP Apps examples published under the official
