@@ -1,0 +1,517 @@
+package pipeline
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/attestari/attestari/internal/artifact"
+	"github.com/attestari/attestari/internal/checks"
+	"github.com/attestari/attestari/internal/evidence"
+	"github.com/attestari/attestari/internal/methodology"
+	"github.com/attestari/attestari/internal/rundir"
+)
+
+// Names inside a run directory besides rundir's files.
+const (
+	// CandidatesCopy is the candidates file as the run read it, so a resumed
+	// run reads exactly the same list whatever happened to the original.
+	CandidatesCopy = "candidates.json"
+	// PackagesDir holds one file per finished package.
+	PackagesDir = "packages"
+	lockFile    = ".lock"
+)
+
+// packageFileSchema versions the per-package files.
+const packageFileSchema = "attestari.package/v1"
+
+// packageFile is one finished package: every row it contributes to the
+// seven files. It is written atomically when the package finishes and is
+// what a resumed run carries over.
+type packageFile struct {
+	Schema      string                `json:"schema"`
+	Candidate   Candidate             `json:"candidate"`
+	Package     rundir.PackageRef     `json:"package"`
+	Resolution  *resolution           `json:"resolution,omitempty"`
+	Records     []rundir.Record       `json:"records"`
+	Surface     *rundir.Surface       `json:"surface"`
+	Results     []rundir.Result       `json:"results"`
+	Findings    []rundir.Finding      `json:"findings"`
+	NotAnalyzed []rundir.NotAnalyzed  `json:"not_analyzed"`
+	Gradeable   rundir.Gradeable      `json:"gradeable"`
+	Summary     rundir.PackageSummary `json:"summary"`
+}
+
+// resolution is how the candidate's version or range became a version.
+type resolution struct {
+	Specifier string `json:"specifier"`
+	Version   string `json:"version"`
+	How       string `json:"how"`
+}
+
+// packageFileName names a candidate's file by the hash of its identity:
+// names and ranges may hold any character, and a file name must not.
+func packageFileName(c Candidate) string {
+	return sha256Hex([]byte(c.identity()))[:32] + ".json"
+}
+
+var runIDRe = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$`)
+
+// RunDir returns the directory a run id or run path names under home.
+func RunDir(home, runOrPath string) (string, error) {
+	if strings.ContainsAny(runOrPath, `/\`) || runOrPath == "." || runOrPath == ".." {
+		return filepath.Clean(runOrPath), nil
+	}
+	if !runIDRe.MatchString(runOrPath) {
+		return "", fmt.Errorf("pipeline: %q is not a run id (letters, digits, '.', '_', '-') nor a path", runOrPath)
+	}
+	return filepath.Join(home, "runs", runOrPath), nil
+}
+
+type runner struct {
+	o         Options
+	dir       string
+	header    rundir.Header
+	cands     *Candidates
+	blobs     Blobs
+	checks    []Check
+	limits    artifact.Limits
+	log       *slog.Logger
+	progress  Progress
+	now       func() time.Time
+	extractor Extractor
+}
+
+// Run examines every candidate of a candidates file, or continues a run,
+// and writes the run directory. It returns an error only when the run as a
+// whole cannot go on (bad candidates file, unwritable directory, resume
+// mismatch, cancellation); a package that fails is a row in summary.json.
+// On cancellation the header says cancelled and the error wraps
+// ErrCancelled; packages in flight are abandoned and redone on resume.
+func Run(ctx context.Context, o Options) (*RunResult, error) {
+	r, unlock, err := prepare(o)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	return r.run(ctx)
+}
+
+func prepare(o Options) (*runner, func(), error) {
+	if o.Home == "" {
+		o.Home = "var"
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.Concurrency <= 0 {
+		o.Concurrency = runtime.NumCPU()
+	}
+	r := &runner{o: o, now: o.Now, extractor: o.Extractor}
+	r.log = o.Logger
+	if r.log == nil {
+		r.log = slog.Default()
+	}
+	r.progress = o.Progress
+	if r.progress == nil {
+		r.progress = nopProgress{}
+	}
+	r.checks = o.Checks
+	if r.checks == nil {
+		r.checks = DefaultChecks()
+	}
+	ids := map[string]bool{}
+	for _, c := range r.checks {
+		if c == nil || !runIDRe.MatchString(c.ID()) || ids[c.ID()] {
+			return nil, nil, fmt.Errorf("pipeline: invalid or duplicate check in Options.Checks")
+		}
+		ids[c.ID()] = true
+	}
+	r.limits = o.ArtifactLimits
+	r.blobs = o.Evidence
+	if r.blobs == nil {
+		s, err := evidence.Open(filepath.Join(o.Home, "evidence"))
+		if err != nil {
+			return nil, nil, fmt.Errorf("pipeline: %w", err)
+		}
+		r.blobs = s
+	}
+
+	want := r.stamps()
+	if o.Resume != "" {
+		dir, err := RunDir(o.Home, o.Resume)
+		if err != nil {
+			return nil, nil, err
+		}
+		r.dir = dir
+		unlock, err := lockRun(dir)
+		if err != nil {
+			return nil, nil, err
+		}
+		if err := r.loadForResume(want); err != nil {
+			unlock()
+			return nil, nil, err
+		}
+		return r, unlock, nil
+	}
+
+	if o.CandidatesPath == "" {
+		return nil, nil, errors.New("pipeline: no candidates file given")
+	}
+	cands, sum, err := LoadCandidates(o.CandidatesPath)
+	if err != nil {
+		return nil, nil, err
+	}
+	raw, err := os.ReadFile(o.CandidatesPath)
+	if err != nil {
+		return nil, nil, fmt.Errorf("pipeline: %w", err)
+	}
+	if sha256Hex(raw) != sum {
+		return nil, nil, fmt.Errorf("pipeline: candidates file %s changed while it was read", o.CandidatesPath)
+	}
+	r.cands = cands
+	id := o.RunID
+	if id == "" {
+		id = NewRunID(o.Now(), []byte(sum))
+	}
+	if !runIDRe.MatchString(id) {
+		return nil, nil, fmt.Errorf("pipeline: run id %q: letters, digits, '.', '_', '-' only", id)
+	}
+	r.dir = filepath.Join(o.Home, "runs", id)
+	if err := os.MkdirAll(filepath.Dir(r.dir), 0o755); err != nil {
+		return nil, nil, fmt.Errorf("pipeline: %w", err)
+	}
+	if err := os.Mkdir(r.dir, 0o755); err != nil {
+		if errors.Is(err, fs.ErrExist) {
+			return nil, nil, fmt.Errorf("%w: %s", ErrRunExists, r.dir)
+		}
+		return nil, nil, fmt.Errorf("pipeline: %w", err)
+	}
+	unlock, err := lockRun(r.dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	fail := func(err error) (*runner, func(), error) { unlock(); return nil, nil, err }
+	if err := os.Mkdir(filepath.Join(r.dir, PackagesDir), 0o755); err != nil {
+		return fail(fmt.Errorf("pipeline: %w", err))
+	}
+	if err := rundir.WriteFileAtomic(filepath.Join(r.dir, CandidatesCopy), raw); err != nil {
+		return fail(fmt.Errorf("pipeline: %w", err))
+	}
+	inputs := []rundir.InputFile{{Path: o.CandidatesPath, SHA256: sum}}
+	for _, p := range o.InputFiles {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return fail(fmt.Errorf("pipeline: input file: %w", err))
+		}
+		inputs = append(inputs, rundir.InputFile{Path: p, SHA256: sha256Hex(b)})
+	}
+	h := want
+	h.RunID = id
+	h.StartedAt = o.Now().UTC()
+	h.Status = rundir.StatusRunning
+	h.CandidatesFile = o.CandidatesPath
+	h.CandidatesSHA256 = sum
+	h.Inputs = inputs
+	r.header = h
+	if err := r.writeHeader(); err != nil {
+		return fail(err)
+	}
+	return r, unlock, nil
+}
+
+// stamps is the header as this code would write it: the versions in force.
+func (r *runner) stamps() rundir.Header {
+	h := rundir.Header{
+		MethodologyVersion: methodology.Version,
+		MethodologySHA256:  methodology.SHA256(),
+		VerifierVersion:    checks.VerifierVersion,
+		CodeCommit:         r.o.CodeCommit,
+		CodeDirty:          r.o.CodeDirty,
+		Checks:             []string{},
+		Inputs:             []rundir.InputFile{},
+	}
+	if r.extractor != nil {
+		h.ExtractorVersion = r.extractor.Version()
+	}
+	for _, c := range r.checks {
+		h.Checks = append(h.Checks, c.ID())
+	}
+	return h
+}
+
+// loadForResume reads the header and the candidates copy of r.dir and checks
+// that this call would continue the run under the same inputs and versions:
+// a run whose packages were examined under two versions would record one.
+func (r *runner) loadForResume(want rundir.Header) error {
+	var h rundir.Header
+	if _, err := rundir.ReadJSON(r.dir, rundir.HeaderFile, &h); err != nil {
+		return fmt.Errorf("pipeline: resume %s: %w", r.dir, err)
+	}
+	raw, err := os.ReadFile(filepath.Join(r.dir, CandidatesCopy))
+	if err != nil {
+		return fmt.Errorf("pipeline: resume %s: %w", r.dir, err)
+	}
+	var diffs []string
+	if got := sha256Hex(raw); got != h.CandidatesSHA256 {
+		diffs = append(diffs, fmt.Sprintf("the run's copy of the candidates file hashes to %s, the header records %s", got, h.CandidatesSHA256))
+	}
+	if r.o.CandidatesPath != "" {
+		b, err := os.ReadFile(r.o.CandidatesPath)
+		if err != nil {
+			return fmt.Errorf("pipeline: resume: %w", err)
+		}
+		if sha256Hex(b) != h.CandidatesSHA256 {
+			diffs = append(diffs, fmt.Sprintf("candidates file %s is not the one the run started with", r.o.CandidatesPath))
+		}
+	}
+	cmp := func(what, was, now string) {
+		if was != now {
+			diffs = append(diffs, fmt.Sprintf("%s was %q, is %q", what, was, now))
+		}
+	}
+	cmp("methodology version", h.MethodologyVersion, want.MethodologyVersion)
+	cmp("methodology sha256", h.MethodologySHA256, want.MethodologySHA256)
+	cmp("extractor version", h.ExtractorVersion, want.ExtractorVersion)
+	cmp("verifier version", h.VerifierVersion, want.VerifierVersion)
+	cmp("checks", strings.Join(h.Checks, ","), strings.Join(want.Checks, ","))
+	cmp("code commit", h.CodeCommit, want.CodeCommit)
+	cmp("code dirty", fmt.Sprint(h.CodeDirty), fmt.Sprint(want.CodeDirty))
+	if len(diffs) > 0 {
+		return fmt.Errorf("%w: run %s: %s", ErrResumeMismatch, h.RunID, strings.Join(diffs, "; "))
+	}
+	cands, err := ParseCandidates(raw)
+	if err != nil {
+		return fmt.Errorf("pipeline: resume %s: %w", r.dir, err)
+	}
+	if err := os.MkdirAll(filepath.Join(r.dir, PackagesDir), 0o755); err != nil {
+		return fmt.Errorf("pipeline: %w", err)
+	}
+	r.cands = cands
+	h.Status = rundir.StatusRunning
+	h.FinishedAt = nil
+	r.header = h
+	return r.writeHeader()
+}
+
+func (r *runner) writeHeader() error {
+	if err := rundir.WriteJSON(r.dir, rundir.HeaderFile, r.header); err != nil {
+		return fmt.Errorf("pipeline: write header: %w", err)
+	}
+	return nil
+}
+
+// loadPackageFile reads a finished package's file; ok is false when there
+// is none or it is not a finished package of this candidate (then the
+// package is examined again).
+func (r *runner) loadPackageFile(c Candidate) (*packageFile, bool) {
+	path := filepath.Join(r.dir, PackagesDir, packageFileName(c))
+	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, false
+	}
+	if err != nil {
+		r.log.Warn("per-package file unreadable; examining the package again", "file", path, "err", err)
+		return nil, false
+	}
+	var pf packageFile
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&pf); err != nil || pf.Schema != packageFileSchema ||
+		pf.Candidate.identity() != c.identity() || pf.Package.Registry != c.Registry || pf.Package.Name != c.Name ||
+		pf.Summary.Package != pf.Package || pf.Gradeable.Package != pf.Package {
+		r.log.Warn("per-package file does not match its candidate; examining the package again", "file", path, "err", err)
+		return nil, false
+	}
+	return &pf, true
+}
+
+func (r *runner) savePackageFile(pf *packageFile) error {
+	b, err := rundir.Marshal(pf)
+	if err != nil {
+		return fmt.Errorf("pipeline: encode %s: %w", pf.Package.Key(), err)
+	}
+	path := filepath.Join(r.dir, PackagesDir, packageFileName(pf.Candidate))
+	if err := rundir.WriteFileAtomic(path, b); err != nil {
+		return fmt.Errorf("pipeline: save %s: %w", pf.Package.Key(), err)
+	}
+	return nil
+}
+
+func (r *runner) run(ctx context.Context) (*RunResult, error) {
+	res := &RunResult{RunID: r.header.RunID, Dir: r.dir, Packages: len(r.cands.Candidates)}
+	var todo []Candidate
+	for _, c := range r.cands.Candidates {
+		if _, ok := r.loadPackageFile(c); ok {
+			res.Carried++
+			continue
+		}
+		todo = append(todo, c)
+	}
+	r.progress.Start(r.header.RunID, res.Packages, res.Carried)
+
+	runErr := r.examine(ctx, todo, &res.Examined)
+	switch {
+	case runErr == nil && ctx.Err() != nil:
+		runErr = ctx.Err()
+		fallthrough
+	case errors.Is(runErr, context.Canceled) || errors.Is(runErr, context.DeadlineExceeded):
+		r.header.Status = rundir.StatusCancelled
+		res.Status = r.header.Status
+		res.Header = r.header
+		r.progress.Finish(res.Status)
+		if err := r.writeHeader(); err != nil {
+			return res, errors.Join(fmt.Errorf("%w: resume with run id %s: %w", ErrCancelled, r.header.RunID, runErr), err)
+		}
+		return res, fmt.Errorf("%w: resume with run id %s: %w", ErrCancelled, r.header.RunID, runErr)
+	case runErr != nil:
+		return r.failed(res, runErr)
+	}
+
+	files, withFailures, err := r.assemble()
+	if err != nil {
+		return r.failed(res, err)
+	}
+	if err := writeSeven(r.dir, files); err != nil {
+		return r.failed(res, err)
+	}
+	fin := r.now().UTC()
+	r.header.FinishedAt = &fin
+	r.header.Status = rundir.StatusFinished
+	if err := r.writeHeader(); err != nil {
+		return r.failed(res, err)
+	}
+	res.Status = r.header.Status
+	res.WithFailures = withFailures
+	res.Header = r.header
+	r.progress.Finish(res.Status)
+	return res, nil
+}
+
+func (r *runner) failed(res *RunResult, cause error) (*RunResult, error) {
+	r.header.Status = rundir.StatusFailed
+	res.Status = r.header.Status
+	res.Header = r.header
+	r.progress.Finish(res.Status)
+	if err := r.writeHeader(); err != nil {
+		return res, errors.Join(cause, err)
+	}
+	return res, cause
+}
+
+// examine runs the packages of todo on Concurrency workers. It stops taking
+// packages when ctx ends or a package cannot be saved; a package whose run
+// overlapped the end of ctx is abandoned, not saved, because its stages may
+// have recorded the cancellation as if it were the registry's answer.
+func (r *runner) examine(ctx context.Context, todo []Candidate, examined *int) error {
+	jobs := make(chan Candidate)
+	var (
+		mu       sync.Mutex
+		firstErr error
+		wg       sync.WaitGroup
+	)
+	stop := make(chan struct{})
+	var stopOnce sync.Once
+	halt := func(err error) {
+		mu.Lock()
+		if firstErr == nil {
+			firstErr = err
+		}
+		mu.Unlock()
+		stopOnce.Do(func() { close(stop) })
+	}
+	for i := 0; i < min(r.o.Concurrency, max(len(todo), 1)); i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for c := range jobs {
+				key := c.Registry + ":" + c.Name + "@" + c.Spec()
+				r.progress.PackageStarted(key)
+				start := r.now()
+				pf := r.examinePackage(ctx, c)
+				if ctx.Err() != nil {
+					continue // abandoned: redone on resume
+				}
+				if err := r.savePackageFile(pf); err != nil {
+					halt(err)
+					continue
+				}
+				mu.Lock()
+				*examined++
+				mu.Unlock()
+				r.progress.PackageFinished(pf.Package.Key(), pf.Summary.Failures, r.now().Sub(start))
+			}
+		}()
+	}
+feed:
+	for _, c := range todo {
+		select {
+		case <-ctx.Done():
+			break feed
+		case <-stop:
+			break feed
+		case jobs <- c:
+		}
+	}
+	close(jobs)
+	wg.Wait()
+	if firstErr != nil {
+		return firstErr
+	}
+	return ctx.Err()
+}
+
+// assemble reads every candidate's package file and builds the seven files.
+func (r *runner) assemble() (*rundir.Files, int, error) {
+	var pfs []*packageFile
+	for _, c := range r.cands.Candidates {
+		pf, ok := r.loadPackageFile(c)
+		if !ok {
+			return nil, 0, fmt.Errorf("pipeline: assemble: package %s:%s@%s has no finished file", c.Registry, c.Name, c.Spec())
+		}
+		pfs = append(pfs, pf)
+	}
+	f, withFailures := assembleFiles(pfs)
+	return f, withFailures, nil
+}
+
+// writeSeven writes the seven files, each atomically.
+func writeSeven(dir string, f *rundir.Files) error {
+	for _, w := range []struct {
+		name string
+		v    any
+	}{
+		{rundir.FindingsFile, f.Findings}, {rundir.ResultsFile, f.Results}, {rundir.GradeableFile, f.Gradeable},
+		{rundir.SurfacesFile, f.Surfaces}, {rundir.RecordsFile, f.Records}, {rundir.NotAnalyzedFile, f.NotAnalyzed},
+		{rundir.SummaryFile, f.Summary},
+	} {
+		if err := rundir.WriteJSON(dir, w.name, w.v); err != nil {
+			return fmt.Errorf("pipeline: %w", err)
+		}
+	}
+	return nil
+}
+
+// sortedKeys returns m's keys in order.
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}
+
+func sha256Hex(b []byte) string { return rundir.SHA256Hex(b) }
