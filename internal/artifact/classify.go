@@ -197,7 +197,11 @@ type regionScanner struct {
 }
 
 func (s *regionScanner) line(n int, line []byte) {
-	t := bytes.TrimLeft(line, " \t")
+	i := 0
+	for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
+		i++
+	}
+	t := line[i:]
 	if len(t) == 0 {
 		return
 	}
