@@ -358,7 +358,7 @@ func (p *parser) parse(data []byte) *Candidates {
 		p.add("candidates", "list at least one package to examine", "is empty")
 	}
 	for i, raw := range cands {
-		where := fmt.Sprintf("candidates[%d]", i)
+		where := entryWhere("candidates", i, raw)
 		m := p.object(where, raw, []string{"registry", "name", "version", "range", "rank", "downloads"},
 			[]string{"registry", "name", "rank"})
 		if m == nil {
@@ -367,9 +367,6 @@ func (p *parser) parse(data []byte) *Candidates {
 		c := Candidate{}
 		c.Registry = p.registryName(where+".registry", m["registry"])
 		c.Name = p.str(where+".name", m["name"], true)
-		if c.Name != "" {
-			where = fmt.Sprintf("candidates[%d] (%s)", i, c.Name)
-		}
 		if _, ok := m["version"]; ok {
 			c.Version = p.str(where+".version", m["version"], true)
 		}
@@ -427,7 +424,7 @@ func (p *parser) parse(data []byte) *Candidates {
 
 	// Exclusions.
 	for i, raw := range p.array("excluded", top["excluded"], true) {
-		where := fmt.Sprintf("excluded[%d]", i)
+		where := entryWhere("excluded", i, raw)
 		m := p.object(where, raw, []string{"registry", "name", "reason", "detail"}, []string{"registry", "name", "reason"})
 		if m == nil {
 			continue
@@ -435,9 +432,6 @@ func (p *parser) parse(data []byte) *Candidates {
 		e := Exclusion{}
 		e.Registry = p.registryName(where+".registry", m["registry"])
 		e.Name = p.str(where+".name", m["name"], true)
-		if e.Name != "" {
-			where = fmt.Sprintf("excluded[%d] (%s)", i, e.Name)
-		}
 		e.Reason = p.str(where+".reason", m["reason"], true)
 		if e.Reason != "" && !contains(exclusionReasons, e.Reason) {
 			p.add(where+".reason", "use one of: "+strings.Join(exclusionReasons, ", ")+"; put prose in detail", "unknown reason %q", e.Reason)
@@ -588,6 +582,20 @@ func normalizedName(reg, name string) string {
 		return registry.NormalizePyPIName(name)
 	}
 	return name
+}
+
+// entryWhere names the i-th entry of a list, with its package name when it
+// has one, so a problem in a long file can be found by name.
+func entryWhere(list string, i int, raw json.RawMessage) string {
+	var peek struct {
+		Name any `json:"name"`
+	}
+	if json.Unmarshal(raw, &peek) == nil {
+		if n, ok := peek.Name.(string); ok && n != "" {
+			return fmt.Sprintf("%s[%d] (%s)", list, i, n)
+		}
+	}
+	return fmt.Sprintf("%s[%d]", list, i)
 }
 
 func join(where, key string) string {
