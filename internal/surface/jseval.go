@@ -1,0 +1,1730 @@
+package surface
+
+import (
+	"path"
+	"strconv"
+	"strings"
+)
+
+// progKey identifies an evaluation in progress, to stop resolution cycles.
+type progKey struct {
+	f *file
+	n nid
+	e *env
+}
+
+// step counts one resolution step against the package's budget and reports
+// whether resolution may continue.
+func (x *extractor) step() bool {
+	if x.exceeded {
+		return false
+	}
+	x.steps++
+	if x.steps > x.opts.MaxVisited {
+		x.exceed("resolution steps passed the limit of " + strconv.Itoa(x.opts.MaxVisited))
+		return false
+	}
+	if x.steps&1023 == 0 {
+		x.checkBudget()
+	}
+	return !x.exceeded
+}
+
+// eval resolves a JS/TS expression node to a value under env.
+func (x *extractor) eval(f *file, n nid, e *env) val {
+	if n < 0 {
+		return val{k: vUndefined}
+	}
+	if f.lang == LangPython {
+		return x.evalPy(f, n, e)
+	}
+	if !x.step() {
+		return unknown("extraction budget exceeded")
+	}
+	x.depth++
+	defer func() { x.depth-- }()
+	if x.depth > x.opts.MaxDepth {
+		return unknown("resolution depth limit reached")
+	}
+	key := progKey{f, n, e}
+	if x.inProgress[key] {
+		return unknown("resolution cycle")
+	}
+	x.inProgress[key] = true
+	defer delete(x.inProgress, key)
+	v := x.evalNode(f, n, e)
+	if (v.k == vUnknown || v.k == vExternal) && v.f == nil {
+		// Remember where resolution stopped: a schema that is not a JSON
+		// literal is recorded as these source bytes.
+		v.f, v.n = f, n
+	}
+	return v
+}
+
+func (x *extractor) evalNode(f *file, n nid, e *env) val {
+	switch f.kind(n) {
+	case "string":
+		if f.end(n)-f.start(n) < 2 {
+			return unknown("unterminated string")
+		}
+		return literalText(f, f.start(n)+1, f.end(n)-1, "js_string")
+	case "template_string":
+		return x.templateText(f, n, e)
+	case "number":
+		return val{k: vNumber, f: f, n: n}
+	case "true", "false":
+		return val{k: vBool, boolv: f.kind(n) == "true"}
+	case "null":
+		return val{k: vNull}
+	case "undefined":
+		return val{k: vUndefined}
+	case "identifier", "shorthand_property_identifier":
+		return x.evalIdent(f, n, f.text(n), e)
+	case "this":
+		return x.thisValue(f, n, e)
+	case "parenthesized_expression", "as_expression", "satisfies_expression", "non_null_expression",
+		"type_assertion", "await_expression":
+		ch := f.named(n)
+		for _, c := range ch {
+			k := f.kind(c)
+			if !strings.HasSuffix(k, "_type") && k != "type_identifier" && k != "type_arguments" && k != "predefined_type" &&
+				k != "generic_type" && k != "nested_type_identifier" && k != "object_type" && k != "union_type" {
+				return x.eval(f, c, e)
+			}
+		}
+		return unknown("empty expression")
+	case "sequence_expression":
+		ch := f.named(n)
+		if len(ch) == 0 {
+			return unknown("empty expression")
+		}
+		return x.eval(f, ch[len(ch)-1], e)
+	case "binary_expression":
+		return x.evalBinary(f, n, e)
+	case "ternary_expression":
+		c := x.eval(f, f.field(n, "consequence"), e)
+		a := x.eval(f, f.field(n, "alternative"), e)
+		return union(c, a)
+	case "unary_expression":
+		if isVoid0(f, n) {
+			return val{k: vUndefined}
+		}
+		return unknown("result of an operator")
+	case "member_expression", "subscript_expression":
+		return x.evalMember(f, n, e)
+	case "call_expression":
+		return x.evalCall(f, n, e)
+	case "new_expression":
+		return x.evalNew(f, n, e)
+	case "object":
+		return val{k: vObject, f: f, n: n, env: e}
+	case "array":
+		return val{k: vArray, f: f, n: n, env: e}
+	case "arrow_function", "function_expression", "function", "function_declaration", "generator_function",
+		"generator_function_declaration", "method_definition":
+		return val{k: vFunc, f: f, n: n, env: e}
+	case "class", "class_declaration", "abstract_class_declaration":
+		return val{k: vClass, f: f, n: n, env: e}
+	case "assignment_expression":
+		return x.eval(f, f.field(n, "right"), e)
+	case "spread_element":
+		return unknown("spread outside an object or array")
+	}
+	return unknown("expression of kind " + f.kind(n) + " is not followed")
+}
+
+// union joins alternatives; identical or unknown alternatives collapse.
+func union(vs ...val) val {
+	var out []val
+	for _, v := range vs {
+		if v.k == vNeed {
+			return v
+		}
+		if v.k == vUnion {
+			out = append(out, v.elems...)
+			continue
+		}
+		out = append(out, v)
+	}
+	if len(out) == 1 {
+		return out[0]
+	}
+	return val{k: vUnion, elems: out}
+}
+
+func (x *extractor) templateText(f *file, n nid, e *env) val {
+	if f.end(n)-f.start(n) < 2 {
+		return unknown("unterminated template")
+	}
+	start := f.start(n) + 1
+	var parts []val
+	for _, c := range f.named(n) {
+		if f.kind(c) != "template_substitution" {
+			continue
+		}
+		if f.start(c) > start {
+			parts = append(parts, literalText(f, start, f.start(c), "js_template"))
+		}
+		parts = append(parts, holeText(f, c))
+		start = f.end(c)
+	}
+	if end := f.end(n) - 1; end > start {
+		parts = append(parts, literalText(f, start, end, "js_template"))
+	}
+	if len(parts) == 0 {
+		return val{k: vText, txt: &textv{}}
+	}
+	return concatText(parts...)
+}
+
+func (x *extractor) evalBinary(f *file, n nid, e *env) val {
+	op := f.text(f.field(n, "operator"))
+	l := x.eval(f, f.field(n, "left"), e)
+	if l.k == vNeed {
+		return l
+	}
+	switch op {
+	case "+":
+		r := x.eval(f, f.field(n, "right"), e)
+		if r.k == vNeed {
+			return r
+		}
+		if l.k == vText || r.k == vText {
+			return concatText(l, r)
+		}
+		return unknown("result of an arithmetic operator")
+	case "||", "??":
+		switch l.k {
+		case vUndefined, vNull:
+			return x.eval(f, f.field(n, "right"), e)
+		case vText:
+			if op == "??" {
+				return l
+			}
+			if s, ok := plainText(l); ok && s != "" {
+				return l
+			}
+		case vObject, vArray, vFunc:
+			return l
+		}
+		return unknown("value chosen at run time (" + op + ")")
+	}
+	return unknown("result of the operator " + op)
+}
+
+// evalIdent resolves a name at node n.
+func (x *extractor) evalIdent(f *file, n nid, name string, e *env) val {
+	switch name {
+	case "undefined":
+		return val{k: vUndefined}
+	}
+	b, ok := x.lookup(f, n, name)
+	if !ok {
+		switch name {
+		case "process", "globalThis", "window", "global", "require", "module", "exports", "console", "JSON", "Object",
+			"Array", "String", "Buffer", "Promise", "Math", "Date":
+			return val{k: vExternal, spec: name}
+		}
+		return unknown("name " + name + " is not declared in the file")
+	}
+	return x.bindingValue(f, b, e)
+}
+
+// binding is what a name at some node refers to.
+type binding struct {
+	kind bkind
+	decl nid // declarator, function, class, import specifier, loop, function with params
+	id   nid // the binding identifier
+	// for a parameter: the function node and the parameter's index
+	fn    nid
+	index int
+}
+
+type bkind uint8
+
+const (
+	bDecl bkind = iota
+	bParam
+	bLoop
+	bImport
+	bCatch
+	bForInit
+)
+
+// lookup finds the declaration a name at node n refers to, walking out
+// through the enclosing scopes of the file.
+func (x *extractor) lookup(f *file, n nid, name string) (binding, bool) {
+	fa := f.facts
+	prev := n
+	for a := f.parent(n); a >= 0; prev, a = a, f.parent(a) {
+		k := f.kind(a)
+		switch {
+		case k == "program" || k == "statement_block" || k == "switch_case" || k == "switch_default" ||
+			k == "class_body" || k == "module" || k == "internal_module":
+			if ds, ok := fa.scopeDecls(f, a)[name]; ok {
+				d := ds[len(ds)-1]
+				kind := bDecl
+				switch f.kind(d.decl) {
+				case "import_specifier", "namespace_import", "identifier":
+					kind = bImport
+				}
+				return binding{kind: kind, decl: d.decl, id: d.id}, true
+			}
+		case functionKind(k):
+			if params := f.field(a, "parameters"); params >= 0 {
+				for i, p := range f.named(params) {
+					for _, nm := range patternNames(f, p) {
+						if nm.name == name {
+							return binding{kind: bParam, decl: p, id: nm.id, fn: a, index: i}, true
+						}
+					}
+				}
+			}
+			if p := f.field(a, "parameter"); p >= 0 && f.text(p) == name {
+				return binding{kind: bParam, decl: p, id: p, fn: a, index: 0}, true
+			}
+			if k == "function_expression" || k == "function" {
+				if nm := f.field(a, "name"); nm >= 0 && f.text(nm) == name {
+					return binding{kind: bDecl, decl: a, id: nm}, true
+				}
+			}
+		case k == "for_in_statement":
+			left := f.field(a, "left")
+			for _, nm := range patternNames(f, left) {
+				if nm.name == name {
+					return binding{kind: bLoop, decl: a, id: nm.id}, true
+				}
+			}
+		case k == "for_statement":
+			if init := f.field(a, "initializer"); init >= 0 {
+				for _, d := range declaredNames(f, init) {
+					if d.name == name {
+						return binding{kind: bForInit, decl: a, id: d.id}, true
+					}
+				}
+			}
+		case k == "catch_clause":
+			if p := f.field(a, "parameter"); p >= 0 {
+				for _, nm := range patternNames(f, p) {
+					if nm.name == name {
+						return binding{kind: bCatch, decl: a, id: nm.id}, true
+					}
+				}
+			}
+		case k == "class" || k == "class_declaration":
+			if nm := f.field(a, "name"); nm >= 0 && f.text(nm) == name && prev != nm {
+				return binding{kind: bDecl, decl: a, id: nm}, true
+			}
+		}
+	}
+	return binding{}, false
+}
+
+// bindingValue returns the value a binding holds under env.
+func (x *extractor) bindingValue(f *file, b binding, e *env) val {
+	switch b.kind {
+	case bImport:
+		return x.importValue(f, b.decl)
+	case bCatch:
+		return unknown("caught exception")
+	case bForInit:
+		return unknown("loop counter")
+	case bLoop:
+		return x.loopBinding(f, b, e)
+	case bParam:
+		return x.paramBinding(f, b, e)
+	}
+	d := b.decl
+	switch f.kind(d) {
+	case "variable_declarator":
+		pat := f.field(d, "name")
+		valueNode := f.field(d, "value")
+		decl := f.parent(d)
+		isConst := f.kind(decl) == "lexical_declaration" && strings.HasPrefix(f.text(decl), "const")
+		var base val
+		if !isConst {
+			// A let/var may be assigned later: one assignment and no
+			// initialiser is followed; anything more is not guessed.
+			as := x.assignmentsTo(f, pat, b)
+			switch {
+			case len(as) == 1 && valueNode < 0:
+				return x.eval(f, f.field(as[0], "right"), e)
+			case len(as) > 0:
+				// The value is one of the initialiser and the assignments.
+				var alts []val
+				if valueNode >= 0 {
+					alts = append(alts, x.eval(f, valueNode, e))
+				}
+				for _, a := range as {
+					alts = append(alts, x.eval(f, f.field(a, "right"), e))
+				}
+				return union(alts...)
+			}
+		}
+		if valueNode < 0 {
+			return val{k: vUndefined}
+		}
+		if pat == b.id {
+			return x.eval(f, valueNode, e)
+		}
+		base = x.eval(f, valueNode, e)
+		return x.destructure(f, pat, b.id, base, e)
+	case "function_declaration", "generator_function_declaration", "function_expression", "function":
+		return val{k: vFunc, f: f, n: d, env: e}
+	case "class_declaration", "abstract_class_declaration", "class":
+		return val{k: vClass, f: f, n: d, env: e}
+	}
+	return unknown("declaration of kind " + f.kind(d) + " is not followed")
+}
+
+// assignmentsTo lists `name = value` assignments to the same binding.
+func (x *extractor) assignmentsTo(f *file, pat nid, b binding) []nid {
+	if pat != b.id {
+		return nil
+	}
+	name := f.text(b.id)
+	var out []nid
+	for _, a := range f.facts.assigns[name] {
+		left := f.field(a, "left")
+		if ob, ok := x.lookup(f, left, name); ok && ob.decl == b.decl {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// destructure applies the path from pattern root pat down to identifier id
+// to the value v.
+func (x *extractor) destructure(f *file, pat, id nid, v val, e *env) val {
+	type stepT struct {
+		prop  string
+		index int
+		def   nid
+		kind  byte // 'p' prop, 'i' index, 'd' default, 'r' rest
+	}
+	var steps []stepT
+	cur := id
+	for cur != pat && cur >= 0 {
+		p := f.parent(cur)
+		switch f.kind(p) {
+		case "object_pattern":
+			if f.kind(cur) == "shorthand_property_identifier_pattern" {
+				steps = append(steps, stepT{kind: 'p', prop: f.text(cur)})
+			}
+		case "pair_pattern":
+			if cur == f.field(p, "value") {
+				key := f.field(p, "key")
+				name := propKeyName(f, key)
+				if name == "" {
+					return unknown("computed property in a destructuring pattern")
+				}
+				steps = append(steps, stepT{kind: 'p', prop: name})
+			}
+		case "array_pattern":
+			for i, c := range f.named(p) {
+				if c == cur {
+					steps = append(steps, stepT{kind: 'i', index: i})
+				}
+			}
+		case "assignment_pattern":
+			if cur == f.field(p, "left") {
+				steps = append(steps, stepT{kind: 'd', def: f.field(p, "right")})
+			}
+		case "object_assignment_pattern":
+			if cur == f.field(p, "left") {
+				steps = append(steps, stepT{kind: 'd', def: f.field(p, "right")})
+				if f.kind(cur) == "shorthand_property_identifier_pattern" {
+					steps = append(steps, stepT{kind: 'p', prop: f.text(cur)})
+				}
+			}
+		case "rest_pattern":
+			return unknown("rest element of a destructuring pattern")
+		case "required_parameter", "optional_parameter":
+			if cur == f.field(p, "pattern") {
+				if dv := f.field(p, "value"); dv >= 0 {
+					steps = append(steps, stepT{kind: 'd', def: dv})
+				}
+			}
+		}
+		cur = p
+	}
+	for i := len(steps) - 1; i >= 0; i-- {
+		s := steps[i]
+		switch s.kind {
+		case 'p':
+			v, _ = x.getProp(v, s.prop, e)
+		case 'i':
+			els, ok := x.elements(v, e)
+			if !ok {
+				if els != nil && len(els) == 1 {
+					return els[0]
+				}
+				return unknown("array destructuring of an unresolved value")
+			}
+			if s.index < len(els) {
+				v = els[s.index]
+			} else {
+				v = val{k: vUndefined}
+			}
+		case 'd':
+			if v.k == vUndefined {
+				v = x.eval(f, s.def, e)
+			}
+		}
+		if v.k == vNeed {
+			return v
+		}
+	}
+	return v
+}
+
+// paramBinding resolves a function parameter: through the call frame being
+// evaluated, through a call site of the function chosen for this instance,
+// or through the elements the function is called back with.
+func (x *extractor) paramBinding(f *file, b binding, e *env) val {
+	s := scopeRef{f, b.fn}
+	fr := e.lookup(s)
+	if fr == nil {
+		return val{k: vNeed, need: s}
+	}
+	if fr.dead != "" {
+		return unknown(fr.dead)
+	}
+	var arg val
+	switch {
+	case fr.isLoop:
+		// A callback of forEach / map / filter: (element, index, array).
+		recv := x.callbackReceiver(f, b.fn, e)
+		switch b.index {
+		case 0:
+			els, ok := x.elements(recv, e)
+			if !ok {
+				if len(els) == 1 && els[0].k == vNeed {
+					return els[0]
+				}
+				return unknown("callback over an unresolved array")
+			}
+			if fr.index >= len(els) {
+				return unknown("callback element out of range")
+			}
+			arg = els[fr.index]
+		case 1:
+			return val{k: vNumber, reason: strconv.Itoa(fr.index)}
+		default:
+			arg = recv
+		}
+	case fr.site != nil:
+		cs := fr.site
+		if b.index < len(cs.args) {
+			a := cs.args[b.index]
+			if cs.f.kind(a) == "spread_element" {
+				return unknown("argument passed by spread")
+			}
+			arg = x.eval(cs.f, a, e)
+		} else {
+			arg = val{k: vUndefined}
+		}
+	default:
+		if b.index < len(fr.args) {
+			t := fr.args[b.index]
+			if t.v != nil {
+				arg = *t.v
+			} else {
+				arg = x.eval(t.f, t.n, t.env)
+			}
+		} else {
+			arg = val{k: vUndefined}
+		}
+	}
+	if b.decl == b.id {
+		return arg
+	}
+	return x.destructure(f, b.decl, b.id, arg, e)
+}
+
+// loopBinding resolves the variable of a for...of / for...in loop to the
+// element this instance chose.
+func (x *extractor) loopBinding(f *file, b binding, e *env) val {
+	s := scopeRef{f, b.decl}
+	fr := e.lookup(s)
+	if fr == nil {
+		return val{k: vNeed, need: s}
+	}
+	if fr.dead != "" {
+		return unknown(fr.dead)
+	}
+	items, ok := x.loopItems(f, b.decl, e)
+	if !ok {
+		if len(items) == 1 {
+			return items[0]
+		}
+		return unknown("loop over an unresolved value")
+	}
+	if fr.index >= len(items) {
+		return unknown("loop element out of range")
+	}
+	left := f.field(b.decl, "left")
+	if left == b.id {
+		return items[fr.index]
+	}
+	return x.destructure(f, left, b.id, items[fr.index], e)
+}
+
+// loopItems returns what a for...of iterates (elements) or a for...in
+// enumerates (keys).
+func (x *extractor) loopItems(f *file, loop nid, e *env) ([]val, bool) {
+	right := x.eval(f, f.field(loop, "right"), e)
+	if right.k == vNeed {
+		return []val{right}, false
+	}
+	if op := f.field(loop, "operator"); op >= 0 && f.text(op) == "in" {
+		keys, _, ok := x.entries(right, e)
+		if !ok {
+			return []val{right}, false
+		}
+		return keys, true
+	}
+	els, ok := x.elements(right, e)
+	if !ok && len(els) == 0 {
+		return []val{right}, false
+	}
+	return els, ok
+}
+
+// externalCallReason classifies calls into other packages that read data
+// at run time, so a site built from them is runtime_generated.
+func externalCallReason(spec string) string {
+	mod, member, _ := strings.Cut(spec, ".")
+	mod = strings.TrimPrefix(mod, "node:")
+	switch {
+	case (mod == "fs" || mod == "fs/promises" || mod == "fs-extra" || mod == "process") &&
+		(strings.HasPrefix(member, "read") || strings.HasPrefix(member, "promises.read")):
+		return "read from a file at run time (" + spec + ")"
+	case mod == "axios" || mod == "node-fetch" || mod == "got" || mod == "ky" || mod == "undici" || mod == "fetch":
+		return "fetched at run time (" + spec + ")"
+	case strings.Contains(strings.ToLower(spec), "openapi") || strings.Contains(strings.ToLower(spec), "swagger"):
+		return "built from an OpenAPI document (" + spec + ")"
+	case mod == "js-yaml" || mod == "yaml":
+		return "parsed from YAML at run time (" + spec + ")"
+	}
+	return ""
+}
+
+// callbackReceiver returns the array a callback function is handed to
+// (arr.forEach(fn), arr.map(fn), ...).
+func (x *extractor) callbackReceiver(f *file, fn nid, e *env) val {
+	args := f.parent(fn)
+	call := f.parent(args)
+	if f.kind(call) != "call_expression" {
+		return unknown("callback not passed to a call")
+	}
+	callee := f.field(call, "function")
+	if f.kind(callee) != "member_expression" {
+		return unknown("callback not passed to an array method")
+	}
+	return x.eval(f, f.field(callee, "object"), e)
+}
+
+// thisValue resolves `this` at n: the instance of the enclosing class.
+func (x *extractor) thisValue(f *file, n nid, e *env) val {
+	for a := f.parent(n); a >= 0; a = f.parent(a) {
+		k := f.kind(a)
+		if k == "arrow_function" {
+			continue
+		}
+		if functionKind(k) {
+			if fr := e.lookup(scopeRef{f, a}); fr != nil && fr.hasThis && fr.this != nil {
+				return *fr.this
+			}
+			if k != "method_definition" {
+				return unknown("`this` of a plain function")
+			}
+			body := f.parent(a)
+			class := f.parent(body)
+			if !strings.Contains(f.kind(class), "class") {
+				// A method of an object literal: `this` is that object.
+				if f.kind(body) == "object" {
+					return val{k: vObject, f: f, n: body, env: e}
+				}
+				return unknown("`this` outside a class")
+			}
+			return val{k: vInstance, f: f, n: class, env: e}
+		}
+	}
+	return unknown("`this` at module level")
+}
+
+func (x *extractor) evalMember(f *file, n nid, e *env) val {
+	obj := x.eval(f, f.field(n, "object"), e)
+	if obj.k == vNeed {
+		return obj
+	}
+	var key string
+	if f.kind(n) == "member_expression" {
+		p := f.field(n, "property")
+		key = f.text(p)
+	} else {
+		idx := f.field(n, "index")
+		kv := x.eval(f, idx, e)
+		switch kv.k {
+		case vNeed:
+			return kv
+		case vText:
+			s, ok := plainText(kv)
+			if !ok {
+				return unknown("member name computed at run time")
+			}
+			key = s
+		case vNumber:
+			key = f.text(idx)
+			if kv.f == nil {
+				key = kv.reason
+			}
+		default:
+			return unknown("member name computed at run time")
+		}
+	}
+	if obj.k == vExternal && obj.spec == "process" && key == "env" {
+		return unknown("environment variable")
+	}
+	v, _ := x.getProp(obj, key, e)
+	return v
+}
+
+// getProp reads property key of v. found is false when the property is
+// known to be missing (v is undefined then).
+func (x *extractor) getProp(v val, key string, e *env) (val, bool) {
+	if !x.step() {
+		return unknown("extraction budget exceeded"), true
+	}
+	switch v.k {
+	case vNeed, vUnknown:
+		return v, true
+	case vExternal:
+		if v.spec == "process.env" || v.spec == "process" && key == "env" {
+			return unknown("environment variable"), true
+		}
+		return val{k: vExternal, spec: v.spec + "." + key}, true
+	case vUnion:
+		var alts []val
+		for _, a := range v.elems {
+			p, _ := x.getProp(a, key, e)
+			alts = append(alts, p)
+		}
+		return union(alts...), true
+	case vModule:
+		return x.exportValue(v.f, key, 0)
+	case vInstance, vClass:
+		return x.memberOf(v, key, e)
+	case vArray:
+		if i, err := strconv.Atoi(key); err == nil {
+			els, ok := x.elements(v, e)
+			if !ok {
+				return unknown("array element of an unresolved array"), true
+			}
+			if i >= 0 && i < len(els) {
+				return els[i], true
+			}
+			return val{k: vUndefined}, false
+		}
+		return unknown("array property " + key), true
+	case vObject:
+		if v.n < 0 {
+			for i := len(v.parts) - 1; i >= 0; i-- {
+				p, found := x.getProp(v.parts[i], key, e)
+				if found {
+					return p, true
+				}
+			}
+			for i := len(v.keys) - 1; i >= 0; i-- {
+				if v.keys[i] == key {
+					return v.props[i], true
+				}
+			}
+			return val{k: vUndefined}, false
+		}
+		if v.f.lang == LangPython {
+			return x.pyDictGet(v, key, e)
+		}
+		return x.objectProp(v.f, v.n, key, v.env)
+	case vText:
+		return unknown("string property " + key), true
+	case vFunc:
+		return unknown("property " + key + " of a function"), true
+	}
+	return val{k: vUndefined}, false
+}
+
+// objectProp reads a property of an object literal node: the last
+// definition wins, spreads included.
+func (x *extractor) objectProp(f *file, obj nid, key string, e *env) (val, bool) {
+	ch := f.named(obj)
+	for i := len(ch) - 1; i >= 0; i-- {
+		c := ch[i]
+		switch f.kind(c) {
+		case "pair":
+			k := f.field(c, "key")
+			name := propKeyName(f, k)
+			if f.kind(k) == "computed_property_name" {
+				kv := x.eval(f, f.named(k)[0], e)
+				s, ok := plainText(kv)
+				if !ok {
+					return unknown("computed property name"), true
+				}
+				name = s
+			}
+			if name == key {
+				return x.eval(f, f.field(c, "value"), e), true
+			}
+		case "shorthand_property_identifier":
+			if f.text(c) == key {
+				return x.evalIdent(f, c, key, e), true
+			}
+		case "method_definition":
+			if f.text(f.field(c, "name")) == key {
+				return val{k: vFunc, f: f, n: c, env: e}, true
+			}
+		case "spread_element":
+			inner := f.named(c)
+			if len(inner) == 0 {
+				continue
+			}
+			sv := x.eval(f, inner[0], e)
+			p, found := x.getProp(sv, key, e)
+			if found {
+				if sv.isUnknown() {
+					return unknown("spread of a value that is not resolved: " + reasonOf(sv)), true
+				}
+				return p, true
+			}
+		}
+	}
+	return val{k: vUndefined}, false
+}
+
+// memberOf reads a member of a class instance: field initialisers, `this.x =`
+// assignments in the constructor chain, getters and methods.
+func (x *extractor) memberOf(v val, key string, e *env) (val, bool) {
+	f, class := v.f, v.n
+	for depth := 0; class >= 0 && depth < 8; depth++ {
+		body := f.field(class, "body")
+		var ctor nid = none
+		for _, m := range f.named(body) {
+			switch f.kind(m) {
+			case "public_field_definition", "field_definition":
+				nameNode := f.field(m, "name")
+				if nameNode < 0 {
+					nameNode = f.field(m, "property")
+				}
+				if propKeyName(f, nameNode) == key {
+					if val := f.field(m, "value"); val >= 0 {
+						return x.eval(f, val, x.instanceEnv(v, e)), true
+					}
+				}
+			case "method_definition":
+				name := f.text(f.field(m, "name"))
+				if name == "constructor" {
+					ctor = m
+					continue
+				}
+				if name == key {
+					fv := val{k: vFunc, f: f, n: m, env: e}
+					if f.hasChildKind(m, "get") {
+						return x.call(fv, nil, &v, e), true
+					}
+					return fv, true
+				}
+			}
+		}
+		if ctor >= 0 {
+			// this.key = value inside the constructor body.
+			var found []nid
+			for _, a := range f.facts.propAssigns[key] {
+				left := f.field(a, "left")
+				if f.kind(f.field(left, "object")) == "this" && f.contains(ctor, a) {
+					found = append(found, a)
+				}
+			}
+			// Parameter properties: constructor(private readonly key: T).
+			if params := f.field(ctor, "parameters"); params >= 0 {
+				for i, p := range f.named(params) {
+					if f.kind(p) == "required_parameter" && f.childOfKind(p, "accessibility_modifier") >= 0 {
+						if f.text(f.field(p, "pattern")) == key {
+							ce := x.ctorEnv(v, f, ctor, e)
+							return x.paramBinding(f, binding{kind: bParam, decl: p, id: f.field(p, "pattern"), fn: ctor, index: i}, ce), true
+						}
+					}
+				}
+			}
+			if len(found) == 1 {
+				ce := x.ctorEnv(v, f, ctor, e)
+				return x.eval(f, f.field(found[0], "right"), ce), true
+			}
+			if len(found) > 1 {
+				return unknown("this." + key + " is assigned more than once"), true
+			}
+		}
+		// Walk up to the superclass when it is declared in the package.
+		heritage := f.childOfKind(class, "class_heritage")
+		if heritage < 0 {
+			break
+		}
+		sup := heritage
+		if ex := f.childOfKind(heritage, "extends_clause"); ex >= 0 {
+			sup = ex
+		}
+		ch := f.named(sup)
+		if len(ch) == 0 {
+			break
+		}
+		sv := x.eval(f, ch[0], e)
+		if sv.k != vClass {
+			if sv.k == vExternal {
+				return unknown("member inherited from another package (" + sv.spec + ")"), true
+			}
+			break
+		}
+		// The superclass's constructor is reached through super(...).
+		f, class = sv.f, sv.n
+		v = val{k: vInstance, f: f, n: class, env: e, args: v.args, parts: v.parts}
+	}
+	return val{k: vUndefined}, false
+}
+
+// instanceEnv is the env in which an instance's initialisers run.
+func (x *extractor) instanceEnv(v val, e *env) *env { return e }
+
+// ctorEnv binds the constructor's parameters: to the arguments of the
+// `new` expression the instance came from, or (when that is unknown) to the
+// constructor's call sites, enumerated like any function's.
+func (x *extractor) ctorEnv(v val, f *file, ctor nid, e *env) *env {
+	s := scopeRef{f, ctor}
+	if e.lookup(s) != nil {
+		return e
+	}
+	if v.args != nil {
+		this := v
+		return e.push(env{scope: s, args: v.args, this: &this, hasThis: true})
+	}
+	return e
+}
+
+func (x *extractor) evalNew(f *file, n nid, e *env) val {
+	c := x.eval(f, f.field(n, "constructor"), e)
+	switch c.k {
+	case vNeed:
+		return c
+	case vClass:
+		args := x.thunks(f, f.args(n), e)
+		if args == nil {
+			args = []thunk{}
+		}
+		return val{k: vInstance, f: c.f, n: c.n, env: e, args: args}
+	case vFunc:
+		return unknown("object built by a constructor function")
+	case vExternal:
+		return val{k: vExternal, spec: "new " + c.spec}
+	}
+	return unknown("object built by new " + f.text(f.field(n, "constructor")))
+}
+
+func (x *extractor) thunks(f *file, args []nid, e *env) []thunk {
+	out := make([]thunk, 0, len(args))
+	for _, a := range args {
+		out = append(out, thunk{f: f, n: a, env: e})
+	}
+	return out
+}
+
+func (x *extractor) evalCall(f *file, n nid, e *env) val {
+	callee := f.field(n, "function")
+	args := f.args(n)
+	// Tagged templates: dedent`...` and the like transform the text.
+	if a := f.field(n, "arguments"); a >= 0 && f.kind(a) == "template_string" {
+		return unknown("text transformed by the tag " + f.text(callee))
+	}
+	switch f.kind(callee) {
+	case "identifier":
+		name := f.text(callee)
+		if _, declared := x.lookup(f, callee, name); !declared {
+			switch name {
+			case "require":
+				if len(args) == 1 {
+					if spec, ok := f.stringValue(args[0]); ok {
+						return x.requireValue(f, spec, n)
+					}
+				}
+				return unknown("require of a computed specifier")
+			case "String":
+				if len(args) == 1 {
+					v := x.eval(f, args[0], e)
+					if v.k == vText {
+						return v
+					}
+				}
+				return unknown("result of String()")
+			case "__importDefault", "__importStar", "__toESM", "__toCommonJS", "_interopRequireDefault",
+				"_interopRequireWildcard", "__importDefaultFn":
+				if len(args) >= 1 {
+					m := x.eval(f, args[0], e)
+					if name == "__importDefault" || name == "_interopRequireDefault" {
+						// {default: module} unless the module is an ES module.
+						if m.k == vModule && m.f.facts != nil && (m.f.facts.esModule || m.f.facts.cjsExports < 0) {
+							return m
+						}
+						return val{k: vObject, n: none, keys: []string{"default"}, props: []val{m}}
+					}
+					return m
+				}
+			case "structuredClone", "Object", "Array":
+				if len(args) == 1 && name != "Array" {
+					return x.eval(f, args[0], e)
+				}
+			case "JSON":
+			}
+			if name == "fetch" {
+				return unknown("data fetched at run time")
+			}
+		}
+	case "member_expression":
+		if v, ok := x.evalMethodCall(f, n, callee, args, e); ok {
+			return v
+		}
+	}
+	fn := x.eval(f, callee, e)
+	if fn.k == vNeed {
+		return fn
+	}
+	var this *val
+	if f.kind(callee) == "member_expression" {
+		recv := x.eval(f, f.field(callee, "object"), e)
+		this = &recv
+	}
+	return x.callValue(fn, x.thunks(f, args, e), this, e, f.text(callee))
+}
+
+func (x *extractor) callValue(fn val, args []thunk, this *val, e *env, what string) val {
+	switch fn.k {
+	case vFunc:
+		return x.call(fn, args, this, e)
+	case vExternal:
+		if strings.HasPrefix(fn.spec, "JSON.parse") {
+			return unknown("parsed from JSON at run time")
+		}
+		if r := externalCallReason(fn.spec); r != "" {
+			return unknown(r)
+		}
+		return unknown("result of a call into another package (" + fn.spec + ")")
+	case vUnknown:
+		return unknown("result of a call to an unresolved function: " + fn.reason)
+	case vClass:
+		return unknown("class called without new")
+	}
+	if len(what) > 60 {
+		what = what[:60] + "…"
+	}
+	return unknown("result of the call " + what)
+}
+
+// call evaluates what a function returns for the given arguments.
+func (x *extractor) call(fn val, args []thunk, this *val, e *env) val {
+	f, n := fn.f, fn.n
+	if f.lang == LangPython {
+		return x.callPy(fn, args, e)
+	}
+	if e != nil && e.depth > x.opts.MaxDepth {
+		return unknown("call depth limit reached")
+	}
+	fr := env{scope: scopeRef{f, n}, args: args}
+	if this != nil {
+		fr.this, fr.hasThis = this, true
+	}
+	ne := e.push(fr)
+	body := f.field(n, "body")
+	if body < 0 {
+		return unknown("function without a body")
+	}
+	if f.kind(body) != "statement_block" {
+		return x.eval(f, body, ne)
+	}
+	rets := returnsOf(f, body)
+	if len(rets) == 0 {
+		return val{k: vUndefined}
+	}
+	var alts []val
+	for _, r := range rets {
+		ch := f.named(r)
+		if len(ch) == 0 {
+			alts = append(alts, val{k: vUndefined})
+			continue
+		}
+		v := x.eval(f, ch[0], ne)
+		if v.k == vNeed {
+			return v
+		}
+		alts = append(alts, v)
+	}
+	return union(alts...)
+}
+
+// returnsOf lists the return statements of a function body, not those of
+// functions nested in it.
+func returnsOf(f *file, body nid) []nid {
+	var out []nid
+	f.walk(body, func(n nid) bool {
+		k := f.kind(n)
+		if n != body && (functionKind(k) || k == "class_declaration" || k == "class") {
+			return false
+		}
+		if k == "return_statement" {
+			out = append(out, n)
+			return false
+		}
+		return true
+	})
+	return out
+}
+
+// evalMethodCall handles the built-in methods the resolution follows:
+// join, concat, trim, map, filter, Object.*, call.
+func (x *extractor) evalMethodCall(f *file, n, callee nid, args []nid, e *env) (val, bool) {
+	method := f.text(f.field(callee, "property"))
+	objNode := f.field(callee, "object")
+	if f.kind(objNode) == "identifier" && f.text(objNode) == "Object" {
+		if _, declared := x.lookup(f, objNode, "Object"); !declared {
+			return x.objectBuiltin(f, method, args, e), true
+		}
+	}
+	if f.kind(objNode) == "identifier" && f.text(objNode) == "JSON" && method == "parse" {
+		return unknown("parsed from JSON at run time"), true
+	}
+	if f.kind(objNode) == "identifier" && f.text(objNode) == "Array" && method == "from" && len(args) == 1 {
+		return x.eval(f, args[0], e), true
+	}
+	switch method {
+	case "join", "concat", "trim", "trimStart", "trimEnd", "trimLeft", "trimRight", "map", "filter", "call",
+		"flat", "slice", "toString", "bind":
+	default:
+		return val{}, false
+	}
+	recv := x.eval(f, objNode, e)
+	if recv.k == vNeed {
+		return recv, true
+	}
+	switch method {
+	case "join":
+		els, ok := x.elements(recv, e)
+		if !ok {
+			if recv.k == vObject || recv.k == vInstance || recv.k == vModule {
+				return val{}, false
+			}
+			return unknown("join over an unresolved array"), true
+		}
+		if len(args) != 1 {
+			return unknown("join without a literal separator"), true
+		}
+		sep := x.eval(f, args[0], e)
+		if sep.k != vText {
+			return unknown("join with a separator that is not literal"), true
+		}
+		var parts []val
+		for i, el := range els {
+			if i > 0 {
+				parts = append(parts, sep)
+			}
+			parts = append(parts, el)
+		}
+		if len(parts) == 0 {
+			return val{k: vText, txt: &textv{}}, true
+		}
+		return concatText(parts...), true
+	case "concat":
+		if recv.k == vText {
+			parts := []val{recv}
+			for _, a := range args {
+				parts = append(parts, x.eval(f, a, e))
+			}
+			return concatText(parts...), true
+		}
+		if recv.k == vArray {
+			all, ok := x.elements(recv, e)
+			if !ok {
+				return unknown("concat of an unresolved array"), true
+			}
+			all = append([]val(nil), all...)
+			for _, a := range args {
+				av := x.eval(f, a, e)
+				if av.k == vArray {
+					more, ok := x.elements(av, e)
+					if !ok {
+						return unknown("concat of an unresolved array"), true
+					}
+					all = append(all, more...)
+				} else {
+					all = append(all, av)
+				}
+			}
+			return val{k: vArray, n: none, elems: all}, true
+		}
+		return val{}, false
+	case "trim", "trimStart", "trimEnd", "trimLeft", "trimRight", "toString":
+		if recv.k != vText {
+			return val{}, false
+		}
+		switch method {
+		case "trim":
+			return trimText(recv, true, true, jsSpace), true
+		case "trimStart", "trimLeft":
+			return trimText(recv, true, false, jsSpace), true
+		case "trimEnd", "trimRight":
+			return trimText(recv, false, true, jsSpace), true
+		}
+		return recv, true
+	case "map", "filter", "slice", "flat":
+		if recv.k != vArray && recv.k != vUnion {
+			return val{}, false
+		}
+		els, ok := x.elements(recv, e)
+		if !ok {
+			return unknown(method + " over an unresolved array"), true
+		}
+		switch method {
+		case "filter", "slice":
+			// Every element may be kept; which ones is decided at run time,
+			// so each is a candidate and none is invented.
+			if method == "slice" && len(args) > 0 {
+				return unknown("slice of an array"), true
+			}
+			return val{k: vArray, n: none, elems: els}, true
+		case "flat":
+			var out []val
+			for _, el := range els {
+				if el.k == vArray {
+					sub, ok := x.elements(el, e)
+					if !ok {
+						return unknown("flat over an unresolved array"), true
+					}
+					out = append(out, sub...)
+				} else {
+					out = append(out, el)
+				}
+			}
+			return val{k: vArray, n: none, elems: out}, true
+		}
+		if len(args) == 0 {
+			return unknown("map without a callback"), true
+		}
+		fn := x.eval(f, args[0], e)
+		if fn.k != vFunc {
+			return unknown("map with an unresolved callback"), true
+		}
+		out := make([]val, 0, len(els))
+		for i, el := range els {
+			el := el
+			idx := val{k: vNumber, reason: strconv.Itoa(i)}
+			out = append(out, x.call(fn, []thunk{{v: &el}, {v: &idx}, {v: &recv}}, nil, e))
+		}
+		return val{k: vArray, n: none, elems: out}, true
+	case "call":
+		if recv.k != vFunc {
+			return val{}, false
+		}
+		if len(args) == 0 {
+			return x.call(recv, nil, nil, e), true
+		}
+		this := x.eval(f, args[0], e)
+		return x.call(recv, x.thunks(f, args[1:], e), &this, e), true
+	case "bind":
+		if recv.k == vFunc {
+			return recv, true
+		}
+	}
+	return val{}, false
+}
+
+func (x *extractor) objectBuiltin(f *file, method string, args []nid, e *env) val {
+	switch method {
+	case "freeze", "seal", "preventExtensions":
+		if len(args) == 1 {
+			return x.eval(f, args[0], e)
+		}
+	case "assign":
+		var parts []val
+		for _, a := range args {
+			v := x.eval(f, a, e)
+			if v.k == vNeed {
+				return v
+			}
+			parts = append(parts, v)
+		}
+		return val{k: vObject, n: none, parts: parts}
+	case "values", "entries", "keys":
+		if len(args) != 1 {
+			break
+		}
+		v := x.eval(f, args[0], e)
+		if v.k == vNeed {
+			return v
+		}
+		keys, vals, ok := x.entries(v, e)
+		if !ok {
+			return unknown("Object." + method + " of an unresolved object")
+		}
+		switch method {
+		case "values":
+			return val{k: vArray, n: none, elems: vals}
+		case "keys":
+			return val{k: vArray, n: none, elems: keys}
+		}
+		out := make([]val, len(keys))
+		for i := range keys {
+			out[i] = val{k: vArray, n: none, elems: []val{keys[i], vals[i]}}
+		}
+		return val{k: vArray, n: none, elems: out}
+	case "fromEntries":
+		if len(args) != 1 {
+			break
+		}
+		els, ok := x.elements(x.eval(f, args[0], e), e)
+		if !ok {
+			return unknown("Object.fromEntries of an unresolved array")
+		}
+		o := val{k: vObject, n: none}
+		for _, el := range els {
+			pair, ok := x.elements(el, e)
+			if !ok || len(pair) < 2 {
+				return unknown("Object.fromEntries of an unresolved entry")
+			}
+			k, ok := plainText(pair[0])
+			if !ok {
+				return unknown("Object.fromEntries with a computed key")
+			}
+			o.keys = append(o.keys, k)
+			o.props = append(o.props, pair[1])
+		}
+		return o
+	case "defineProperty":
+		return unknown("Object.defineProperty")
+	}
+	return unknown("result of Object." + method)
+}
+
+// elements lists the elements of an array value. ok is false when they
+// cannot all be known; then a single vNeed element, if any, says why.
+func (x *extractor) elements(v val, e *env) ([]val, bool) {
+	if !x.step() {
+		return nil, false
+	}
+	switch v.k {
+	case vNeed:
+		return []val{v}, false
+	case vUnion:
+		var out []val
+		for _, a := range v.elems {
+			if a.k == vUndefined || a.k == vNull {
+				continue
+			}
+			els, ok := x.elements(a, e)
+			if !ok {
+				return els, false
+			}
+			out = append(out, els...)
+		}
+		return out, true
+	case vArray:
+		if v.n < 0 {
+			return v.elems, true
+		}
+		if v.f.lang == LangPython {
+			return x.pyElements(v, e)
+		}
+		var out []val
+		for _, c := range v.f.named(v.n) {
+			if v.f.kind(c) == "spread_element" {
+				inner := v.f.named(c)
+				if len(inner) == 0 {
+					continue
+				}
+				sv := x.eval(v.f, inner[0], v.env)
+				els, ok := x.elements(sv, e)
+				if !ok {
+					return els, false
+				}
+				out = append(out, els...)
+				continue
+			}
+			out = append(out, x.eval(v.f, c, v.env))
+		}
+		// Elements pushed later onto the array a declaration names.
+		out = append(out, x.pushedElements(v, e)...)
+		return out, true
+	}
+	return nil, false
+}
+
+// pushedElements follows `name.push(...)` calls on an array literal bound by
+// a declaration in the same file.
+func (x *extractor) pushedElements(v val, e *env) []val {
+	f := v.f
+	decl := f.parent(v.n)
+	if f.kind(decl) != "variable_declarator" || f.field(decl, "value") != v.n {
+		return nil
+	}
+	id := f.field(decl, "name")
+	if f.kind(id) != "identifier" {
+		return nil
+	}
+	name := f.text(id)
+	var out []val
+	for _, c := range f.facts.calls["push"] {
+		callee := f.field(c, "function")
+		obj := f.field(callee, "object")
+		if f.kind(obj) != "identifier" || f.text(obj) != name {
+			continue
+		}
+		if b, ok := x.lookup(f, obj, name); !ok || b.decl != decl {
+			continue
+		}
+		for _, a := range f.args(c) {
+			if f.kind(a) == "spread_element" {
+				inner := f.named(a)
+				if len(inner) > 0 {
+					els, ok := x.elements(x.eval(f, inner[0], e), e)
+					if ok {
+						out = append(out, els...)
+					} else {
+						out = append(out, unknown("spread of an unresolved array into push"))
+					}
+				}
+				continue
+			}
+			out = append(out, x.eval(f, a, e))
+		}
+	}
+	return out
+}
+
+// entries lists the keys (as text) and values of an object value.
+func (x *extractor) entries(v val, e *env) (keys, vals []val, ok bool) {
+	if !x.step() {
+		return nil, nil, false
+	}
+	switch v.k {
+	case vObject:
+		if v.n < 0 {
+			for _, p := range v.parts {
+				k, vs, ok := x.entries(p, e)
+				if !ok {
+					return nil, nil, false
+				}
+				keys, vals = append(keys, k...), append(vals, vs...)
+			}
+			for i, k := range v.keys {
+				keys = append(keys, val{k: vText, txt: &textv{segs: []seg{{text: k}}}})
+				vals = append(vals, v.props[i])
+			}
+			return keys, vals, true
+		}
+		f := v.f
+		if f.lang == LangPython {
+			return x.pyDictEntries(v, e)
+		}
+		for _, c := range f.named(v.n) {
+			switch f.kind(c) {
+			case "pair":
+				k := f.field(c, "key")
+				var kv val
+				switch f.kind(k) {
+				case "property_identifier", "number":
+					kv = literalText(f, f.start(k), f.end(k), "js_string")
+				case "string":
+					kv = x.eval(f, k, v.env)
+				default:
+					return nil, nil, false
+				}
+				keys = append(keys, kv)
+				vals = append(vals, x.eval(f, f.field(c, "value"), v.env))
+			case "shorthand_property_identifier":
+				keys = append(keys, literalText(f, f.start(c), f.end(c), "js_string"))
+				vals = append(vals, x.evalIdent(f, c, f.text(c), v.env))
+			case "method_definition":
+				nm := f.field(c, "name")
+				keys = append(keys, literalText(f, f.start(nm), f.end(nm), "js_string"))
+				vals = append(vals, val{k: vFunc, f: f, n: c, env: v.env})
+			case "spread_element":
+				inner := f.named(c)
+				if len(inner) == 0 {
+					continue
+				}
+				k, vs, ok := x.entries(x.eval(f, inner[0], v.env), e)
+				if !ok {
+					return nil, nil, false
+				}
+				keys, vals = append(keys, k...), append(vals, vs...)
+			}
+		}
+		return keys, vals, true
+	case vModule:
+		fa := v.f.facts
+		if fa == nil {
+			return nil, nil, false
+		}
+		if fa.cjsExports >= 0 && len(fa.exports) == 0 {
+			return x.entries(x.eval(v.f, fa.cjsExports, nil), e)
+		}
+		for _, name := range fa.exportOrder {
+			if name == "default" {
+				continue
+			}
+			ev, _ := x.exportValue(v.f, name, 0)
+			keys = append(keys, val{k: vText, txt: &textv{segs: []seg{{text: name}}}})
+			vals = append(vals, ev)
+		}
+		for _, s := range fa.stars {
+			t := x.resolveModule(v.f, s)
+			if t == nil {
+				return nil, nil, false
+			}
+			k, vs, ok := x.entries(val{k: vModule, f: t}, e)
+			if !ok {
+				return nil, nil, false
+			}
+			keys, vals = append(keys, k...), append(vals, vs...)
+		}
+		return keys, vals, true
+	case vUnion:
+		for _, a := range v.elems {
+			k, vs, ok := x.entries(a, e)
+			if !ok {
+				return nil, nil, false
+			}
+			keys, vals = append(keys, k...), append(vals, vs...)
+		}
+		return keys, vals, true
+	}
+	return nil, nil, false
+}
+
+// importValue resolves an import binding (specifier, default or namespace).
+func (x *extractor) importValue(f *file, d nid) val {
+	var stmt nid = d
+	for stmt >= 0 && f.kind(stmt) != "import_statement" {
+		stmt = f.parent(stmt)
+	}
+	if stmt < 0 {
+		return unknown("import outside an import statement")
+	}
+	spec, ok := f.stringValue(f.field(stmt, "source"))
+	if !ok {
+		return unknown("import of a computed specifier")
+	}
+	target := x.resolveModule(f, spec)
+	switch f.kind(d) {
+	case "namespace_import":
+		if target == nil {
+			return x.externalModule(f, spec)
+		}
+		return val{k: vModule, f: target}
+	case "identifier":
+		if target == nil {
+			return val{k: vExternal, spec: spec + ".default"}
+		}
+		v, _ := x.exportValue(target, "default", 0)
+		return v
+	case "import_specifier":
+		name := exportSpecName(f, f.field(d, "name"))
+		if target == nil {
+			return val{k: vExternal, spec: spec + "." + name}
+		}
+		v, _ := x.exportValue(target, name, 0)
+		return v
+	}
+	return unknown("import of kind " + f.kind(d))
+}
+
+func (x *extractor) externalModule(f *file, spec string) val {
+	if strings.HasPrefix(spec, ".") || strings.HasPrefix(spec, "/") {
+		return unknown("import of " + spec + ", which is not in the artifact")
+	}
+	return val{k: vExternal, spec: spec}
+}
+
+func (x *extractor) requireValue(f *file, spec string, at nid) val {
+	target := x.resolveModule(f, spec)
+	if target == nil {
+		return x.externalModule(f, spec)
+	}
+	if target.lang == "json" {
+		return unknown("JSON file " + target.path)
+	}
+	if target.facts != nil && target.facts.cjsExports >= 0 && len(target.facts.exports) == 0 {
+		return x.eval(target, target.facts.cjsExports, nil)
+	}
+	return val{k: vModule, f: target}
+}
+
+// exportValue resolves the exported name of a module file.
+func (x *extractor) exportValue(f *file, name string, hops int) (val, bool) {
+	if hops > 16 {
+		return unknown("re-export chain too long"), true
+	}
+	fa := f.facts
+	if fa == nil {
+		if f.pyFacts != nil {
+			return x.pyModuleAttr(f, name)
+		}
+		return unknown("module " + f.path + " was not parsed"), true
+	}
+	if r, ok := fa.exports[name]; ok {
+		switch r.kind {
+		case exLocal:
+			b, ok := x.lookupModuleScope(f, r.local)
+			if !ok {
+				return unknown("exported name " + r.local + " is not declared"), true
+			}
+			return x.bindingValue(f, b, nil), true
+		case exExpr:
+			if f.kind(r.node) == "call_expression" && f.calleeName(f.field(r.node, "function")) == "defineProperty" {
+				return x.definePropertyExport(f, r.node), true
+			}
+			return x.eval(f, r.node, nil), true
+		case exReexport:
+			t := x.resolveModule(f, r.spec)
+			if t == nil {
+				return val{k: vExternal, spec: r.spec + "." + r.name}, true
+			}
+			return x.exportValue(t, r.name, hops+1)
+		case exNamespace:
+			t := x.resolveModule(f, r.spec)
+			if t == nil {
+				return x.externalModule(f, r.spec), true
+			}
+			return val{k: vModule, f: t}, true
+		}
+	}
+	if fa.cjsExports >= 0 {
+		mv := x.eval(f, fa.cjsExports, nil)
+		if name == "default" {
+			if p, found := x.getProp(mv, "default", nil); found && p.k != vUndefined {
+				return p, true
+			}
+			return mv, true
+		}
+		return x.getProp(mv, name, nil)
+	}
+	for _, s := range fa.stars {
+		t := x.resolveModule(f, s)
+		if t == nil {
+			continue
+		}
+		if v, found := x.exportValue(t, name, hops+1); found && v.k != vUndefined {
+			return v, true
+		}
+	}
+	if name == "default" && !fa.esModule && len(fa.exports) == 0 {
+		return unknown("module " + f.path + " has no default export"), false
+	}
+	return unknown("module " + f.path + " does not export " + name), false
+}
+
+// definePropertyExport reads TypeScript's re-export form:
+// Object.defineProperty(exports, "x", { get: function () { return m.x; } }).
+func (x *extractor) definePropertyExport(f *file, call nid) val {
+	a := f.args(call)
+	desc := x.eval(f, a[2], nil)
+	if g, found := x.getProp(desc, "get", nil); found && g.k == vFunc {
+		return x.call(g, nil, nil, nil)
+	}
+	if v, found := x.getProp(desc, "value", nil); found {
+		return v
+	}
+	return unknown("Object.defineProperty export without a getter")
+}
+
+func (x *extractor) lookupModuleScope(f *file, name string) (binding, bool) {
+	ds, ok := f.facts.scopeDecls(f, 0)[name]
+	if !ok {
+		return binding{}, false
+	}
+	d := ds[len(ds)-1]
+	kind := bDecl
+	switch f.kind(d.decl) {
+	case "import_specifier", "namespace_import", "identifier":
+		kind = bImport
+	}
+	return binding{kind: kind, decl: d.decl, id: d.id}, true
+}
+
+// resolveModule maps a relative specifier to a file of the artifact: exact
+// path, a .js specifier naming a .ts source, added extensions, index files.
+func (x *extractor) resolveModule(from *file, spec string) *file {
+	if !strings.HasPrefix(spec, "./") && !strings.HasPrefix(spec, "../") && spec != "." && spec != ".." {
+		return x.selfReference(spec)
+	}
+	base := path.Join(path.Dir(from.path), spec)
+	return x.resolvePath(base, from.lang == LangPython)
+}
+
+func (x *extractor) resolvePath(base string, py bool) *file {
+	try := func(p string) *file {
+		if f, ok := x.byPath[p]; ok {
+			return f
+		}
+		return nil
+	}
+	if py {
+		if f := try(base + ".py"); f != nil {
+			return f
+		}
+		return try(base + "/__init__.py")
+	}
+	if f := try(base); f != nil {
+		return f
+	}
+	ext := path.Ext(base)
+	stem := strings.TrimSuffix(base, ext)
+	switch ext {
+	case ".js", ".jsx":
+		for _, alt := range []string{".ts", ".tsx"} {
+			if f := try(stem + alt); f != nil {
+				return f
+			}
+		}
+	case ".mjs":
+		if f := try(stem + ".mts"); f != nil {
+			return f
+		}
+	case ".cjs":
+		if f := try(stem + ".cts"); f != nil {
+			return f
+		}
+	}
+	exts := []string{".js", ".ts", ".mjs", ".cjs", ".tsx", ".jsx", ".mts", ".cts", ".json"}
+	for _, e := range exts {
+		if f := try(base + e); f != nil {
+			return f
+		}
+	}
+	for _, e := range exts {
+		if f := try(base + "/index" + e); f != nil {
+			return f
+		}
+	}
+	return nil
+}
+
+// selfReference resolves a specifier naming the package itself.
+func (x *extractor) selfReference(spec string) *file {
+	name := x.pkgName
+	if name == "" || (spec != name && !strings.HasPrefix(spec, name+"/")) {
+		return nil
+	}
+	rest := strings.TrimPrefix(strings.TrimPrefix(spec, name), "/")
+	if rest == "" {
+		for _, e := range x.entryFiles {
+			return e
+		}
+		return nil
+	}
+	return x.resolvePath(path.Join(x.root, rest), false)
+}

@@ -1,0 +1,295 @@
+package surface
+
+import (
+	"bytes"
+	"encoding/json"
+	"regexp"
+	"strings"
+
+	"github.com/attestari/attestari/internal/rundir"
+)
+
+// setSchema records the schema component (methodology §7): canonical-ready
+// JSON for a JSON literal, else the exact source bytes of the expression
+// resolution stopped at, else the bytes written at the site.
+func (x *extractor) setSchema(ent *rundir.Entry, v val, at *file, atNode nid) {
+	switch v.k {
+	case vUndefined:
+		ent.SchemaKind = SchemaNone
+		ent.SchemaRaw = ""
+		return
+	case vNeed:
+		return
+	}
+	if v.f != nil && v.n >= 0 {
+		if (v.k == vObject || v.k == vArray) && v.f.lang != LangPython {
+			if js, ok := jsonLiteral(v.f, v.n); ok {
+				ent.SchemaKind, ent.SchemaRaw = SchemaJSON, js
+				return
+			}
+		}
+		if (v.k == vObject || v.k == vArray) && v.f.lang == LangPython {
+			if js, ok := pyJSONLiteral(v.f, v.n); ok {
+				ent.SchemaKind, ent.SchemaRaw = SchemaJSON, js
+				return
+			}
+		}
+		ent.SchemaKind, ent.SchemaRaw = SchemaSource, v.f.text(v.n)
+		return
+	}
+	ent.SchemaKind, ent.SchemaRaw = SchemaSource, at.text(atNode)
+}
+
+var jsonNumber = regexp.MustCompile(`^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$`)
+
+// jsonLiteral converts a JS object/array literal made only of literals to
+// JSON text: keys in first-definition order with the last value (as JS
+// builds the object), strings decoded, numbers as written when they are
+// valid JSON numbers.
+func jsonLiteral(f *file, n nid) (string, bool) {
+	var buf bytes.Buffer
+	if !jsonValue(f, n, &buf, 0) {
+		return "", false
+	}
+	return buf.String(), true
+}
+
+func jsonValue(f *file, n nid, buf *bytes.Buffer, depth int) bool {
+	if depth > 64 {
+		return false
+	}
+	switch f.kind(n) {
+	case "parenthesized_expression":
+		ch := f.named(n)
+		return len(ch) == 1 && jsonValue(f, ch[0], buf, depth+1)
+	case "string", "template_string":
+		s, ok := f.stringValue(n)
+		if !ok {
+			return false
+		}
+		writeJSONString(buf, s)
+		return true
+	case "number":
+		t := f.text(n)
+		if !jsonNumber.MatchString(t) {
+			return false
+		}
+		buf.WriteString(t)
+		return true
+	case "unary_expression":
+		ch := f.named(n)
+		if len(ch) == 1 && f.kind(ch[0]) == "number" && strings.HasPrefix(f.text(n), "-") && jsonNumber.MatchString(f.text(ch[0])) {
+			buf.WriteString("-" + f.text(ch[0]))
+			return true
+		}
+		return false
+	case "true", "false", "null":
+		buf.WriteString(f.kind(n))
+		return true
+	case "array":
+		buf.WriteByte('[')
+		for i, c := range f.named(n) {
+			if i > 0 {
+				buf.WriteByte(',')
+			}
+			if !jsonValue(f, c, buf, depth+1) {
+				return false
+			}
+		}
+		buf.WriteByte(']')
+		return true
+	case "object":
+		var keys []string
+		vals := map[string][]byte{}
+		for _, c := range f.named(n) {
+			if f.kind(c) != "pair" {
+				return false
+			}
+			k := f.field(c, "key")
+			var key string
+			switch f.kind(k) {
+			case "property_identifier":
+				key = f.text(k)
+			case "string":
+				s, ok := f.stringValue(k)
+				if !ok {
+					return false
+				}
+				key = s
+			default:
+				return false
+			}
+			var vb bytes.Buffer
+			if !jsonValue(f, f.field(c, "value"), &vb, depth+1) {
+				return false
+			}
+			if _, dup := vals[key]; !dup {
+				keys = append(keys, key)
+			}
+			vals[key] = vb.Bytes()
+		}
+		buf.WriteByte('{')
+		for i, k := range keys {
+			if i > 0 {
+				buf.WriteByte(',')
+			}
+			writeJSONString(buf, k)
+			buf.WriteByte(':')
+			buf.Write(vals[k])
+		}
+		buf.WriteByte('}')
+		return true
+	}
+	return false
+}
+
+func writeJSONString(buf *bytes.Buffer, s string) {
+	enc := json.NewEncoder(buf)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(s)
+	// Encode appends a newline.
+	buf.Truncate(buf.Len() - 1)
+}
+
+// paramDescriptions records the parameter descriptions of a tool's schema:
+// zod .describe("...") on each property, and description fields of JSON
+// schema properties.
+func (x *extractor) paramDescriptions(c *collector, tool string, f *file, n nid, e *env) {
+	if f == nil || n < 0 || f.lang == LangPython {
+		return
+	}
+	seen := map[progKey]bool{}
+	x.schemaWalk(c, tool, f, n, e, "", seen, 0)
+}
+
+func (x *extractor) schemaWalk(c *collector, tool string, f *file, n nid, e *env, path string, seen map[progKey]bool, depth int) {
+	if depth > 12 || n < 0 || c.need != nil || x.exceeded {
+		return
+	}
+	k := progKey{f, n, nil}
+	if seen[k] {
+		return
+	}
+	seen[k] = true
+	switch f.kind(n) {
+	case "identifier", "member_expression":
+		v := x.eval(f, n, e)
+		if v.f != nil && v.n >= 0 && (v.k == vObject || v.k == vUnknown || v.k == vExternal) && v.f.facts != nil {
+			x.schemaWalk(c, tool, v.f, v.n, v.env, path, seen, depth+1)
+		}
+	case "object":
+		// A JSON schema literal: properties: { p: { description } }.
+		if props := objectPropNode(f, n, "properties"); props >= 0 && f.kind(props) == "object" {
+			for _, p := range f.named(props) {
+				if f.kind(p) != "pair" {
+					continue
+				}
+				name := propKeyName(f, f.field(p, "key"))
+				pv := f.field(p, "value")
+				sub := joinPath(path, name)
+				if f.kind(pv) == "object" {
+					if d := objectPropNode(f, pv, "description"); d >= 0 {
+						x.paramEntry(c, tool, sub, f, d, e)
+					}
+				}
+				x.schemaWalk(c, tool, f, pv, e, sub, seen, depth+1)
+			}
+			if items := objectPropNode(f, n, "items"); items >= 0 {
+				x.schemaWalk(c, tool, f, items, e, path+"[]", seen, depth+1)
+			}
+			return
+		}
+		// A zod raw shape: { p: z.string().describe("...") }.
+		for _, p := range f.named(n) {
+			if f.kind(p) != "pair" {
+				continue
+			}
+			name := propKeyName(f, f.field(p, "key"))
+			if name == "type" || name == "required" || name == "description" {
+				continue
+			}
+			x.zodProperty(c, tool, f, f.field(p, "value"), e, joinPath(path, name), seen, depth+1)
+		}
+	case "call_expression", "parenthesized_expression", "await_expression":
+		x.zodProperty(c, tool, f, n, e, path, seen, depth+1)
+	}
+}
+
+// zodProperty reads a zod chain: .describe("...") anywhere in the chain is
+// the parameter's description; nested z.object({...}) shapes are walked.
+func (x *extractor) zodProperty(c *collector, tool string, f *file, n nid, e *env, path string, seen map[progKey]bool, depth int) {
+	if depth > 24 || n < 0 || c.need != nil {
+		return
+	}
+	switch f.kind(n) {
+	case "call_expression":
+		callee := f.field(n, "function")
+		args := f.args(n)
+		if f.kind(callee) == "member_expression" {
+			method := f.text(f.field(callee, "property"))
+			if method == "describe" && len(args) == 1 {
+				x.paramEntry(c, tool, pathOrRoot(path), f, args[0], e)
+			}
+			for _, a := range args {
+				if f.kind(a) == "object" || f.kind(a) == "call_expression" || f.kind(a) == "identifier" {
+					if zodShapeMethods[method] {
+						sub := path
+						if method == "array" {
+							sub = path + "[]"
+						}
+						x.schemaWalk(c, tool, f, a, e, sub, seen, depth+1)
+					}
+				}
+			}
+			x.zodProperty(c, tool, f, f.field(callee, "object"), e, path, seen, depth+1)
+		}
+	case "identifier", "member_expression":
+		x.schemaWalk(c, tool, f, n, e, path, seen, depth+1)
+	case "parenthesized_expression":
+		if ch := f.named(n); len(ch) == 1 {
+			x.zodProperty(c, tool, f, ch[0], e, path, seen, depth+1)
+		}
+	}
+}
+
+// zodShapeMethods take a shape or an element schema as their argument.
+var zodShapeMethods = map[string]bool{
+	"object": true, "strictObject": true, "looseObject": true, "extend": true, "merge": true, "array": true,
+	"optional": true, "nullable": true, "partial": true, "required": true,
+}
+
+func joinPath(path, name string) string {
+	if path == "" {
+		return name
+	}
+	return path + "." + name
+}
+
+func pathOrRoot(p string) string {
+	if p == "" {
+		return "(schema)"
+	}
+	return p
+}
+
+// objectPropNode returns the value node of a literal key in an object node.
+func objectPropNode(f *file, obj nid, key string) nid {
+	var out nid = none
+	for _, c := range f.named(obj) {
+		if f.kind(c) == "pair" && propKeyName(f, f.field(c, "key")) == key {
+			out = f.field(c, "value")
+		}
+	}
+	return out
+}
+
+func (x *extractor) paramEntry(c *collector, tool, name string, f *file, n nid, e *env) {
+	v := x.eval(f, n, e)
+	if c.needs(v) {
+		return
+	}
+	ent := entryBase(KindParameterDescription, f, n)
+	ent.Parent, ent.Name = tool, name
+	describe(&ent, v, true)
+	c.entries = append(c.entries, ent)
+}

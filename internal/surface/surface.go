@@ -1,0 +1,134 @@
+// Package surface owns the extractor (EXTRACTOR_VERSION syntax-tree-3): it
+// parses every JavaScript, TypeScript, TSX and Python member of a package
+// artifact with tree-sitter, finds the places where a server registers its
+// tools, prompts, resources and resource templates (methodology §5), follows
+// names, descriptions and schemas written elsewhere to their text through the
+// syntax trees, and records the outcome — parsed, or the exact reason the
+// surface could not be read.
+//
+// It is the only importer of tree-sitter. Each file is parsed, flattened into
+// a compact Go copy of its nodes and its tree deleted inside one C call, so
+// no tree outlives its file; what resolution needs across files is that copy
+// and the facts computed from it (imports, exports, declarations, call
+// sites). It never guesses: a value it cannot carry to literal text is
+// recorded as unresolved with its reason.
+//
+// It must not know about checks, policy, storage, HTTP or the network, and
+// it never executes the code it reads.
+package surface
+
+import (
+	"time"
+)
+
+// ExtractorVersion is EXTRACTOR_VERSION, recorded on every surface row.
+const ExtractorVersion = "syntax-tree-3"
+
+// Outcomes of the tool-surface determination (methodology §5).
+const (
+	OutcomeParsed                    = "parsed"
+	OutcomeNotAServer                = "not_a_server"
+	OutcomeMinifiedOnly              = "minified_only"
+	OutcomeRuntimeGenerated          = "runtime_generated"
+	OutcomeDeclarationNotParsed      = "declaration_not_parsed"
+	OutcomeNoRegistrationSite        = "no_registration_site"
+	OutcomeArchiveUnreadable         = "archive_unreadable"
+	OutcomeExtractionBudgetExceeded  = "extraction_budget_exceeded"
+)
+
+// Entry kinds.
+const (
+	KindTool                 = "tool"
+	KindPrompt               = "prompt"
+	KindPromptText           = "prompt_text"
+	KindResource             = "resource"
+	KindResourceTemplate     = "resource_template"
+	KindInstructions         = "instructions"
+	KindParameterDescription = "parameter_description"
+)
+
+// Description states.
+const (
+	StateReadable   = "readable"
+	StatePartial    = "partial"
+	StateUnreadable = "unreadable"
+	StateAbsent     = "absent"
+)
+
+// Schema kinds.
+const (
+	SchemaJSON   = "json"
+	SchemaSource = "source"
+	SchemaNone   = "none"
+)
+
+// MemberInfo describes one member of the artifact as the archive reader
+// classified it. Extract reads the member's bytes from the fs.FS it is given.
+type MemberInfo struct {
+	Path     string
+	SHA256   string
+	Size     int64
+	Minified bool
+	// Vendored marks a whole member as bundled third-party code.
+	Vendored bool
+	// VendoredRegions marks bundled third-party code inside a member.
+	VendoredRegions []VendoredRegion
+	// VendoredLibrary and VendoredReason describe a wholly vendored member.
+	VendoredLibrary string
+	VendoredReason  string
+}
+
+// VendoredRegion is a line range of bundled third-party code in a member.
+type VendoredRegion struct {
+	Library   string
+	StartLine int
+	EndLine   int
+	Reason    string
+}
+
+type vendoredRegion = VendoredRegion
+
+// Options bounds one package's extraction.
+type Options struct {
+	// WallBudget is the per-package wall-time budget (default 60s).
+	WallBudget time.Duration
+	// RSSBudget is the per-package memory budget in bytes (default 1 GiB),
+	// counted as the bytes the extraction holds: sources and node copies.
+	RSSBudget int64
+	// MaxDepth bounds identifier resolution depth (default 64).
+	MaxDepth int
+	// MaxVisited bounds the resolution steps of one package (default 2,000,000).
+	MaxVisited int
+	// MaxInstances bounds the environments one registration site is
+	// enumerated under: call sites times loop elements (default 4096).
+	MaxInstances int
+	// MaxFileNodes bounds the nodes kept for one file (default 8,000,000).
+	MaxFileNodes int
+	// Now is the clock; tests inject one. Default time.Now.
+	Now func() time.Time
+}
+
+func (o Options) withDefaults() Options {
+	if o.WallBudget <= 0 {
+		o.WallBudget = 60 * time.Second
+	}
+	if o.RSSBudget <= 0 {
+		o.RSSBudget = 1 << 30
+	}
+	if o.MaxDepth <= 0 {
+		o.MaxDepth = 64
+	}
+	if o.MaxVisited <= 0 {
+		o.MaxVisited = 2_000_000
+	}
+	if o.MaxInstances <= 0 {
+		o.MaxInstances = 4096
+	}
+	if o.MaxFileNodes <= 0 {
+		o.MaxFileNodes = 8_000_000
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	return o
+}
