@@ -333,4 +333,3 @@ func exists(path string) bool {
 	_, err := os.Stat(path)
 	return err == nil || !os.IsNotExist(err)
 }
-
