@@ -662,12 +662,25 @@ func (x *extractor) callSitesOf(f *file, n nid, e *env) []callSite {
 						ok = x.superOf(g, c, e, f, class)
 					}
 				} else if !isCtor {
-					cv := x.eval(g, g.field(c, "function"), e)
+					callee := g.field(c, "function")
+					if g.kind(callee) == "member_expression" && g.text(g.field(callee, "property")) == "call" && name != "call" {
+						// f.call(thisArg, ...args)
+						cv := x.eval(g, g.field(callee, "object"), e)
+						if cv.k == vFunc && cv.f == f && cv.n == n {
+							a := g.args(c)
+							if len(a) > 0 {
+								seen[progKey{g, c, nil}] = true
+								out = append(out, callSite{f: g, n: c, args: a[1:], thisArg: a[0]})
+							}
+						}
+						continue
+					}
+					cv := x.eval(g, callee, e)
 					ok = cv.k == vFunc && cv.f == f && cv.n == n
 				}
 				if ok {
 					seen[progKey{g, c, nil}] = true
-					out = append(out, callSite{f: g, n: c, args: g.args(c), recv: none})
+					out = append(out, callSite{f: g, n: c, args: g.args(c), thisArg: none})
 				}
 			}
 		}

@@ -219,6 +219,15 @@ func (x *extractor) evalIdent(f *file, n nid, name string, e *env) val {
 		return val{k: vUndefined}
 	}
 	b, ok := x.lookup(f, n, name)
+	if !ok && f.facts != nil {
+		// CommonJS: exports and module.exports are this file's module.
+		switch name {
+		case "exports":
+			return val{k: vModule, f: f}
+		case "module":
+			return val{k: vObject, n: none, keys: []string{"exports"}, props: []val{{k: vModule, f: f}}}
+		}
+	}
 	if !ok {
 		switch name {
 		case "process", "globalThis", "window", "global", "require", "module", "exports", "console", "JSON", "Object",
@@ -633,8 +642,13 @@ func (x *extractor) thisValue(f *file, n nid, e *env) val {
 			continue
 		}
 		if functionKind(k) {
-			if fr := e.lookup(scopeRef{f, a}); fr != nil && fr.hasThis && fr.this != nil {
-				return *fr.this
+			if fr := e.lookup(scopeRef{f, a}); fr != nil {
+				if fr.hasThis && fr.this != nil {
+					return *fr.this
+				}
+				if fr.site != nil && fr.site.thisArg >= 0 {
+					return x.eval(fr.site.f, fr.site.thisArg, e)
+				}
 			}
 			if k != "method_definition" {
 				return unknown("`this` of a plain function")

@@ -264,6 +264,12 @@ func buildJSFacts(f *file) *facts {
 			}
 			if !f.minified {
 				fa.calls[name] = append(fa.calls[name], n)
+				// f.call(thisArg, ...) is also a call site of f.
+				if name == "call" && f.kind(callee) == "member_expression" {
+					if obj := f.field(callee, "object"); f.kind(obj) == "identifier" {
+						fa.calls[f.text(obj)] = append(fa.calls[f.text(obj)], n)
+					}
+				}
 			}
 			if name == "require" && f.kind(callee) == "identifier" {
 				a := f.args(n)
@@ -487,7 +493,7 @@ func classifyCallSite(f *file, fa *facts, n nid, name string) {
 			add(siteRegisterTool)
 		}
 	case "addTool":
-		if len(args) >= 1 && !isNew {
+		if member && len(args) >= 1 {
 			add(siteAddTool)
 		}
 	case "defineTool":

@@ -54,6 +54,14 @@ func (x *extractor) jsSite(f *file, s siteRef) {
 		x.minSites = append(x.minSites, f.site(n, x.bundleDetail(f)))
 		return
 	}
+	if x.insideAPIClass(f, n) {
+		// The implementation of the tool API (an SDK's McpServer, a
+		// framework's server class) is not the subject's registrations.
+		return
+	}
+	if (s.kind == siteMethodCase || s.kind == siteMethodIf) && !dispatcherReturns(f, n, s.kind) {
+		return // a capability check, not a handler that answers the list
+	}
 	if s.kind == siteNewServer {
 		x.enumerate(f, n, func(e *env, c *collector) { x.instructionsSite(f, n, e, c) })
 		return
@@ -546,26 +554,61 @@ func (x *extractor) listFailed(c *collector, method string, v val) {
 	}
 }
 
+// apiMethods are the methods whose definition (with a body) makes a class an
+// implementation of the tool API rather than a user of it.
+var apiMethods = map[string]bool{"registerTool": true, "tool": true, "addTool": true, "registerPrompt": true, "setRequestHandler": true}
+
+// insideAPIClass reports whether n sits in a class that defines the tool API.
+func (x *extractor) insideAPIClass(f *file, n nid) bool {
+	for a := f.parent(n); a >= 0; a = f.parent(a) {
+		k := f.kind(a)
+		if k != "class_body" {
+			continue
+		}
+		for _, m := range f.named(a) {
+			if f.kind(m) == "method_definition" && apiMethods[f.text(f.field(m, "name"))] && f.field(m, "body") >= 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// dispatcherBodies returns the statements a list-method case or if runs.
+func dispatcherBodies(f *file, n nid, kind siteKind) []nid {
+	if kind == siteMethodIf {
+		return []nid{f.field(n, "consequence")}
+	}
+	bodies := f.fieldAll(n, "body")
+	if len(bodies) == 0 {
+		// An empty case falls through to the next one's body.
+		for nx := f.nodes[n].next; nx >= 0; nx = f.nodes[nx].next {
+			if b := f.fieldAll(nx, "body"); len(b) > 0 {
+				return b
+			}
+		}
+	}
+	return bodies
+}
+
+func dispatcherReturns(f *file, n nid, kind siteKind) bool {
+	for _, b := range dispatcherBodies(f, n, kind) {
+		if f.kind(b) == "return_statement" || len(returnsOf(f, b)) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // dispatcherSite reads `case "tools/list":` and `if (method === "tools/list")`.
 func (x *extractor) dispatcherSite(f *file, n nid, kind siteKind, e *env, c *collector) {
 	var method string
-	var bodies []nid
 	if kind == siteMethodCase {
 		method, _ = f.stringValue(f.field(n, "value"))
-		bodies = f.fieldAll(n, "body")
-		if len(bodies) == 0 {
-			// An empty case falls through to the next one's body.
-			for nx := f.nodes[n].next; nx >= 0; nx = f.nodes[nx].next {
-				if b := f.fieldAll(nx, "body"); len(b) > 0 {
-					bodies = b
-					break
-				}
-			}
-		}
 	} else {
 		method = conditionNamesListMethod(f, f.field(n, "condition"))
-		bodies = []nid{f.field(n, "consequence")}
 	}
+	bodies := dispatcherBodies(f, n, kind)
 	var rets []nid
 	for _, b := range bodies {
 		if f.kind(b) == "return_statement" {

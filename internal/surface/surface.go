@@ -26,14 +26,14 @@ const ExtractorVersion = "syntax-tree-3"
 
 // Outcomes of the tool-surface determination (methodology §5).
 const (
-	OutcomeParsed                    = "parsed"
-	OutcomeNotAServer                = "not_a_server"
-	OutcomeMinifiedOnly              = "minified_only"
-	OutcomeRuntimeGenerated          = "runtime_generated"
-	OutcomeDeclarationNotParsed      = "declaration_not_parsed"
-	OutcomeNoRegistrationSite        = "no_registration_site"
-	OutcomeArchiveUnreadable         = "archive_unreadable"
-	OutcomeExtractionBudgetExceeded  = "extraction_budget_exceeded"
+	OutcomeParsed                   = "parsed"
+	OutcomeNotAServer               = "not_a_server"
+	OutcomeMinifiedOnly             = "minified_only"
+	OutcomeRuntimeGenerated         = "runtime_generated"
+	OutcomeDeclarationNotParsed     = "declaration_not_parsed"
+	OutcomeNoRegistrationSite       = "no_registration_site"
+	OutcomeArchiveUnreadable        = "archive_unreadable"
+	OutcomeExtractionBudgetExceeded = "extraction_budget_exceeded"
 )
 
 // Entry kinds.

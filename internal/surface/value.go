@@ -90,8 +90,8 @@ type callSite struct {
 	f    *file
 	n    nid // call_expression / new_expression / decorator call
 	args []nid
-	// this is the receiver when the call is a method call.
-	recv nid
+	// thisArg is the explicit receiver of f.call(thisArg, ...), or -1.
+	thisArg nid
 }
 
 func (e *env) lookup(s scopeRef) *env {
