@@ -223,16 +223,17 @@ func (b *builder) streamError(err error) *unreadableError {
 }
 
 func (b *builder) fail(ue *unreadableError) *Artifact {
+	empty := newMemFS(nil, nil)
 	return &Artifact{
 		Format:            b.format,
-		FS:                newMemFS(nil, nil),
+		FS:                empty,
 		Skipped:           b.skippedOrEmpty(),
 		Outcome:           OutcomeArchiveUnreadable,
 		Cause:             ue.cause,
 		Reason:            ue.reason,
 		Entries:           b.entries,
 		UncompressedBytes: b.consumed,
-		files:             newMemFS(nil, nil),
+		files:             empty,
 	}
 }
 

@@ -175,7 +175,7 @@ func TestDetectFormat(t *testing.T) {
 		{"https://host.invalid/thing/-/thing-1.0.0.tgz", npm, FormatNpmTarball},
 		{"thing-1.0.tar.gz", sdist, FormatSdistTar},
 		{"THING-1.0.TAR.GZ", npm, FormatSdistTar}, // the name decides the flavour
-		{"", npm, FormatNpmTarball},                // no name: the first member decides
+		{"", npm, FormatNpmTarball},               // no name: the first member decides
 		{"", sdist, FormatSdistTar},
 		{"blob", npm, FormatNpmTarball},
 		{"thing-1.0-py3-none-any.whl", z, FormatWheel},
