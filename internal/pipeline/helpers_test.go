@@ -229,19 +229,27 @@ func newWorld(t testing.TB, n int, mixed bool) *world {
 // options is a run over w with fast-failing registry clients.
 func (w *world) options(t testing.TB) Options {
 	t.Helper()
+	return optionsFor(t, w.srv.URL, w.home, w.cands)
+}
+
+// testCommit is the code commit every test run records.
+const testCommit = "0123456789abcdef0123456789abcdef01234567"
+
+func optionsFor(t testing.TB, url, home, cands string) Options {
+	t.Helper()
 	ro := registry.Options{MaxAttempts: 2, BaseBackoff: time.Millisecond, MaxBackoff: time.Millisecond}
-	npm, err := registry.NewNPM(w.srv.URL, ro)
+	npm, err := registry.NewNPM(url, ro)
 	if err != nil {
 		t.Fatal(err)
 	}
-	pypi, err := registry.NewPyPI(w.srv.URL, ro)
+	pypi, err := registry.NewPyPI(url, ro)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return Options{
-		Home: w.home, CandidatesPath: w.cands, Concurrency: 3,
+		Home: home, CandidatesPath: cands, Concurrency: 3,
 		NPM: npm, PyPI: pypi, Extractor: fakeExtractor{},
-		CodeCommit: "0123456789abcdef0123456789abcdef01234567", CodeDirty: false,
+		CodeCommit: testCommit, CodeDirty: false,
 	}
 }
 
