@@ -1132,7 +1132,7 @@ func (x *extractor) evalMethodCall(f *file, n, callee nid, args []nid, e *env) (
 			if recv.k == vObject || recv.k == vInstance || recv.k == vModule {
 				return val{}, false
 			}
-			return unknown("join over an unresolved array"), true
+			return unknown("join over an unresolved array: " + reasonOf(recv)), true
 		}
 		if len(args) != 1 {
 			return unknown("join without a literal separator"), true
@@ -1200,7 +1200,7 @@ func (x *extractor) evalMethodCall(f *file, n, callee nid, args []nid, e *env) (
 		}
 		els, ok := x.elements(recv, e)
 		if !ok {
-			return unknown(method + " over an unresolved array"), true
+			return unknown(method + " over an unresolved array: " + reasonOf(recv)), true
 		}
 		switch method {
 		case "filter", "slice":
@@ -1282,7 +1282,7 @@ func (x *extractor) objectBuiltin(f *file, method string, args []nid, e *env) va
 		}
 		keys, vals, ok := x.entries(v, e)
 		if !ok {
-			return unknown("Object." + method + " of an unresolved object")
+			return unknown("Object." + method + " of an unresolved object: " + reasonOf(v))
 		}
 		switch method {
 		case "values":

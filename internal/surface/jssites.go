@@ -51,7 +51,9 @@ func (x *extractor) jsSite(f *file, s siteRef) {
 	if f.minified {
 		// Registration text in a bundle: read only through imports from
 		// readable source; the bundle itself is evidence of minified_only.
-		x.minSites = append(x.minSites, f.site(n, x.bundleDetail(f)))
+		if len(x.minSites) == 0 || x.minSites[len(x.minSites)-1].File != f.path {
+			x.minSites = append(x.minSites, f.site(n, x.bundleDetail(f)))
+		}
 		return
 	}
 	if x.insideAPIClass(f, n) {
