@@ -15,6 +15,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/attestari/attestari/internal/methodology"
 	"github.com/attestari/attestari/internal/rundir"
 )
 
@@ -435,4 +436,36 @@ func codeConstants(t *testing.T) map[string]string {
 		t.Fatalf("found only %d Code constants; the parser missed them", len(out))
 	}
 	return out
+}
+
+// TestGateMapMatchesMethodology: the table of docs/methodology.md §9 and
+// GateMap say the same thing, code for code and word for word, so the
+// website's lines and the rules cannot drift apart.
+func TestGateMapMatchesMethodology(t *testing.T) {
+	doc := string(methodology.Document())
+	guardName := map[string]string{"version table": "version", "publication": "publish"}
+	var rows []GateEntry
+	for _, line := range strings.Split(doc, "\n") {
+		if !strings.HasPrefix(line, "| `") {
+			continue
+		}
+		cells := strings.Split(strings.Trim(line, "|"), " | ")
+		if len(cells) != 3 {
+			continue
+		}
+		code := strings.Trim(strings.TrimSpace(cells[0]), "`")
+		guard := strings.TrimSpace(cells[1])
+		if g, ok := guardName[guard]; ok {
+			guard = g
+		}
+		rows = append(rows, GateEntry{Code: code, Guard: guard, Line: strings.TrimSpace(cells[2])})
+	}
+	if len(rows) != len(GateMap) {
+		t.Fatalf("the methodology's table has %d codes, GateMap %d", len(rows), len(GateMap))
+	}
+	for i, r := range rows {
+		if r != GateMap[i] {
+			t.Errorf("row %d:\n doc  %+v\n code %+v", i, r, GateMap[i])
+		}
+	}
 }

@@ -140,7 +140,7 @@ const (
 	outcomeParsed         = "parsed"
 	outcomeNotAServer     = "not_a_server"
 	modelOutcomeSkipped   = "skipped"
-	modelOutcomeUnreadble = "descriptions_not_statically_readable"
+	modelOutcomeUnreadable = "descriptions_not_statically_readable"
 )
 
 // RunningChecks are the checks that run and must each have a result row (G5).
@@ -241,7 +241,7 @@ func Gradeability(results []rundir.Result, surface *rundir.Surface, findings []r
 			add(CodeNotAnalyzed)
 		}
 	}
-	if model != nil && (len(model.NotAnalyzed) > 0 || model.Outcome == modelOutcomeUnreadble) {
+	if model != nil && (len(model.NotAnalyzed) > 0 || model.Outcome == modelOutcomeUnreadable) {
 		add(CodeNotAnalyzed)
 	}
 
