@@ -133,13 +133,13 @@ func ExportGateMap() []byte {
 // Check ids (docs/methodology.md §5). Only the first three run; the gate
 // requires a result row of each of those and of nothing else.
 const (
-	CheckProvenance       = "publisher_provenance"
-	CheckSurface          = "undetermined_tool_surface"
-	CheckModel            = "model_directed_text"
-	TagReassigned         = "description_reassigned_at_runtime"
-	outcomeParsed         = "parsed"
-	outcomeNotAServer     = "not_a_server"
-	modelOutcomeSkipped   = "skipped"
+	CheckProvenance        = "publisher_provenance"
+	CheckSurface           = "undetermined_tool_surface"
+	CheckModel             = "model_directed_text"
+	TagReassigned          = "description_reassigned_at_runtime"
+	outcomeParsed          = "parsed"
+	outcomeNotAServer      = "not_a_server"
+	modelOutcomeSkipped    = "skipped"
 	modelOutcomeUnreadable = "descriptions_not_statically_readable"
 )
 
