@@ -1,0 +1,284 @@
+// Package publish owns the published form of a decided run (docs/publish-contract.md):
+// its Go types, writing and reading a publication directory, and — in the
+// files that implement `attestari publish` — the disclosure clock, appeals
+// applied to the published status, projections of upstream records and the
+// personal-data scan.
+//
+// A publication is what the public may see, and nothing else: the loader puts
+// exactly a publication into the database. This package never reads the
+// network or a model, and never edits a run's decisions.
+package publish
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"time"
+
+	"github.com/attestari/attestari/internal/policy"
+	"github.com/attestari/attestari/internal/rundir"
+)
+
+// Schema names this version of the publication format.
+const Schema = "attestari.publication/v1"
+
+// Files of a publication directory.
+const (
+	HeaderFile   = "publication.json"
+	PackagesFile = "packages.json"
+	FindingsFile = "findings.json"
+	EvidenceFile = "evidence.json"
+	GateMapFile  = "gate_map.json"
+	DiffFile     = "diff.json"
+	EvidenceDir  = "evidence"
+)
+
+// Public finding statuses.
+const (
+	StatusConfirmed         = "confirmed"
+	StatusNoted             = "noted"
+	StatusUnderAppeal       = "under_appeal"
+	StatusWithdrawnOnAppeal = "withdrawn_on_appeal"
+)
+
+// Header is publication.json.
+type Header struct {
+	Schema             string    `json:"schema"`
+	ID                 string    `json:"id"`
+	RunID              string    `json:"run_id"`
+	Supersedes         string    `json:"supersedes,omitempty"`
+	PublishedAt        time.Time `json:"published_at"`
+	Day0               time.Time `json:"day0"`
+	Demo               bool      `json:"demo"`
+	DemoNote           string    `json:"demo_note,omitempty"`
+	MethodologyVersion string    `json:"methodology_version"`
+	MethodologySHA256  string    `json:"methodology_sha256"`
+	// Decided are the stamps of the decision the publication rests on.
+	Decided policy.Stamps `json:"decided"`
+	// Files lists the SHA-256 of every other file of the publication, so a
+	// reader (and the loader) can check the directory is whole.
+	Files []rundir.InputFile `json:"files"`
+}
+
+// Tool is one parsed tool as published: its text, its schema and its hash.
+type Tool struct {
+	Name             string `json:"name"`
+	DescriptionState string `json:"description_state"`
+	DescriptionRaw   string `json:"description_raw"`
+	SchemaKind       string `json:"schema_kind"`
+	SchemaRaw        string `json:"schema_raw"`
+	ToolHash         string `json:"tool_hash,omitempty"`
+	Reason           string `json:"reason,omitempty"`
+	File             string `json:"file,omitempty"`
+	Line             int    `json:"line,omitempty"`
+}
+
+// Package is one package version as published: the decision row, with the
+// verdict and grade after appeals (DecidedVerdict/DecidedGrade keep what the
+// decision said), and its tools.
+type Package struct {
+	policy.PackageRow
+	DecidedVerdict string   `json:"decided_verdict"`
+	DecidedGrade   string   `json:"decided_grade,omitempty"`
+	Tools          []Tool   `json:"tools"`
+	NotAssessed    []string `json:"not_assessed"`
+}
+
+// AppealStatus is the public part of an appeal: never its grounds or notes.
+type AppealStatus struct {
+	ID         string     `json:"id"`
+	Status     string     `json:"status"` // open, upheld, dismissed, withdrawn
+	FiledAt    time.Time  `json:"filed_at"`
+	ResolvedAt *time.Time `json:"resolved_at,omitempty"`
+}
+
+// Finding is one published finding: a confirmed or noted decision row with
+// its public status. Withheld findings are never published.
+type Finding struct {
+	policy.FindingRow
+	Status  string         `json:"status"`
+	Appeals []AppealStatus `json:"appeals"`
+	// PublishedEvidence is the blob a reader verifies the excerpt against: the
+	// artifact file itself, or the projection of the upstream record.
+	PublishedEvidence EvidenceRef `json:"published_evidence"`
+}
+
+// EvidenceRef points at a published blob.
+type EvidenceRef struct {
+	SHA256 string `json:"sha256"`
+	Kind   string `json:"kind"` // file, projection
+}
+
+// EvidenceItem describes one blob under evidence/.
+type EvidenceItem struct {
+	SHA256       string `json:"sha256"`
+	ContentType  string `json:"content_type"`
+	Size         int64  `json:"size"`
+	Kind         string `json:"kind"` // file, projection
+	Path         string `json:"path,omitempty"`
+	SourceSHA256 string `json:"source_sha256,omitempty"`
+	Pointer      string `json:"pointer,omitempty"`
+}
+
+// Publication is a whole publication directory, read or about to be written.
+type Publication struct {
+	Header   Header
+	Packages []Package
+	Findings []Finding
+	Evidence []EvidenceItem
+	GateMap  json.RawMessage
+	Diff     json.RawMessage // nil when the run has no diff
+	// Blobs holds the bytes of every evidence item, by SHA-256.
+	Blobs map[string][]byte
+}
+
+var idPattern = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,100}$`)
+
+// ValidID reports whether id may name a publication (it is a directory name and a URL segment).
+func ValidID(id string) bool { return idPattern.MatchString(id) && id != "." && id != ".." }
+
+// ErrIncomplete reports a publication directory whose files do not match its header.
+var ErrIncomplete = errors.New("publication is incomplete or altered")
+
+// Write writes p into dir, which must not exist yet: a publication is never
+// overwritten. Files are written into a temporary sibling and renamed into
+// place at the end, so dir either appears whole or not at all.
+func Write(dir string, p *Publication) error {
+	if _, err := os.Stat(dir); err == nil {
+		return fmt.Errorf("publication %s exists already: publications are never overwritten", dir)
+	}
+	if !ValidID(p.Header.ID) {
+		return fmt.Errorf("publication id %q is not valid", p.Header.ID)
+	}
+	parent := filepath.Dir(dir)
+	if err := os.MkdirAll(parent, 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.MkdirTemp(parent, ".tmp-"+filepath.Base(dir)+"-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	if err := os.Mkdir(filepath.Join(tmp, EvidenceDir), 0o755); err != nil {
+		return err
+	}
+	sort.Slice(p.Evidence, func(i, j int) bool { return p.Evidence[i].SHA256 < p.Evidence[j].SHA256 })
+	for _, e := range p.Evidence {
+		b, ok := p.Blobs[e.SHA256]
+		if !ok {
+			return fmt.Errorf("evidence %s has no bytes", e.SHA256)
+		}
+		if rundir.SHA256Hex(b) != e.SHA256 {
+			return fmt.Errorf("evidence %s: bytes hash to %s", e.SHA256, rundir.SHA256Hex(b))
+		}
+		if err := rundir.WriteFileAtomic(filepath.Join(tmp, EvidenceDir, e.SHA256), b); err != nil {
+			return err
+		}
+	}
+	files := []struct {
+		name string
+		v    any
+	}{{PackagesFile, p.Packages}, {FindingsFile, p.Findings}, {EvidenceFile, p.Evidence}}
+	var sums []rundir.InputFile
+	for _, f := range files {
+		b, err := rundir.Marshal(f.v)
+		if err != nil {
+			return err
+		}
+		if err := rundir.WriteFileAtomic(filepath.Join(tmp, f.name), b); err != nil {
+			return err
+		}
+		sums = append(sums, rundir.InputFile{Path: f.name, SHA256: rundir.SHA256Hex(b)})
+	}
+	for _, raw := range []struct {
+		name string
+		b    json.RawMessage
+	}{{GateMapFile, p.GateMap}, {DiffFile, p.Diff}} {
+		if raw.b == nil {
+			continue
+		}
+		if err := rundir.WriteFileAtomic(filepath.Join(tmp, raw.name), raw.b); err != nil {
+			return err
+		}
+		sums = append(sums, rundir.InputFile{Path: raw.name, SHA256: rundir.SHA256Hex(raw.b)})
+	}
+	p.Header.Schema = Schema
+	p.Header.Files = sums
+	if err := rundir.WriteJSON(tmp, HeaderFile, p.Header); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, dir); err != nil {
+		return fmt.Errorf("move publication into place: %w", err)
+	}
+	return nil
+}
+
+// Read reads a publication directory and checks it is whole: every file the
+// header lists hashes as listed, and every evidence blob hashes to its name.
+func Read(dir string) (*Publication, error) {
+	p := &Publication{Blobs: map[string][]byte{}}
+	if _, err := rundir.ReadJSON(dir, HeaderFile, &p.Header); err != nil {
+		return nil, err
+	}
+	if p.Header.Schema != Schema {
+		return nil, fmt.Errorf("%s: schema %q, this build reads %q", dir, p.Header.Schema, Schema)
+	}
+	listed := map[string]string{}
+	for _, f := range p.Header.Files {
+		listed[f.Path] = f.SHA256
+	}
+	read := func(name string) ([]byte, error) {
+		want, ok := listed[name]
+		if !ok {
+			return nil, nil
+		}
+		b, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			return nil, fmt.Errorf("%w: %s: %v", ErrIncomplete, name, err)
+		}
+		if rundir.SHA256Hex(b) != want {
+			return nil, fmt.Errorf("%w: %s does not hash to %s", ErrIncomplete, name, want)
+		}
+		return b, nil
+	}
+	for _, f := range []struct {
+		name string
+		v    any
+	}{{PackagesFile, &p.Packages}, {FindingsFile, &p.Findings}, {EvidenceFile, &p.Evidence}} {
+		b, err := read(f.name)
+		if err != nil {
+			return nil, err
+		}
+		if b == nil {
+			return nil, fmt.Errorf("%w: %s is not listed", ErrIncomplete, f.name)
+		}
+		dec := json.NewDecoder(bytes.NewReader(b))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(f.v); err != nil {
+			return nil, fmt.Errorf("%s: %w", f.name, err)
+		}
+	}
+	var err error
+	if p.GateMap, err = read(GateMapFile); err != nil {
+		return nil, err
+	}
+	if p.Diff, err = read(DiffFile); err != nil {
+		return nil, err
+	}
+	for _, e := range p.Evidence {
+		b, err := os.ReadFile(filepath.Join(dir, EvidenceDir, e.SHA256))
+		if err != nil {
+			return nil, fmt.Errorf("%w: evidence %s: %v", ErrIncomplete, e.SHA256, err)
+		}
+		if rundir.SHA256Hex(b) != e.SHA256 {
+			return nil, fmt.Errorf("%w: evidence %s is corrupt", ErrIncomplete, e.SHA256)
+		}
+		p.Blobs[e.SHA256] = b
+	}
+	return p, nil
+}
