@@ -1,0 +1,48 @@
+package pipeline
+
+import (
+	"context"
+
+	"github.com/attestari/attestari/internal/artifact"
+	"github.com/attestari/attestari/internal/rundir"
+	"github.com/attestari/attestari/internal/surface"
+)
+
+// SurfaceExtractor is the Extractor of this build: package surface, fed the
+// archive reader's members and classification (language, minified rule,
+// vendored paths and bundler regions), so the extractor reads exactly what
+// the archive reader verified and never the disk.
+type SurfaceExtractor struct {
+	// Options are the extraction budget and bounds; zero fields take
+	// package surface's defaults.
+	Options surface.Options
+}
+
+// Version is EXTRACTOR_VERSION.
+func (SurfaceExtractor) Version() string { return surface.ExtractorVersion }
+
+// Extract reads the surface. Package surface records every limit it meets
+// in the row it returns, so there is no error to report.
+func (e SurfaceExtractor) Extract(ctx context.Context, in ExtractInput) (rundir.Surface, error) {
+	return surface.Extract(ctx, in.Package, in.Artifact.FS, MemberInfos(in.Artifact), e.Options), nil
+}
+
+// MemberInfos converts the archive reader's classified members into the
+// extractor's member descriptions.
+func MemberInfos(a *artifact.Artifact) []surface.MemberInfo {
+	out := make([]surface.MemberInfo, 0, len(a.Members))
+	for _, m := range a.Members {
+		mi := surface.MemberInfo{Path: m.Path, SHA256: m.SHA256, Size: m.Size, Minified: m.Minified, Vendored: m.Vendored}
+		if m.Vendored {
+			mi.VendoredLibrary = m.VendoredLibrary
+			mi.VendoredReason = "vendor-style path segment " + m.VendorSegment
+		}
+		for _, r := range m.VendoredRegions {
+			mi.VendoredRegions = append(mi.VendoredRegions, surface.VendoredRegion{
+				Library: r.Library, StartLine: r.StartLine, EndLine: r.EndLine, Reason: "bundler module comment (" + r.Marker + "): " + r.Module,
+			})
+		}
+		out = append(out, mi)
+	}
+	return out
+}
