@@ -9,3 +9,5 @@ import (
 func versionLine() string {
 	return fmt.Sprintf("attestari %s (methodology %s, sha256 %s)", version, methodology.Version, methodology.SHA256()[:12])
 }
+
+func buildVersion() string { return version }

@@ -1,0 +1,110 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/attestari/attestari/internal/artifact"
+	"github.com/attestari/attestari/internal/evidence"
+	"github.com/attestari/attestari/internal/pipeline"
+	"github.com/attestari/attestari/internal/policy"
+)
+
+func decideCommand() *command {
+	var asJSON *bool
+	return &command{
+		name:    "decide",
+		args:    "RUN_ID|RUN_DIR",
+		summary: "Decide a run: guards G1-G7, decisions D1-D6, grades; writes decisions.json/.jsonl/.md and gate_map.json.",
+		detail: `
+Reads only the run directory and the evidence store ($ATTESTARI_HOME/evidence): no network,
+no model. Refuses a run whose methodology and extractor versions the version table does not
+allow. A rerun over unchanged inputs writes identical rows apart from decided_at.`,
+		example: "attestari decide 20261130T071500Z-3f2a9c\nattestari decide ./var/runs/20261130T071500Z-3f2a9c",
+		flags: func(fs *flag.FlagSet) {
+			asJSON = fs.Bool("json", false, "print the decision counts as JSON instead of a table")
+		},
+		run: func(ctx context.Context, e *env, fs *flag.FlagSet) error {
+			if fs.NArg() != 1 {
+				return usageError{"expected one run id or run directory"}
+			}
+			dir, err := pipeline.RunDir(absHome(e), fs.Arg(0))
+			if err != nil {
+				return err
+			}
+			d, err := decideRun(ctx, e, dir)
+			if err != nil {
+				return err
+			}
+			return printCounts(e, dir, d, *asJSON)
+		},
+	}
+}
+
+// decideRun decides dir and writes its decision files.
+func decideRun(ctx context.Context, e *env, dir string) (*policy.Decisions, error) {
+	store, err := evidence.Open(evidenceRoot(e, dir))
+	if err != nil {
+		return nil, err
+	}
+	commit, dirty := pipeline.CodeVersion(".")
+	d, err := policy.Decide(ctx, dir, store, policy.Options{
+		Now:          func() time.Time { return time.Now().UTC() },
+		CodeCommit:   commit,
+		CodeDirty:    dirty,
+		OpenArtifact: openArtifact,
+	})
+	if err != nil {
+		return nil, err
+	}
+	if err := policy.WriteDecisions(dir, d); err != nil {
+		return nil, err
+	}
+	return d, nil
+}
+
+// evidenceRoot is the store a run cites: its own evidence/ when it carries
+// one (fixtures and copied runs do), else $ATTESTARI_HOME/evidence.
+func evidenceRoot(e *env, runDir string) string {
+	own := filepath.Join(runDir, "evidence")
+	if fi, err := os.Stat(filepath.Join(own, "blobs")); err == nil && fi.IsDir() {
+		return own
+	}
+	return filepath.Join(absHome(e), "evidence")
+}
+
+// openArtifact reads a stored artifact so capabilities can be verified against its members.
+func openArtifact(ctx context.Context, data []byte) (func(string) ([]byte, bool), error) {
+	a, err := artifact.Read(ctx, data, artifact.DetectFormat("", data), artifact.Limits{})
+	if err != nil {
+		return nil, err
+	}
+	if a.Outcome != "ok" {
+		return nil, fmt.Errorf("artifact unreadable: %s", a.Reason)
+	}
+	return a.Bytes, nil
+}
+
+func printCounts(e *env, dir string, d *policy.Decisions, asJSON bool) error {
+	c := d.Header.Counts
+	if asJSON {
+		return writeJSONTo(e.stdout, c)
+	}
+	fmt.Fprintf(e.stdout, "decided %s under methodology %s\n", dir, d.Header.MethodologyVersion)
+	fmt.Fprintf(e.stdout, "  packages %d: graded %d, not gradeable %d, out of scope %d\n", c.Packages, c.Graded, c.NotGradeable, c.OutOfScope)
+	for _, g := range []string{"A", "B", "C", "F"} {
+		if n := c.Grades[g]; n > 0 {
+			fmt.Fprintf(e.stdout, "  grade %s: %d\n", g, n)
+		}
+	}
+	for _, code := range sortedKeys(c.Reasons) {
+		fmt.Fprintf(e.stdout, "  refused %-28s %d\n", code, c.Reasons[code])
+	}
+	fmt.Fprintf(e.stdout, "  findings: %d confirmed, %d noted, %d withheld\n", c.Findings.Confirmed, c.Findings.Noted, c.Findings.Withheld)
+	fmt.Fprintf(e.stdout, "wrote decisions.json, decisions.jsonl, decisions.md, gate_map.json\n")
+	return nil
+}

@@ -1,0 +1,90 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func runCLI(t *testing.T, home string, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	e := &env{stdout: &out, stderr: &errb, getenv: func(k string) string {
+		if k == "ATTESTARI_HOME" {
+			return home
+		}
+		return ""
+	}}
+	code := runMain(context.Background(), e, args)
+	return code, out.String(), errb.String()
+}
+
+func TestEveryCommandHasHelpWithExample(t *testing.T) {
+	for _, c := range commands() {
+		code, out, _ := runCLI(t, t.TempDir(), c.name, "--help")
+		if code != 0 || !strings.Contains(out, "Usage: attestari "+c.name) || !strings.Contains(out, "Example:") {
+			t.Errorf("%s --help (exit %d) lacks usage or example:\n%s", c.name, code, out)
+		}
+	}
+	code, out, _ := runCLI(t, t.TempDir())
+	if code != 0 || !strings.Contains(out, "Commands:") {
+		t.Fatalf("no-argument help: %d %s", code, out)
+	}
+}
+
+func TestUnknownCommandAndUsageErrors(t *testing.T) {
+	if code, _, errs := runCLI(t, t.TempDir(), "frobnicate"); code != 2 || !strings.Contains(errs, `unknown command "frobnicate"`) {
+		t.Fatalf("unknown command: %d %s", code, errs)
+	}
+	if code, _, errs := runCLI(t, t.TempDir(), "decide"); code != 2 || !strings.Contains(errs, "expected one run id") {
+		t.Fatalf("decide without a run: %d %s", code, errs)
+	}
+}
+
+func copyDir(t *testing.T, src, dst string) {
+	t.Helper()
+	err := filepath.Walk(src, func(p string, fi os.FileInfo, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		if fi.IsDir() {
+			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestDecideFixture decides a reason-code fixture through the CLI and finds
+// exactly its code in the counts and the written decisions.
+func TestDecideFixture(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "run")
+	copyDir(t, "../../analysis/fixtures/reason_codes/partial_description", dir)
+	code, out, errs := runCLI(t, t.TempDir(), "decide", "--json", dir)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var counts struct{ Reasons map[string]int }
+	if err := json.Unmarshal([]byte(out), &counts); err != nil {
+		t.Fatal(err)
+	}
+	if len(counts.Reasons) != 1 || counts.Reasons["partial_description"] != 1 {
+		t.Fatalf("want exactly partial_description, got %v", counts.Reasons)
+	}
+	for _, f := range []string{"decisions.json", "decisions.jsonl", "decisions.md", "gate_map.json"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			t.Errorf("decide did not write %s", f)
+		}
+	}
+}
