@@ -76,10 +76,10 @@ func FuzzParseRepositoryURL(f *testing.F) {
 }
 
 type env struct {
-	fake *fakehost.Fake
-	srv  *httptest.Server
-	c    *repohost.Client
-	now  time.Time
+	fake  *fakehost.Fake
+	srv   *httptest.Server
+	c     *repohost.Client
+	now   time.Time
 	slept []time.Duration
 }
 
