@@ -32,7 +32,16 @@ func (f *file) kind(n nid) string {
 	if n < 0 {
 		return ""
 	}
-	return f.g.kinds[f.nodes[n].sym]
+	return f.g.kindName(f.nodes[n].sym)
+}
+
+// kindName maps a symbol to its kind; the error symbol (65535) is outside
+// the grammar's table.
+func (g *grammar) kindName(sym uint16) string {
+	if int(sym) >= len(g.kinds) {
+		return "ERROR"
+	}
+	return g.kinds[sym]
 }
 
 func (f *file) fieldOf(n nid) string {
@@ -85,7 +94,8 @@ func (f *file) named(n nid) []nid {
 }
 
 func (f *file) isNamed(n nid) bool {
-	return f.g.named[f.nodes[n].sym]
+	sym := f.nodes[n].sym
+	return int(sym) >= len(f.g.named) || f.g.named[sym]
 }
 
 // field returns the first child of n in the named field.

@@ -84,7 +84,7 @@ static at_result at_parse_flatten(TSParser *p, const char *src, uint32_t len, ui
 		TSFieldId field = ts_tree_cursor_current_field_id(&c);
 		int32_t parent = stack[depth];
 		int32_t self = parent;
-		if ((sym < nkeep && keep[sym]) || field != 0 || depth == 0) {
+		if ((sym < nkeep && keep[sym]) || sym == 65535 || field != 0 || depth == 0) {
 			if (n == cap) {
 				if (cap >= max_nodes) { r.status = 3; break; }
 				cap *= 2;

@@ -1,0 +1,103 @@
+package surface
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/attestari/attestari/internal/rundir"
+)
+
+// RenderTable writes the human-readable form of a surface row: the outcome,
+// one line per entry with its state, and what was not resolved.
+func RenderTable(w io.Writer, s rundir.Surface) error {
+	ew := &errWriter{w: w}
+	fmt.Fprintf(ew, "package   %s\n", s.Package.Key())
+	fmt.Fprintf(ew, "extractor %s\n", s.ExtractorVersion)
+	fmt.Fprintf(ew, "outcome   %s", s.Outcome)
+	if s.OutcomeDetail != "" {
+		fmt.Fprintf(ew, " (%s)", s.OutcomeDetail)
+	}
+	fmt.Fprintln(ew)
+	for _, ev := range s.OutcomeEvidence {
+		fmt.Fprintf(ew, "  evidence %s:%d %s\n", ev.File, ev.Line, ev.Detail)
+	}
+	fmt.Fprintf(ew, "budget    %d ms of %d ms, %d bytes of %d bytes\n",
+		s.Budget.WallMs, s.Budget.WallMsLimit, s.Budget.RSSBytes, s.Budget.RSSBytesLimit)
+	entries := s.AllEntries()
+	if len(entries) > 0 {
+		fmt.Fprintln(ew)
+		tw := tabwriter.NewWriter(ew, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "KIND\tNAME\tSTATE\tSCHEMA\tWHERE\tDESCRIPTION")
+		for _, e := range entries {
+			name := e.Name
+			if e.Parent != "" {
+				name = e.Parent + "/" + e.Name
+			}
+			if e.NameState == StateUnreadable {
+				name = "(unreadable name)"
+			}
+			desc := e.DescriptionRaw
+			if e.DescriptionState == StateUnreadable {
+				desc = "(" + e.UnreadableReason + ")"
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s:%d\t%s\n", e.Kind, name, e.DescriptionState, e.SchemaKind, e.File, e.Line, oneLine(desc, 80))
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+	}
+	if s.Sampling != nil {
+		fmt.Fprintf(ew, "\nsampling    %s:%d\n", s.Sampling.File, s.Sampling.Line)
+	}
+	if s.Elicitation != nil {
+		fmt.Fprintf(ew, "elicitation %s:%d\n", s.Elicitation.File, s.Elicitation.Line)
+	}
+	if len(s.AdvertisedTools) > 0 {
+		var names []string
+		for _, a := range s.AdvertisedTools {
+			names = append(names, a.Name+" ("+a.Source+")")
+		}
+		fmt.Fprintf(ew, "\nadvertised  %s\n", strings.Join(names, ", "))
+	}
+	if d := s.DelegatesTo; d != nil {
+		fmt.Fprintf(ew, "delegates   %s:%s %s (%s:%d)\n", d.Registry, d.Name, d.Specifier, d.Evidence.File, d.Evidence.Line)
+	}
+	for _, r := range s.ReassignedAtRuntime {
+		fmt.Fprintf(ew, "reassigned  %s:%d %s\n", r.File, r.Line, oneLine(r.Detail, 80))
+	}
+	for _, v := range s.Vendored {
+		fmt.Fprintf(ew, "vendored    %s %s %s\n", v.File, v.Library, v.Reason)
+	}
+	if len(s.Unresolved) > 0 {
+		fmt.Fprintln(ew, "\nunresolved:")
+		for _, u := range s.Unresolved {
+			fmt.Fprintf(ew, "  %s:%d %s\n", u.File, u.Line, u.Reason)
+		}
+	}
+	return ew.err
+}
+
+func oneLine(s string, n int) string {
+	s = strings.ReplaceAll(s, "\n", `\n`)
+	s = strings.ReplaceAll(s, "\t", " ")
+	if len([]rune(s)) > n {
+		return string([]rune(s)[:n]) + "…"
+	}
+	return s
+}
+
+type errWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (e *errWriter) Write(p []byte) (int, error) {
+	if e.err != nil {
+		return 0, e.err
+	}
+	n, err := e.w.Write(p)
+	e.err = err
+	return n, err
+}
