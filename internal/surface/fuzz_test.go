@@ -140,6 +140,24 @@ func BenchmarkParseOnly(b *testing.B) {
 	}
 }
 
+// BenchmarkParseString is tree-sitter parsing alone through the C API's
+// contiguous-buffer entry point, the one the extractor itself uses; it is the
+// stricter baseline (go-tree-sitter's Parse copies the input in callbacks).
+func BenchmarkParseString(b *testing.B) {
+	corpus := benchCorpus(b)
+	var total int64
+	for _, src := range corpus {
+		total += int64(len(src))
+	}
+	b.SetBytes(total)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		for name, src := range corpus {
+			parseOnly(languageOf(name), src)
+		}
+	}
+}
+
 // BenchmarkExtract is the whole extraction over the same bytes, one package.
 func BenchmarkExtract(b *testing.B) {
 	corpus := benchCorpus(b)

@@ -128,6 +128,15 @@ done:
 }
 
 static const TSLanguage *at_parser_language(TSParser *p) { return ts_parser_language(p); }
+
+// at_parse_only parses and deletes the tree: the baseline the extractor's
+// overhead is measured against.
+static int at_parse_only(TSParser *p, const char *src, uint32_t len) {
+	TSTree *tree = ts_parser_parse_string(p, NULL, src, len);
+	if (tree == NULL) { ts_parser_reset(p); return 0; }
+	ts_tree_delete(tree);
+	return 1;
+}
 */
 import "C"
 
@@ -342,6 +351,19 @@ func parseFile(lang string, src []byte, timeout time.Duration, maxNodes int) (*p
 // only field, v0.25.0). TestParserPointer pins this against the library.
 func parserPtr(p *ts.Parser) *C.TSParser {
 	return *(**C.TSParser)(unsafe.Pointer(p))
+}
+
+// parseOnly parses src and deletes the tree, for the benchmark baseline.
+func parseOnly(lang string, src []byte) bool {
+	g := loadGrammars()[lang]
+	p := g.pool.Get().(*ts.Parser)
+	defer g.pool.Put(p)
+	var csrc *C.char
+	if len(src) > 0 {
+		csrc = (*C.char)(unsafe.Pointer(&src[0]))
+	}
+	C.ts_parser_set_timeout_micros(parserPtr(p), 0)
+	return C.at_parse_only(parserPtr(p), csrc, C.uint32_t(len(src))) == 1
 }
 
 func parserLanguagePtr(p *ts.Parser) unsafe.Pointer {
