@@ -1,29 +1,37 @@
-package pipeline
+// Package extractor adapts package surface (the syntax-tree extractor) to
+// the pipeline's Extractor interface: it hands the extractor the archive
+// reader's in-memory FS and classified members, so the extractor reads
+// exactly the bytes the archive reader verified and never the disk.
+//
+// It is a package of its own so that package pipeline does not import
+// tree-sitter: the pipeline's tests run with a stand-in extractor, and the
+// CLI wires this one in. It must hold no logic beyond the conversion.
+package extractor
 
 import (
 	"context"
 
 	"github.com/attestari/attestari/internal/artifact"
+	"github.com/attestari/attestari/internal/pipeline"
 	"github.com/attestari/attestari/internal/rundir"
 	"github.com/attestari/attestari/internal/surface"
 )
 
-// SurfaceExtractor is the Extractor of this build: package surface, fed the
-// archive reader's members and classification (language, minified rule,
-// vendored paths and bundler regions), so the extractor reads exactly what
-// the archive reader verified and never the disk.
-type SurfaceExtractor struct {
+// Surface is the pipeline.Extractor of this build.
+type Surface struct {
 	// Options are the extraction budget and bounds; zero fields take
 	// package surface's defaults.
 	Options surface.Options
 }
 
+var _ pipeline.Extractor = Surface{}
+
 // Version is EXTRACTOR_VERSION.
-func (SurfaceExtractor) Version() string { return surface.ExtractorVersion }
+func (Surface) Version() string { return surface.ExtractorVersion }
 
 // Extract reads the surface. Package surface records every limit it meets
 // in the row it returns, so there is no error to report.
-func (e SurfaceExtractor) Extract(ctx context.Context, in ExtractInput) (rundir.Surface, error) {
+func (e Surface) Extract(ctx context.Context, in pipeline.ExtractInput) (rundir.Surface, error) {
 	return surface.Extract(ctx, in.Package, in.Artifact.FS, MemberInfos(in.Artifact), e.Options), nil
 }
 
@@ -39,7 +47,8 @@ func MemberInfos(a *artifact.Artifact) []surface.MemberInfo {
 		}
 		for _, r := range m.VendoredRegions {
 			mi.VendoredRegions = append(mi.VendoredRegions, surface.VendoredRegion{
-				Library: r.Library, StartLine: r.StartLine, EndLine: r.EndLine, Reason: "bundler module comment (" + r.Marker + "): " + r.Module,
+				Library: r.Library, StartLine: r.StartLine, EndLine: r.EndLine,
+				Reason: "bundler module comment (" + r.Marker + "): " + r.Module,
 			})
 		}
 		out = append(out, mi)
