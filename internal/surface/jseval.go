@@ -729,6 +729,9 @@ func (x *extractor) getProp(v val, key string, e *env) (val, bool) {
 	case vModule:
 		return x.exportValue(v.f, key, 0)
 	case vInstance, vClass:
+		if v.f.lang == LangPython {
+			return x.pyMember(v, key, e)
+		}
 		return x.memberOf(v, key, e)
 	case vArray:
 		if i, err := strconv.Atoi(key); err == nil {

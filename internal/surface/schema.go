@@ -3,6 +3,7 @@ package surface
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"regexp"
 	"strings"
 
@@ -149,6 +150,12 @@ func writeJSONString(buf *bytes.Buffer, s string) {
 	_ = enc.Encode(s)
 	// Encode appends a newline.
 	buf.Truncate(buf.Len() - 1)
+}
+
+func writeJSONStringTo(w io.StringWriter, s string) {
+	var buf bytes.Buffer
+	writeJSONString(&buf, s)
+	_, _ = w.WriteString(buf.String())
 }
 
 // paramDescriptions records the parameter descriptions of a tool's schema:

@@ -66,6 +66,9 @@ type thunk struct {
 	n   nid
 	env *env
 	v   *val // already evaluated (synthesized arguments)
+	// name is a Python keyword argument's name ("" when positional, "*"
+	// for an unpacked argument).
+	name string
 }
 
 // env is a persistent chain of frames: the bindings chosen for enclosing
