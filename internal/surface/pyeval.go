@@ -21,13 +21,13 @@ type pyContext struct{}
 
 // Python site kinds reuse siteKind values with their own meaning.
 const (
-	pySiteDecorator siteKind = iota + 100 // @x.tool / @x.prompt / @x.resource / @x.list_*
-	pySiteCallForm                        // x.tool(...)(fn)
-	pySiteAddTool                         // x.add_tool(...)
-	pySiteAddPrompt                       // x.add_prompt(...)
-	pySiteAddResource                     // x.add_resource(...)
-	pySiteServer                          // FastMCP(...) / Server(...): instructions
-	pySiteTypedList                       // TOOLS: list[Tool] = [...]
+	pySiteDecorator   siteKind = iota + 100 // @x.tool / @x.prompt / @x.resource / @x.list_*
+	pySiteCallForm                          // x.tool(...)(fn)
+	pySiteAddTool                           // x.add_tool(...)
+	pySiteAddPrompt                         // x.add_prompt(...)
+	pySiteAddResource                       // x.add_resource(...)
+	pySiteServer                            // FastMCP(...) / Server(...): instructions
+	pySiteTypedList                         // TOOLS: list[Tool] = [...]
 )
 
 func pyFunctionKind(k string) bool { return k == "function_definition" || k == "lambda" }
@@ -1318,5 +1318,3 @@ func trimBlankLines(v val) val {
 
 // pyAttrChainName renders a decorator's callee for messages.
 func pyAttrChainName(f *file, n nid) string { return truncate(f.text(n), 60) }
-
-
