@@ -241,6 +241,7 @@ type Truth struct {
 	ExtraEnv         []string              `json:"extra_env,omitempty"`          // names of package-specific variables set
 	ExtraFiles       []string              `json:"extra_files,omitempty"`        // dummy files written into the data directory
 	StdoutNoiseLines int                   `json:"stdout_noise_lines,omitempty"` // non-JSON lines the server wrote to stdout, skipped
+	StdoutNoiseHead  string                `json:"stdout_noise_head,omitempty"`  // the first skipped stdout lines, kept when the probe failed
 	ServerName       string                `json:"server_name,omitempty"`
 	ServerVersion    string                `json:"server_version,omitempty"`
 	ProtocolVersion  string                `json:"protocol_version,omitempty"`

@@ -155,8 +155,11 @@ func TestParamDescriptions(t *testing.T) {
 
 func TestFilterJSONLines(t *testing.T) {
 	in := "starting server...\n{\"level\":30,\"msg\":\"pino log\"}\n\n{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\n[{\"jsonrpc\":\"2.0\",\"method\":\"x\"}]\nDone"
-	var out bytes.Buffer
-	skipped := filterJSONLines(strings.NewReader(in), &out)
+	var out, noise bytes.Buffer
+	skipped := filterJSONLines(strings.NewReader(in), &out, &noise)
+	if noise.String() != "starting server...\n{\"level\":30,\"msg\":\"pino log\"}\nDone" {
+		t.Errorf("noise = %q", noise.String())
+	}
 	if skipped != 3 {
 		t.Errorf("skipped = %d, want 3", skipped)
 	}

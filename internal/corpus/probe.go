@@ -183,13 +183,14 @@ func Probe(ctx context.Context, opt ProbeOptions, pkg Package) (t Truth) {
 		return t
 	}
 	exited := make(chan struct{})
+	noiseHead := &headBuffer{max: 2 << 10}
 	var noise int
 	var noiseMu sync.Mutex
 	pr, pw := io.Pipe()
 	go func() {
 		// Servers that log to stdout break a strict line decoder; a lenient
 		// client skips such lines, and so does the probe (counting them).
-		n := filterJSONLines(stdout, pw)
+		n := filterJSONLines(stdout, pw, noiseHead)
 		noiseMu.Lock()
 		noise = n
 		noiseMu.Unlock()
@@ -210,6 +211,7 @@ func Probe(ctx context.Context, opt ProbeOptions, pkg Package) (t Truth) {
 		noiseMu.Unlock()
 		if !t.Started || t.ErrorKind != "" {
 			t.StderrTail = redact(tailString(stderr.String(), 2000))
+			t.StdoutNoiseHead = redact(strings.TrimSpace(noiseHead.String()))
 		}
 	}()
 
@@ -565,7 +567,7 @@ func killGroup(cmd *exec.Cmd) error {
 // filterJSONLines copies the lines of r that look like JSON-RPC frames (a
 // JSON object or array naming "jsonrpc") to w and returns how many other
 // non-blank lines it skipped: plain log lines and JSON log records alike.
-func filterJSONLines(r io.Reader, w io.Writer) int {
+func filterJSONLines(r io.Reader, w io.Writer, noise io.Writer) int {
 	br := bufio.NewReaderSize(r, 1<<16)
 	skipped := 0
 	for {
@@ -580,12 +582,41 @@ func filterJSONLines(r io.Reader, w io.Writer) int {
 				}
 			default:
 				skipped++
+				if noise != nil {
+					_, _ = noise.Write(line)
+				}
 			}
 		}
 		if err != nil {
 			return skipped
 		}
 	}
+}
+
+// headBuffer keeps the first max bytes written to it.
+type headBuffer struct {
+	mu  sync.Mutex
+	max int
+	buf []byte
+}
+
+func (b *headBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if room := b.max - len(b.buf); room > 0 {
+		if len(p) > room {
+			b.buf = append(b.buf, p[:room]...)
+		} else {
+			b.buf = append(b.buf, p...)
+		}
+	}
+	return len(p), nil
+}
+
+func (b *headBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return strings.ToValidUTF8(string(b.buf), "")
 }
 
 // tailBuffer keeps the last max bytes written to it.

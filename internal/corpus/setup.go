@@ -104,6 +104,11 @@ var setups = map[string]Setup{
 	"mcp-server-sqlite-npx":                   {Args: []string{DataPlaceholder + "/probe.sqlite"}},
 	"mcp-obsidian":                            {Args: []string{DataPlaceholder}},
 	"@bytebase/dbhub":                         {Args: []string{"--transport", "stdio", "--dsn", "postgres://probe:probe@127.0.0.1:9/probe"}},
+	"@stripe/mcp":                             {Args: []string{"--tools=all"}, Env: map[string]string{"STRIPE_SECRET_KEY": "sk_test_dummy"}},
+	"@launchdarkly/mcp-server":                {Args: []string{"start", "--api-key-auth", "api-dummy"}},
+	"@gongrzhe/server-gmail-autoauth-mcp": {
+		Files: map[string]string{"gcp-oauth.keys.json": `{"installed":{"client_id":"dummy","client_secret":"dummy","redirect_uris":["http://127.0.0.1:9"]}}`},
+	},
 	"@modelcontextprotocol/server-gdrive": {
 		Env:   map[string]string{"GDRIVE_CREDENTIALS_PATH": DataPlaceholder + "/gdrive-credentials.json"},
 		Files: map[string]string{"gdrive-credentials.json": `{"access_token":"dummy-attestari-probe","token_type":"Bearer"}`},
