@@ -63,6 +63,46 @@ type Header struct {
 	// Files lists the SHA-256 of every other file of the publication, so a
 	// reader (and the loader) can check the directory is whole.
 	Files []rundir.InputFile `json:"files"`
+
+	// Day30 is Day0 plus thirty days: the earliest PublishedAt allowed.
+	Day30 time.Time `json:"day30"`
+	// CandidatesFile and CandidatesSHA256 are the run's candidates file:
+	// publications over the same file supersede one another by default.
+	CandidatesFile   string `json:"candidates_file"`
+	CandidatesSHA256 string `json:"candidates_sha256"`
+	// DecisionsSHA256 is the SHA-256 of the decisions.json published from.
+	DecisionsSHA256 string `json:"decisions_sha256"`
+	// AppealsEvents is how many events of the run's appeal log were applied
+	// (those dated at or before PublishedAt), and AppealsHeadSHA256 the
+	// hash of the last of them: a later publication refuses a log whose
+	// first AppealsEvents events no longer end in that hash.
+	AppealsEvents     int    `json:"appeals_events"`
+	AppealsHeadSHA256 string `json:"appeals_head_sha256,omitempty"`
+	// Counts summarise what the publication holds.
+	Counts Counts `json:"counts"`
+}
+
+// Counts summarise a publication: packages by published verdict, grades,
+// and findings by published status. Withheld counts the findings decided
+// withheld and those withheld at publication; neither is published.
+type Counts struct {
+	Packages          int            `json:"packages"`
+	Graded            int            `json:"graded"`
+	NotGradeable      int            `json:"not_gradeable"`
+	OutOfScope        int            `json:"out_of_scope"`
+	Grades            map[string]int `json:"grades"`
+	Reasons           map[string]int `json:"reasons"`
+	Findings          StatusCounts   `json:"findings"`
+	WithheldAtPublish int            `json:"withheld_at_publication"`
+}
+
+// StatusCounts count findings by published status.
+type StatusCounts struct {
+	Confirmed         int `json:"confirmed"`
+	Noted             int `json:"noted"`
+	UnderAppeal       int `json:"under_appeal"`
+	WithdrawnOnAppeal int `json:"withdrawn_on_appeal"`
+	Withheld          int `json:"withheld"`
 }
 
 // Tool is one parsed tool as published: its text, its schema and its hash.
@@ -76,6 +116,9 @@ type Tool struct {
 	Reason           string `json:"reason,omitempty"`
 	File             string `json:"file,omitempty"`
 	Line             int    `json:"line,omitempty"`
+	// TextWithheld is set ("personal_data") when the description and schema
+	// text are left out because they carry personal data; the hash stays.
+	TextWithheld string `json:"text_withheld,omitempty"`
 }
 
 // Package is one package version as published: the decision row, with the
@@ -87,6 +130,9 @@ type Package struct {
 	DecidedGrade   string   `json:"decided_grade,omitempty"`
 	Tools          []Tool   `json:"tools"`
 	NotAssessed    []string `json:"not_assessed"`
+	// PublishedFindings counts this package's findings by published status
+	// (the embedded findings counts are the decision's).
+	PublishedFindings StatusCounts `json:"published_findings"`
 }
 
 // AppealStatus is the public part of an appeal: never its grounds or notes.
@@ -137,10 +183,25 @@ type Publication struct {
 	Blobs map[string][]byte
 }
 
-var idPattern = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,100}$`)
+// idPattern starts with a letter or digit, so no id is a hidden name or
+// looks like Write's temporary directories (".tmp-...").
+var idPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$`)
 
 // ValidID reports whether id may name a publication (it is a directory name and a URL segment).
-func ValidID(id string) bool { return idPattern.MatchString(id) && id != "." && id != ".." }
+func ValidID(id string) bool { return idPattern.MatchString(id) }
+
+// writeStep, when set (by tests), is called after each file Write puts in
+// the temporary directory; an error from it aborts Write there, as a crash
+// would, so a test can check nothing partial is left at the publication's
+// address.
+var writeStep func(name string) error
+
+func step(name string) error {
+	if writeStep == nil {
+		return nil
+	}
+	return writeStep(name)
+}
 
 // ErrIncomplete reports a publication directory whose files do not match its header.
 var ErrIncomplete = errors.New("publication is incomplete or altered")
@@ -179,6 +240,9 @@ func Write(dir string, p *Publication) error {
 		if err := rundir.WriteFileAtomic(filepath.Join(tmp, EvidenceDir, e.SHA256), b); err != nil {
 			return err
 		}
+		if err := step(EvidenceDir + "/" + e.SHA256); err != nil {
+			return err
+		}
 	}
 	files := []struct {
 		name string
@@ -193,6 +257,9 @@ func Write(dir string, p *Publication) error {
 		if err := rundir.WriteFileAtomic(filepath.Join(tmp, f.name), b); err != nil {
 			return err
 		}
+		if err := step(f.name); err != nil {
+			return err
+		}
 		sums = append(sums, rundir.InputFile{Path: f.name, SHA256: rundir.SHA256Hex(b)})
 	}
 	for _, raw := range []struct {
@@ -205,6 +272,9 @@ func Write(dir string, p *Publication) error {
 		if err := rundir.WriteFileAtomic(filepath.Join(tmp, raw.name), raw.b); err != nil {
 			return err
 		}
+		if err := step(raw.name); err != nil {
+			return err
+		}
 		sums = append(sums, rundir.InputFile{Path: raw.name, SHA256: rundir.SHA256Hex(raw.b)})
 	}
 	p.Header.Schema = Schema
@@ -212,8 +282,16 @@ func Write(dir string, p *Publication) error {
 	if err := rundir.WriteJSON(tmp, HeaderFile, p.Header); err != nil {
 		return err
 	}
+	if err := step(HeaderFile); err != nil {
+		return err
+	}
 	if err := os.Rename(tmp, dir); err != nil {
 		return fmt.Errorf("move publication into place: %w", err)
+	}
+	// The rename is durable only once the parent directory is synced.
+	if d, err := os.Open(parent); err == nil {
+		_ = d.Sync()
+		d.Close()
 	}
 	return nil
 }
