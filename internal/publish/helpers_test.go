@@ -254,7 +254,9 @@ func (r *testRun) decideAndNotice() *policy.Decisions {
 	return d
 }
 
-func (r *testRun) home() string { return filepath.Join(filepath.Dir(filepath.Dir(r.dir)), "publications") }
+func (r *testRun) home() string {
+	return filepath.Join(filepath.Dir(filepath.Dir(r.dir)), "publications")
+}
 
 func (r *testRun) options(now time.Time) Options {
 	return Options{RunDir: r.dir, Home: r.home(), Blobs: r.blobs, Now: func() time.Time { return now }}
