@@ -323,4 +323,3 @@ func TestOfflineCancelled(t *testing.T) {
 		t.Fatalf("got %v", err)
 	}
 }
-
