@@ -77,11 +77,13 @@ var (
 	listItemName = regexp.MustCompile("^ ?[-*+]\\s+(?:\\*\\*`?([A-Za-z][A-Za-z0-9_.\\-]*)`?\\*\\*|`([A-Za-z][A-Za-z0-9_.\\-]*)`)")
 	tableSep     = regexp.MustCompile(`^\|?\s*:?-{3,}`)
 	toolName     = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_.\-]*$`)
+	paramDoc     = regexp.MustCompile(`(?i)^\s*[:\-–—]?\s*\((string|number|integer|boolean|bool|array|object|optional|required|int|float)\b`)
 )
 
 // readmeTools lists the names a README gives under a heading naming tools:
 // top-level list items that start with a bold or code name, and the first
-// column of tables. Deeper headings stay inside the section.
+// column of tables, up to the next heading. Parameter lists ("- `url`
+// (string)") are not tool names.
 func readmeTools(md string) []rundir.Advertised {
 	var out []rundir.Advertised
 	lines := strings.Split(md, "\n")
@@ -99,10 +101,11 @@ func readmeTools(md string) []rundir.Advertised {
 		}
 		if m := mdHeading.FindStringSubmatch(l); m != nil {
 			lv := len(m[1])
-			if level > 0 && lv <= level {
-				level = 0
-			}
-			if level == 0 && toolsWord.MatchString(m[2]) {
+			// Any heading closes the list: a deeper heading that does not
+			// name tools starts one tool's own section (its parameters,
+			// examples), whose list items are not tool names.
+			level = 0
+			if toolsWord.MatchString(m[2]) {
 				level = lv
 			}
 			continue
@@ -114,6 +117,9 @@ func readmeTools(md string) []rundir.Advertised {
 			name := m[1]
 			if name == "" {
 				name = m[2]
+			}
+			if paramDoc.MatchString(l[len(m[0]):]) {
+				continue
 			}
 			out = append(out, rundir.Advertised{Name: name, Line: i + 1})
 			continue

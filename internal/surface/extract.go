@@ -83,6 +83,7 @@ func Extract(ctx context.Context, pkg rundir.PackageRef, fsys fs.FS, members []M
 		return
 	}
 	x.readMetadata(fsys)
+	x.markUnreachedSources()
 	x.extractAll()
 	if x.exceeded {
 		x.budgetOutcome()
@@ -370,6 +371,39 @@ func (p *packageJSON) entryPoints() []string {
 	return out
 }
 
+// markUnreachedSources marks TypeScript sources that the package's entry
+// points never import as not run: a package that ships src/*.ts beside its
+// compiled dist/*.js runs the JavaScript. JavaScript files outside the
+// import closure stay readable, since a server may load them dynamically.
+func (x *extractor) markUnreachedSources() {
+	if len(x.entryFiles) == 0 {
+		return
+	}
+	reached := map[*file]bool{}
+	queue := append([]*file(nil), x.entryFiles...)
+	for len(queue) > 0 {
+		f := queue[0]
+		queue = queue[1:]
+		if reached[f] {
+			continue
+		}
+		reached[f] = true
+		if f.facts == nil {
+			continue
+		}
+		for _, im := range f.facts.imports {
+			if t := x.resolveModule(f, im.spec); t != nil && t.parsed != nil && !reached[t] {
+				queue = append(queue, t)
+			}
+		}
+	}
+	for _, f := range x.files {
+		if !reached[f] && (f.lang == LangTS || f.lang == LangTSX) {
+			f.notRun = true
+		}
+	}
+}
+
 // runnable reports whether sites in f count: not vendored, not a test or
 // example.
 func (f *file) runnable() bool { return !f.vendored && !f.notRun }
@@ -402,9 +436,12 @@ func (f *file) site(n nid, detail string) rundir.Site {
 // collector gathers what one evaluation of a site produced. When need is
 // set, a binding has to be enumerated first and the rest is discarded.
 type collector struct {
+	file     *file
+	site     nid
 	entries  []rundir.Entry
 	failures []string
 	runtime  []string
+	notes    []string
 	need     *scopeRef
 }
 
@@ -433,7 +470,7 @@ func (x *extractor) enumerate(f *file, site nid, fn func(e *env, c *collector)) 
 			x.siteFailed(f, site, fmt.Sprintf("more than %d instances of this registration site", x.opts.MaxInstances))
 			return
 		}
-		c := &collector{}
+		c := &collector{file: f, site: site}
 		x.safeEval(f, site, func() { fn(e, c) })
 		if c.need == nil {
 			x.commit(f, site, c)
@@ -463,6 +500,29 @@ func (x *extractor) enumerate(f *file, site nid, fn func(e *env, c *collector)) 
 	}
 }
 
+// mentionsOpenAPI reports whether a file deals with OpenAPI documents: its
+// path, an import, or an identifier names OpenAPI or Swagger.
+func (f *file) mentionsOpenAPI() bool {
+	lp := strings.ToLower(f.path)
+	if strings.Contains(lp, "openapi") || strings.Contains(lp, "swagger") {
+		return true
+	}
+	for _, n := range f.nodes {
+		k := f.g.kindName(n.sym)
+		if k != "identifier" && k != "property_identifier" && k != "type_identifier" && k != "string_fragment" && k != "string_content" {
+			continue
+		}
+		if n.end-n.start > 64 {
+			continue
+		}
+		t := strings.ToLower(string(f.src[n.start:n.end]))
+		if strings.Contains(t, "openapi") || strings.Contains(t, "swagger") {
+			return true
+		}
+	}
+	return false
+}
+
 // safeEval runs fn and turns a panic into a failed site: a registration
 // site the extractor could not read is declaration_not_parsed, never a crash.
 func (x *extractor) safeEval(f *file, site nid, fn func()) {
@@ -483,8 +543,15 @@ func (x *extractor) siteFailed(f *file, n nid, reason string) {
 }
 
 func (x *extractor) commit(f *file, site nid, c *collector) {
+	if len(c.failures) > 0 && len(c.runtime) == 0 && f.mentionsOpenAPI() {
+		// The registering file builds its tools from an OpenAPI document.
+		c.runtime = append(c.runtime, "tools built from an OpenAPI document")
+	}
 	for _, r := range c.runtime {
 		x.runtimeGen = append(x.runtimeGen, f.site(site, r))
+	}
+	for _, r := range c.notes {
+		x.addUnresolved(f.path, f.lineOf(site), r)
 	}
 	for _, r := range c.failures {
 		x.siteFailed(f, site, r)

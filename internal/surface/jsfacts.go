@@ -98,7 +98,7 @@ func functionKind(k string) bool {
 func (f *file) calleeName(callee nid) string {
 	for callee >= 0 {
 		switch f.kind(callee) {
-		case "identifier", "property_identifier", "private_property_identifier":
+		case "identifier", "property_identifier", "private_property_identifier", "import":
 			return f.text(callee)
 		case "member_expression":
 			return f.text(f.field(callee, "property"))
@@ -171,6 +171,17 @@ func buildJSFacts(f *file) *facts {
 		assigns:     map[string][]nid{},
 		propAssigns: map[string][]nid{},
 		scopes:      map[nid]map[string][]declRef{},
+	}
+	// Imported names by local alias, so a call through an alias
+	// (import { createMcpServer as Jn }) is classified by the imported name.
+	aliases := map[string]string{}
+	for i := range f.nodes {
+		n := nid(i)
+		if f.kind(n) == "import_specifier" {
+			if a := f.field(n, "alias"); a >= 0 {
+				aliases[f.text(a)] = f.text(f.field(n, "name"))
+			}
+		}
 	}
 	addExport := func(name string, r exportRef) {
 		if _, ok := fa.exports[name]; !ok {
@@ -271,6 +282,13 @@ func buildJSFacts(f *file) *facts {
 					}
 				}
 			}
+			if f.kind(callee) == "import" {
+				if a := f.args(n); len(a) >= 1 {
+					if spec, ok := f.stringValue(a[0]); ok {
+						fa.imports = append(fa.imports, importFact{spec: spec, node: n, req: true, names: []string{"*"}})
+					}
+				}
+			}
 			if name == "require" && f.kind(callee) == "identifier" {
 				a := f.args(n)
 				if len(a) == 1 {
@@ -295,6 +313,9 @@ func buildJSFacts(f *file) *facts {
 						addExport(key, exportRef{kind: exExpr, node: n})
 					}
 				}
+			}
+			if orig, ok := aliases[name]; ok && f.kind(callee) == "identifier" {
+				name = orig
 			}
 			classifyCallSite(f, fa, n, name)
 		case "assignment_expression":
@@ -539,7 +560,7 @@ func classifyCallSite(f *file, fa *facts, n nid, name string) {
 			}
 		}
 	}
-	if isNew && (name == "McpServer" || name == "Server") {
+	if isNew && (name == "McpServer" || name == "Server" || name == "FastMCP") {
 		add(siteNewServer)
 	}
 	if (strings.Contains(name, "Server") || strings.Contains(strings.ToLower(name), "mcp")) && name != "setRequestHandler" {

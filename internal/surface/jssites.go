@@ -48,14 +48,6 @@ func (x *extractor) jsSite(f *file, s siteRef) {
 	if !f.runnable() || f.inVendoredRegion(n) {
 		return
 	}
-	if f.minified {
-		// Registration text in a bundle: read only through imports from
-		// readable source; the bundle itself is evidence of minified_only.
-		if len(x.minSites) == 0 || x.minSites[len(x.minSites)-1].File != f.path {
-			x.minSites = append(x.minSites, f.site(n, x.bundleDetail(f)))
-		}
-		return
-	}
 	if x.insideAPIClass(f, n) {
 		// The implementation of the tool API (an SDK's McpServer, a
 		// framework's server class) is not the subject's registrations.
@@ -64,14 +56,22 @@ func (x *extractor) jsSite(f *file, s siteRef) {
 	if (s.kind == siteMethodCase || s.kind == siteMethodIf) && !dispatcherReturns(f, n, s.kind) {
 		return // a capability check, not a handler that answers the list
 	}
-	if s.kind == siteNewServer {
-		x.enumerate(f, n, func(e *env, c *collector) { x.instructionsSite(f, n, e, c) })
-		return
-	}
 	if s.kind == siteRequestHandler && x.requestMethod(f, n) == "" {
 		return
 	}
 	if s.kind == siteToolsTable && !x.toolsTableApplies(f, n) {
+		return
+	}
+	if f.minified {
+		// Registration text in a bundle: read only through imports from
+		// readable source; the bundle itself is evidence of minified_only.
+		if s.kind != siteNewServer && (len(x.minSites) == 0 || x.minSites[len(x.minSites)-1].File != f.path) {
+			x.minSites = append(x.minSites, f.site(n, x.bundleDetail(f)))
+		}
+		return
+	}
+	if s.kind == siteNewServer {
+		x.enumerate(f, n, func(e *env, c *collector) { x.instructionsSite(f, n, e, c) })
 		return
 	}
 	x.readSites++
@@ -462,7 +462,38 @@ func (x *extractor) requestMethod(f *file, n nid) string {
 		return ""
 	}
 	name := f.calleeName(args[0])
-	return requestSchemaMethod[name]
+	if m, ok := requestSchemaMethod[name]; ok {
+		return m
+	}
+	// A schema under another name (a bundle's alias): the list method is the
+	// method literal its declaration carries, e.g. z.literal("tools/list").
+	if f.kind(args[0]) == "identifier" {
+		if b, ok := x.lookup(f, args[0], f.text(args[0])); ok && b.kind == bDecl && f.kind(b.decl) == "variable_declarator" {
+			if v := f.field(b.decl, "value"); v >= 0 {
+				return listMethodIn(f, v)
+			}
+		}
+	}
+	return ""
+}
+
+// listMethodIn finds a list-method string literal in a small subtree.
+func listMethodIn(f *file, root nid) string {
+	found, visited := "", 0
+	f.walk(root, func(n nid) bool {
+		visited++
+		if found != "" || visited > 400 {
+			return false
+		}
+		if f.kind(n) == "string" {
+			if s, ok := f.stringValue(n); ok && isListMethod(s) {
+				found = s
+			}
+			return false
+		}
+		return true
+	})
+	return found
 }
 
 // clientRequest stands for the request a client sends to a handler.
@@ -550,6 +581,28 @@ func (x *extractor) listResult(f *file, at nid, method string, ret val, e *env, 
 
 func (x *extractor) listFailed(c *collector, method string, v val) {
 	r := reasonOf(v)
+	if strings.Contains(r, "@modelcontextprotocol/sdk") {
+		// A handler that wraps the SDK's own listing re-lists what the
+		// registration sites already registered.
+		c.notes = append(c.notes, method+" handler relists the SDK's registered entries: "+r)
+		return
+	}
+	kind := map[string]string{"prompts/list": KindPrompt, "resources/list": KindResource, "resources/templates/list": KindResourceTemplate}[method]
+	if kind != "" {
+		// Prompts and resources built at run time are recorded as one
+		// entry whose text was not read; only tools decide the outcome.
+		ent := rundir.Entry{Kind: kind, NameState: StateUnreadable, File: c.file.path, Line: c.file.lineOf(c.site), Spans: []rundir.Span{}, Holes: []rundir.Hole{}}
+		describe(&ent, unknown(method+" built at run time: "+r), true)
+		ent.SchemaKind = SchemaNone
+		c.entries = append(c.entries, ent)
+		if kind == KindPrompt {
+			pt := entryBase(KindPromptText, c.file, c.site)
+			pt.Name = "messages"
+			describe(&pt, unknown("messages of prompts listed at run time"), true)
+			c.entries = append(c.entries, pt)
+		}
+		return
+	}
 	c.failures = append(c.failures, method+" result could not be read: "+r)
 	if isRuntimeReason(r) {
 		c.runtime = append(c.runtime, r)
@@ -558,7 +611,10 @@ func (x *extractor) listFailed(c *collector, method string, v val) {
 
 // apiMethods are the methods whose definition (with a body) makes a class an
 // implementation of the tool API rather than a user of it.
-var apiMethods = map[string]bool{"registerTool": true, "tool": true, "addTool": true, "registerPrompt": true, "setRequestHandler": true}
+var apiMethods = map[string]bool{
+	"registerTool": true, "tool": true, "addTool": true, "registerPrompt": true, "setRequestHandler": true,
+	"addPrompt": true, "addResource": true, "addResourceTemplate": true, "registerResource": true,
+}
 
 // insideAPIClass reports whether n sits in a class that defines the tool API.
 func (x *extractor) insideAPIClass(f *file, n nid) bool {
@@ -741,10 +797,15 @@ func (x *extractor) toolsTableSite(f *file, n nid, e *env, c *collector) {
 
 func (x *extractor) instructionsSite(f *file, n nid, e *env, c *collector) {
 	args := f.args(n)
-	if len(args) < 2 {
+	optIdx := 1
+	if f.calleeName(f.field(n, "constructor")) == "FastMCP" {
+		// The TypeScript FastMCP takes one options object.
+		optIdx = 0
+	}
+	if len(args) <= optIdx {
 		return
 	}
-	opts := x.eval(f, args[1], e)
+	opts := x.eval(f, args[optIdx], e)
 	if c.needs(opts) {
 		return
 	}
