@@ -4,4 +4,4 @@ VALUES ($1, $2, $3, $4, $5)
 ON CONFLICT (sha256) DO NOTHING;
 
 -- name: EvidenceGet :one
-SELECT * FROM evidence WHERE sha256 = $1;
+SELECT sha256, content_type, size, body FROM evidence WHERE sha256 = $1;

@@ -5,7 +5,8 @@ INSERT INTO findings (id, publication_id, package_version_id, check_id, tag, sev
 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18);
 
 -- name: FindingGetLatest :one
-SELECT f.*
+-- A finding as its newest publication states it.
+SELECT f.*, p.published_at AS publication_published_at
 FROM findings f
 JOIN publications p ON p.id = f.publication_id
 WHERE f.id = $1

@@ -2,8 +2,8 @@
 INSERT INTO package_versions (publication_id, registry, name, version, artifact_sha256, verdict, grade, blocked_by,
                               surface_outcome, manifest_hash, manifest_reason, extractor_version, methodology_version,
                               methodology_sha256, decided_at, published_at, mcp_surface, delegates_to, delegated_from,
-                              capabilities_omitted, row_sha256, row)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22)
+                              capabilities_omitted, row_sha256, row, not_assessed, reason)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24)
 RETURNING id;
 
 -- name: PackageVersionGetCurrent :one
@@ -12,21 +12,106 @@ FROM current_versions cv
 JOIN package_versions pv ON pv.id = cv.package_version_id
 WHERE cv.registry = $1 AND cv.name = $2 AND cv.version = $3;
 
+-- name: PackageVersionGet :one
+SELECT * FROM package_versions WHERE id = $1;
+
+-- name: PackageVersionFindCurrent :many
+-- The current rows of name@version on either registry (or the one given),
+-- and whether the name is also known on another registry.
+SELECT pv.id, pv.registry,
+       EXISTS (SELECT 1 FROM current_versions o WHERE o.name = cv.name AND o.registry <> cv.registry) AS on_other_registry
+FROM current_versions cv
+JOIN package_versions pv ON pv.id = cv.package_version_id
+WHERE cv.name = sqlc.arg(name) AND cv.version = sqlc.arg(version)
+  AND (sqlc.narg(registry)::text IS NULL OR cv.registry = sqlc.narg(registry)::text)
+ORDER BY cv.registry
+LIMIT 2;
+
+-- name: ManifestGet :many
+-- The gateway's hot path: one round trip for the row, its tools, and whether
+-- the name is ambiguous without a registry.
+SELECT pv.id, pv.registry, pv.name, pv.version, pv.artifact_sha256, pv.verdict, pv.grade, pv.manifest_hash,
+       pv.manifest_reason, pv.extractor_version, pv.methodology_version, pv.methodology_sha256, pv.decided_at,
+       pv.published_at, pv.row_sha256,
+       EXISTS (SELECT 1 FROM current_versions o WHERE o.name = cv.name AND o.registry <> cv.registry) AS on_other_registry,
+       COALESCE((SELECT jsonb_agg(jsonb_build_object(
+                   'name', t.name, 'description_state', t.description_state, 'description', t.description_raw,
+                   'schema_kind', t.schema_kind, 'tool_hash', t.tool_hash, 'reason', t.hash_reason) ORDER BY t.position)
+                 FROM tools t WHERE t.package_version_id = pv.id), '[]'::jsonb)::jsonb AS tools
+FROM current_versions cv
+JOIN package_versions pv ON pv.id = cv.package_version_id
+WHERE cv.name = sqlc.arg(name) AND cv.version = sqlc.arg(version)
+  AND (sqlc.narg(registry)::text IS NULL OR cv.registry = sqlc.narg(registry)::text)
+ORDER BY cv.registry
+LIMIT 2;
+
 -- name: PackageVersionRegistriesForName :many
 SELECT DISTINCT registry FROM current_versions WHERE name = $1 ORDER BY registry LIMIT 2;
 
 -- name: PackageVersionVersionsForName :many
 SELECT version FROM current_versions WHERE registry = $1 AND name = $2 ORDER BY version LIMIT 1000;
 
--- name: PackageVersionList :many
-SELECT pv.*
+-- name: PackageVersionHistory :many
+-- Every current version of one package, newest publication first.
+SELECT pv.id, pv.version, pv.verdict, pv.grade, pv.blocked_by, pv.reason, pv.manifest_hash, pv.manifest_reason,
+       pv.published_at, pv.publication_id
 FROM current_versions cv
 JOIN package_versions pv ON pv.id = cv.package_version_id
-WHERE (sqlc.narg(registry)::text IS NULL OR pv.registry = sqlc.narg(registry))
-  AND (sqlc.narg(grade)::text IS NULL OR pv.grade = sqlc.narg(grade))
-  AND (sqlc.narg(verdict)::text IS NULL OR pv.verdict = sqlc.narg(verdict))
-  AND (sqlc.narg(reason)::text IS NULL OR sqlc.narg(reason)::text = ANY (pv.blocked_by))
-  AND (sqlc.narg(q)::text IS NULL OR pv.name ILIKE '%' || sqlc.narg(q)::text || '%')
-  AND (sqlc.narg(after_id)::bigint IS NULL OR pv.id > sqlc.narg(after_id)::bigint)
-ORDER BY pv.id
+WHERE cv.registry = $1 AND cv.name = $2
+ORDER BY pv.published_at DESC, pv.id DESC
+LIMIT 500;
+
+-- name: PackageVersionLookup :many
+-- A batch read: the current row of each requested (registry, name, version),
+-- tagged with its position in the request.
+SELECT i.ord::bigint AS ord, pv.verdict, pv.grade, pv.manifest_hash, pv.published_at
+FROM generate_subscripts(sqlc.arg(names)::text[], 1) AS i(ord)
+JOIN current_versions cv ON cv.registry = (sqlc.arg(registries)::text[])[i.ord]
+                        AND cv.name = (sqlc.arg(names)::text[])[i.ord]
+                        AND cv.version = (sqlc.arg(versions)::text[])[i.ord]
+JOIN package_versions pv ON pv.id = cv.package_version_id
+ORDER BY i.ord
+LIMIT 1000;
+
+-- name: PackageVersionList :many
+-- Keyset pagination on (name, id); the cursor is the last id of the page.
+SELECT pv.id, pv.registry, pv.name, pv.version, pv.verdict, pv.grade, pv.blocked_by, pv.reason, pv.manifest_hash,
+       pv.published_at
+FROM current_versions cv
+JOIN package_versions pv ON pv.id = cv.package_version_id
+WHERE (sqlc.narg(registry)::text IS NULL OR pv.registry = sqlc.narg(registry)::text)
+  AND (sqlc.narg(grade)::text IS NULL OR pv.grade = sqlc.narg(grade)::text)
+  AND (sqlc.narg(verdict)::text IS NULL OR pv.verdict = sqlc.narg(verdict)::text)
+  AND (sqlc.narg(reason)::text IS NULL OR sqlc.narg(reason)::text = ANY (pv.blocked_by) OR pv.reason = sqlc.narg(reason)::text)
+  AND (sqlc.narg(pattern)::text IS NULL OR pv.name ILIKE sqlc.narg(pattern)::text)
+  AND (sqlc.narg(after_id)::bigint IS NULL
+       OR (pv.name, pv.id) > (SELECT a.name, a.id FROM package_versions a WHERE a.id = sqlc.narg(after_id)::bigint))
+ORDER BY pv.name, pv.id
 LIMIT sqlc.arg(lim);
+
+-- name: PackageVersionCountByVerdict :many
+-- Facet counts over the search (registry, name): not narrowed by the verdict,
+-- grade or reason filters, so a reader sees what each filter would give.
+SELECT pv.verdict, count(*)::bigint AS n
+FROM current_versions cv
+JOIN package_versions pv ON pv.id = cv.package_version_id
+WHERE (sqlc.narg(registry)::text IS NULL OR pv.registry = sqlc.narg(registry)::text)
+  AND (sqlc.narg(pattern)::text IS NULL OR pv.name ILIKE sqlc.narg(pattern)::text)
+GROUP BY pv.verdict
+ORDER BY pv.verdict
+LIMIT 10;
+
+-- name: PackageVersionCountByReason :many
+SELECT r.code::text AS code, count(*)::bigint AS n
+FROM current_versions cv
+JOIN package_versions pv ON pv.id = cv.package_version_id
+CROSS JOIN LATERAL unnest(pv.blocked_by || COALESCE(ARRAY[pv.reason], '{}'::text[])) AS r(code)
+WHERE (sqlc.narg(registry)::text IS NULL OR pv.registry = sqlc.narg(registry)::text)
+  AND (sqlc.narg(pattern)::text IS NULL OR pv.name ILIKE sqlc.narg(pattern)::text)
+  AND r.code IS NOT NULL
+GROUP BY r.code
+ORDER BY r.code
+LIMIT 1000;
+
+-- name: PackageVersionCountCurrent :one
+SELECT count(*)::bigint FROM current_versions;

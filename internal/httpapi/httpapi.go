@@ -28,11 +28,6 @@ import (
 	attestari "github.com/attestari/attestari"
 )
 
-// Reader is everything the service reads. Package store satisfies it.
-type Reader interface {
-	Ping(ctx context.Context) error
-}
-
 // Options configures the service.
 type Options struct {
 	Reader Reader
@@ -135,6 +130,17 @@ func (s *Server) routes(metricsHandler http.Handler) chi.Router {
 		r.Method(http.MethodGet, "/metrics", metricsHandler)
 		r.Get("/methodology", s.handle(s.methodology))
 		r.Get("/methodology/{version}", s.handle(s.methodologyVersion))
+		r.Get("/gate_map.json", s.handle(s.getGateMap))
+		r.Get("/manifest/{name}/{version}", s.handle(s.getManifest))
+		r.Get("/manifest", s.handle(s.getManifestByPurl))
+		r.Post("/lookup", s.handle(s.postLookup))
+		r.Get("/diff/{name}/{from}/{to}", s.handle(s.getVersionDiff))
+		r.Get("/packages", s.handle(s.listPackages))
+		r.Get("/packages/{registry}/{name}/{version}", s.handle(s.getPackage))
+		r.Get("/findings/{id}", s.handle(s.getFinding))
+		r.Get("/evidence/{sha256}", s.handle(s.getEvidence))
+		r.Get("/runs", s.handle(s.listRuns))
+		r.Get("/runs/{id}/diff", s.handle(s.getRunDiff))
 	})
 	return r
 }

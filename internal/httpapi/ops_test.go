@@ -16,7 +16,8 @@ import (
 
 func TestMain(m *testing.M) { os.Exit(dbtest.Main(m)) }
 
-type downReader struct{}
+// downReader answers nothing: only Ping is called on it.
+type downReader struct{ Reader }
 
 func (downReader) Ping(context.Context) error { return errors.New("connection refused") }
 

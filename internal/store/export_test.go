@@ -31,3 +31,27 @@ func Prepare(ctx context.Context, s *Store, name, q string) error {
 	_, err = conn.Conn().Prepare(ctx, name, q)
 	return err
 }
+
+// SetLoadHook installs a hook called between the loader's stages (see
+// loadHook) and removes it when the test ends.
+func SetLoadHook(t interface{ Cleanup(func()) }, f func(stage string) error) {
+	loadHook = f
+	t.Cleanup(func() { loadHook = nil })
+}
+
+// RowCounts counts the rows of every table the loader writes.
+func RowCounts(ctx context.Context, s *Store) (map[string]int, error) {
+	out := map[string]int{}
+	for _, tbl := range []string{"runs", "publications", "package_versions", "current_versions", "tools", "findings",
+		"capabilities", "evidence", "appeal_statuses", "gate_map", "version_diffs"} {
+		var n int
+		if err := s.pool.QueryRow(ctx, "SELECT count(*) FROM "+tbl).Scan(&n); err != nil {
+			return nil, err
+		}
+		out[tbl] = n
+	}
+	return out, nil
+}
+
+// CompareVersions exposes the version order.
+var CompareVersions = compareVersions

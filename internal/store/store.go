@@ -13,11 +13,12 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/attestari/attestari/api"
 	"github.com/attestari/attestari/internal/store/internal/dbq"
 )
 
 // ErrNotFound is what every lookup returns when no row matches.
-var ErrNotFound = errors.New("not found")
+var ErrNotFound = api.ErrNotFound
 
 // Store is a pool of connections and the queries over it.
 type Store struct {

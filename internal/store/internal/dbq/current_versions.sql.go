@@ -9,10 +9,53 @@ import (
 	"context"
 )
 
+const currentVersionListForPackage = `-- name: CurrentVersionListForPackage :many
+SELECT cv.version, pv.id, pv.manifest_hash
+FROM current_versions cv
+JOIN package_versions pv ON pv.id = cv.package_version_id
+WHERE cv.registry = $1 AND cv.name = $2
+ORDER BY cv.version
+LIMIT 1000
+`
+
+type CurrentVersionListForPackageParams struct {
+	Registry string
+	Name     string
+}
+
+type CurrentVersionListForPackageRow struct {
+	Version      string
+	ID           int64
+	ManifestHash *string
+}
+
+// What was current for one package before a load changes it.
+func (q *Queries) CurrentVersionListForPackage(ctx context.Context, arg CurrentVersionListForPackageParams) ([]CurrentVersionListForPackageRow, error) {
+	rows, err := q.db.Query(ctx, currentVersionListForPackage, arg.Registry, arg.Name)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []CurrentVersionListForPackageRow{}
+	for rows.Next() {
+		var i CurrentVersionListForPackageRow
+		if err := rows.Scan(&i.Version, &i.ID, &i.ManifestHash); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const currentVersionUpsert = `-- name: CurrentVersionUpsert :exec
-INSERT INTO current_versions (registry, name, version, package_version_id)
+INSERT INTO current_versions AS cv (registry, name, version, package_version_id)
 VALUES ($1, $2, $3, $4)
 ON CONFLICT (registry, name, version) DO UPDATE SET package_version_id = EXCLUDED.package_version_id
+WHERE (SELECT ROW(o.published_at, o.publication_id) FROM package_versions o WHERE o.id = cv.package_version_id)
+    < (SELECT ROW(n.published_at, n.publication_id) FROM package_versions n WHERE n.id = EXCLUDED.package_version_id)
 `
 
 type CurrentVersionUpsertParams struct {
@@ -22,6 +65,9 @@ type CurrentVersionUpsertParams struct {
 	PackageVersionID int64
 }
 
+// The newest publication wins: a row is replaced only by one published later
+// (ties broken by publication id), so loading an older publication after a
+// newer one changes nothing that is served.
 func (q *Queries) CurrentVersionUpsert(ctx context.Context, arg CurrentVersionUpsertParams) error {
 	_, err := q.db.Exec(ctx, currentVersionUpsert,
 		arg.Registry,

@@ -10,18 +10,24 @@ import (
 )
 
 const evidenceGet = `-- name: EvidenceGet :one
-SELECT sha256, content_type, size, body, publication_id FROM evidence WHERE sha256 = $1
+SELECT sha256, content_type, size, body FROM evidence WHERE sha256 = $1
 `
 
-func (q *Queries) EvidenceGet(ctx context.Context, sha256 string) (Evidence, error) {
+type EvidenceGetRow struct {
+	Sha256      string
+	ContentType string
+	Size        int32
+	Body        []byte
+}
+
+func (q *Queries) EvidenceGet(ctx context.Context, sha256 string) (EvidenceGetRow, error) {
 	row := q.db.QueryRow(ctx, evidenceGet, sha256)
-	var i Evidence
+	var i EvidenceGetRow
 	err := row.Scan(
 		&i.Sha256,
 		&i.ContentType,
 		&i.Size,
 		&i.Body,
-		&i.PublicationID,
 	)
 	return i, err
 }

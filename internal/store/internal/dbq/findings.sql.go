@@ -7,10 +7,12 @@ package dbq
 
 import (
 	"context"
+
+	"github.com/jackc/pgx/v5/pgtype"
 )
 
 const findingGetLatest = `-- name: FindingGetLatest :one
-SELECT f.id, f.publication_id, f.package_version_id, f.check_id, f.tag, f.severity_assigned, f.severity_decided, f.status, f.rule, f.surface_kind, f.entry_name, f.evidence_sha256, f.evidence_path, f.line_start, f.line_end, f.excerpt, f.excerpt_sha256, f.row
+SELECT f.id, f.publication_id, f.package_version_id, f.check_id, f.tag, f.severity_assigned, f.severity_decided, f.status, f.rule, f.surface_kind, f.entry_name, f.evidence_sha256, f.evidence_path, f.line_start, f.line_end, f.excerpt, f.excerpt_sha256, f.row, p.published_at AS publication_published_at
 FROM findings f
 JOIN publications p ON p.id = f.publication_id
 WHERE f.id = $1
@@ -18,9 +20,32 @@ ORDER BY p.published_at DESC, p.id DESC
 LIMIT 1
 `
 
-func (q *Queries) FindingGetLatest(ctx context.Context, id string) (Finding, error) {
+type FindingGetLatestRow struct {
+	ID                     string
+	PublicationID          string
+	PackageVersionID       int64
+	CheckID                string
+	Tag                    string
+	SeverityAssigned       string
+	SeverityDecided        string
+	Status                 string
+	Rule                   string
+	SurfaceKind            *string
+	EntryName              *string
+	EvidenceSha256         string
+	EvidencePath           string
+	LineStart              int32
+	LineEnd                int32
+	Excerpt                string
+	ExcerptSha256          string
+	Row                    []byte
+	PublicationPublishedAt pgtype.Timestamptz
+}
+
+// A finding as its newest publication states it.
+func (q *Queries) FindingGetLatest(ctx context.Context, id string) (FindingGetLatestRow, error) {
 	row := q.db.QueryRow(ctx, findingGetLatest, id)
-	var i Finding
+	var i FindingGetLatestRow
 	err := row.Scan(
 		&i.ID,
 		&i.PublicationID,
@@ -40,6 +65,7 @@ func (q *Queries) FindingGetLatest(ctx context.Context, id string) (Finding, err
 		&i.Excerpt,
 		&i.ExcerptSha256,
 		&i.Row,
+		&i.PublicationPublishedAt,
 	)
 	return i, err
 }

@@ -99,6 +99,8 @@ type PackageVersion struct {
 	CapabilitiesOmitted int32
 	RowSha256           string
 	Row                 []byte
+	NotAssessed         []string
+	Reason              *string
 }
 
 type Publication struct {
@@ -111,6 +113,8 @@ type Publication struct {
 	Supersedes         *string
 	Demo               bool
 	ContractSha256     string
+	Diff               []byte
+	GateMap            []byte
 }
 
 type Run struct {

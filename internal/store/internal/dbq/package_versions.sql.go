@@ -11,8 +11,270 @@ import (
 	"github.com/jackc/pgx/v5/pgtype"
 )
 
+const manifestGet = `-- name: ManifestGet :many
+SELECT pv.id, pv.registry, pv.name, pv.version, pv.artifact_sha256, pv.verdict, pv.grade, pv.manifest_hash,
+       pv.manifest_reason, pv.extractor_version, pv.methodology_version, pv.methodology_sha256, pv.decided_at,
+       pv.published_at, pv.row_sha256,
+       EXISTS (SELECT 1 FROM current_versions o WHERE o.name = cv.name AND o.registry <> cv.registry) AS on_other_registry,
+       COALESCE((SELECT jsonb_agg(jsonb_build_object(
+                   'name', t.name, 'description_state', t.description_state, 'description', t.description_raw,
+                   'schema_kind', t.schema_kind, 'tool_hash', t.tool_hash, 'reason', t.hash_reason) ORDER BY t.position)
+                 FROM tools t WHERE t.package_version_id = pv.id), '[]'::jsonb)::jsonb AS tools
+FROM current_versions cv
+JOIN package_versions pv ON pv.id = cv.package_version_id
+WHERE cv.name = $1 AND cv.version = $2
+  AND ($3::text IS NULL OR cv.registry = $3::text)
+ORDER BY cv.registry
+LIMIT 2
+`
+
+type ManifestGetParams struct {
+	Name     string
+	Version  string
+	Registry *string
+}
+
+type ManifestGetRow struct {
+	ID                 int64
+	Registry           string
+	Name               string
+	Version            string
+	ArtifactSha256     string
+	Verdict            string
+	Grade              *string
+	ManifestHash       *string
+	ManifestReason     *string
+	ExtractorVersion   string
+	MethodologyVersion string
+	MethodologySha256  string
+	DecidedAt          pgtype.Timestamptz
+	PublishedAt        pgtype.Timestamptz
+	RowSha256          string
+	OnOtherRegistry    bool
+	Tools              []byte
+}
+
+// The gateway's hot path: one round trip for the row, its tools, and whether
+// the name is ambiguous without a registry.
+func (q *Queries) ManifestGet(ctx context.Context, arg ManifestGetParams) ([]ManifestGetRow, error) {
+	rows, err := q.db.Query(ctx, manifestGet, arg.Name, arg.Version, arg.Registry)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []ManifestGetRow{}
+	for rows.Next() {
+		var i ManifestGetRow
+		if err := rows.Scan(
+			&i.ID,
+			&i.Registry,
+			&i.Name,
+			&i.Version,
+			&i.ArtifactSha256,
+			&i.Verdict,
+			&i.Grade,
+			&i.ManifestHash,
+			&i.ManifestReason,
+			&i.ExtractorVersion,
+			&i.MethodologyVersion,
+			&i.MethodologySha256,
+			&i.DecidedAt,
+			&i.PublishedAt,
+			&i.RowSha256,
+			&i.OnOtherRegistry,
+			&i.Tools,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const packageVersionCountByReason = `-- name: PackageVersionCountByReason :many
+SELECT r.code::text AS code, count(*)::bigint AS n
+FROM current_versions cv
+JOIN package_versions pv ON pv.id = cv.package_version_id
+CROSS JOIN LATERAL unnest(pv.blocked_by || COALESCE(ARRAY[pv.reason], '{}'::text[])) AS r(code)
+WHERE ($1::text IS NULL OR pv.registry = $1::text)
+  AND ($2::text IS NULL OR pv.name ILIKE $2::text)
+  AND r.code IS NOT NULL
+GROUP BY r.code
+ORDER BY r.code
+LIMIT 1000
+`
+
+type PackageVersionCountByReasonParams struct {
+	Registry *string
+	Pattern  *string
+}
+
+type PackageVersionCountByReasonRow struct {
+	Code string
+	N    int64
+}
+
+func (q *Queries) PackageVersionCountByReason(ctx context.Context, arg PackageVersionCountByReasonParams) ([]PackageVersionCountByReasonRow, error) {
+	rows, err := q.db.Query(ctx, packageVersionCountByReason, arg.Registry, arg.Pattern)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []PackageVersionCountByReasonRow{}
+	for rows.Next() {
+		var i PackageVersionCountByReasonRow
+		if err := rows.Scan(&i.Code, &i.N); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const packageVersionCountByVerdict = `-- name: PackageVersionCountByVerdict :many
+SELECT pv.verdict, count(*)::bigint AS n
+FROM current_versions cv
+JOIN package_versions pv ON pv.id = cv.package_version_id
+WHERE ($1::text IS NULL OR pv.registry = $1::text)
+  AND ($2::text IS NULL OR pv.name ILIKE $2::text)
+GROUP BY pv.verdict
+ORDER BY pv.verdict
+LIMIT 10
+`
+
+type PackageVersionCountByVerdictParams struct {
+	Registry *string
+	Pattern  *string
+}
+
+type PackageVersionCountByVerdictRow struct {
+	Verdict string
+	N       int64
+}
+
+// Facet counts over the search (registry, name): not narrowed by the verdict,
+// grade or reason filters, so a reader sees what each filter would give.
+func (q *Queries) PackageVersionCountByVerdict(ctx context.Context, arg PackageVersionCountByVerdictParams) ([]PackageVersionCountByVerdictRow, error) {
+	rows, err := q.db.Query(ctx, packageVersionCountByVerdict, arg.Registry, arg.Pattern)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []PackageVersionCountByVerdictRow{}
+	for rows.Next() {
+		var i PackageVersionCountByVerdictRow
+		if err := rows.Scan(&i.Verdict, &i.N); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const packageVersionCountCurrent = `-- name: PackageVersionCountCurrent :one
+SELECT count(*)::bigint FROM current_versions
+`
+
+func (q *Queries) PackageVersionCountCurrent(ctx context.Context) (int64, error) {
+	row := q.db.QueryRow(ctx, packageVersionCountCurrent)
+	var column_1 int64
+	err := row.Scan(&column_1)
+	return column_1, err
+}
+
+const packageVersionFindCurrent = `-- name: PackageVersionFindCurrent :many
+SELECT pv.id, pv.registry,
+       EXISTS (SELECT 1 FROM current_versions o WHERE o.name = cv.name AND o.registry <> cv.registry) AS on_other_registry
+FROM current_versions cv
+JOIN package_versions pv ON pv.id = cv.package_version_id
+WHERE cv.name = $1 AND cv.version = $2
+  AND ($3::text IS NULL OR cv.registry = $3::text)
+ORDER BY cv.registry
+LIMIT 2
+`
+
+type PackageVersionFindCurrentParams struct {
+	Name     string
+	Version  string
+	Registry *string
+}
+
+type PackageVersionFindCurrentRow struct {
+	ID              int64
+	Registry        string
+	OnOtherRegistry bool
+}
+
+// The current rows of name@version on either registry (or the one given),
+// and whether the name is also known on another registry.
+func (q *Queries) PackageVersionFindCurrent(ctx context.Context, arg PackageVersionFindCurrentParams) ([]PackageVersionFindCurrentRow, error) {
+	rows, err := q.db.Query(ctx, packageVersionFindCurrent, arg.Name, arg.Version, arg.Registry)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []PackageVersionFindCurrentRow{}
+	for rows.Next() {
+		var i PackageVersionFindCurrentRow
+		if err := rows.Scan(&i.ID, &i.Registry, &i.OnOtherRegistry); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const packageVersionGet = `-- name: PackageVersionGet :one
+SELECT id, publication_id, registry, name, version, artifact_sha256, verdict, grade, blocked_by, surface_outcome, manifest_hash, manifest_reason, extractor_version, methodology_version, methodology_sha256, decided_at, published_at, mcp_surface, delegates_to, delegated_from, capabilities_omitted, row_sha256, row, not_assessed, reason FROM package_versions WHERE id = $1
+`
+
+func (q *Queries) PackageVersionGet(ctx context.Context, id int64) (PackageVersion, error) {
+	row := q.db.QueryRow(ctx, packageVersionGet, id)
+	var i PackageVersion
+	err := row.Scan(
+		&i.ID,
+		&i.PublicationID,
+		&i.Registry,
+		&i.Name,
+		&i.Version,
+		&i.ArtifactSha256,
+		&i.Verdict,
+		&i.Grade,
+		&i.BlockedBy,
+		&i.SurfaceOutcome,
+		&i.ManifestHash,
+		&i.ManifestReason,
+		&i.ExtractorVersion,
+		&i.MethodologyVersion,
+		&i.MethodologySha256,
+		&i.DecidedAt,
+		&i.PublishedAt,
+		&i.McpSurface,
+		&i.DelegatesTo,
+		&i.DelegatedFrom,
+		&i.CapabilitiesOmitted,
+		&i.RowSha256,
+		&i.Row,
+		&i.NotAssessed,
+		&i.Reason,
+	)
+	return i, err
+}
+
 const packageVersionGetCurrent = `-- name: PackageVersionGetCurrent :one
-SELECT pv.id, pv.publication_id, pv.registry, pv.name, pv.version, pv.artifact_sha256, pv.verdict, pv.grade, pv.blocked_by, pv.surface_outcome, pv.manifest_hash, pv.manifest_reason, pv.extractor_version, pv.methodology_version, pv.methodology_sha256, pv.decided_at, pv.published_at, pv.mcp_surface, pv.delegates_to, pv.delegated_from, pv.capabilities_omitted, pv.row_sha256, pv.row
+SELECT pv.id, pv.publication_id, pv.registry, pv.name, pv.version, pv.artifact_sha256, pv.verdict, pv.grade, pv.blocked_by, pv.surface_outcome, pv.manifest_hash, pv.manifest_reason, pv.extractor_version, pv.methodology_version, pv.methodology_sha256, pv.decided_at, pv.published_at, pv.mcp_surface, pv.delegates_to, pv.delegated_from, pv.capabilities_omitted, pv.row_sha256, pv.row, pv.not_assessed, pv.reason
 FROM current_versions cv
 JOIN package_versions pv ON pv.id = cv.package_version_id
 WHERE cv.registry = $1 AND cv.name = $2 AND cv.version = $3
@@ -51,16 +313,78 @@ func (q *Queries) PackageVersionGetCurrent(ctx context.Context, arg PackageVersi
 		&i.CapabilitiesOmitted,
 		&i.RowSha256,
 		&i.Row,
+		&i.NotAssessed,
+		&i.Reason,
 	)
 	return i, err
+}
+
+const packageVersionHistory = `-- name: PackageVersionHistory :many
+SELECT pv.id, pv.version, pv.verdict, pv.grade, pv.blocked_by, pv.reason, pv.manifest_hash, pv.manifest_reason,
+       pv.published_at, pv.publication_id
+FROM current_versions cv
+JOIN package_versions pv ON pv.id = cv.package_version_id
+WHERE cv.registry = $1 AND cv.name = $2
+ORDER BY pv.published_at DESC, pv.id DESC
+LIMIT 500
+`
+
+type PackageVersionHistoryParams struct {
+	Registry string
+	Name     string
+}
+
+type PackageVersionHistoryRow struct {
+	ID             int64
+	Version        string
+	Verdict        string
+	Grade          *string
+	BlockedBy      []string
+	Reason         *string
+	ManifestHash   *string
+	ManifestReason *string
+	PublishedAt    pgtype.Timestamptz
+	PublicationID  string
+}
+
+// Every current version of one package, newest publication first.
+func (q *Queries) PackageVersionHistory(ctx context.Context, arg PackageVersionHistoryParams) ([]PackageVersionHistoryRow, error) {
+	rows, err := q.db.Query(ctx, packageVersionHistory, arg.Registry, arg.Name)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []PackageVersionHistoryRow{}
+	for rows.Next() {
+		var i PackageVersionHistoryRow
+		if err := rows.Scan(
+			&i.ID,
+			&i.Version,
+			&i.Verdict,
+			&i.Grade,
+			&i.BlockedBy,
+			&i.Reason,
+			&i.ManifestHash,
+			&i.ManifestReason,
+			&i.PublishedAt,
+			&i.PublicationID,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
 }
 
 const packageVersionInsert = `-- name: PackageVersionInsert :one
 INSERT INTO package_versions (publication_id, registry, name, version, artifact_sha256, verdict, grade, blocked_by,
                               surface_outcome, manifest_hash, manifest_reason, extractor_version, methodology_version,
                               methodology_sha256, decided_at, published_at, mcp_surface, delegates_to, delegated_from,
-                              capabilities_omitted, row_sha256, row)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22)
+                              capabilities_omitted, row_sha256, row, not_assessed, reason)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24)
 RETURNING id
 `
 
@@ -87,6 +411,8 @@ type PackageVersionInsertParams struct {
 	CapabilitiesOmitted int32
 	RowSha256           string
 	Row                 []byte
+	NotAssessed         []string
+	Reason              *string
 }
 
 func (q *Queries) PackageVersionInsert(ctx context.Context, arg PackageVersionInsertParams) (int64, error) {
@@ -113,6 +439,8 @@ func (q *Queries) PackageVersionInsert(ctx context.Context, arg PackageVersionIn
 		arg.CapabilitiesOmitted,
 		arg.RowSha256,
 		arg.Row,
+		arg.NotAssessed,
+		arg.Reason,
 	)
 	var id int64
 	err := row.Scan(&id)
@@ -120,16 +448,18 @@ func (q *Queries) PackageVersionInsert(ctx context.Context, arg PackageVersionIn
 }
 
 const packageVersionList = `-- name: PackageVersionList :many
-SELECT pv.id, pv.publication_id, pv.registry, pv.name, pv.version, pv.artifact_sha256, pv.verdict, pv.grade, pv.blocked_by, pv.surface_outcome, pv.manifest_hash, pv.manifest_reason, pv.extractor_version, pv.methodology_version, pv.methodology_sha256, pv.decided_at, pv.published_at, pv.mcp_surface, pv.delegates_to, pv.delegated_from, pv.capabilities_omitted, pv.row_sha256, pv.row
+SELECT pv.id, pv.registry, pv.name, pv.version, pv.verdict, pv.grade, pv.blocked_by, pv.reason, pv.manifest_hash,
+       pv.published_at
 FROM current_versions cv
 JOIN package_versions pv ON pv.id = cv.package_version_id
-WHERE ($1::text IS NULL OR pv.registry = $1)
-  AND ($2::text IS NULL OR pv.grade = $2)
-  AND ($3::text IS NULL OR pv.verdict = $3)
-  AND ($4::text IS NULL OR $4::text = ANY (pv.blocked_by))
-  AND ($5::text IS NULL OR pv.name ILIKE '%' || $5::text || '%')
-  AND ($6::bigint IS NULL OR pv.id > $6::bigint)
-ORDER BY pv.id
+WHERE ($1::text IS NULL OR pv.registry = $1::text)
+  AND ($2::text IS NULL OR pv.grade = $2::text)
+  AND ($3::text IS NULL OR pv.verdict = $3::text)
+  AND ($4::text IS NULL OR $4::text = ANY (pv.blocked_by) OR pv.reason = $4::text)
+  AND ($5::text IS NULL OR pv.name ILIKE $5::text)
+  AND ($6::bigint IS NULL
+       OR (pv.name, pv.id) > (SELECT a.name, a.id FROM package_versions a WHERE a.id = $6::bigint))
+ORDER BY pv.name, pv.id
 LIMIT $7
 `
 
@@ -138,18 +468,32 @@ type PackageVersionListParams struct {
 	Grade    *string
 	Verdict  *string
 	Reason   *string
-	Q        *string
+	Pattern  *string
 	AfterID  *int64
 	Lim      int32
 }
 
-func (q *Queries) PackageVersionList(ctx context.Context, arg PackageVersionListParams) ([]PackageVersion, error) {
+type PackageVersionListRow struct {
+	ID           int64
+	Registry     string
+	Name         string
+	Version      string
+	Verdict      string
+	Grade        *string
+	BlockedBy    []string
+	Reason       *string
+	ManifestHash *string
+	PublishedAt  pgtype.Timestamptz
+}
+
+// Keyset pagination on (name, id); the cursor is the last id of the page.
+func (q *Queries) PackageVersionList(ctx context.Context, arg PackageVersionListParams) ([]PackageVersionListRow, error) {
 	rows, err := q.db.Query(ctx, packageVersionList,
 		arg.Registry,
 		arg.Grade,
 		arg.Verdict,
 		arg.Reason,
-		arg.Q,
+		arg.Pattern,
 		arg.AfterID,
 		arg.Lim,
 	)
@@ -157,33 +501,73 @@ func (q *Queries) PackageVersionList(ctx context.Context, arg PackageVersionList
 		return nil, err
 	}
 	defer rows.Close()
-	items := []PackageVersion{}
+	items := []PackageVersionListRow{}
 	for rows.Next() {
-		var i PackageVersion
+		var i PackageVersionListRow
 		if err := rows.Scan(
 			&i.ID,
-			&i.PublicationID,
 			&i.Registry,
 			&i.Name,
 			&i.Version,
-			&i.ArtifactSha256,
 			&i.Verdict,
 			&i.Grade,
 			&i.BlockedBy,
-			&i.SurfaceOutcome,
+			&i.Reason,
 			&i.ManifestHash,
-			&i.ManifestReason,
-			&i.ExtractorVersion,
-			&i.MethodologyVersion,
-			&i.MethodologySha256,
-			&i.DecidedAt,
 			&i.PublishedAt,
-			&i.McpSurface,
-			&i.DelegatesTo,
-			&i.DelegatedFrom,
-			&i.CapabilitiesOmitted,
-			&i.RowSha256,
-			&i.Row,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const packageVersionLookup = `-- name: PackageVersionLookup :many
+SELECT i.ord::bigint AS ord, pv.verdict, pv.grade, pv.manifest_hash, pv.published_at
+FROM generate_subscripts($1::text[], 1) AS i(ord)
+JOIN current_versions cv ON cv.registry = ($2::text[])[i.ord]
+                        AND cv.name = ($1::text[])[i.ord]
+                        AND cv.version = ($3::text[])[i.ord]
+JOIN package_versions pv ON pv.id = cv.package_version_id
+ORDER BY i.ord
+LIMIT 1000
+`
+
+type PackageVersionLookupParams struct {
+	Names      []string
+	Registries []string
+	Versions   []string
+}
+
+type PackageVersionLookupRow struct {
+	Ord          int64
+	Verdict      string
+	Grade        *string
+	ManifestHash *string
+	PublishedAt  pgtype.Timestamptz
+}
+
+// A batch read: the current row of each requested (registry, name, version),
+// tagged with its position in the request.
+func (q *Queries) PackageVersionLookup(ctx context.Context, arg PackageVersionLookupParams) ([]PackageVersionLookupRow, error) {
+	rows, err := q.db.Query(ctx, packageVersionLookup, arg.Names, arg.Registries, arg.Versions)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []PackageVersionLookupRow{}
+	for rows.Next() {
+		var i PackageVersionLookupRow
+		if err := rows.Scan(
+			&i.Ord,
+			&i.Verdict,
+			&i.Grade,
+			&i.ManifestHash,
+			&i.PublishedAt,
 		); err != nil {
 			return nil, err
 		}

@@ -11,8 +11,19 @@ import (
 	"github.com/jackc/pgx/v5/pgtype"
 )
 
+const publicationExists = `-- name: PublicationExists :one
+SELECT EXISTS (SELECT 1 FROM publications WHERE id = $1)
+`
+
+func (q *Queries) PublicationExists(ctx context.Context, id string) (bool, error) {
+	row := q.db.QueryRow(ctx, publicationExists, id)
+	var exists bool
+	err := row.Scan(&exists)
+	return exists, err
+}
+
 const publicationGet = `-- name: PublicationGet :one
-SELECT id, run_id, published_at, day0, methodology_version, methodology_sha256, supersedes, demo, contract_sha256 FROM publications WHERE id = $1
+SELECT id, run_id, published_at, day0, methodology_version, methodology_sha256, supersedes, demo, contract_sha256, diff, gate_map FROM publications WHERE id = $1
 `
 
 func (q *Queries) PublicationGet(ctx context.Context, id string) (Publication, error) {
@@ -28,13 +39,16 @@ func (q *Queries) PublicationGet(ctx context.Context, id string) (Publication, e
 		&i.Supersedes,
 		&i.Demo,
 		&i.ContractSha256,
+		&i.Diff,
+		&i.GateMap,
 	)
 	return i, err
 }
 
 const publicationInsert = `-- name: PublicationInsert :exec
-INSERT INTO publications (id, run_id, published_at, day0, methodology_version, methodology_sha256, supersedes, demo, contract_sha256)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+INSERT INTO publications (id, run_id, published_at, day0, methodology_version, methodology_sha256, supersedes, demo,
+                          contract_sha256, diff, gate_map)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
 `
 
 type PublicationInsertParams struct {
@@ -47,6 +61,8 @@ type PublicationInsertParams struct {
 	Supersedes         *string
 	Demo               bool
 	ContractSha256     string
+	Diff               []byte
+	GateMap            []byte
 }
 
 func (q *Queries) PublicationInsert(ctx context.Context, arg PublicationInsertParams) error {
@@ -60,12 +76,14 @@ func (q *Queries) PublicationInsert(ctx context.Context, arg PublicationInsertPa
 		arg.Supersedes,
 		arg.Demo,
 		arg.ContractSha256,
+		arg.Diff,
+		arg.GateMap,
 	)
 	return err
 }
 
 const publicationLatest = `-- name: PublicationLatest :one
-SELECT id, run_id, published_at, day0, methodology_version, methodology_sha256, supersedes, demo, contract_sha256 FROM publications ORDER BY published_at DESC, id DESC LIMIT 1
+SELECT id, run_id, published_at, day0, methodology_version, methodology_sha256, supersedes, demo, contract_sha256, diff, gate_map FROM publications ORDER BY published_at DESC, id DESC LIMIT 1
 `
 
 func (q *Queries) PublicationLatest(ctx context.Context) (Publication, error) {
@@ -81,12 +99,37 @@ func (q *Queries) PublicationLatest(ctx context.Context) (Publication, error) {
 		&i.Supersedes,
 		&i.Demo,
 		&i.ContractSha256,
+		&i.Diff,
+		&i.GateMap,
+	)
+	return i, err
+}
+
+const publicationLatestForRun = `-- name: PublicationLatestForRun :one
+SELECT id, run_id, published_at, day0, methodology_version, methodology_sha256, supersedes, demo, contract_sha256, diff, gate_map FROM publications WHERE run_id = $1 ORDER BY published_at DESC, id DESC LIMIT 1
+`
+
+func (q *Queries) PublicationLatestForRun(ctx context.Context, runID string) (Publication, error) {
+	row := q.db.QueryRow(ctx, publicationLatestForRun, runID)
+	var i Publication
+	err := row.Scan(
+		&i.ID,
+		&i.RunID,
+		&i.PublishedAt,
+		&i.Day0,
+		&i.MethodologyVersion,
+		&i.MethodologySha256,
+		&i.Supersedes,
+		&i.Demo,
+		&i.ContractSha256,
+		&i.Diff,
+		&i.GateMap,
 	)
 	return i, err
 }
 
 const publicationListByRun = `-- name: PublicationListByRun :many
-SELECT id, run_id, published_at, day0, methodology_version, methodology_sha256, supersedes, demo, contract_sha256 FROM publications WHERE run_id = $1 ORDER BY published_at DESC, id DESC LIMIT 100
+SELECT id, run_id, published_at, day0, methodology_version, methodology_sha256, supersedes, demo, contract_sha256, diff, gate_map FROM publications WHERE run_id = $1 ORDER BY published_at DESC, id DESC LIMIT 100
 `
 
 func (q *Queries) PublicationListByRun(ctx context.Context, runID string) ([]Publication, error) {
@@ -108,6 +151,8 @@ func (q *Queries) PublicationListByRun(ctx context.Context, runID string) ([]Pub
 			&i.Supersedes,
 			&i.Demo,
 			&i.ContractSha256,
+			&i.Diff,
+			&i.GateMap,
 		); err != nil {
 			return nil, err
 		}

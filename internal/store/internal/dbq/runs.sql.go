@@ -35,41 +35,54 @@ func (q *Queries) RunGet(ctx context.Context, id string) (Run, error) {
 }
 
 const runList = `-- name: RunList :many
-SELECT r.id, r.candidates_sha256, r.started_at, r.finished_at, r.methodology_version, r.methodology_sha256, r.extractor_version, r.code_commit, r.code_dirty, r.package_count, r.header
+SELECT r.id, r.started_at, r.finished_at, r.methodology_version, r.extractor_version, r.code_commit, r.code_dirty,
+       r.package_count,
+       ARRAY(SELECT p.id FROM publications p WHERE p.run_id = r.id ORDER BY p.published_at DESC, p.id DESC LIMIT 100)::text[] AS publication_ids
 FROM runs r
 WHERE EXISTS (SELECT 1 FROM publications p WHERE p.run_id = r.id)
-  AND ($1::timestamptz IS NULL OR (r.started_at, r.id) < ($1::timestamptz, $2::text))
+  AND ($1::text IS NULL
+       OR (r.started_at, r.id) < (SELECT c.started_at, c.id FROM runs c WHERE c.id = $1::text))
 ORDER BY r.started_at DESC, r.id DESC
-LIMIT $3
+LIMIT $2
 `
 
 type RunListParams struct {
-	BeforeStarted pgtype.Timestamptz
-	BeforeID      string
-	Lim           int32
+	BeforeID *string
+	Lim      int32
 }
 
-func (q *Queries) RunList(ctx context.Context, arg RunListParams) ([]Run, error) {
-	rows, err := q.db.Query(ctx, runList, arg.BeforeStarted, arg.BeforeID, arg.Lim)
+type RunListRow struct {
+	ID                 string
+	StartedAt          pgtype.Timestamptz
+	FinishedAt         pgtype.Timestamptz
+	MethodologyVersion string
+	ExtractorVersion   string
+	CodeCommit         string
+	CodeDirty          bool
+	PackageCount       int32
+	PublicationIds     []string
+}
+
+// Published runs only, newest first; the cursor is the last id of the page.
+func (q *Queries) RunList(ctx context.Context, arg RunListParams) ([]RunListRow, error) {
+	rows, err := q.db.Query(ctx, runList, arg.BeforeID, arg.Lim)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	items := []Run{}
+	items := []RunListRow{}
 	for rows.Next() {
-		var i Run
+		var i RunListRow
 		if err := rows.Scan(
 			&i.ID,
-			&i.CandidatesSha256,
 			&i.StartedAt,
 			&i.FinishedAt,
 			&i.MethodologyVersion,
-			&i.MethodologySha256,
 			&i.ExtractorVersion,
 			&i.CodeCommit,
 			&i.CodeDirty,
 			&i.PackageCount,
-			&i.Header,
+			&i.PublicationIds,
 		); err != nil {
 			return nil, err
 		}

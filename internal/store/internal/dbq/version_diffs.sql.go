@@ -68,3 +68,47 @@ func (q *Queries) VersionDiffInsert(ctx context.Context, arg VersionDiffInsertPa
 	)
 	return err
 }
+
+const versionDiffListForPackage = `-- name: VersionDiffListForPackage :many
+SELECT from_version, to_version, publication_id, diff FROM version_diffs
+WHERE registry = $1 AND name = $2
+ORDER BY publication_id DESC, to_version, from_version
+LIMIT 500
+`
+
+type VersionDiffListForPackageParams struct {
+	Registry string
+	Name     string
+}
+
+type VersionDiffListForPackageRow struct {
+	FromVersion   string
+	ToVersion     string
+	PublicationID string
+	Diff          []byte
+}
+
+func (q *Queries) VersionDiffListForPackage(ctx context.Context, arg VersionDiffListForPackageParams) ([]VersionDiffListForPackageRow, error) {
+	rows, err := q.db.Query(ctx, versionDiffListForPackage, arg.Registry, arg.Name)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []VersionDiffListForPackageRow{}
+	for rows.Next() {
+		var i VersionDiffListForPackageRow
+		if err := rows.Scan(
+			&i.FromVersion,
+			&i.ToVersion,
+			&i.PublicationID,
+			&i.Diff,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}

@@ -1,0 +1,172 @@
+package api
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+)
+
+// Client reads the public API. Its zero value is not usable: use NewClient.
+type Client struct {
+	base string
+	http *http.Client
+	// UserAgent is sent with every request when set.
+	UserAgent string
+}
+
+// NewClient returns a client for the service at baseURL (scheme and host,
+// optionally a path prefix). hc nil means http.DefaultClient.
+func NewClient(baseURL string, hc *http.Client) (*Client, error) {
+	u, err := url.Parse(baseURL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, fmt.Errorf("api: base URL %q is not an http(s) URL", baseURL)
+	}
+	if hc == nil {
+		hc = http.DefaultClient
+	}
+	return &Client{base: strings.TrimSuffix(baseURL, "/"), http: hc}, nil
+}
+
+// Problem is an RFC 9457 error body as the service sends it.
+type Problem struct {
+	Type          string   `json:"type"`
+	Title         string   `json:"title"`
+	Status        int      `json:"status"`
+	Detail        string   `json:"detail,omitempty"`
+	Instance      string   `json:"instance,omitempty"`
+	KnownVersions []string `json:"known_versions,omitempty"`
+	Registries    []string `json:"registries,omitempty"`
+}
+
+// ProblemError is a non-2xx answer. errors.Is(err, ErrNotFound) holds for a 404.
+type ProblemError struct {
+	Problem
+}
+
+func (e *ProblemError) Error() string {
+	return fmt.Sprintf("api: %d %s: %s", e.Status, e.Title, e.Detail)
+}
+
+// Is makes errors.Is(err, ErrNotFound) hold for a 404.
+func (e *ProblemError) Is(target error) bool {
+	return target == ErrNotFound && e.Status == http.StatusNotFound
+}
+
+// Manifest fetches the attested manifest of name@version. registry may be
+// empty when the name is published on one registry only; otherwise the
+// answer is an *AmbiguousNameError.
+func (c *Client) Manifest(ctx context.Context, registry, name, version string) (*Manifest, error) {
+	p := "/manifest/" + url.PathEscape(name) + "/" + url.PathEscape(version)
+	if registry != "" {
+		p += "?registry=" + url.QueryEscape(registry)
+	}
+	var m Manifest
+	if err := c.get(ctx, p, &m); err != nil {
+		return nil, c.classify(err, registry, name, version)
+	}
+	return &m, nil
+}
+
+// ManifestByPURL fetches the attested manifest named by a Package URL.
+func (c *Client) ManifestByPURL(ctx context.Context, purl string) (*Manifest, error) {
+	var m Manifest
+	if err := c.get(ctx, "/manifest?purl="+url.QueryEscape(purl), &m); err != nil {
+		return nil, err
+	}
+	return &m, nil
+}
+
+// Lookup reads up to MaxLookupItems package versions at once; the answer has
+// one item per key, in order.
+func (c *Client) Lookup(ctx context.Context, keys []PackageKey) ([]LookupItem, error) {
+	if len(keys) == 0 || len(keys) > MaxLookupItems {
+		return nil, fmt.Errorf("api: lookup takes 1 to %d items, not %d", MaxLookupItems, len(keys))
+	}
+	body, err := json.Marshal(LookupRequest{Items: keys})
+	if err != nil {
+		return nil, err
+	}
+	var out LookupResponse
+	if err := c.do(ctx, http.MethodPost, "/lookup", body, &out); err != nil {
+		return nil, err
+	}
+	return out.Items, nil
+}
+
+// Diff fetches what changed between two published versions of a package.
+func (c *Client) Diff(ctx context.Context, registry, name, from, to string) (*VersionDiff, error) {
+	p := "/diff/" + url.PathEscape(name) + "/" + url.PathEscape(from) + "/" + url.PathEscape(to)
+	if registry != "" {
+		p += "?registry=" + url.QueryEscape(registry)
+	}
+	var d VersionDiff
+	if err := c.get(ctx, p, &d); err != nil {
+		return nil, c.classify(err, registry, name, "")
+	}
+	return &d, nil
+}
+
+func (c *Client) classify(err error, registry, name, version string) error {
+	var pe *ProblemError
+	if !errors.As(err, &pe) {
+		return err
+	}
+	switch {
+	case pe.Status == http.StatusNotFound && len(pe.KnownVersions) > 0:
+		return &VersionNotFoundError{Registry: registry, Name: name, Version: version, KnownVersions: pe.KnownVersions}
+	case pe.Status == http.StatusConflict:
+		return &AmbiguousNameError{Name: name, Registries: pe.Registries}
+	}
+	return err
+}
+
+func (c *Client) get(ctx context.Context, path string, out any) error {
+	return c.do(ctx, http.MethodGet, path, nil, out)
+}
+
+// maxBody bounds what the client reads of one answer.
+const maxBody = 32 << 20
+
+func (c *Client) do(ctx context.Context, method, path string, body []byte, out any) error {
+	var rd io.Reader
+	if body != nil {
+		rd = bytes.NewReader(body)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, c.base+path, rd)
+	if err != nil {
+		return fmt.Errorf("api: %s %s: %w", method, path, err)
+	}
+	req.Header.Set("Accept", "application/json")
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	if c.UserAgent != "" {
+		req.Header.Set("User-Agent", c.UserAgent)
+	}
+	res, err := c.http.Do(req)
+	if err != nil {
+		return fmt.Errorf("api: %s %s: %w", method, path, err)
+	}
+	defer res.Body.Close()
+	b, err := io.ReadAll(io.LimitReader(res.Body, maxBody))
+	if err != nil {
+		return fmt.Errorf("api: %s %s: read body: %w", method, path, err)
+	}
+	if res.StatusCode != http.StatusOK {
+		pe := &ProblemError{}
+		if json.Unmarshal(b, &pe.Problem) != nil || pe.Status == 0 {
+			pe.Problem = Problem{Status: res.StatusCode, Title: http.StatusText(res.StatusCode)}
+		}
+		return pe
+	}
+	if err := json.Unmarshal(b, out); err != nil {
+		return fmt.Errorf("api: %s %s: decode: %w", method, path, err)
+	}
+	return nil
+}

@@ -1,0 +1,360 @@
+// Package api is Attestari's public wire format and a small Go client for it.
+//
+// The types mirror the schemas of openapi.yaml field for field: the server
+// (internal/httpapi, fed by internal/store) encodes them and the Client decodes
+// them, so a gateway importing this package reads exactly what the contract
+// says. VerifyTools recomputes tool hashes from a server's tools/list answer
+// where docs/manifest.md allows it and reports the tools that differ from an
+// attested manifest. ParsePURL reads the Package URLs the API accepts.
+//
+// This package holds no server logic and no storage: it must stay importable
+// by any gateway without pulling in a database driver or the pipeline.
+package api
+
+import (
+	"encoding/json"
+	"time"
+)
+
+// Registries the service answers for.
+const (
+	RegistryNPM  = "npm"
+	RegistryPyPI = "pypi"
+)
+
+// Verdicts of a decision row.
+const (
+	VerdictGraded       = "graded"
+	VerdictNotGradeable = "not_gradeable"
+	VerdictOutOfScope   = "out_of_scope"
+)
+
+// Stamps say under which rules, by which code, and when a row was decided and published.
+type Stamps struct {
+	MethodologyVersion string    `json:"methodology_version"`
+	MethodologySHA256  string    `json:"methodology_sha256"`
+	ExtractorVersion   string    `json:"extractor_version"`
+	DecidedAt          time.Time `json:"decided_at"`
+	PublishedAt        time.Time `json:"published_at"`
+}
+
+// ToolHash is one parsed tool of an attested manifest: its name, the
+// description text a client receives, and its tool hash or why it has none.
+type ToolHash struct {
+	Name             string  `json:"name"`
+	DescriptionState string  `json:"description_state"`
+	Description      *string `json:"description,omitempty"`
+	SchemaKind       string  `json:"schema_kind,omitempty"`
+	ToolHash         *string `json:"tool_hash"`
+	Reason           *string `json:"reason"`
+}
+
+// Manifest is the attested tool manifest of one published package version
+// (GET /manifest/{name}/{version}).
+type Manifest struct {
+	Stamps
+	Registry       string     `json:"registry"`
+	Name           string     `json:"name"`
+	Version        string     `json:"version"`
+	ArtifactSHA256 string     `json:"artifact_sha256"`
+	ManifestHash   *string    `json:"manifest_hash"`
+	ManifestReason *string    `json:"manifest_reason"`
+	Verdict        string     `json:"verdict,omitempty"`
+	Grade          *string    `json:"grade"`
+	Tools          []ToolHash `json:"tools"`
+	// RowSHA256 is the hash of the published decision row; the server uses it
+	// as the ETag when there is no manifest hash. It is not on the wire.
+	RowSHA256 string `json:"-"`
+}
+
+// ETag is the strong entity tag the server sends for m: the manifest hash, or
+// the row hash when there is none.
+func (m *Manifest) ETag() string {
+	if m.ManifestHash != nil && *m.ManifestHash != "" {
+		return `"` + *m.ManifestHash + `"`
+	}
+	return `"row-` + m.RowSHA256 + `"`
+}
+
+// PackageKey names one package version on one registry.
+type PackageKey struct {
+	Registry string `json:"registry"`
+	Name     string `json:"name"`
+	Version  string `json:"version"`
+}
+
+// LookupRequest is the body of POST /lookup: at most MaxLookupItems items.
+type LookupRequest struct {
+	Items []PackageKey `json:"items"`
+}
+
+// MaxLookupItems bounds one POST /lookup.
+const MaxLookupItems = 1000
+
+// LookupItem is the summary of one requested package version; Found is false
+// when nothing is published for it.
+type LookupItem struct {
+	PackageKey
+	Found        bool       `json:"found"`
+	Verdict      *string    `json:"verdict"`
+	Grade        *string    `json:"grade"`
+	ManifestHash *string    `json:"manifest_hash"`
+	PublishedAt  *time.Time `json:"published_at"`
+}
+
+// LookupResponse holds one item per requested package version, in request order.
+type LookupResponse struct {
+	Items []LookupItem `json:"items"`
+}
+
+// Tool change kinds of a VersionDiff.
+const (
+	ChangeAdded                = "added"
+	ChangeRemoved              = "removed"
+	ChangeDescription          = "description_changed"
+	ChangeSchema               = "schema_changed"
+	ChangeDescriptionAndSchema = "description_and_schema_changed"
+)
+
+// ToolChange is one tool that differs between two versions.
+type ToolChange struct {
+	Name     string  `json:"name"`
+	Change   string  `json:"change"`
+	FromHash *string `json:"from_hash"`
+	ToHash   *string `json:"to_hash"`
+}
+
+// Capability is one fact of the capability inventory (methodology §20).
+type Capability struct {
+	Kind         string `json:"kind"`
+	Tag          string `json:"tag"`
+	Target       string `json:"target"`
+	File         string `json:"file"`
+	Line         int    `json:"line"`
+	FileSHA256   string `json:"file_sha256"`
+	Excerpt      string `json:"excerpt"`
+	Count        int    `json:"count"`
+	Bundle       bool   `json:"bundle,omitempty"`
+	Verification string `json:"verification"`
+}
+
+// VersionDiff is what changed between two published versions of a package
+// (GET /diff/{name}/{from}/{to}).
+type VersionDiff struct {
+	Registry            string       `json:"registry"`
+	Name                string       `json:"name"`
+	From                string       `json:"from"`
+	To                  string       `json:"to"`
+	FromManifestHash    *string      `json:"from_manifest_hash"`
+	ToManifestHash      *string      `json:"to_manifest_hash"`
+	Tools               []ToolChange `json:"tools"`
+	CapabilitiesAdded   []Capability `json:"capabilities_added"`
+	CapabilitiesRemoved []Capability `json:"capabilities_removed"`
+}
+
+// Empty reports whether the diff records no change at all.
+func (d *VersionDiff) Empty() bool {
+	return len(d.Tools) == 0 && len(d.CapabilitiesAdded) == 0 && len(d.CapabilitiesRemoved) == 0 &&
+		equalPtr(d.FromManifestHash, d.ToManifestHash)
+}
+
+func equalPtr(a, b *string) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return *a == *b
+}
+
+// PackageSummary is one row of GET /packages.
+type PackageSummary struct {
+	Registry     string    `json:"registry"`
+	Name         string    `json:"name"`
+	Version      string    `json:"version"`
+	Verdict      string    `json:"verdict"`
+	Grade        *string   `json:"grade"`
+	BlockedBy    []string  `json:"blocked_by"`
+	Reason       *string   `json:"reason,omitempty"`
+	ManifestHash *string   `json:"manifest_hash"`
+	PublishedAt  time.Time `json:"published_at"`
+}
+
+// PackageFilter selects rows of GET /packages. Empty fields do not filter.
+type PackageFilter struct {
+	Registry string
+	Grade    string
+	Verdict  string
+	Reason   string
+	Query    string // name substring
+	Cursor   string
+	Limit    int
+}
+
+// Counts are facet counts over a search: by verdict and by reason code.
+type Counts struct {
+	ByVerdict map[string]int `json:"by_verdict"`
+	ByReason  map[string]int `json:"by_reason"`
+}
+
+// PackageList is a page of GET /packages.
+type PackageList struct {
+	Items      []PackageSummary `json:"items"`
+	NextCursor *string          `json:"next_cursor"`
+	Counts     Counts           `json:"counts"`
+}
+
+// Evidence is where a finding's excerpt is verified: a published blob, a path
+// inside it, a line range and the quoted bytes.
+type Evidence struct {
+	SHA256        string `json:"sha256"`
+	Path          string `json:"path"`
+	LineStart     int    `json:"line_start"`
+	LineEnd       int    `json:"line_end"`
+	Excerpt       string `json:"excerpt"`
+	ExcerptSHA256 string `json:"excerpt_sha256,omitempty"`
+}
+
+// ContextTag is an informational tag on an exfiltrate_data finding.
+type ContextTag struct {
+	Tag     string `json:"tag"`
+	Applied bool   `json:"applied"`
+	Why     string `json:"why"`
+}
+
+// Public finding statuses.
+const (
+	StatusConfirmed         = "confirmed"
+	StatusNoted             = "noted"
+	StatusUnderAppeal       = "under_appeal"
+	StatusWithdrawnOnAppeal = "withdrawn_on_appeal"
+)
+
+// Finding is one published finding with its public status.
+type Finding struct {
+	ID               string       `json:"id"`
+	Check            string       `json:"check"`
+	Tag              string       `json:"tag"`
+	Title            string       `json:"title,omitempty"`
+	Severity         string       `json:"severity"`
+	SeverityAssigned string       `json:"severity_assigned,omitempty"`
+	Status           string       `json:"status"`
+	Rule             string       `json:"rule"`
+	SurfaceKind      *string      `json:"surface_kind"`
+	EntryName        *string      `json:"entry_name"`
+	Evidence         Evidence     `json:"evidence"`
+	ContextTags      []ContextTag `json:"context_tags,omitempty"`
+}
+
+// BlockedBy is one reason a package version is not gradeable, with its
+// guard and the gate map's plain line.
+type BlockedBy struct {
+	Code  string `json:"code"`
+	Guard string `json:"guard"`
+	Line  string `json:"line"`
+}
+
+// PackageDetail is the published decision row of one package version
+// (GET /packages/{registry}/{name}/{version}).
+type PackageDetail struct {
+	Stamps
+	Registry            string            `json:"registry"`
+	Name                string            `json:"name"`
+	Version             string            `json:"version"`
+	ArtifactSHA256      string            `json:"artifact_sha256"`
+	Verdict             string            `json:"verdict"`
+	Grade               *string           `json:"grade"`
+	BlockedBy           []BlockedBy       `json:"blocked_by"`
+	Reason              *BlockedBy        `json:"reason,omitempty"`
+	SurfaceOutcome      string            `json:"surface_outcome,omitempty"`
+	Findings            []Finding         `json:"findings"`
+	Capabilities        []Capability      `json:"capabilities"`
+	CapabilitiesOmitted int               `json:"capabilities_omitted"`
+	MCPSurface          json.RawMessage   `json:"mcp_surface"`
+	DelegatesTo         json.RawMessage   `json:"delegates_to"`
+	DelegatedFrom       []json.RawMessage `json:"delegated_from"`
+	NotAssessed         []string          `json:"not_assessed"`
+	ManifestHash        *string           `json:"manifest_hash"`
+	ManifestReason      *string           `json:"manifest_reason"`
+	Tools               []ToolHash        `json:"tools"`
+	Versions            []string          `json:"versions"`
+	PublicationID       string            `json:"publication_id,omitempty"`
+}
+
+// Appeal is the public part of an appeal: never its grounds or notes.
+type Appeal struct {
+	ID         string     `json:"id"`
+	Status     string     `json:"status"`
+	FiledAt    time.Time  `json:"filed_at"`
+	ResolvedAt *time.Time `json:"resolved_at"`
+}
+
+// FindingDetail is GET /findings/{id}: the finding as its newest publication
+// states it, the package version it is about, and the public appeal status.
+type FindingDetail struct {
+	Finding       Finding        `json:"finding"`
+	Package       PackageSummary `json:"package"`
+	PublicationID string         `json:"publication_id"`
+	PublishedAt   time.Time      `json:"published_at"`
+	Appeals       []Appeal       `json:"appeals"`
+}
+
+// GateMapEntry is one reason code with its guard and plain line.
+type GateMapEntry struct {
+	Code  string `json:"code"`
+	Guard string `json:"guard"`
+	Line  string `json:"line"`
+}
+
+// GateMap is GET /gate_map.json.
+type GateMap struct {
+	MethodologyVersion string         `json:"methodology_version"`
+	Codes              []GateMapEntry `json:"codes"`
+}
+
+// Lookup returns the entry for code.
+func (g *GateMap) Lookup(code string) (GateMapEntry, bool) {
+	for _, e := range g.Codes {
+		if e.Code == code {
+			return e, true
+		}
+	}
+	return GateMapEntry{}, false
+}
+
+// Run is one published run.
+type Run struct {
+	ID                 string     `json:"id"`
+	StartedAt          time.Time  `json:"started_at"`
+	FinishedAt         *time.Time `json:"finished_at"`
+	MethodologyVersion string     `json:"methodology_version"`
+	ExtractorVersion   string     `json:"extractor_version"`
+	CodeCommit         string     `json:"code_commit"`
+	CodeDirty          bool       `json:"code_dirty"`
+	PackageCount       int        `json:"package_count"`
+	Publications       []string   `json:"publications"`
+}
+
+// RunList is a page of GET /runs.
+type RunList struct {
+	Items      []Run   `json:"items"`
+	NextCursor *string `json:"next_cursor"`
+}
+
+// Blob is a published evidence blob (GET /evidence/{sha256}).
+type Blob struct {
+	SHA256      string
+	ContentType string
+	Body        []byte
+}
+
+// VersionHistoryEntry is one published version of a package, for the
+// website's history: its verdict and its manifest, and what changed in its
+// manifest against the version before it (nil when nothing was computed).
+type VersionHistoryEntry struct {
+	Version      string       `json:"version"`
+	Verdict      string       `json:"verdict"`
+	Grade        *string      `json:"grade"`
+	BlockedBy    []string     `json:"blocked_by"`
+	ManifestHash *string      `json:"manifest_hash"`
+	PublishedAt  time.Time    `json:"published_at"`
+	Changes      *VersionDiff `json:"changes,omitempty"`
+}

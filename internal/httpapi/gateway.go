@@ -1,0 +1,110 @@
+package httpapi
+
+import (
+	"encoding/json"
+	"net/http"
+	"strings"
+
+	"github.com/attestari/attestari/api"
+)
+
+// Caching of published rows. A package version's attested manifest never
+// changes (the artifact and the extractor are fixed); its stamps may advance
+// with a newer publication, which a revalidation after max-age picks up.
+const (
+	cacheImmutable = "public, max-age=86400, immutable"
+	cacheShort     = "public, max-age=300"
+)
+
+// etagMatches implements If-None-Match for strong tags: "*" or any listed tag
+// equal to etag (a weak W/ prefix on the client's side is ignored, as
+// RFC 9110 §13.1.2 has If-None-Match use the weak comparison).
+func etagMatches(header, etag string) bool {
+	if header == "" {
+		return false
+	}
+	for _, t := range strings.Split(header, ",") {
+		t = strings.TrimPrefix(strings.TrimSpace(t), "W/")
+		if t == "*" || t == etag {
+			return true
+		}
+	}
+	return false
+}
+
+func (s *Server) getManifest(w http.ResponseWriter, r *http.Request) error {
+	rd, err := s.reader()
+	if err != nil {
+		return err
+	}
+	m, err := rd.Manifest(r.Context(), r.URL.Query().Get("registry"), param(r.Context(), "name"), param(r.Context(), "version"))
+	if err != nil {
+		return readError(err)
+	}
+	return writeManifest(w, r, m, true)
+}
+
+func writeManifest(w http.ResponseWriter, r *http.Request, m *api.Manifest, conditional bool) error {
+	etag := m.ETag()
+	h := w.Header()
+	h.Set("ETag", etag)
+	h.Set("Cache-Control", cacheImmutable)
+	h.Set("Vary", "Accept-Encoding")
+	if conditional && etagMatches(r.Header.Get("If-None-Match"), etag) {
+		w.WriteHeader(http.StatusNotModified)
+		return nil
+	}
+	return writeJSON(w, http.StatusOK, m)
+}
+
+func (s *Server) getManifestByPurl(w http.ResponseWriter, r *http.Request) error {
+	rd, err := s.reader()
+	if err != nil {
+		return err
+	}
+	k, err := api.ParsePURL(r.URL.Query().Get("purl"))
+	if err != nil {
+		return &Problem{Status: http.StatusBadRequest, Detail: "parameter \"purl\" in query is invalid: " + strings.TrimPrefix(err.Error(), api.ErrBadPURL.Error()+": ")}
+	}
+	m, err := rd.Manifest(r.Context(), k.Registry, k.Name, k.Version)
+	if err != nil {
+		return readError(err)
+	}
+	return writeManifest(w, r, m, false)
+}
+
+func (s *Server) postLookup(w http.ResponseWriter, r *http.Request) error {
+	rd, err := s.reader()
+	if err != nil {
+		return err
+	}
+	var req api.LookupRequest
+	dec := json.NewDecoder(r.Body)
+	if err := dec.Decode(&req); err != nil {
+		// The contract validated the body already; this is a defect or a race.
+		return &Problem{Status: http.StatusBadRequest, Detail: "request body is not a lookup request"}
+	}
+	if len(req.Items) == 0 || len(req.Items) > api.MaxLookupItems {
+		return &Problem{Status: http.StatusBadRequest, Detail: "items must hold 1 to 1000 package versions"}
+	}
+	items, err := rd.Lookup(r.Context(), req.Items)
+	if err != nil {
+		return readError(err)
+	}
+	w.Header().Set("Cache-Control", "no-store")
+	return writeJSON(w, http.StatusOK, api.LookupResponse{Items: items})
+}
+
+func (s *Server) getVersionDiff(w http.ResponseWriter, r *http.Request) error {
+	rd, err := s.reader()
+	if err != nil {
+		return err
+	}
+	ctx := r.Context()
+	d, err := rd.VersionDiff(ctx, r.URL.Query().Get("registry"), param(ctx, "name"), param(ctx, "from"), param(ctx, "to"))
+	if err != nil {
+		return readError(err)
+	}
+	w.Header().Set("Cache-Control", cacheShort)
+	return writeJSON(w, http.StatusOK, d)
+}

@@ -1,0 +1,64 @@
+package httpapi
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+
+	"github.com/attestari/attestari/api"
+)
+
+// Reader is everything the service reads. Package store satisfies it; every
+// method returns only what a loaded publication holds. Errors are classified
+// with the api package's values: api.ErrNotFound (or *api.VersionNotFoundError),
+// *api.AmbiguousNameError and api.ErrBadCursor; anything else is a 500.
+type Reader interface {
+	Ping(ctx context.Context) error
+	Manifest(ctx context.Context, registry, name, version string) (*api.Manifest, error)
+	Lookup(ctx context.Context, keys []api.PackageKey) ([]api.LookupItem, error)
+	VersionDiff(ctx context.Context, registry, name, from, to string) (*api.VersionDiff, error)
+	ListPackages(ctx context.Context, f api.PackageFilter) (*api.PackageList, error)
+	Package(ctx context.Context, registry, name, version string) (*api.PackageDetail, error)
+	History(ctx context.Context, registry, name string) ([]api.VersionHistoryEntry, error)
+	GateMap(ctx context.Context, methodologyVersion string) (*api.GateMap, error)
+	Finding(ctx context.Context, id string) (*api.FindingDetail, error)
+	Evidence(ctx context.Context, sha256 string) (*api.Blob, error)
+	ListRuns(ctx context.Context, cursor string, limit int) (*api.RunList, error)
+	RunDiff(ctx context.Context, runID string) (json.RawMessage, error)
+}
+
+var errNoDatabase = &Problem{Status: http.StatusServiceUnavailable, Detail: "no database configured", RetryAfter: 5}
+
+// reader returns the configured Reader, or a 503 problem without one.
+func (s *Server) reader() (Reader, error) {
+	if s.opts.Reader == nil {
+		return nil, errNoDatabase
+	}
+	return s.opts.Reader, nil
+}
+
+// Client-facing details of read failures: fixed strings.
+const (
+	detailNotPublished   = "nothing published at this address"
+	detailVersionUnknown = "this version is not published; known_versions lists the versions that are"
+	detailAmbiguous      = "the name is published on more than one registry; pass ?registry= with one of registries"
+	detailBadCursor      = "the cursor is not one this service issued; start again without it"
+)
+
+// readError turns a Reader error into the problem a client sees.
+func readError(err error) error {
+	var amb *api.AmbiguousNameError
+	var nf *api.VersionNotFoundError
+	switch {
+	case errors.As(err, &amb):
+		return &Problem{Status: http.StatusConflict, Detail: detailAmbiguous, Registries: amb.Registries}
+	case errors.As(err, &nf) && len(nf.KnownVersions) > 0:
+		return &Problem{Status: http.StatusNotFound, Detail: detailVersionUnknown, KnownVersions: nf.KnownVersions}
+	case errors.Is(err, api.ErrNotFound):
+		return &Problem{Status: http.StatusNotFound, Detail: detailNotPublished}
+	case errors.Is(err, api.ErrBadCursor):
+		return &Problem{Status: http.StatusBadRequest, Detail: detailBadCursor}
+	}
+	return err
+}

@@ -1,0 +1,85 @@
+package httpapi
+
+import (
+	"net/http"
+	"strconv"
+
+	"github.com/attestari/attestari/api"
+	"github.com/attestari/attestari/internal/methodology"
+)
+
+func (s *Server) listPackages(w http.ResponseWriter, r *http.Request) error {
+	rd, err := s.reader()
+	if err != nil {
+		return err
+	}
+	q := r.URL.Query()
+	limit, _ := strconv.Atoi(q.Get("limit")) // validated by the contract; 0 is the default
+	list, err := rd.ListPackages(r.Context(), api.PackageFilter{
+		Registry: q.Get("registry"), Grade: q.Get("grade"), Verdict: q.Get("verdict"), Reason: q.Get("reason"),
+		Query: q.Get("q"), Cursor: q.Get("cursor"), Limit: limit,
+	})
+	if err != nil {
+		return readError(err)
+	}
+	w.Header().Set("Cache-Control", "public, max-age=60")
+	return writeJSON(w, http.StatusOK, list)
+}
+
+func (s *Server) getPackage(w http.ResponseWriter, r *http.Request) error {
+	rd, err := s.reader()
+	if err != nil {
+		return err
+	}
+	ctx := r.Context()
+	d, err := rd.Package(ctx, param(ctx, "registry"), param(ctx, "name"), param(ctx, "version"))
+	if err != nil {
+		return readError(err)
+	}
+	w.Header().Set("Cache-Control", cacheShort)
+	return writeJSON(w, http.StatusOK, d)
+}
+
+func (s *Server) getGateMap(w http.ResponseWriter, r *http.Request) error {
+	rd, err := s.reader()
+	if err != nil {
+		return err
+	}
+	gm, err := rd.GateMap(r.Context(), methodology.Version)
+	if err != nil {
+		return readError(err)
+	}
+	w.Header().Set("Cache-Control", cacheShort)
+	return writeJSON(w, http.StatusOK, gm)
+}
+
+func (s *Server) listRuns(w http.ResponseWriter, r *http.Request) error {
+	rd, err := s.reader()
+	if err != nil {
+		return err
+	}
+	q := r.URL.Query()
+	limit, _ := strconv.Atoi(q.Get("limit"))
+	runs, err := rd.ListRuns(r.Context(), q.Get("cursor"), limit)
+	if err != nil {
+		return readError(err)
+	}
+	w.Header().Set("Cache-Control", "public, max-age=60")
+	return writeJSON(w, http.StatusOK, runs)
+}
+
+func (s *Server) getRunDiff(w http.ResponseWriter, r *http.Request) error {
+	rd, err := s.reader()
+	if err != nil {
+		return err
+	}
+	d, err := rd.RunDiff(r.Context(), param(r.Context(), "id"))
+	if err != nil {
+		return readError(err)
+	}
+	w.Header().Set("Cache-Control", cacheShort)
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(http.StatusOK)
+	_, err = w.Write(append(d, '\n'))
+	return err
+}

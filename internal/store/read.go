@@ -1,0 +1,561 @@
+package store
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgtype"
+
+	"github.com/attestari/attestari/api"
+	"github.com/attestari/attestari/internal/methodology"
+	"github.com/attestari/attestari/internal/policy"
+	"github.com/attestari/attestari/internal/publish"
+	"github.com/attestari/attestari/internal/store/internal/dbq"
+)
+
+// The read methods below are what the public API serves. Every one reads
+// through current_versions or a publication, so nothing that was not
+// published can be returned; rows become api types here and nowhere else.
+
+func t(v pgtype.Timestamptz) time.Time {
+	if !v.Valid {
+		return time.Time{}
+	}
+	return v.Time.UTC()
+}
+
+func tp(v pgtype.Timestamptz) *time.Time {
+	if !v.Valid {
+		return nil
+	}
+	x := v.Time.UTC()
+	return &x
+}
+
+func optional(registry string) *string {
+	if registry == "" {
+		return nil
+	}
+	return &registry
+}
+
+// Manifest returns the attested manifest of name@version. An empty registry
+// means either; a name published on both then gives *api.AmbiguousNameError.
+// An unknown version gives *api.VersionNotFoundError (errors.Is ErrNotFound).
+func (s *Store) Manifest(ctx context.Context, registry, name, version string) (*api.Manifest, error) {
+	rows, err := s.q.ManifestGet(ctx, dbq.ManifestGetParams{Name: name, Version: version, Registry: optional(registry)})
+	if err != nil {
+		return nil, fmt.Errorf("manifest %s@%s: %w", name, version, err)
+	}
+	if len(rows) == 0 {
+		return nil, s.missing(ctx, registry, name, version)
+	}
+	if registry == "" && (len(rows) > 1 || rows[0].OnOtherRegistry) {
+		return nil, &api.AmbiguousNameError{Name: name, Registries: []string{api.RegistryNPM, api.RegistryPyPI}}
+	}
+	r := rows[0]
+	m := &api.Manifest{
+		Stamps: api.Stamps{MethodologyVersion: r.MethodologyVersion, MethodologySHA256: r.MethodologySha256,
+			ExtractorVersion: r.ExtractorVersion, DecidedAt: t(r.DecidedAt), PublishedAt: t(r.PublishedAt)},
+		Registry: r.Registry, Name: r.Name, Version: r.Version, ArtifactSHA256: r.ArtifactSha256,
+		ManifestHash: r.ManifestHash, ManifestReason: r.ManifestReason, Verdict: r.Verdict, Grade: r.Grade,
+		RowSHA256: r.RowSha256,
+	}
+	if err := json.Unmarshal(r.Tools, &m.Tools); err != nil {
+		return nil, fmt.Errorf("manifest %s@%s: tools: %w", name, version, err)
+	}
+	for i := range m.Tools {
+		// A description that was not read has no text to show.
+		if st := m.Tools[i].DescriptionState; st != "readable" && st != "absent" && st != "partial" {
+			m.Tools[i].Description = nil
+		}
+	}
+	return m, nil
+}
+
+// missing explains why name@version has no current row: the name is on both
+// registries and none was named (409), or the version is not published (404
+// with the versions that are).
+func (s *Store) missing(ctx context.Context, registry, name, version string) error {
+	if registry == "" {
+		regs, err := s.q.PackageVersionRegistriesForName(ctx, name)
+		if err != nil {
+			return fmt.Errorf("registries of %s: %w", name, err)
+		}
+		switch len(regs) {
+		case 0:
+			return &api.VersionNotFoundError{Name: name, Version: version}
+		case 1:
+			registry = regs[0]
+		default:
+			return &api.AmbiguousNameError{Name: name, Registries: regs}
+		}
+	}
+	vs, err := s.q.PackageVersionVersionsForName(ctx, dbq.PackageVersionVersionsForNameParams{Registry: registry, Name: name})
+	if err != nil {
+		return fmt.Errorf("versions of %s: %w", name, err)
+	}
+	sortVersions(vs)
+	return &api.VersionNotFoundError{Registry: registry, Name: name, Version: version, KnownVersions: vs}
+}
+
+// resolve finds the registry of name@version when none was given.
+func (s *Store) resolve(ctx context.Context, registry, name, version string) (string, error) {
+	rows, err := s.q.PackageVersionFindCurrent(ctx, dbq.PackageVersionFindCurrentParams{Name: name, Version: version, Registry: optional(registry)})
+	if err != nil {
+		return "", fmt.Errorf("find %s@%s: %w", name, version, err)
+	}
+	if len(rows) == 0 {
+		return "", s.missing(ctx, registry, name, version)
+	}
+	if registry == "" && (len(rows) > 1 || rows[0].OnOtherRegistry) {
+		return "", &api.AmbiguousNameError{Name: name, Registries: []string{api.RegistryNPM, api.RegistryPyPI}}
+	}
+	return rows[0].Registry, nil
+}
+
+// Lookup returns one item per key, in order; a key with no published row
+// has Found false.
+func (s *Store) Lookup(ctx context.Context, keys []api.PackageKey) ([]api.LookupItem, error) {
+	regs, names, versions := make([]string, len(keys)), make([]string, len(keys)), make([]string, len(keys))
+	for i, k := range keys {
+		regs[i], names[i], versions[i] = k.Registry, k.Name, k.Version
+	}
+	rows, err := s.q.PackageVersionLookup(ctx, dbq.PackageVersionLookupParams{Registries: regs, Names: names, Versions: versions})
+	if err != nil {
+		return nil, fmt.Errorf("lookup %d items: %w", len(keys), err)
+	}
+	out := make([]api.LookupItem, len(keys))
+	for i, k := range keys {
+		out[i] = api.LookupItem{PackageKey: k}
+	}
+	for _, r := range rows {
+		i := int(r.Ord) - 1 // generate_subscripts counts from 1
+		if i < 0 || i >= len(out) {
+			continue
+		}
+		verdict := r.Verdict
+		out[i].Found = true
+		out[i].Verdict = &verdict
+		out[i].Grade = r.Grade
+		out[i].ManifestHash = r.ManifestHash
+		out[i].PublishedAt = tp(r.PublishedAt)
+	}
+	return out, nil
+}
+
+// VersionDiff compares two published versions of a package.
+func (s *Store) VersionDiff(ctx context.Context, registry, name, from, to string) (*api.VersionDiff, error) {
+	reg, err := s.resolve(ctx, registry, name, from)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := s.resolve(ctx, reg, name, to); err != nil {
+		return nil, err
+	}
+	a, err := s.q.PackageVersionGetCurrent(ctx, dbq.PackageVersionGetCurrentParams{Registry: reg, Name: name, Version: from})
+	if err != nil {
+		return nil, fmt.Errorf("diff %s: %s: %w", name, from, notFound(err))
+	}
+	b, err := s.q.PackageVersionGetCurrent(ctx, dbq.PackageVersionGetCurrentParams{Registry: reg, Name: name, Version: to})
+	if err != nil {
+		return nil, fmt.Errorf("diff %s: %s: %w", name, to, notFound(err))
+	}
+	at, ac, err := toolsAndCaps(ctx, s.q, a.ID)
+	if err != nil {
+		return nil, err
+	}
+	bt, bc, err := toolsAndCaps(ctx, s.q, b.ID)
+	if err != nil {
+		return nil, err
+	}
+	return diffVersions(reg, name, from, to, a.ManifestHash, b.ManifestHash, at, bt, ac, bc), nil
+}
+
+func capabilities(cs []dbq.Capability) []api.Capability {
+	out := make([]api.Capability, len(cs))
+	for i, c := range cs {
+		out[i] = api.Capability{Kind: c.Kind, Tag: c.Tag, Target: c.Target, File: c.File, Line: int(c.Line),
+			FileSHA256: c.FileSha256, Excerpt: c.Excerpt, Count: int(c.Count), Bundle: c.Bundle, Verification: c.Verification}
+	}
+	return out
+}
+
+// MaxPackageLimit bounds one page of ListPackages.
+const MaxPackageLimit = 200
+
+// likePattern makes a substring search literal: %, _ and \ match themselves.
+func likePattern(q string) string {
+	r := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
+	return "%" + r.Replace(q) + "%"
+}
+
+// ErrBadCursor reports a cursor this service did not issue (api.ErrBadCursor).
+var ErrBadCursor = api.ErrBadCursor
+
+// ListPackages returns a page of current package versions ordered by name,
+// with facet counts by verdict and by reason over the same search.
+func (s *Store) ListPackages(ctx context.Context, f api.PackageFilter) (*api.PackageList, error) {
+	limit := f.Limit
+	if limit <= 0 {
+		limit = 50
+	}
+	limit = min(limit, MaxPackageLimit)
+	var pattern *string
+	if f.Query != "" {
+		p := likePattern(f.Query)
+		pattern = &p
+	}
+	var after *int64
+	if f.Cursor != "" {
+		id, err := strconv.ParseInt(f.Cursor, 36, 64)
+		if err != nil || id <= 0 {
+			return nil, ErrBadCursor
+		}
+		after = &id
+	}
+	rows, err := s.q.PackageVersionList(ctx, dbq.PackageVersionListParams{
+		Registry: optional(f.Registry), Grade: optional(f.Grade), Verdict: optional(f.Verdict), Reason: optional(f.Reason),
+		Pattern: pattern, AfterID: after, Lim: int32(limit + 1),
+	})
+	if err != nil {
+		return nil, fmt.Errorf("list packages: %w", err)
+	}
+	out := &api.PackageList{Items: make([]api.PackageSummary, 0, len(rows)),
+		Counts: api.Counts{ByVerdict: map[string]int{}, ByReason: map[string]int{}}}
+	for i, r := range rows {
+		if i == limit {
+			c := strconv.FormatInt(rows[i-1].ID, 36)
+			out.NextCursor = &c
+			break
+		}
+		out.Items = append(out.Items, api.PackageSummary{Registry: r.Registry, Name: r.Name, Version: r.Version,
+			Verdict: r.Verdict, Grade: r.Grade, BlockedBy: nonNil(r.BlockedBy), Reason: r.Reason,
+			ManifestHash: r.ManifestHash, PublishedAt: t(r.PublishedAt)})
+	}
+	vs, err := s.q.PackageVersionCountByVerdict(ctx, dbq.PackageVersionCountByVerdictParams{Registry: optional(f.Registry), Pattern: pattern})
+	if err != nil {
+		return nil, fmt.Errorf("count packages by verdict: %w", err)
+	}
+	for _, v := range vs {
+		out.Counts.ByVerdict[v.Verdict] = int(v.N)
+	}
+	rs, err := s.q.PackageVersionCountByReason(ctx, dbq.PackageVersionCountByReasonParams{Registry: optional(f.Registry), Pattern: pattern})
+	if err != nil {
+		return nil, fmt.Errorf("count packages by reason: %w", err)
+	}
+	for _, r := range rs {
+		out.Counts.ByReason[r.Code] = int(r.N)
+	}
+	return out, nil
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+// GateMap returns the gate map of a methodology version as published; for
+// the methodology in force with nothing loaded yet, the policy's own map.
+func (s *Store) GateMap(ctx context.Context, version string) (*api.GateMap, error) {
+	rows, err := s.q.GateMapList(ctx, version)
+	if err != nil {
+		return nil, fmt.Errorf("gate map %s: %w", version, err)
+	}
+	if len(rows) == 0 {
+		if version != methodology.Version {
+			return nil, fmt.Errorf("gate map %s: %w", version, ErrNotFound)
+		}
+		var gm api.GateMap
+		if err := json.Unmarshal(policy.ExportGateMap(), &gm); err != nil {
+			return nil, fmt.Errorf("gate map of the policy: %w", err)
+		}
+		return &gm, nil
+	}
+	// Keep the policy's order (docs/methodology.md §9) for the codes it knows.
+	order := map[string]int{}
+	for i, e := range policy.GateMap {
+		order[e.Code] = i
+	}
+	gm := &api.GateMap{MethodologyVersion: version, Codes: make([]api.GateMapEntry, 0, len(rows))}
+	for _, r := range rows {
+		gm.Codes = append(gm.Codes, api.GateMapEntry{Code: r.Code, Guard: r.Guard, Line: r.Line})
+	}
+	rank := func(c string) int {
+		if i, ok := order[c]; ok {
+			return i
+		}
+		return len(order)
+	}
+	sortStable(gm.Codes, func(a, b api.GateMapEntry) bool {
+		if rank(a.Code) != rank(b.Code) {
+			return rank(a.Code) < rank(b.Code)
+		}
+		return a.Code < b.Code
+	})
+	return gm, nil
+}
+
+func blockedBy(gm *api.GateMap, codes []string) []api.BlockedBy {
+	out := make([]api.BlockedBy, 0, len(codes))
+	for _, c := range codes {
+		out = append(out, blocking(gm, c))
+	}
+	return out
+}
+
+func blocking(gm *api.GateMap, code string) api.BlockedBy {
+	if e, ok := gm.Lookup(code); ok {
+		return api.BlockedBy{Code: code, Guard: e.Guard, Line: e.Line}
+	}
+	if e, ok := policy.GateEntryFor(code); ok {
+		return api.BlockedBy{Code: code, Guard: e.Guard, Line: e.Line}
+	}
+	return api.BlockedBy{Code: code, Guard: "unknown", Line: "This code is not in the gate map of the row's methodology version."}
+}
+
+// Package returns the published decision row of one package version.
+func (s *Store) Package(ctx context.Context, registry, name, version string) (*api.PackageDetail, error) {
+	r, err := s.q.PackageVersionGetCurrent(ctx, dbq.PackageVersionGetCurrentParams{Registry: registry, Name: name, Version: version})
+	if err != nil {
+		if errors.Is(notFound(err), ErrNotFound) {
+			return nil, s.missing(ctx, registry, name, version)
+		}
+		return nil, fmt.Errorf("package %s %s@%s: %w", registry, name, version, err)
+	}
+	gm, err := s.GateMap(ctx, r.MethodologyVersion)
+	if err != nil && !errors.Is(err, ErrNotFound) {
+		return nil, err
+	}
+	if gm == nil {
+		gm = &api.GateMap{}
+	}
+	d := &api.PackageDetail{
+		Stamps: api.Stamps{MethodologyVersion: r.MethodologyVersion, MethodologySHA256: r.MethodologySha256,
+			ExtractorVersion: r.ExtractorVersion, DecidedAt: t(r.DecidedAt), PublishedAt: t(r.PublishedAt)},
+		Registry: r.Registry, Name: r.Name, Version: r.Version, ArtifactSHA256: r.ArtifactSha256,
+		Verdict: r.Verdict, Grade: r.Grade, BlockedBy: blockedBy(gm, r.BlockedBy), SurfaceOutcome: r.SurfaceOutcome,
+		CapabilitiesOmitted: int(r.CapabilitiesOmitted), MCPSurface: r.McpSurface, DelegatesTo: r.DelegatesTo,
+		NotAssessed: nonNil(r.NotAssessed), ManifestHash: r.ManifestHash, ManifestReason: r.ManifestReason,
+		PublicationID: r.PublicationID,
+	}
+	if r.Reason != nil {
+		b := blocking(gm, *r.Reason)
+		d.Reason = &b
+	}
+	if len(d.MCPSurface) == 0 || string(d.MCPSurface) == "null" {
+		d.MCPSurface = json.RawMessage("{}")
+	}
+	if string(d.DelegatesTo) == "null" {
+		d.DelegatesTo = nil
+	}
+	d.DelegatedFrom = []json.RawMessage{}
+	if len(r.DelegatedFrom) > 0 {
+		if err := json.Unmarshal(r.DelegatedFrom, &d.DelegatedFrom); err != nil || d.DelegatedFrom == nil {
+			d.DelegatedFrom = []json.RawMessage{}
+		}
+	}
+	fs, err := s.q.FindingListByPackageVersion(ctx, r.ID)
+	if err != nil {
+		return nil, fmt.Errorf("findings of %s@%s: %w", name, version, err)
+	}
+	d.Findings = make([]api.Finding, 0, len(fs))
+	for _, f := range fs {
+		d.Findings = append(d.Findings, finding(f))
+	}
+	ts, err := s.q.ToolListByPackageVersion(ctx, r.ID)
+	if err != nil {
+		return nil, fmt.Errorf("tools of %s@%s: %w", name, version, err)
+	}
+	d.Tools = make([]api.ToolHash, 0, len(ts))
+	for _, x := range ts {
+		d.Tools = append(d.Tools, toolHash(x))
+	}
+	cs, err := s.q.CapabilityListByPackageVersion(ctx, r.ID)
+	if err != nil {
+		return nil, fmt.Errorf("capabilities of %s@%s: %w", name, version, err)
+	}
+	d.Capabilities = capabilities(cs)
+	vs, err := s.q.PackageVersionVersionsForName(ctx, dbq.PackageVersionVersionsForNameParams{Registry: registry, Name: name})
+	if err != nil {
+		return nil, fmt.Errorf("versions of %s: %w", name, err)
+	}
+	sortVersions(vs)
+	d.Versions = vs
+	return d, nil
+}
+
+func toolHash(x dbq.Tool) api.ToolHash {
+	th := api.ToolHash{Name: x.Name, DescriptionState: x.DescriptionState, SchemaKind: x.SchemaKind, ToolHash: x.ToolHash, Reason: x.HashReason}
+	switch x.DescriptionState {
+	case "readable", "absent", "partial":
+		desc := x.DescriptionRaw
+		th.Description = &desc
+	}
+	return th
+}
+
+// findingRow is what the API shows of a finding's published row beyond the columns.
+type findingRow struct {
+	Title       string `json:"title"`
+	ContextTags []struct {
+		Tag     string `json:"tag"`
+		Applied bool   `json:"applied"`
+		Why     string `json:"why"`
+	} `json:"context_tags"`
+}
+
+func finding(f dbq.Finding) api.Finding {
+	out := api.Finding{
+		ID: f.ID, Check: f.CheckID, Tag: f.Tag, Severity: f.SeverityDecided, SeverityAssigned: f.SeverityAssigned,
+		Status: f.Status, Rule: f.Rule, SurfaceKind: f.SurfaceKind, EntryName: f.EntryName,
+		Evidence: api.Evidence{SHA256: f.EvidenceSha256, Path: f.EvidencePath, LineStart: int(f.LineStart),
+			LineEnd: int(f.LineEnd), Excerpt: f.Excerpt, ExcerptSHA256: f.ExcerptSha256},
+	}
+	var row findingRow
+	if json.Unmarshal(f.Row, &row) == nil {
+		out.Title = row.Title
+		for _, c := range row.ContextTags {
+			out.ContextTags = append(out.ContextTags, api.ContextTag{Tag: c.Tag, Applied: c.Applied, Why: c.Why})
+		}
+	}
+	return out
+}
+
+// Finding returns one published finding as its newest publication states it.
+func (s *Store) Finding(ctx context.Context, id string) (*api.FindingDetail, error) {
+	f, err := s.q.FindingGetLatest(ctx, id)
+	if err != nil {
+		return nil, fmt.Errorf("finding %s: %w", id, notFound(err))
+	}
+	pv, err := s.q.PackageVersionGet(ctx, f.PackageVersionID)
+	if err != nil {
+		return nil, fmt.Errorf("finding %s: package: %w", id, err)
+	}
+	as, err := s.q.AppealStatusListByFinding(ctx, dbq.AppealStatusListByFindingParams{FindingID: id, PublicationID: f.PublicationID})
+	if err != nil {
+		return nil, fmt.Errorf("finding %s: appeals: %w", id, err)
+	}
+	out := &api.FindingDetail{
+		Finding: finding(dbq.Finding{ID: f.ID, PublicationID: f.PublicationID, PackageVersionID: f.PackageVersionID,
+			CheckID: f.CheckID, Tag: f.Tag, SeverityAssigned: f.SeverityAssigned, SeverityDecided: f.SeverityDecided,
+			Status: f.Status, Rule: f.Rule, SurfaceKind: f.SurfaceKind, EntryName: f.EntryName,
+			EvidenceSha256: f.EvidenceSha256, EvidencePath: f.EvidencePath, LineStart: f.LineStart, LineEnd: f.LineEnd,
+			Excerpt: f.Excerpt, ExcerptSha256: f.ExcerptSha256, Row: f.Row}),
+		Package: api.PackageSummary{Registry: pv.Registry, Name: pv.Name, Version: pv.Version, Verdict: pv.Verdict,
+			Grade: pv.Grade, BlockedBy: nonNil(pv.BlockedBy), Reason: pv.Reason, ManifestHash: pv.ManifestHash,
+			PublishedAt: t(pv.PublishedAt)},
+		PublicationID: f.PublicationID, PublishedAt: t(f.PublicationPublishedAt), Appeals: make([]api.Appeal, 0, len(as)),
+	}
+	for _, a := range as {
+		out.Appeals = append(out.Appeals, api.Appeal{ID: a.AppealID, Status: a.Status, FiledAt: t(a.FiledAt), ResolvedAt: tp(a.ResolvedAt)})
+	}
+	return out, nil
+}
+
+// Evidence returns a published blob.
+func (s *Store) Evidence(ctx context.Context, sha256 string) (*api.Blob, error) {
+	e, err := s.q.EvidenceGet(ctx, sha256)
+	if err != nil {
+		return nil, fmt.Errorf("evidence %s: %w", sha256, notFound(err))
+	}
+	return &api.Blob{SHA256: e.Sha256, ContentType: e.ContentType, Body: e.Body}, nil
+}
+
+// MaxRunLimit bounds one page of ListRuns.
+const MaxRunLimit = 100
+
+// ListRuns returns published runs, newest first.
+func (s *Store) ListRuns(ctx context.Context, cursor string, limit int) (*api.RunList, error) {
+	if limit <= 0 {
+		limit = 20
+	}
+	limit = min(limit, MaxRunLimit)
+	var before *string
+	if cursor != "" {
+		b, err := base64.RawURLEncoding.DecodeString(cursor)
+		if err != nil || !publish.ValidID(string(b)) {
+			return nil, ErrBadCursor
+		}
+		id := string(b)
+		before = &id
+	}
+	rows, err := s.q.RunList(ctx, dbq.RunListParams{BeforeID: before, Lim: int32(limit + 1)})
+	if err != nil {
+		return nil, fmt.Errorf("list runs: %w", err)
+	}
+	out := &api.RunList{Items: make([]api.Run, 0, len(rows))}
+	for i, r := range rows {
+		if i == limit {
+			c := base64.RawURLEncoding.EncodeToString([]byte(rows[i-1].ID))
+			out.NextCursor = &c
+			break
+		}
+		out.Items = append(out.Items, api.Run{ID: r.ID, StartedAt: t(r.StartedAt), FinishedAt: tp(r.FinishedAt),
+			MethodologyVersion: r.MethodologyVersion, ExtractorVersion: r.ExtractorVersion, CodeCommit: r.CodeCommit,
+			CodeDirty: r.CodeDirty, PackageCount: int(r.PackageCount), Publications: nonNil(r.PublicationIds)})
+	}
+	return out, nil
+}
+
+// RunDiff returns the diff.json of a run's newest publication, with run_id
+// set to the run.
+func (s *Store) RunDiff(ctx context.Context, runID string) (json.RawMessage, error) {
+	p, err := s.q.PublicationLatestForRun(ctx, runID)
+	if err != nil {
+		return nil, fmt.Errorf("run %s: %w", runID, notFound(err))
+	}
+	if len(p.Diff) == 0 {
+		return nil, fmt.Errorf("run %s has no published diff: %w", runID, ErrNotFound)
+	}
+	var doc map[string]json.RawMessage
+	if err := json.Unmarshal(p.Diff, &doc); err != nil {
+		return nil, fmt.Errorf("run %s: diff: %w", runID, err)
+	}
+	if _, ok := doc["run_id"]; !ok {
+		doc["run_id"], _ = json.Marshal(runID)
+	}
+	b, err := json.Marshal(doc)
+	if err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+// History returns every published version of a package, newest publication
+// first, each with what changed in its manifest against the version before.
+func (s *Store) History(ctx context.Context, registry, name string) ([]api.VersionHistoryEntry, error) {
+	rows, err := s.q.PackageVersionHistory(ctx, dbq.PackageVersionHistoryParams{Registry: registry, Name: name})
+	if err != nil {
+		return nil, fmt.Errorf("history of %s: %w", name, err)
+	}
+	ds, err := s.q.VersionDiffListForPackage(ctx, dbq.VersionDiffListForPackageParams{Registry: registry, Name: name})
+	if err != nil {
+		return nil, fmt.Errorf("diffs of %s: %w", name, err)
+	}
+	byTo := map[string]*api.VersionDiff{}
+	for _, d := range ds {
+		if _, ok := byTo[d.ToVersion]; ok {
+			continue // the newest publication's diff (the query's order) wins
+		}
+		var vd api.VersionDiff
+		if json.Unmarshal(d.Diff, &vd) == nil {
+			byTo[d.ToVersion] = &vd
+		}
+	}
+	out := make([]api.VersionHistoryEntry, 0, len(rows))
+	for _, r := range rows {
+		out = append(out, api.VersionHistoryEntry{Version: r.Version, Verdict: r.Verdict, Grade: r.Grade,
+			BlockedBy: nonNil(r.BlockedBy), ManifestHash: r.ManifestHash, PublishedAt: t(r.PublishedAt), Changes: byTo[r.Version]})
+	}
+	sortStable(out, func(a, b api.VersionHistoryEntry) bool { return compareVersions(a.Version, b.Version) > 0 })
+	return out, nil
+}

@@ -1,0 +1,139 @@
+// Package storetest builds synthetic publications (publish.Publication
+// values) for the tests of the loader and the API, and for the load test's
+// seed. Hashes are computed by internal/manifest exactly as a real decision
+// computes them, so a gateway check against a synthetic manifest is real.
+//
+// It never touches a database or the file system; it is not used by any
+// production path.
+package storetest
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"time"
+
+	"github.com/attestari/attestari/internal/manifest"
+	"github.com/attestari/attestari/internal/methodology"
+	"github.com/attestari/attestari/internal/policy"
+	"github.com/attestari/attestari/internal/publish"
+	"github.com/attestari/attestari/internal/rundir"
+)
+
+// ExtractorVersion is the extractor version synthetic rows carry.
+const ExtractorVersion = "syntax-tree-3"
+
+// Publication returns an empty publication with its header filled in.
+func Publication(id, runID string, at time.Time) *publish.Publication {
+	return &publish.Publication{
+		Header: publish.Header{
+			Schema: publish.Schema, ID: id, RunID: runID, PublishedAt: at, Day0: at.Add(-30 * 24 * time.Hour),
+			MethodologyVersion: methodology.Version, MethodologySHA256: methodology.SHA256(),
+			Decided: stamps(at.Add(-31 * 24 * time.Hour)),
+		},
+		GateMap: policy.ExportGateMap(),
+		Blobs:   map[string][]byte{},
+	}
+}
+
+func stamps(at time.Time) policy.Stamps {
+	return policy.Stamps{
+		Policy: "test", MethodologyVersion: methodology.Version, MethodologySHA256: methodology.SHA256(),
+		CodeCommit: "0000000", DecidedAt: at, ExtractorVersion: ExtractorVersion,
+	}
+}
+
+// Tool returns a published tool with its hash computed under docs/manifest.md.
+// state is a description state (readable, partial, unreadable, absent).
+func Tool(name, state, description, schemaKind, schema string) publish.Tool {
+	th := manifest.HashTool(rundir.Entry{Kind: "tool", Name: name, DescriptionState: state, DescriptionRaw: description, SchemaKind: schemaKind, SchemaRaw: schema})
+	return publish.Tool{Name: name, DescriptionState: state, DescriptionRaw: description, SchemaKind: schemaKind,
+		SchemaRaw: schema, ToolHash: th.Hash, Reason: th.Reason, File: "index.js", Line: 1}
+}
+
+// Package returns a package version as published. verdict is graded,
+// not_gradeable or out_of_scope; grade is set only for graded; codes are
+// blocked_by for not_gradeable and the reason for out_of_scope.
+func Package(registry, name, version, verdict, grade string, codes []string, tools ...publish.Tool) publish.Package {
+	ref := rundir.PackageRef{Registry: registry, Name: name, Version: version}
+	sum := sha256.Sum256([]byte(ref.Key()))
+	entries := make([]rundir.Entry, len(tools))
+	for i, t := range tools {
+		entries[i] = rundir.Entry{Kind: "tool", Name: t.Name, DescriptionState: t.DescriptionState, DescriptionRaw: t.DescriptionRaw, SchemaKind: t.SchemaKind, SchemaRaw: t.SchemaRaw}
+	}
+	outcome := "parsed"
+	if verdict == "not_gradeable" {
+		outcome = "minified_only"
+	}
+	att := manifest.Compute(&rundir.Surface{Outcome: outcome, Tools: entries})
+	row := policy.PackageRow{
+		Row: "package", Stamps: stamps(time.Date(2026, 10, 1, 0, 0, 0, 0, time.UTC)),
+		Subject:        policy.Subject{ToolHashes: att.Tools, ManifestHash: att.ManifestHash, ManifestReason: att.Reason},
+		Package:        ref, Verdict: verdict, Grade: grade, SurfaceOutcome: outcome,
+		ArtifactSHA256: hex.EncodeToString(sum[:]),
+		MCPSurface:     &policy.MCPSurface{Tools: len(tools)},
+		Capabilities:   []policy.CapabilityRow{},
+	}
+	switch verdict {
+	case "not_gradeable":
+		row.BlockedBy = codes
+	case "out_of_scope":
+		if len(codes) > 0 {
+			row.Reason = codes[0]
+		}
+	}
+	if tools == nil {
+		tools = []publish.Tool{}
+	}
+	return publish.Package{PackageRow: row, DecidedVerdict: verdict, DecidedGrade: grade, Tools: tools,
+		NotAssessed: []string{"undeclared_network_calls", "dependency_risk", "abandonment", "fork_divergence"}}
+}
+
+// Capability returns one capability inventory entry.
+func Capability(kind, tag, target, file string, line int) policy.CapabilityRow {
+	sum := sha256.Sum256([]byte(file))
+	return policy.CapabilityRow{Capability: rundir.Capability{Kind: kind, Tag: tag, Target: target, File: file, Line: line,
+		FileSHA256: hex.EncodeToString(sum[:]), Excerpt: target, Count: 1, Verification: policy.CapVerified}}
+}
+
+// Blob adds bytes to the publication's evidence and returns their SHA-256.
+func Blob(p *publish.Publication, path, contentType string, body []byte) string {
+	sum := sha256.Sum256(body)
+	sha := hex.EncodeToString(sum[:])
+	if _, ok := p.Blobs[sha]; !ok {
+		p.Blobs[sha] = body
+		p.Evidence = append(p.Evidence, publish.EvidenceItem{SHA256: sha, ContentType: contentType, Size: int64(len(body)), Kind: "file", Path: path})
+	}
+	return sha
+}
+
+// Finding adds a finding about pkg whose evidence is file (published whole
+// as a blob) and whose excerpt is quote, found on the line it is on.
+func Finding(p *publish.Publication, pkg publish.Package, id, status, severity, entry string, path string, file []byte, quote string) publish.Finding {
+	sha := Blob(p, path, "text/javascript", file)
+	line := 1
+	for i := 0; i+len(quote) <= len(file); i++ {
+		if string(file[i:i+len(quote)]) == quote {
+			break
+		}
+		if file[i] == '\n' {
+			line++
+		}
+	}
+	qs := sha256.Sum256([]byte(quote))
+	f := publish.Finding{
+		FindingRow: policy.FindingRow{
+			Row: "finding", Stamps: pkg.Stamps, Subject: pkg.Subject, ID: id, Package: pkg.Package,
+			Check: "model_directed_text", Tag: "exfiltrate_data", Title: fmt.Sprintf("The description of %s instructs the model", entry),
+			SurfaceKind: "tool", EntryName: entry, SeverityAssigned: severity, SeverityDecided: severity,
+			Decision: "confirmed", Rule: "D1",
+			Evidence:       rundir.Evidence{SHA256: sha, Path: path, LineStart: line, LineEnd: line, Excerpt: quote},
+			EvidenceSHA256: sha, ExcerptSHA256: hex.EncodeToString(qs[:]),
+			Verification:   policy.Verification{Outcome: policy.Verified, Excerpt: policy.Verified, Verifier: policy.Verified},
+		},
+		Status: status, Appeals: []publish.AppealStatus{},
+		PublishedEvidence: publish.EvidenceRef{SHA256: sha, Kind: "file"},
+	}
+	p.Findings = append(p.Findings, f)
+	return f
+}
