@@ -32,6 +32,8 @@ type extractor struct {
 	entryFiles []*file
 
 	steps      int
+	siteLimit  int  // steps at which the current site stops
+	siteOver   bool // the current site passed its step limit
 	depth      int
 	inProgress map[progKey]bool
 	exceeded   bool
@@ -459,8 +461,15 @@ func (c *collector) needs(v val) bool {
 func (x *extractor) enumerate(f *file, site nid, fn func(e *env, c *collector)) {
 	queue := []*env{nil}
 	attempts := 0
+	x.siteLimit, x.siteOver = x.steps+x.opts.MaxSiteSteps, false
+	defer func() {
+		if x.siteOver && !x.exceeded {
+			x.siteFailed(f, site, fmt.Sprintf("resolving this site passed the limit of %d steps", x.opts.MaxSiteSteps))
+		}
+		x.siteLimit, x.siteOver = 0, false
+	}()
 	for len(queue) > 0 {
-		if x.exceeded {
+		if x.exceeded || x.siteOver {
 			return
 		}
 		e := queue[0]

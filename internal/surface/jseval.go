@@ -16,10 +16,15 @@ type progKey struct {
 // step counts one resolution step against the package's budget and reports
 // whether resolution may continue.
 func (x *extractor) step() bool {
-	if x.exceeded {
+	if x.exceeded || x.siteOver {
 		return false
 	}
 	x.steps++
+	if x.siteLimit > 0 && x.steps > x.siteLimit {
+		// One site may not spend the package's budget.
+		x.siteOver = true
+		return false
+	}
 	if x.steps > x.opts.MaxVisited {
 		x.exceed("resolution steps passed the limit of " + strconv.Itoa(x.opts.MaxVisited))
 		return false
@@ -28,6 +33,13 @@ func (x *extractor) step() bool {
 		x.checkBudget()
 	}
 	return !x.exceeded
+}
+
+func (x *extractor) stepFailure() val {
+	if x.exceeded {
+		return unknown("extraction budget exceeded")
+	}
+	return unknown("resolution of this site passed its step limit")
 }
 
 // eval resolves a JS/TS expression node to a value under env.
@@ -39,7 +51,7 @@ func (x *extractor) eval(f *file, n nid, e *env) val {
 		return x.evalPy(f, n, e)
 	}
 	if !x.step() {
-		return unknown("extraction budget exceeded")
+		return x.stepFailure()
 	}
 	x.depth++
 	defer func() { x.depth-- }()
@@ -709,7 +721,7 @@ func (x *extractor) evalMember(f *file, n nid, e *env) val {
 // known to be missing (v is undefined then).
 func (x *extractor) getProp(v val, key string, e *env) (val, bool) {
 	if !x.step() {
-		return unknown("extraction budget exceeded"), true
+		return x.stepFailure(), true
 	}
 	switch v.k {
 	case vNeed, vUnknown:

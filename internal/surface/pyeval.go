@@ -490,7 +490,7 @@ func (x *extractor) pyArgThunks(f *file, call nid, e *env) []thunk {
 // evalPy resolves a Python expression node.
 func (x *extractor) evalPy(f *file, n nid, e *env) val {
 	if !x.step() {
-		return unknown("extraction budget exceeded")
+		return x.stepFailure()
 	}
 	x.depth++
 	defer func() { x.depth-- }()

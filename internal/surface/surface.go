@@ -99,6 +99,9 @@ type Options struct {
 	MaxDepth int
 	// MaxVisited bounds the resolution steps of one package (default 2,000,000).
 	MaxVisited int
+	// MaxSiteSteps bounds the resolution steps of one registration site
+	// (default 250,000); a site past it is recorded as not read.
+	MaxSiteSteps int
 	// MaxInstances bounds the environments one registration site is
 	// enumerated under: call sites times loop elements (default 4096).
 	MaxInstances int
@@ -120,6 +123,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.MaxVisited <= 0 {
 		o.MaxVisited = 2_000_000
+	}
+	if o.MaxSiteSteps <= 0 {
+		o.MaxSiteSteps = 250_000
 	}
 	if o.MaxInstances <= 0 {
 		o.MaxInstances = 4096

@@ -221,3 +221,25 @@ func TestExtractDir(t *testing.T) {
 		t.Fatal("a missing directory is an error")
 	}
 }
+
+func TestSiteStepLimit(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("const a0 = \"x\";\n")
+	for i := 1; i <= 40; i++ {
+		b.WriteString("const a" + itoa(i) + " = a" + itoa(i-1) + " + a" + itoa(i-1) + ";\n")
+	}
+	b.WriteString("server.tool(\"boom\", a40, async () => ({}));\nserver.tool(\"fine\", \"Fine.\", async () => ({}));\n")
+	s := extractMap(t, map[string]string{"index.js": b.String()}, Options{MaxSiteSteps: 10_000})
+	if s.Outcome != OutcomeDeclarationNotParsed {
+		t.Fatalf("outcome %s, want %s", s.Outcome, OutcomeDeclarationNotParsed)
+	}
+	var fine bool
+	for _, tool := range s.Tools {
+		if tool.Name == "fine" && tool.DescriptionState == StateReadable {
+			fine = true
+		}
+	}
+	if !fine {
+		t.Fatalf("the site after the costly one was not read: %+v", s.Tools)
+	}
+}
