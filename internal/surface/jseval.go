@@ -243,7 +243,7 @@ func (x *extractor) evalIdent(f *file, n nid, name string, e *env) val {
 	if !ok {
 		switch name {
 		case "process", "globalThis", "window", "global", "require", "module", "exports", "console", "JSON", "Object",
-			"Array", "String", "Buffer", "Promise", "Math", "Date":
+			"Array", "String", "Buffer", "Promise", "Math", "Date", "Map", "Set":
 			return val{k: vExternal, spec: name}
 		}
 		return unknown("name " + name + " is not declared in the file")
@@ -517,7 +517,7 @@ func (x *extractor) paramBinding(f *file, b binding, e *env) val {
 		// A callback of forEach / map / filter: (element, index, array).
 		recv := x.callbackReceiver(f, b.fn, e)
 		switch b.index {
-		case 0:
+		case 0, 1:
 			els, ok := x.elements(recv, e)
 			if !ok {
 				if len(els) == 1 && els[0].k == vNeed {
@@ -528,9 +528,16 @@ func (x *extractor) paramBinding(f *file, b binding, e *env) val {
 			if fr.index >= len(els) {
 				return unknown("callback element out of range")
 			}
+			if recv.k == vMap && recv.spec == "Map" {
+				// Map.prototype.forEach passes (value, key).
+				pair := els[fr.index].elems
+				arg = pair[1-b.index]
+				break
+			}
+			if b.index == 1 {
+				return val{k: vNumber, reason: strconv.Itoa(fr.index)}
+			}
 			arg = els[fr.index]
-		case 1:
-			return val{k: vNumber, reason: strconv.Itoa(fr.index)}
 		default:
 			arg = recv
 		}
@@ -913,9 +920,30 @@ func (x *extractor) memberOf(v val, key string, e *env) (val, bool) {
 			}
 			break
 		}
-		// The superclass's constructor is reached through super(...).
+		// The superclass's constructor is reached through super(...): its
+		// arguments are those the subclass constructor passes, evaluated
+		// where that constructor runs. Without a constructor, the
+		// arguments pass through unchanged.
+		args := v.args
+		if ctor >= 0 {
+			args = nil
+			ce := x.ctorEnv(v, f, ctor, e)
+			f.walk(f.field(ctor, "body"), func(c nid) bool {
+				if args != nil || (c != f.field(ctor, "body") && functionKind(f.kind(c)) && f.kind(c) != "arrow_function") {
+					return false
+				}
+				if f.kind(c) == "call_expression" && f.kind(f.field(c, "function")) == "super" {
+					args = x.thunks(f, f.args(c), ce)
+					return false
+				}
+				return true
+			})
+			if args == nil {
+				args = []thunk{}
+			}
+		}
 		f, class = sv.f, sv.n
-		v = val{k: vInstance, f: f, n: class, env: e, args: v.args, parts: v.parts}
+		v = val{k: vInstance, f: f, n: class, env: e, args: args, parts: v.parts}
 	}
 	return val{k: vUndefined}, false
 }
@@ -952,9 +980,71 @@ func (x *extractor) evalNew(f *file, n nid, e *env) val {
 	case vFunc:
 		return unknown("object built by a constructor function")
 	case vExternal:
+		if c.spec == "Map" || c.spec == "Set" {
+			return val{k: vMap, f: f, n: n, env: e, spec: c.spec}
+		}
 		return val{k: vExternal, spec: "new " + c.spec}
 	}
 	return unknown("object built by new " + f.text(f.field(n, "constructor")))
+}
+
+// mapEntries lists a Map's (or Set's) entries: those its constructor is
+// given and those added by .set / .add calls on the name its declaration
+// binds in the same file.
+func (x *extractor) mapEntries(v val, e *env) (keys, vals []val, ok bool) {
+	f := v.f
+	if a := f.args(v.n); len(a) == 1 {
+		init := x.eval(f, a[0], v.env)
+		els, ok := x.elements(init, e)
+		if !ok {
+			return nil, nil, false
+		}
+		for _, el := range els {
+			if v.spec == "Set" {
+				keys, vals = append(keys, el), append(vals, el)
+				continue
+			}
+			pair, ok := x.elements(el, e)
+			if !ok || len(pair) < 2 {
+				return nil, nil, false
+			}
+			keys, vals = append(keys, pair[0]), append(vals, pair[1])
+		}
+	}
+	decl := f.parent(v.n)
+	if f.kind(decl) != "variable_declarator" || f.field(decl, "value") != v.n {
+		if f.kind(decl) == "public_field_definition" || f.kind(decl) == "field_definition" {
+			return keys, vals, true
+		}
+		return keys, vals, true
+	}
+	id := f.field(decl, "name")
+	if f.kind(id) != "identifier" {
+		return keys, vals, true
+	}
+	name := f.text(id)
+	method := "set"
+	if v.spec == "Set" {
+		method = "add"
+	}
+	for _, c := range f.facts.calls[method] {
+		callee := f.field(c, "function")
+		obj := f.field(callee, "object")
+		if f.kind(obj) != "identifier" || f.text(obj) != name {
+			continue
+		}
+		if b, ok := x.lookup(f, obj, name); !ok || b.decl != decl {
+			continue
+		}
+		a := f.args(c)
+		if v.spec == "Set" && len(a) >= 1 {
+			el := x.eval(f, a[0], e)
+			keys, vals = append(keys, el), append(vals, el)
+		} else if len(a) >= 2 {
+			keys, vals = append(keys, x.eval(f, a[0], e)), append(vals, x.eval(f, a[1], e))
+		}
+	}
+	return keys, vals, true
 }
 
 func (x *extractor) thunks(f *file, args []nid, e *env) []thunk {
@@ -1132,13 +1222,58 @@ func (x *extractor) evalMethodCall(f *file, n, callee nid, args []nid, e *env) (
 	}
 	switch method {
 	case "join", "concat", "trim", "trimStart", "trimEnd", "trimLeft", "trimRight", "map", "filter", "call",
-		"flat", "slice", "toString", "bind":
+		"flat", "slice", "toString", "bind", "values", "keys", "entries", "get":
 	default:
 		return val{}, false
 	}
 	recv := x.eval(f, objNode, e)
 	if recv.k == vNeed {
 		return recv, true
+	}
+	if recv.k == vMap {
+		switch method {
+		case "values", "keys", "entries", "get":
+			keys, vals, ok := x.mapEntries(recv, e)
+			if !ok {
+				return unknown("entries of a Map not resolved"), true
+			}
+			for _, vv := range vals {
+				if vv.k == vNeed {
+					return vv, true
+				}
+			}
+			switch method {
+			case "values":
+				return val{k: vArray, n: none, elems: vals}, true
+			case "keys":
+				return val{k: vArray, n: none, elems: keys}, true
+			case "entries":
+				out := make([]val, len(keys))
+				for i := range keys {
+					out[i] = val{k: vArray, n: none, elems: []val{keys[i], vals[i]}}
+				}
+				return val{k: vArray, n: none, elems: out}, true
+			case "get":
+				if len(args) != 1 {
+					break
+				}
+				want, ok := plainText(x.eval(f, args[0], e))
+				if !ok {
+					return unknown("Map key computed at run time"), true
+				}
+				for i := len(keys) - 1; i >= 0; i-- {
+					if k, ok := plainText(keys[i]); ok && k == want {
+						return vals[i], true
+					}
+				}
+				return val{k: vUndefined}, true
+			}
+		}
+		return val{}, false
+	}
+	switch method {
+	case "values", "keys", "entries", "get":
+		return val{}, false
 	}
 	switch method {
 	case "join":
@@ -1358,6 +1493,24 @@ func (x *extractor) elements(v val, e *env) ([]val, bool) {
 				return els, false
 			}
 			out = append(out, els...)
+		}
+		return out, true
+	case vMap:
+		keys, vals, ok := x.mapEntries(v, e)
+		if !ok {
+			return nil, false
+		}
+		for _, vv := range vals {
+			if vv.k == vNeed {
+				return []val{vv}, false
+			}
+		}
+		if v.spec == "Set" {
+			return vals, true
+		}
+		out := make([]val, len(keys))
+		for i := range keys {
+			out[i] = val{k: vArray, n: none, elems: []val{keys[i], vals[i]}}
 		}
 		return out, true
 	case vArray:

@@ -28,6 +28,7 @@ const (
 	vModule                 // a sibling module's namespace
 	vExternal               // a binding from outside the artifact (another package)
 	vUnion                  // one of several alternatives (multiple returns)
+	vMap                    // new Map() / new Set(): entries from its constructor and .set/.add calls
 )
 
 // scopeRef names a scope whose bindings can be enumerated: a function (its
