@@ -74,3 +74,5 @@ func seeded(t *testing.T) (*testServer, string) {
 	}
 	return newTestServer(t, st), url
 }
+
+func openStore(t *testing.T) *store.Store { return dbtest.Open(t) }
