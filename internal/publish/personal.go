@@ -119,50 +119,85 @@ func digitCount(s []byte) int {
 
 // ScanPersonalData returns every hit of every rule in b, ordered by offset.
 // Bytes that are not UTF-8 are scanned as they are.
+//
+// Every rule matches within one line, so b is scanned line by line, and a
+// rule runs on a line only when the line has what any match of it needs (an
+// @, a +, enough digits, a suffix word): most lines of code run none.
 func ScanPersonalData(b []byte) []Hit {
 	var hits []Hit
 	add := func(kind, rule string, s, e int) {
 		hits = append(hits, Hit{Kind: kind, Rule: rule, Start: s, End: e})
 	}
-	for _, m := range reEmail.FindAllIndex(b, -1) {
-		if emailOK(b, m[0], m[1]) {
-			add(KindEmail, ruleEmail, m[0], m[1])
+	find := func(re *regexp.Regexp, ls int, line []byte, f func(m []int)) {
+		for _, m := range re.FindAllSubmatchIndex(line, -1) {
+			for i := range m {
+				if m[i] >= 0 {
+					m[i] += ls
+				}
+			}
+			f(m)
 		}
 	}
-	for _, m := range rePhoneIntl.FindAllIndex(b, -1) {
-		if s, e, ok := phoneIntlOK(b, m[0], m[1]); ok {
-			add(KindPhone, rulePhoneIntl, s, e)
+	for ls := 0; ls < len(b); {
+		le := bytes.IndexByte(b[ls:], '\n')
+		if le < 0 {
+			le = len(b)
+		} else {
+			le += ls
 		}
-	}
-	for _, m := range rePhoneNANP.FindAllIndex(b, -1) {
-		if nanpOK(b, m[0], m[1]) {
-			add(KindPhone, rulePhoneNANP, m[0], m[1])
+		line := b[ls:le]
+		digits := digitCount(line)
+		if bytes.IndexByte(line, '@') >= 0 {
+			find(reEmail, ls, line, func(m []int) {
+				if emailOK(b, m[0], m[1]) {
+					add(KindEmail, ruleEmail, m[0], m[1])
+				}
+			})
 		}
-	}
-	for _, m := range rePhoneLabelled.FindAllSubmatchIndex(b, -1) {
-		s, e := m[2], m[3]
-		if digitCount(b[s:e]) >= 7 && (e == len(b) || !isAlnum(b[e])) {
-			add(KindPhone, rulePhoneLabelled, s, e)
+		if digits >= 8 && bytes.IndexByte(line, '+') >= 0 {
+			find(rePhoneIntl, ls, line, func(m []int) {
+				if s, e, ok := phoneIntlOK(b, m[0], m[1]); ok {
+					add(KindPhone, rulePhoneIntl, s, e)
+				}
+			})
 		}
-	}
-	for _, m := range reStreetNumber.FindAllIndex(b, -1) {
-		if boundaryBefore(b, m[0]) && streetTerminated(b, m[1]) {
-			add(KindStreetAddress, ruleStreetNumber, m[0], m[1])
+		if digits >= 10 {
+			find(rePhoneNANP, ls, line, func(m []int) {
+				if nanpOK(b, m[0], m[1]) {
+					add(KindPhone, rulePhoneNANP, m[0], m[1])
+				}
+			})
 		}
-	}
-	for _, m := range reStreetEU.FindAllIndex(b, -1) {
-		add(KindStreetAddress, ruleStreetEU, m[0], m[1])
-	}
-	for _, m := range reStreetRomance.FindAllIndex(b, -1) {
-		if boundaryBefore(b, m[0]) {
-			add(KindStreetAddress, ruleStreetRomance, m[0], m[1])
+		if digits >= 7 {
+			find(rePhoneLabelled, ls, line, func(m []int) {
+				s, e := m[2], m[3]
+				if digitCount(b[s:e]) >= 7 && (e == len(b) || !isAlnum(b[e])) {
+					add(KindPhone, rulePhoneLabelled, s, e)
+				}
+			})
 		}
-	}
-	for _, m := range rePOBox.FindAllIndex(b, -1) {
-		add(KindStreetAddress, rulePOBox, m[0], m[1])
-	}
-	for _, m := range reCityStateZIP.FindAllIndex(b, -1) {
-		add(KindStreetAddress, ruleCityStateZIP, m[0], m[1])
+		if digits >= 1 {
+			find(reStreetNumber, ls, line, func(m []int) {
+				if boundaryBefore(b, m[0]) && streetTerminated(b, m[1]) {
+					add(KindStreetAddress, ruleStreetNumber, m[0], m[1])
+				}
+			})
+			if hasAny(line, euSuffixes) {
+				find(reStreetEU, ls, line, func(m []int) { add(KindStreetAddress, ruleStreetEU, m[0], m[1]) })
+			}
+			find(reStreetRomance, ls, line, func(m []int) {
+				if boundaryBefore(b, m[0]) {
+					add(KindStreetAddress, ruleStreetRomance, m[0], m[1])
+				}
+			})
+			if hasAny(line, poBoxWords) {
+				find(rePOBox, ls, line, func(m []int) { add(KindStreetAddress, rulePOBox, m[0], m[1]) })
+			}
+		}
+		if digits >= 5 && bytes.IndexByte(line, ',') >= 0 {
+			find(reCityStateZIP, ls, line, func(m []int) { add(KindStreetAddress, ruleCityStateZIP, m[0], m[1]) })
+		}
+		ls = le + 1
 	}
 	hits = dedupe(hits)
 	line, pos := 1, 0
@@ -172,6 +207,22 @@ func ScanPersonalData(b []byte) []Hit {
 		hits[i].Line = line
 	}
 	return hits
+}
+
+// Words a line must hold for the street-then-number and PO box rules to run.
+var (
+	euSuffixes = [][]byte{[]byte("stra"), []byte("str."), []byte("gasse"), []byte("allee"), []byte("platz"), []byte("weg"),
+		[]byte("plein"), []byte("laan"), []byte("vej"), []byte("gade"), []byte("gatan"), []byte("vägen"), []byte("veien")}
+	poBoxWords = [][]byte{[]byte("box"), []byte("Box"), []byte("BOX"), []byte("postfach"), []byte("Postfach"), []byte("POSTFACH")}
+)
+
+func hasAny(line []byte, words [][]byte) bool {
+	for _, w := range words {
+		if bytes.Contains(line, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // emailOK applies the email rule's exclusions to the match b[s:e].
@@ -274,6 +325,9 @@ func streetTerminated(b []byte, e int) bool {
 
 // dedupe orders hits by offset and drops a hit that lies inside another of
 // the same kind (a labelled phone number also matched by the NANP rule).
+// Sorted by start, and by end descending at equal starts, a hit lies inside
+// an earlier one of its kind exactly when that kind's furthest end so far
+// reaches its end: one pass, so a blob with many hits costs n log n.
 func dedupe(hits []Hit) []Hit {
 	sort.SliceStable(hits, func(i, j int) bool {
 		if hits[i].Start != hits[j].Start {
@@ -281,18 +335,14 @@ func dedupe(hits []Hit) []Hit {
 		}
 		return hits[i].End > hits[j].End
 	})
+	furthest := map[string]int{}
 	out := hits[:0]
 	for _, h := range hits {
-		dup := false
-		for _, o := range out {
-			if o.Kind == h.Kind && h.Start >= o.Start && h.End <= o.End {
-				dup = true
-				break
-			}
+		if end, ok := furthest[h.Kind]; ok && end >= h.End {
+			continue
 		}
-		if !dup {
-			out = append(out, h)
-		}
+		furthest[h.Kind] = h.End
+		out = append(out, h)
 	}
 	return out
 }
