@@ -51,6 +51,7 @@ type extractor struct {
 	toolObjects map[progKey]bool
 	entryKeys   map[string]bool
 	pyCtx       *pyContext
+	pyRootList  []string
 }
 
 // Extract reads the tool surface of one package from fsys, whose members are

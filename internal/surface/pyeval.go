@@ -2,6 +2,7 @@ package surface
 
 import (
 	"path"
+	"sort"
 	"strings"
 
 	"github.com/attestari/attestari/internal/literal"
@@ -1073,13 +1074,43 @@ func (x *extractor) pyResolveModule(from *file, mod string) *file {
 	return nil
 }
 
-// pyRoots lists the directories an absolute import may start from: the
-// archive root, src/, and the package root.
+// pyRoots lists the directories an absolute import may start from: every
+// directory holding a top-level package or module of the artifact (the
+// archive root, src/, an sdist's name-version/ directory), shortest first.
 func (x *extractor) pyRoots() []string {
-	roots := []string{".", "src"}
-	if x.root != "." {
-		roots = append(roots, x.root, path.Join(x.root, "src"))
+	if x.pyRootList != nil {
+		return x.pyRootList
 	}
+	seen := map[string]bool{}
+	for _, f := range x.files {
+		if f.lang != LangPython {
+			continue
+		}
+		// The directory above the topmost package (a directory with
+		// __init__.py) that holds this file.
+		dir := path.Dir(f.path)
+		root := dir
+		for d := dir; d != "." && d != "/"; d = path.Dir(d) {
+			if _, ok := x.byPath[d+"/__init__.py"]; ok {
+				root = path.Dir(d)
+			} else {
+				break
+			}
+		}
+		seen[root] = true
+	}
+	seen["."] = true
+	roots := make([]string, 0, len(seen))
+	for r := range seen {
+		roots = append(roots, r)
+	}
+	sort.Slice(roots, func(i, j int) bool {
+		if len(roots[i]) != len(roots[j]) {
+			return len(roots[i]) < len(roots[j])
+		}
+		return roots[i] < roots[j]
+	})
+	x.pyRootList = roots
 	return roots
 }
 
