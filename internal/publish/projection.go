@@ -126,33 +126,31 @@ func container(raw json.RawMessage) (members []member, isObject bool, err error)
 	return nil, false, nil
 }
 
-func isObjectValue(raw json.RawMessage) bool {
-	t := bytes.TrimLeft(raw, " \t\r\n")
-	return len(t) > 0 && t[0] == '{'
-}
-
 // Project builds the projection of upstream (whose SHA-256 is sourceSHA) for
 // a finding citing path with excerpt. It returns the projection's canonical
-// bytes and the pointer of the object the member was taken from.
+// bytes, the pointer of the object the member was taken from, and the bytes
+// a reader finds in the projection: the excerpt itself when it occurs there
+// byte for byte, else its RFC 8785 form when the excerpt is a JSON value (a
+// check quotes the value's upstream bytes, whose spacing and member order
+// canonical form may change).
 //
-// Which member: when the pointer names a value inside an object (or an
-// array element), that name and value; when it names an object, the first of
-// its members (in document order) whose projection carries the excerpt, or,
-// when the excerpt spans several members, all of them. The excerpt must
-// occur byte for byte in the projection, or nothing is projected.
-func Project(upstream []byte, sourceSHA, path, excerpt string) ([]byte, string, error) {
+// Which member (docs/provenance.md, docs/publish-contract.md §4.2): the
+// pointer's last reference token and the value it names, taken from the
+// object (or array) the rest of the pointer names. A pointer to the whole
+// document carries every member of it.
+func Project(upstream []byte, sourceSHA, path, excerpt string) (proj []byte, pointer, found string, err error) {
 	toks, err := ParsePointer(path)
 	if err != nil {
-		return nil, "", err
+		return nil, "", "", err
 	}
 	if !json.Valid(upstream) {
-		return nil, "", fmt.Errorf("%w: the cited record is not JSON", ErrNotProjectable)
+		return nil, "", "", fmt.Errorf("%w: the cited record is not JSON", ErrNotProjectable)
 	}
 	cur := json.RawMessage(upstream)
 	for i, t := range toks {
 		members, _, err := container(cur)
 		if err != nil {
-			return nil, "", fmt.Errorf("%w: at %s: %v", ErrNotProjectable, formatPointer(toks[:i]), err)
+			return nil, "", "", fmt.Errorf("%w: at %s: %v", ErrNotProjectable, formatPointer(toks[:i]), err)
 		}
 		found := false
 		for _, m := range members {
@@ -162,69 +160,50 @@ func Project(upstream []byte, sourceSHA, path, excerpt string) ([]byte, string, 
 			}
 		}
 		if !found {
-			return nil, "", fmt.Errorf("%w: pointer %s does not resolve (no %q at %s)", ErrNotProjectable, formatPointer(toks), t, formatPointer(toks[:i]))
+			return nil, "", "", fmt.Errorf("%w: pointer %s does not resolve (no %q at %s)", ErrNotProjectable, formatPointer(toks), t, formatPointer(toks[:i]))
 		}
 	}
-	build := func(mem []member, pointer string) ([]byte, error) {
-		var obj bytes.Buffer
-		obj.WriteByte('{')
-		for i, m := range mem {
-			if i > 0 {
-				obj.WriteByte(',')
-			}
-			k, _ := json.Marshal(m.name)
-			obj.Write(k)
-			obj.WriteByte(':')
-			obj.Write(m.value)
-		}
-		obj.WriteByte('}')
-		raw, err := json.Marshal(projection{Member: obj.Bytes(), Pointer: pointer, SourceSHA256: sourceSHA})
-		if err != nil {
-			return nil, err
-		}
-		c, err := jcs.Transform(raw)
-		if err != nil {
-			return nil, fmt.Errorf("%w: %v", ErrNotProjectable, err)
-		}
-		return c, nil
-	}
-	carries := func(b []byte) bool { return excerpt != "" && bytes.Contains(b, []byte(excerpt)) }
-
-	if isObjectValue(cur) {
-		members, _, err := container(cur)
-		if err != nil {
-			return nil, "", fmt.Errorf("%w: at %s: %v", ErrNotProjectable, formatPointer(toks), err)
-		}
-		ptr := formatPointer(toks)
-		for _, m := range members {
-			b, err := build([]member{m}, ptr)
-			if err != nil {
-				return nil, "", err
-			}
-			if carries(b) {
-				return b, ptr, nil
-			}
-		}
-		b, err := build(members, ptr)
-		if err != nil {
-			return nil, "", err
-		}
-		if carries(b) {
-			return b, ptr, nil
-		}
-		return nil, "", fmt.Errorf("%w: the excerpt does not occur in the canonical form of the object at %s", ErrNotProjectable, ptr)
-	}
+	var mem []member
 	if len(toks) == 0 {
-		return nil, "", fmt.Errorf("%w: the cited record is not a JSON object", ErrNotProjectable)
+		members, isObject, err := container(cur)
+		if err != nil || !isObject {
+			return nil, "", "", fmt.Errorf("%w: the cited record is not a JSON object", ErrNotProjectable)
+		}
+		mem = members
+	} else {
+		mem = []member{{toks[len(toks)-1], cur}}
+		pointer = formatPointer(toks[:len(toks)-1])
 	}
-	last := toks[len(toks)-1]
-	ptr := formatPointer(toks[:len(toks)-1])
-	b, err := build([]member{{last, cur}}, ptr)
+	var obj bytes.Buffer
+	obj.WriteByte('{')
+	for i, m := range mem {
+		if i > 0 {
+			obj.WriteByte(',')
+		}
+		k, _ := json.Marshal(m.name)
+		obj.Write(k)
+		obj.WriteByte(':')
+		obj.Write(m.value)
+	}
+	obj.WriteByte('}')
+	raw, err := json.Marshal(projection{Member: obj.Bytes(), Pointer: pointer, SourceSHA256: sourceSHA})
 	if err != nil {
-		return nil, "", err
+		return nil, "", "", fmt.Errorf("%w: %v", ErrNotProjectable, err)
 	}
-	if !carries(b) {
-		return nil, "", fmt.Errorf("%w: the excerpt does not occur in the canonical form of %s", ErrNotProjectable, formatPointer(toks))
+	proj, err = jcs.Transform(raw)
+	if err != nil {
+		return nil, "", "", fmt.Errorf("%w: %v", ErrNotProjectable, err)
 	}
-	return b, ptr, nil
+	if excerpt == "" {
+		return nil, "", "", fmt.Errorf("%w: the finding quotes nothing", ErrNotProjectable)
+	}
+	if bytes.Contains(proj, []byte(excerpt)) {
+		return proj, pointer, excerpt, nil
+	}
+	if json.Valid([]byte(excerpt)) {
+		if c, err := jcs.Transform([]byte(excerpt)); err == nil && bytes.Contains(proj, c) {
+			return proj, pointer, string(c), nil
+		}
+	}
+	return nil, "", "", fmt.Errorf("%w: the excerpt does not occur in the projection of %s, as quoted or in canonical form", ErrNotProjectable, formatPointer(toks))
 }

@@ -50,30 +50,29 @@ func TestProject(t *testing.T) {
 }`)
 	sha := rundir.SHA256Hex(up)
 	cases := []struct {
-		name, path, excerpt string
-		want, pointer       string
+		name, path, excerpt  string
+		want, pointer, found string
 	}{
-		// The pointer names an object: only the member that carries the excerpt.
-		{"object, one member", "/versions/1.0.0/_npmUser", `"name": "alice"`, "", ""},
-		{"object, canonical excerpt", "/versions/1.0.0/_npmUser", `"name":"alice"`, `{"member":{"name":"alice"},"pointer":"/versions/1.0.0/_npmUser","source_sha256":"` + sha + `"}`, "/versions/1.0.0/_npmUser"},
-		// The pointer names a value: that name and value, from its parent.
-		{"value", "/versions/1.0.0/dist/attestations", `"attestations":null`, `{"member":{"attestations":null},"pointer":"/versions/1.0.0/dist","source_sha256":"` + sha + `"}`, "/versions/1.0.0/dist"},
-		{"number canonicalised", "/versions/1.0.0/dist/unpackedSize", `1500`, `{"member":{"unpackedSize":1500},"pointer":"/versions/1.0.0/dist","source_sha256":"` + sha + `"}`, "/versions/1.0.0/dist"},
-		{"array element", "/keywords/1", `"notes"`, `{"member":{"1":"notes"},"pointer":"/keywords","source_sha256":"` + sha + `"}`, "/keywords"},
-		{"object in an array", "/maintainers/1", `"bob"`, `{"member":{"name":"bob"},"pointer":"/maintainers/1","source_sha256":"` + sha + `"}`, "/maintainers/1"},
-		{"escaped pointer", "/a~1b", `"c~d":"x"`, `{"member":{"c~d":"x"},"pointer":"/a~1b","source_sha256":"` + sha + `"}`, "/a~1b"},
-		{"fragment form", "#/a~1b/c~0d", `"x"`, `{"member":{"c~d":"x"},"pointer":"/a~1b","source_sha256":"` + sha + `"}`, "/a~1b"},
-		// An excerpt across members carries them all.
-		{"several members", "/versions/1.0.0/dist", `"attestations":null,"unpackedSize":1500`, `{"member":{"attestations":null,"unpackedSize":1500},"pointer":"/versions/1.0.0/dist","source_sha256":"` + sha + `"}`, "/versions/1.0.0/dist"},
+		// The member is the pointer's last token and its value, from the
+		// object the rest of the pointer names.
+		{"string value", "/versions/1.0.0/_npmUser/name", `"alice"`, `{"member":{"name":"alice"},"pointer":"/versions/1.0.0/_npmUser","source_sha256":"` + sha + `"}`, "/versions/1.0.0/_npmUser", `"alice"`},
+		{"null value", "/versions/1.0.0/dist/attestations", `null`, `{"member":{"attestations":null},"pointer":"/versions/1.0.0/dist","source_sha256":"` + sha + `"}`, "/versions/1.0.0/dist", `null`},
+		// A quoted value whose upstream bytes canonical form changes is found
+		// by its canonical form.
+		{"number canonicalised", "/versions/1.0.0/dist/unpackedSize", `1.50e3`, `{"member":{"unpackedSize":1500},"pointer":"/versions/1.0.0/dist","source_sha256":"` + sha + `"}`, "/versions/1.0.0/dist", `1500`},
+		{"object value re-ordered", "/versions/1.0.0/dist", `{"attestations": null, "unpackedSize": 1.50e3}`, `{"member":{"dist":{"attestations":null,"unpackedSize":1500}},"pointer":"/versions/1.0.0","source_sha256":"` + sha + `"}`, "/versions/1.0.0", `{"attestations":null,"unpackedSize":1500}`},
+		{"array element", "/keywords/1", `"notes"`, `{"member":{"1":"notes"},"pointer":"/keywords","source_sha256":"` + sha + `"}`, "/keywords", `"notes"`},
+		{"object in an array", "/maintainers/1", `{"name": "bob"}`, `{"member":{"1":{"name":"bob"}},"pointer":"/maintainers","source_sha256":"` + sha + `"}`, "/maintainers", `{"name":"bob"}`},
+		{"escaped pointer, parent is the root", "/a~1b", `{"c~d": "x"}`, `{"member":{"a/b":{"c~d":"x"}},"pointer":"","source_sha256":"` + sha + `"}`, "", `{"c~d":"x"}`},
+		{"fragment form", "#/a~1b/c~0d", `"x"`, `{"member":{"c~d":"x"},"pointer":"/a~1b","source_sha256":"` + sha + `"}`, "/a~1b", `"x"`},
+		// A fragment of upstream bytes that is not a JSON value, and whose
+		// spacing canonical form removes, is not found: nothing is projected.
+		{"member fragment with upstream spacing", "/versions/1.0.0/_npmUser/name", `"name": "alice"`, "", "", ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			got, ptr, err := Project(up, sha, c.path, c.excerpt)
+			got, ptr, found, err := Project(up, sha, c.path, c.excerpt)
 			if c.want == "" {
-				// The upstream's own spacing is not canonical: the excerpt
-				// as quoted does not occur in the projection, so nothing is
-				// projected rather than a projection the finding does not
-				// verify against.
 				if !errors.Is(err, ErrNotProjectable) {
 					t.Fatalf("want ErrNotProjectable, got %s, %v", got, err)
 				}
@@ -82,35 +81,43 @@ func TestProject(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if string(got) != c.want || ptr != c.pointer {
-				t.Errorf("got %s at %s\nwant %s at %s", got, ptr, c.want, c.pointer)
+			if string(got) != c.want || ptr != c.pointer || found != c.found {
+				t.Errorf("got %s at %q finding %s\nwant %s at %q finding %s", got, ptr, found, c.want, c.pointer, c.found)
+			}
+			if !strings.Contains(string(got), found) {
+				t.Errorf("%s not in the projection", found)
 			}
 			if strings.Contains(string(got), "alice@") {
 				t.Error("the projection carries a member the finding does not cite")
 			}
 		})
 	}
+	// The whole document: every member.
+	if got, ptr, _, err := Project(up, sha, "", `"demo"`); err != nil || ptr != "" || !strings.Contains(string(got), `"keywords":["mcp","notes"]`) {
+		t.Errorf("root: %s %q %v", got, ptr, err)
+	}
 	for name, c := range map[string]struct{ path, excerpt string }{
-		"pointer does not resolve": {"/versions/2.0.0", `x`},
-		"not a pointer":            {"versions", `x`},
-		"root is an array":         {"", `1`},
-		"excerpt absent":           {"/name", `"nope"`},
-		"empty excerpt":            {"/name", ``},
+		"pointer does not resolve":  {"/versions/2.0.0", `x`},
+		"not a pointer":             {"versions", `x`},
+		"root is an array":          {"", `1`},
+		"excerpt absent":            {"/name", `"nope"`},
+		"excerpt beside the member": {"/name", `"alice"`},
+		"empty excerpt":             {"/name", ``},
 	} {
 		t.Run(name, func(t *testing.T) {
 			in := up
 			if name == "root is an array" {
 				in = []byte(`[1,2]`)
 			}
-			if _, _, err := Project(in, sha, c.path, c.excerpt); !errors.Is(err, ErrNotProjectable) {
+			if _, _, _, err := Project(in, sha, c.path, c.excerpt); !errors.Is(err, ErrNotProjectable) {
 				t.Errorf("want ErrNotProjectable, got %v", err)
 			}
 		})
 	}
-	if _, _, err := Project([]byte(`{"a":1,"a":2}`), sha, "/a", "1"); !errors.Is(err, ErrNotProjectable) {
+	if _, _, _, err := Project([]byte(`{"a":1,"a":2}`), sha, "/a", "1"); !errors.Is(err, ErrNotProjectable) {
 		t.Errorf("repeated name: %v", err)
 	}
-	if _, _, err := Project([]byte(`not json`), sha, "/a", "1"); !errors.Is(err, ErrNotProjectable) {
+	if _, _, _, err := Project([]byte(`not json`), sha, "/a", "1"); !errors.Is(err, ErrNotProjectable) {
 		t.Errorf("not JSON: %v", err)
 	}
 }
@@ -119,7 +126,7 @@ func TestProject(t *testing.T) {
 // check, and all the personal data there is is what the finding cites.
 func TestProjectionOfMemberWithEmailIsScanned(t *testing.T) {
 	up := []byte(`{"_npmUser":{"name":"alice","email":"alice@demo-corp.io"}}`)
-	b, _, err := Project(up, rundir.SHA256Hex(up), "/_npmUser/email", `alice@demo-corp.io`)
+	b, _, _, err := Project(up, rundir.SHA256Hex(up), "/_npmUser", `{"name":"alice","email":"alice@demo-corp.io"}`)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -133,15 +140,15 @@ func FuzzProject(f *testing.F) {
 	f.Add([]byte(`{"a":1,"a":2}`), "/a", "1")
 	f.Add([]byte(`[]`), "#/0", "x")
 	f.Fuzz(func(t *testing.T, up []byte, path, excerpt string) {
-		b, _, err := Project(up, "s", path, excerpt)
+		b, _, found, err := Project(up, "s", path, excerpt)
 		if err != nil {
 			if !errors.Is(err, ErrNotProjectable) {
 				t.Fatalf("unclassified error %v", err)
 			}
 			return
 		}
-		if !strings.Contains(string(b), excerpt) {
-			t.Fatalf("projection %s does not carry %q", b, excerpt)
+		if found == "" || !strings.Contains(string(b), found) {
+			t.Fatalf("projection %s does not carry %q", b, found)
 		}
 	})
 }

@@ -158,6 +158,10 @@ type Finding struct {
 type EvidenceRef struct {
 	SHA256 string `json:"sha256"`
 	Kind   string `json:"kind"` // file, projection
+	// Excerpt, when present, is what a reader finds in the published blob in
+	// place of the finding's evidence.excerpt: the RFC 8785 form of a quoted
+	// JSON value whose upstream bytes canonical form changed.
+	Excerpt string `json:"excerpt,omitempty"`
 }
 
 // EvidenceItem describes one blob under evidence/.

@@ -36,10 +36,16 @@ const (
 	WithheldPersonalData = "personal_data"
 )
 
-// NotAssessed are the declared checks that do not run (docs/methodology.md
-// §5.7), listed on every published package. internal/checks will declare
-// them; until it does, this list is the methodology's.
-var NotAssessed = []string{"undeclared_network_calls", "dependency_risk", "abandonment", "fork_divergence"}
+// NotAssessed returns the ids of the declared checks that do not run
+// (docs/methodology.md §5.7; internal/checks declares them), listed on every
+// published package as not assessed.
+func NotAssessed() []string {
+	var ids []string
+	for _, c := range checks.NotAssessed() {
+		ids = append(ids, c.ID)
+	}
+	return ids
+}
 
 // DiffFileName is the run's diff against the previous decided run, copied
 // into the publication when present.
@@ -496,7 +502,7 @@ func (b *builder) publishPackage(row policy.PackageRow, frows []policy.FindingRo
 	if b.published == nil {
 		b.published = map[string]bool{}
 	}
-	pkg := Package{PackageRow: row, DecidedVerdict: row.Verdict, DecidedGrade: row.Grade, NotAssessed: append([]string(nil), NotAssessed...)}
+	pkg := Package{PackageRow: row, DecidedVerdict: row.Verdict, DecidedGrade: row.Grade, NotAssessed: NotAssessed()}
 	pkg.Tools = b.tools(row)
 
 	var findings []Finding
@@ -507,7 +513,7 @@ func (b *builder) publishPackage(row policy.PackageRow, frows []policy.FindingRo
 			if f.Decision != policy.DecisionConfirmed && f.Decision != policy.DecisionNoted {
 				continue
 			}
-			item, why, err := b.evidence(row, f)
+			item, quoted, why, err := b.evidence(row, f)
 			if err != nil {
 				return Package{}, nil, nil, err
 			}
@@ -517,7 +523,7 @@ func (b *builder) publishPackage(row policy.PackageRow, frows []policy.FindingRo
 				continue
 			}
 			items = append(items, item)
-			findings = append(findings, b.finding(f, item))
+			findings = append(findings, b.finding(f, item, quoted))
 		}
 	}
 	// Everything else the package's rows would publish is scanned too: a
@@ -592,8 +598,11 @@ func containsWithheld(ws []WithheldFinding, id string) bool {
 }
 
 // finding is the published form of a decided finding with its appeals.
-func (b *builder) finding(f policy.FindingRow, item EvidenceItem) Finding {
+func (b *builder) finding(f policy.FindingRow, item EvidenceItem, quoted string) Finding {
 	out := Finding{FindingRow: f, Appeals: []AppealStatus{}, PublishedEvidence: EvidenceRef{SHA256: item.SHA256, Kind: item.Kind}}
+	if quoted != f.Evidence.Excerpt {
+		out.PublishedEvidence.Excerpt = quoted
+	}
 	out.Status = StatusConfirmed
 	if f.Decision == policy.DecisionNoted {
 		out.Status = StatusNoted
@@ -636,20 +645,23 @@ func (b *builder) tools(row policy.PackageRow) []Tool {
 	return out
 }
 
-// evidence builds the published evidence of one finding, or says why it
-// cannot be published (personal data, or no form that carries the excerpt).
-// An error is a failure to read, not a property of the evidence.
-func (b *builder) evidence(row policy.PackageRow, f policy.FindingRow) (EvidenceItem, string, error) {
+// evidence builds the published evidence of one finding and returns the
+// bytes a reader finds in it (the excerpt, or for a projection its canonical
+// form), or says why it cannot be published (personal data, or no form that
+// carries the excerpt). An error is a failure to read, not a property of the
+// evidence.
+func (b *builder) evidence(row policy.PackageRow, f policy.FindingRow) (EvidenceItem, string, string, error) {
 	ev := f.Evidence
 	rec, isRecord := b.record(ev.SHA256)
 	var item EvidenceItem
 	var data []byte
+	quoted := ev.Excerpt
 	switch {
 	case isRecord && artifactKind(rec.Kind):
 		// A finding citing the artifact itself: publish the member it names.
 		m, why, err := b.member(ev.SHA256, rec, ev.Path)
 		if err != nil || why != "" {
-			return item, why, err
+			return item, "", why, err
 		}
 		data = m
 		item = EvidenceItem{Kind: EvidenceKindFile, Path: ev.Path}
@@ -657,23 +669,23 @@ func (b *builder) evidence(row policy.PackageRow, f policy.FindingRow) (Evidence
 		up, err := b.opts.Blobs.Get(b.ctx, ev.SHA256)
 		if err != nil || rundir.SHA256Hex(up) != ev.SHA256 {
 			if b.ctx.Err() != nil {
-				return item, "", b.ctx.Err()
+				return item, "", "", b.ctx.Err()
 			}
-			return item, "the cited record cannot be read from the evidence store", nil
+			return item, "", "the cited record cannot be read from the evidence store", nil
 		}
-		proj, ptr, err := Project(up, ev.SHA256, ev.Path, ev.Excerpt)
+		proj, ptr, found, err := Project(up, ev.SHA256, ev.Path, ev.Excerpt)
 		if err != nil {
 			if errors.Is(err, ErrNotProjectable) {
-				return item, strings.TrimPrefix(err.Error(), ErrNotProjectable.Error()+": "), nil
+				return item, "", strings.TrimPrefix(err.Error(), ErrNotProjectable.Error()+": "), nil
 			}
-			return item, "", err
+			return item, "", "", err
 		}
-		data = proj
+		data, quoted = proj, found
 		item = EvidenceItem{Kind: EvidenceKindProjection, ContentType: "application/json", SourceSHA256: ev.SHA256, Pointer: ptr}
 	default:
 		got, why, err := b.file(row, ev)
 		if err != nil || why != "" {
-			return item, why, err
+			return item, "", why, err
 		}
 		data = got
 		item = EvidenceItem{Kind: EvidenceKindFile, Path: ev.Path}
@@ -687,14 +699,14 @@ func (b *builder) evidence(row policy.PackageRow, f policy.FindingRow) (Evidence
 	if item.Kind == EvidenceKindFile && ev.LineStart > 0 {
 		lo, hi = checks.LineRange(data, ev.LineStart, ev.LineEnd)
 	}
-	if ev.Excerpt == "" || !bytes.Contains(data[lo:hi], []byte(ev.Excerpt)) {
-		return item, "the excerpt does not occur in the evidence as published", nil
+	if quoted == "" || !bytes.Contains(data[lo:hi], []byte(quoted)) {
+		return item, "", "the excerpt does not occur in the evidence as published", nil
 	}
 	if hits := ScanPersonalData(data); len(hits) > 0 {
-		return item, fmt.Sprintf("its evidence contains %s (line %d)", kindPhrase(hits[0].Kind), hits[0].Line), nil
+		return item, "", fmt.Sprintf("its evidence contains %s (line %d)", kindPhrase(hits[0].Kind), hits[0].Line), nil
 	}
 	b.blobs[item.SHA256] = data
-	return item, "", nil
+	return item, quoted, "", nil
 }
 
 func kindPhrase(kind string) string {
