@@ -50,7 +50,6 @@ type extractor struct {
 	minSites    []rundir.Site
 	toolObjects map[progKey]bool
 	entryKeys   map[string]bool
-	pyCtx       *pyContext
 	pyRootList  []string
 }
 

@@ -854,7 +854,7 @@ func (x *extractor) memberOf(v val, key string, e *env) (val, bool) {
 				}
 				if propKeyName(f, nameNode) == key {
 					if val := f.field(m, "value"); val >= 0 {
-						return x.eval(f, val, x.instanceEnv(v, e)), true
+						return x.eval(f, val, e), true
 					}
 				}
 			case "method_definition":
@@ -947,9 +947,6 @@ func (x *extractor) memberOf(v val, key string, e *env) (val, bool) {
 	}
 	return val{k: vUndefined}, false
 }
-
-// instanceEnv is the env in which an instance's initialisers run.
-func (x *extractor) instanceEnv(v val, e *env) *env { return e }
 
 // ctorEnv binds the constructor's parameters: to the arguments of the
 // `new` expression the instance came from, or (when that is unknown) to the

@@ -18,8 +18,6 @@ type pyFacts struct {
 	module    string // dotted module name of the file
 }
 
-type pyContext struct{}
-
 // Python site kinds reuse siteKind values with their own meaning.
 const (
 	pySiteDecorator   siteKind = iota + 100 // @x.tool / @x.prompt / @x.resource / @x.list_*
@@ -1346,6 +1344,3 @@ func trimBlankLines(v val) val {
 	v2 := keepRanges(v.txt, func(yield func(a, b int)) { yield(a, b) })
 	return trimText(v2, false, true, func(r rune) bool { return r == '\n' })
 }
-
-// pyAttrChainName renders a decorator's callee for messages.
-func pyAttrChainName(f *file, n nid) string { return truncate(f.text(n), 60) }
