@@ -83,6 +83,12 @@ type Log struct {
 	Events []Event
 }
 
+// HasAppeal reports whether the log holds a filed appeal with this id.
+func (l *Log) HasAppeal(id string) bool {
+	_, ok := l.status(id)
+	return ok
+}
+
 // Status is what the log says of one appeal now. Only ID, Status, FiledAt
 // and ResolvedAt are public.
 type Status struct {
@@ -189,8 +195,12 @@ func (l *Log) check(e Event) error {
 		if e.FindingID == "" || e.By == "" || e.Outcome != "" || e.Note != "" {
 			return errors.New("a filed event carries a finding id and who filed it, and no outcome")
 		}
-		if e.AppealID != appealID(l.countFiled()+1) {
-			return fmt.Errorf("appeal id %q where %q belongs", e.AppealID, appealID(l.countFiled()+1))
+		want, err := filedID(e)
+		if err != nil {
+			return err
+		}
+		if e.AppealID != want {
+			return fmt.Errorf("appeal id %q, the event's content gives %q", e.AppealID, want)
 		}
 	case EventResolved:
 		st, ok := l.status(e.AppealID)
@@ -211,16 +221,18 @@ func (l *Log) check(e Event) error {
 
 func validOutcome(o string) bool { return o == Upheld || o == Dismissed || o == Withdrawn }
 
-func appealID(n int) string { return fmt.Sprintf("ap-%04d", n) }
-
-func (l *Log) countFiled() int {
-	n := 0
-	for _, e := range l.Events {
-		if e.Type == EventFiled {
-			n++
-		}
+// filedID is a filed appeal's id: "ap-" and the first 16 hex digits of the
+// SHA-256 of the filed event's canonical bytes with no id. It depends on the
+// finding, who filed, the grounds, the time and the event before, so ids are
+// unique across runs' logs and an operator can name an appeal without its run.
+func filedID(e Event) (string, error) {
+	e.AppealID, e.SHA256 = "", ""
+	c, err := canonical(e)
+	if err != nil {
+		return "", err
 	}
-	return n
+	s := sha256.Sum256(c)
+	return "ap-" + hex.EncodeToString(s[:8]), nil
 }
 
 // eventSHA256 is the SHA-256 of the event's canonical bytes: RFC 8785 over
@@ -307,8 +319,16 @@ func File(logPath, findingID, by, grounds string, now time.Time) (string, error)
 	}
 	var id string
 	err := appendEvent(logPath, func(l *Log) (Event, error) {
-		id = appealID(l.countFiled() + 1)
-		return Event{Type: EventFiled, AppealID: id, FindingID: findingID, By: by, Grounds: grounds, At: now.UTC()}, nil
+		e := Event{Type: EventFiled, FindingID: findingID, By: by, Grounds: grounds, At: now.UTC(), Seq: len(l.Events) + 1, PrevSHA256: l.Head()}
+		var err error
+		if id, err = filedID(e); err != nil {
+			return Event{}, err
+		}
+		if _, dup := l.status(id); dup {
+			return Event{}, fmt.Errorf("%w: an identical appeal was filed at the same instant", ErrInvalid)
+		}
+		e.AppealID = id
+		return e, nil
 	})
 	if err != nil {
 		return "", fmt.Errorf("appeals: file against %s: %w", findingID, err)

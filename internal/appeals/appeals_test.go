@@ -27,14 +27,18 @@ func threeEvents(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if id1 != "ap-0001" || id2 != "ap-0002" {
+	if !strings.HasPrefix(id1, "ap-") || len(id1) != 19 || id1 == id2 {
 		t.Fatalf("ids %s, %s", id1, id2)
 	}
 	if err := Resolve(path, id1, Upheld, "span misquoted; corrected", at(2)); err != nil {
 		t.Fatal(err)
 	}
+	ids = [2]string{id1, id2}
 	return path
 }
+
+// ids are the two appeals threeEvents filed, in order.
+var ids [2]string
 
 func TestFileResolveStatuses(t *testing.T) {
 	path := threeEvents(t)
@@ -46,7 +50,7 @@ func TestFileResolveStatuses(t *testing.T) {
 	if len(st) != 2 {
 		t.Fatalf("statuses %+v", st)
 	}
-	if st[0].ID != "ap-0001" || st[0].FindingID != "f-1" || st[0].Status != Upheld || st[0].ResolvedAt == nil || !st[0].ResolvedAt.Equal(at(2)) || !st[0].FiledAt.Equal(at(0)) {
+	if st[0].ID != ids[0] || st[0].FindingID != "f-1" || st[0].Status != Upheld || st[0].ResolvedAt == nil || !st[0].ResolvedAt.Equal(at(2)) || !st[0].FiledAt.Equal(at(0)) {
 		t.Errorf("first %+v", st[0])
 	}
 	if st[1].Status != Open || st[1].ResolvedAt != nil {
@@ -76,16 +80,16 @@ func TestFileResolveStatuses(t *testing.T) {
 
 func TestResolveRefusals(t *testing.T) {
 	path := threeEvents(t)
-	if err := Resolve(path, "ap-0001", Dismissed, "", at(3)); !errors.Is(err, ErrNotOpen) {
+	if err := Resolve(path, ids[0], Dismissed, "", at(3)); !errors.Is(err, ErrNotOpen) {
 		t.Errorf("resolving twice: %v", err)
 	}
 	if err := Resolve(path, "ap-0009", Upheld, "", at(3)); !errors.Is(err, ErrUnknownAppeal) {
 		t.Errorf("unknown appeal: %v", err)
 	}
-	if err := Resolve(path, "ap-0002", "accepted", "", at(3)); !errors.Is(err, ErrInvalid) {
+	if err := Resolve(path, ids[1], "accepted", "", at(3)); !errors.Is(err, ErrInvalid) {
 		t.Errorf("bad outcome: %v", err)
 	}
-	if err := Resolve(path, "ap-0002", Withdrawn, "", at(-5)); !errors.Is(err, ErrInvalid) {
+	if err := Resolve(path, ids[1], Withdrawn, "", at(-5)); !errors.Is(err, ErrInvalid) {
 		t.Errorf("event dated before the last: %v", err)
 	}
 	if _, err := File(path, "", "x", "", at(3)); !errors.Is(err, ErrInvalid) {
@@ -141,12 +145,22 @@ func TestTamperedLogIsRefused(t *testing.T) {
 		{name: "outcome edited on the last event", seq: 3, tamper: func(d map[string]any) {
 			events(d)[2].(map[string]any)["outcome"] = Dismissed
 		}},
-		{name: "finding id edited, its own hash recomputed, chain broken after it", seq: 2, tamper: func(d map[string]any) {
+		{name: "finding id edited, its own hash recomputed", seq: 1, tamper: func(d map[string]any) {
 			e := events(d)[0].(map[string]any)
 			e["finding_id"] = "f-9"
 			var ev Event
 			b, _ := json.Marshal(e)
 			_ = json.Unmarshal(b, &ev)
+			e["sha256"], _ = eventSHA256(ev)
+		}},
+		{name: "finding id edited, id and own hash recomputed, chain broken after it", seq: 2, tamper: func(d map[string]any) {
+			e := events(d)[0].(map[string]any)
+			e["finding_id"] = "f-9"
+			var ev Event
+			b, _ := json.Marshal(e)
+			_ = json.Unmarshal(b, &ev)
+			ev.AppealID, _ = filedID(ev)
+			e["appeal_id"] = ev.AppealID
 			e["sha256"], _ = eventSHA256(ev)
 		}},
 		{name: "middle event deleted", seq: 2, tamper: func(d map[string]any) {
@@ -214,7 +228,7 @@ func TestReformattingIsNotTampering(t *testing.T) {
 func TestAppendKeepsEarlierEvents(t *testing.T) {
 	path := threeEvents(t)
 	before, _ := Load(path)
-	if err := Resolve(path, "ap-0002", Dismissed, "interpretation, not fact", at(4)); err != nil {
+	if err := Resolve(path, ids[1], Dismissed, "interpretation, not fact", at(4)); err != nil {
 		t.Fatal(err)
 	}
 	after, err := Load(path)

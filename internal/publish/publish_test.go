@@ -722,3 +722,31 @@ func TestProjectionFindings(t *testing.T) {
 	}
 	assertNoPersonalData(t, filepath.Join(r.home(), p.Header.ID))
 }
+
+func TestFindRuns(t *testing.T) {
+	r := standardRun(t)
+	r.decideAndNotice()
+	runs := filepath.Dir(r.dir)
+	if dir, err := FindRunForFinding(runs, "a-high"); err != nil || dir != r.dir {
+		t.Fatalf("finding: %q %v", dir, err)
+	}
+	if _, err := FindRunForFinding(runs, "nope"); !errors.Is(err, ErrUnknownFinding) {
+		t.Errorf("unknown finding: %v", err)
+	}
+	id, err := FileAppeal(r.dir, "a-high", "publisher", "misquoted", noticedAt.Add(time.Hour))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if dir, err := FindRunForAppeal(runs, id); err != nil || dir != r.dir {
+		t.Fatalf("appeal: %q %v", dir, err)
+	}
+	if _, err := FindRunForAppeal(runs, "ap-0000000000000000"); !errors.Is(err, ErrUnknownAppeal) {
+		t.Errorf("unknown appeal: %v", err)
+	}
+	if err := os.WriteFile(AppealsPath(r.dir), []byte("{}"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := FindRunForAppeal(runs, id); !errors.Is(err, appeals.ErrTampered) {
+		t.Errorf("a broken log was skipped: %v", err)
+	}
+}
