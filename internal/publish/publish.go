@@ -402,7 +402,10 @@ func build(ctx context.Context, opts Options) (*built, error) {
 	if err != nil {
 		return nil, err
 	}
-	h.ID = newID(d.Header.RunID, prevs)
+	h.ID = newID(d.Header.RunID, prevs, func(id string) bool {
+		_, err := os.Lstat(filepath.Join(opts.Home, id))
+		return err == nil
+	})
 	if !ValidID(h.ID) {
 		return nil, fmt.Errorf("publish: run id %q does not make a valid publication id", d.Header.RunID)
 	}
@@ -462,18 +465,20 @@ func supersedes(previous string, prevs []Header, dh policy.Header) (string, erro
 	return "", fmt.Errorf("publish: previous publication %q does not exist", previous)
 }
 
-// newID is the run id for a run's first publication, then <run-id>.2, .3...
-func newID(runID string, prevs []Header) string {
+// newID is the run id for a run's first publication, then <run-id>.2, .3...:
+// the first not taken by a listed publication or by anything at its address
+// (a directory this build cannot read is never overwritten either).
+func newID(runID string, prevs []Header, exists func(id string) bool) string {
 	taken := map[string]bool{}
 	for _, h := range prevs {
 		taken[h.ID] = true
 	}
-	if !taken[runID] {
+	if !taken[runID] && !exists(runID) {
 		return runID
 	}
 	for n := 2; ; n++ {
 		id := runID + "." + strconv.Itoa(n)
-		if !taken[id] {
+		if !taken[id] && !exists(id) {
 			return id
 		}
 	}

@@ -750,3 +750,24 @@ func TestFindRuns(t *testing.T) {
 		t.Errorf("a broken log was skipped: %v", err)
 	}
 }
+
+// Something at a publication's address that is not a readable publication
+// is never overwritten: the next id is taken.
+func TestUnreadableDirectoryIsNotOverwritten(t *testing.T) {
+	r := standardRun(t)
+	r.decideAndNotice()
+	odd := filepath.Join(r.home(), r.header.RunID)
+	if err := os.MkdirAll(odd, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(odd, "note.txt"), []byte("not a publication"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res := r.publish(day31)
+	if res.ID != r.header.RunID+".2" {
+		t.Errorf("id %s", res.ID)
+	}
+	if b, err := os.ReadFile(filepath.Join(odd, "note.txt")); err != nil || string(b) != "not a publication" {
+		t.Errorf("the directory was touched: %v", err)
+	}
+}
