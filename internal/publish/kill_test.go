@@ -1,0 +1,144 @@
+package publish
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/attestari/attestari/internal/policy"
+)
+
+// killChildEnv carries the child's configuration to the re-executed test binary.
+const killChildEnv = "ATTESTARI_PUBLISH_KILL_CHILD"
+
+type killChildConfig struct {
+	RunDir, Home, Blobs string
+	Now                 time.Time
+	// Marker is written when the child is midway through Write; the child
+	// then blocks until it is killed.
+	Marker string
+}
+
+// TestHelperKilledPublish is the child: it publishes and blocks inside
+// Write, after packages.json is in the temporary directory.
+func TestHelperKilledPublish(t *testing.T) {
+	raw := os.Getenv(killChildEnv)
+	if raw == "" {
+		return // only ever run as the child of TestKillDuringPublication
+	}
+	var cfg killChildConfig
+	if err := json.Unmarshal([]byte(raw), &cfg); err != nil {
+		t.Fatal(err)
+	}
+	writeStep = func(name string) error {
+		if name == PackagesFile {
+			if err := os.WriteFile(cfg.Marker, nil, 0o644); err != nil {
+				return err
+			}
+			select {} // wait for SIGKILL
+		}
+		return nil
+	}
+	_, err := Publish(context.Background(), Options{RunDir: cfg.RunDir, Home: cfg.Home, Blobs: policy.DirBlobs(cfg.Blobs), Now: func() time.Time { return cfg.Now }})
+	t.Fatalf("the child was not killed: %v", err)
+}
+
+// TestKillDuringPublication: a publisher killed with SIGKILL midway through
+// writing leaves the earlier publication exactly as it was and nothing at the
+// new address; the next publication succeeds.
+func TestKillDuringPublication(t *testing.T) {
+	r := standardRun(t)
+	r.decideAndNotice()
+	first := r.publish(day31)
+	before := snapshot(t, first.Dir)
+
+	blobs := filepath.Join(t.TempDir(), "blobs")
+	if err := os.MkdirAll(blobs, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for sha, b := range r.blobs {
+		if err := os.WriteFile(filepath.Join(blobs, sha), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cfg := killChildConfig{RunDir: r.dir, Home: r.home(), Blobs: blobs, Now: day31.Add(time.Hour), Marker: filepath.Join(t.TempDir(), "midway")}
+	env, _ := json.Marshal(cfg)
+	cmd := exec.Command(os.Args[0], "-test.run=^TestHelperKilledPublish$", "-test.timeout=5m")
+	cmd.Env = append(os.Environ(), killChildEnv+"="+string(env))
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	deadline := time.After(2 * time.Minute)
+wait:
+	for {
+		select {
+		case err := <-exited:
+			t.Fatalf("child exited before it was killed: %v\n%s", err, out.String())
+		case <-deadline:
+			_ = cmd.Process.Kill()
+			t.Fatalf("child never reached the middle of Write\n%s", out.String())
+		case <-time.After(5 * time.Millisecond):
+			if _, err := os.Stat(cfg.Marker); err == nil {
+				break wait
+			}
+		}
+	}
+	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-exited; err == nil || !strings.Contains(err.Error(), "killed") {
+		t.Fatalf("child did not die by SIGKILL: %v", err)
+	}
+
+	// The kill left Write's temporary directory, half written, and nothing
+	// at the new publication's address.
+	ents, err := os.ReadDir(r.home())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tmp, pubs []string
+	for _, e := range ents {
+		if strings.HasPrefix(e.Name(), ".tmp-") {
+			tmp = append(tmp, e.Name())
+		} else {
+			pubs = append(pubs, e.Name())
+		}
+	}
+	if len(tmp) != 1 || len(pubs) != 1 || pubs[0] != first.ID {
+		t.Fatalf("after the kill: publications %v, temporary %v", pubs, tmp)
+	}
+	if _, err := os.Stat(filepath.Join(r.home(), tmp[0], PackagesFile)); err != nil {
+		t.Errorf("the child was not midway: %v", err)
+	}
+	hs, err := List(r.home())
+	if err != nil || len(hs) != 1 || hs[0].ID != first.ID {
+		t.Fatalf("list after the kill: %v %+v", err, hs)
+	}
+	after := snapshot(t, first.Dir)
+	if len(after) != len(before) {
+		t.Fatalf("the earlier publication has %d files, had %d", len(after), len(before))
+	}
+	for name, b := range before {
+		if !bytes.Equal(after[name], b) {
+			t.Errorf("the earlier publication's %s changed", name)
+		}
+	}
+	if _, err := Read(first.Dir); err != nil {
+		t.Errorf("the earlier publication does not read whole: %v", err)
+	}
+	second := r.publish(day31.Add(2 * time.Hour))
+	if second.ID != first.ID+".2" || second.Supersedes != first.ID {
+		t.Errorf("after the kill: %s supersedes %q", second.ID, second.Supersedes)
+	}
+}
