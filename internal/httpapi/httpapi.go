@@ -50,6 +50,7 @@ type Server struct {
 	router  chi.Router
 	metrics *metrics
 	log     *slog.Logger
+	site    *site
 }
 
 // New loads and validates the contract, then builds the router.
@@ -74,6 +75,9 @@ func New(opts Options) (*Server, error) {
 	})
 	s := &Server{opts: opts, spec: spec, log: opts.Logger}
 	s.ops = indexOperations(spec)
+	if s.site, err = newSite(); err != nil {
+		return nil, err
+	}
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	s.metrics = newMetrics(reg)
@@ -141,6 +145,11 @@ func (s *Server) routes(metricsHandler http.Handler) chi.Router {
 		r.Get("/evidence/{sha256}", s.handle(s.getEvidence))
 		r.Get("/runs", s.handle(s.listRuns))
 		r.Get("/runs/{id}/diff", s.handle(s.getRunDiff))
+	})
+	// The website: HTML pages outside the contract (SiteRoutes).
+	r.Group(func(r chi.Router) {
+		r.Use(s.instrument)
+		s.siteRoutes(r)
 	})
 	return r
 }

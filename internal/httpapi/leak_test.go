@@ -81,7 +81,8 @@ func TestNothingUnpublishedIsServed(t *testing.T) {
 	}
 	add("/packages?limit=200", "/runs?limit=100", "/gate_map.json", "/methodology",
 		"/runs/run-unpublished/diff", "/findings/F-withheld", "/evidence/"+withheldSHA, "/evidence/"+unlistedSHA,
-		"/manifest/quiet-server/1.0.0", "/packages/npm/quiet-server/1.0.0", "/manifest?purl=pkg:npm/quiet-server@1.0.0")
+		"/manifest/quiet-server/1.0.0", "/packages/npm/quiet-server/1.0.0", "/manifest?purl=pkg:npm/quiet-server@1.0.0",
+		"/", "/?q=quiet", "/?reason=evidence_unpublishable", "/gate-map", "/package/npm/quiet-server/1.0.0")
 	check := func(path string, status int, body string) {
 		if strings.Contains(body, secret) {
 			t.Errorf("%s (%d) serves unpublished data: %s", path, status, firstLine(body))
@@ -121,7 +122,7 @@ func TestNothingUnpublishedIsServed(t *testing.T) {
 				add("/findings/"+url.PathEscape(f.ID), "/evidence/"+f.Evidence.SHA256)
 			}
 			for _, v := range d.Versions {
-				add("/packages/" + d.Registry + "/" + d.Name + "/" + v)
+				add("/packages/"+d.Registry+"/"+d.Name+"/"+v, "/package/"+d.Registry+"/"+d.Name+"/"+v)
 				if v != d.Version {
 					add("/diff/" + d.Name + "/" + v + "/" + d.Version + "?registry=" + d.Registry)
 				}

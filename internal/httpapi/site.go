@@ -1,0 +1,625 @@
+package httpapi
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"html/template"
+	"io/fs"
+	"net/http"
+	"net/url"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/go-chi/chi/v5"
+
+	"github.com/attestari/attestari/api"
+	"github.com/attestari/attestari/internal/methodology"
+	"github.com/attestari/attestari/web"
+)
+
+// SiteRoutes are the website's routes: served by the same router as the JSON
+// API, outside the contract (they answer HTML), so the route-equality test
+// leaves them out.
+var SiteRoutes = []string{
+	"GET /",
+	"GET /package/{registry}/{name}/{version}",
+	"GET /gate-map",
+	"GET /docs/methodology",
+	"GET /docs/methodology/{version}",
+	"GET /static/*",
+}
+
+type site struct {
+	pages      map[string]*template.Template
+	cssVersion string
+	static     http.Handler
+}
+
+func newSite() (*site, error) {
+	st := &site{pages: map[string]*template.Template{}}
+	for _, p := range []string{"grades", "package", "gatemap", "methodology", "error"} {
+		t, err := template.New(p).ParseFS(web.Templates, "templates/layout.html", "templates/"+p+".html")
+		if err != nil {
+			return nil, fmt.Errorf("website template %s: %w", p, err)
+		}
+		st.pages[p] = t
+	}
+	css, err := fs.ReadFile(web.Static, "static/style.css")
+	if err != nil {
+		return nil, fmt.Errorf("website stylesheet: %w", err)
+	}
+	sum := sha256.Sum256(css)
+	st.cssVersion = hex.EncodeToString(sum[:6])
+	sub, err := fs.Sub(web.Static, "static")
+	if err != nil {
+		return nil, err
+	}
+	files := http.StripPrefix("/static/", http.FileServer(http.FS(sub)))
+	st.static = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Cache-Control", "public, max-age=86400")
+		files.ServeHTTP(w, r)
+	})
+	return st, nil
+}
+
+func (s *Server) siteRoutes(r chi.Router) {
+	r.Get("/", s.page(s.gradesPage))
+	r.Get("/package/{registry}/{name}/{version}", s.page(s.packagePage))
+	r.Get("/gate-map", s.page(s.gateMapPage))
+	r.Get("/docs/methodology", s.page(s.methodologyPage))
+	r.Get("/docs/methodology/{version}", s.page(s.methodologyPage))
+	r.Method(http.MethodGet, "/static/*", s.site.static)
+}
+
+// common is what the layout shows on every page.
+type common struct {
+	Section            string
+	CSSVersion         string
+	MethodologyVersion string
+	MethodologySHA256  string
+}
+
+func (s *Server) common(section string) common {
+	return common{Section: section, CSSVersion: s.site.cssVersion, MethodologyVersion: methodology.Version, MethodologySHA256: methodology.SHA256()}
+}
+
+// page wraps a page handler: its error becomes an HTML error page (the
+// site's counterpart of render; the detail is a fixed client-safe string).
+func (s *Server) page(h handler) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		err := h(w, r)
+		if err == nil {
+			return
+		}
+		var p *Problem
+		if !errors.As(readError(err), &p) {
+			s.log.ErrorContext(r.Context(), "page failed", "path", r.URL.Path, "error", err.Error())
+			p = &Problem{Status: http.StatusInternalServerError, Detail: "Something went wrong on our side. Please try again later."}
+		}
+		view := errorView{Common: s.common(""), Title: http.StatusText(p.Status), Detail: p.Detail}
+		if p.Status == http.StatusNotFound {
+			view.Title = "Not published"
+		}
+		if len(p.KnownVersions) > 0 {
+			reg, name := chi.URLParam(r, "registry"), pathParam(r, "name")
+			for _, v := range p.KnownVersions {
+				view.KnownVersions = append(view.KnownVersions, versionLink{Version: v, URL: packageURL(reg, name, v)})
+			}
+		}
+		w.Header().Set("Cache-Control", "no-store")
+		s.renderPage(w, r, p.Status, "error", view)
+	}
+}
+
+type errorView struct {
+	Common        common
+	Title, Detail string
+	KnownVersions []versionLink
+}
+
+type versionLink struct{ Version, URL string }
+
+func (s *Server) renderPage(w http.ResponseWriter, r *http.Request, status int, name string, view any) {
+	var buf bytes.Buffer
+	if err := s.site.pages[name].ExecuteTemplate(&buf, "layout", view); err != nil {
+		s.log.ErrorContext(r.Context(), "render page", "page", name, "error", err.Error())
+		http.Error(w, "internal error", http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.WriteHeader(status)
+	_, _ = w.Write(buf.Bytes())
+}
+
+// pathParam returns a path parameter percent-decoded (scoped npm names
+// arrive as @scope%2Fname).
+func pathParam(r *http.Request, name string) string {
+	v, err := url.PathUnescape(chi.URLParam(r, name))
+	if err != nil {
+		return ""
+	}
+	return v
+}
+
+func packageURL(registry, name, version string) string {
+	return "/package/" + registry + "/" + name + "/" + url.PathEscape(version)
+}
+
+var (
+	siteName    = regexp.MustCompile(`^(@[a-z0-9][a-z0-9._~-]*/)?[A-Za-z0-9][A-Za-z0-9._~-]*$`)
+	siteVersion = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9.+!_-]*$`)
+	siteCode    = regexp.MustCompile(`^[a-z0-9_]{1,64}$`)
+	siteCursor  = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
+)
+
+func badPage(detail string) error { return &Problem{Status: http.StatusBadRequest, Detail: detail} }
+
+type option struct {
+	Value, Label string
+	Selected     bool
+}
+
+func options(selected string, pairs ...string) []option {
+	out := make([]option, 0, len(pairs)/2)
+	for i := 0; i+1 < len(pairs); i += 2 {
+		out = append(out, option{Value: pairs[i], Label: pairs[i+1], Selected: pairs[i] == selected})
+	}
+	return out
+}
+
+var gradeMeaning = map[string]string{
+	"A": "No confirmed finding.",
+	"B": "The highest confirmed severity is low.",
+	"C": "The highest confirmed severity is medium.",
+	"F": "At least one confirmed finding of high severity.",
+}
+
+var verdictLabel = map[string]string{
+	api.VerdictGraded: "Graded", api.VerdictNotGradeable: "Not graded (refused)", api.VerdictOutOfScope: "Out of scope",
+}
+
+type gradeRow struct {
+	Name, Version, Registry, URL string
+	Verdict, Grade, Meaning      string
+	Codes                        []api.BlockedBy
+	Published                    string
+}
+
+type countRow struct {
+	Label, URL string
+	N          int
+}
+
+type reasonCount struct {
+	Code, Guard, Line, URL string
+	N                      int
+}
+
+type gradesView struct {
+	Common                                                       common
+	Filter                                                       api.PackageFilter
+	Filtered                                                     bool
+	RegistryOptions, VerdictOptions, GradeOptions, ReasonOptions []option
+	VerdictCounts                                                []countRow
+	ReasonCounts                                                 []reasonCount
+	Rows                                                         []gradeRow
+	NextURL                                                      string
+}
+
+func date(t time.Time) string {
+	if t.IsZero() {
+		return "unknown"
+	}
+	return t.UTC().Format("2 January 2006")
+}
+
+func filterURL(f api.PackageFilter) string {
+	q := url.Values{}
+	for k, v := range map[string]string{"q": f.Query, "registry": f.Registry, "verdict": f.Verdict, "grade": f.Grade, "reason": f.Reason, "cursor": f.Cursor} {
+		if v != "" {
+			q.Set(k, v)
+		}
+	}
+	if len(q) == 0 {
+		return "/"
+	}
+	return "/?" + q.Encode()
+}
+
+func (s *Server) gradesPage(w http.ResponseWriter, r *http.Request) error {
+	rd, err := s.reader()
+	if err != nil {
+		return err
+	}
+	q := r.URL.Query()
+	f := api.PackageFilter{Query: strings.TrimSpace(q.Get("q")), Registry: q.Get("registry"), Verdict: q.Get("verdict"),
+		Grade: q.Get("grade"), Reason: q.Get("reason"), Cursor: q.Get("cursor"), Limit: 50}
+	switch {
+	case len(f.Query) > 100:
+		return badPage("The search is longer than 100 characters.")
+	case f.Registry != "" && f.Registry != api.RegistryNPM && f.Registry != api.RegistryPyPI:
+		return badPage("The registry must be npm or pypi.")
+	case f.Verdict != "" && verdictLabel[f.Verdict] == "":
+		return badPage("The verdict is not one of graded, not_gradeable, out_of_scope.")
+	case f.Grade != "" && gradeMeaning[f.Grade] == "":
+		return badPage("The grade is not one of A, B, C, F.")
+	case f.Reason != "" && !siteCode.MatchString(f.Reason):
+		return badPage("The reason is not a reason code.")
+	case f.Cursor != "" && !siteCursor.MatchString(f.Cursor):
+		return badPage(detailBadCursor)
+	}
+	list, err := rd.ListPackages(r.Context(), f)
+	if err != nil {
+		return err
+	}
+	gm, err := rd.GateMap(r.Context(), methodology.Version)
+	if err != nil {
+		return err
+	}
+	v := gradesView{Common: s.common("grades"), Filter: f,
+		Filtered: f.Query != "" || f.Registry != "" || f.Verdict != "" || f.Grade != "" || f.Reason != ""}
+	v.RegistryOptions = options(f.Registry, "", "Any registry", "npm", "npm", "pypi", "PyPI")
+	v.VerdictOptions = options(f.Verdict, "", "Any verdict", "graded", "Graded", "not_gradeable", "Not graded (refused)", "out_of_scope", "Out of scope")
+	v.GradeOptions = options(f.Grade, "", "Any grade", "A", "A", "B", "B", "C", "C", "F", "F")
+	reasons := []string{"", "Any reason"}
+	for _, e := range gm.Codes {
+		reasons = append(reasons, e.Code, e.Code)
+	}
+	v.ReasonOptions = options(f.Reason, reasons...)
+	base := api.PackageFilter{Query: f.Query, Registry: f.Registry}
+	for _, verdict := range []string{api.VerdictGraded, api.VerdictNotGradeable, api.VerdictOutOfScope} {
+		vf := base
+		vf.Verdict = verdict
+		v.VerdictCounts = append(v.VerdictCounts, countRow{Label: verdictLabel[verdict], N: list.Counts.ByVerdict[verdict], URL: filterURL(vf)})
+	}
+	for _, e := range gm.Codes {
+		if n := list.Counts.ByReason[e.Code]; n > 0 {
+			rf := base
+			rf.Reason = e.Code
+			v.ReasonCounts = append(v.ReasonCounts, reasonCount{Code: e.Code, Guard: e.Guard, Line: e.Line, N: n, URL: filterURL(rf)})
+		}
+	}
+	for _, it := range list.Items {
+		row := gradeRow{Name: it.Name, Version: it.Version, Registry: it.Registry, URL: packageURL(it.Registry, it.Name, it.Version),
+			Verdict: it.Verdict, Published: date(it.PublishedAt)}
+		if it.Grade != nil {
+			row.Grade, row.Meaning = *it.Grade, gradeMeaning[*it.Grade]
+		}
+		codes := it.BlockedBy
+		if it.Reason != nil {
+			codes = append(codes, *it.Reason)
+		}
+		for _, c := range codes {
+			e, ok := gm.Lookup(c)
+			if !ok {
+				e = api.GateMapEntry{Code: c, Guard: "unknown", Line: "Not in the gate map of the methodology in force."}
+			}
+			row.Codes = append(row.Codes, api.BlockedBy{Code: c, Guard: e.Guard, Line: e.Line})
+		}
+		v.Rows = append(v.Rows, row)
+	}
+	if list.NextCursor != nil {
+		nf := f
+		nf.Cursor = *list.NextCursor
+		v.NextURL = filterURL(nf)
+	}
+	w.Header().Set("Cache-Control", "public, max-age=60")
+	s.renderPage(w, r, http.StatusOK, "grades", v)
+	return nil
+}
+
+type resultView struct {
+	Kind, Grade, Meaning string
+	Codes                []api.BlockedBy
+}
+
+type findingView struct {
+	api.Finding
+	StatusLabel, EvidenceURL string
+	EntryKind                string
+	Highlighted              bool
+	Before, Mark, After      string
+}
+
+type capGroup struct {
+	Label string
+	Items []api.Capability
+}
+
+type toolView struct {
+	Name, State, Description, Hash, Reason string
+	HasDescription                         bool
+}
+
+type notAssessed struct{ ID, Meaning string }
+
+type reproEvidence struct{ Path, Lines, Excerpt, URL, SHA string }
+
+type reproView struct {
+	Fetch, File, Unpack string
+	Evidence            []reproEvidence
+}
+
+type historyRow struct {
+	Version, URL, Result, ManifestHash, DiffURL string
+	Current                                     bool
+	Changes                                     []string
+}
+
+type packageView struct {
+	Common                                    common
+	D                                         *api.PackageDetail
+	Result                                    resultView
+	Decided, Published                        string
+	Findings                                  []findingView
+	CapGroups                                 []capGroup
+	Tools                                     []toolView
+	ManifestHash, ManifestReason, ManifestURL string
+	NotAssessed                               []notAssessed
+	Repro                                     reproView
+	History                                   []historyRow
+}
+
+var statusLabel = map[string]string{
+	api.StatusConfirmed: "confirmed", api.StatusNoted: "noted",
+	api.StatusUnderAppeal: "under appeal", api.StatusWithdrawnOnAppeal: "withdrawn on appeal",
+}
+
+// capabilityKinds orders the inventory's kinds (methodology §20) with a plain label each.
+var capabilityKinds = []struct{ Kind, Label string }{
+	{"network", "Network"}, {"filesystem", "Files"}, {"process", "Processes"}, {"environment", "Environment"},
+	{"credentials", "Credentials"}, {"remote_code", "Code obtained at run time"},
+}
+
+var declaredChecks = map[string]string{
+	"undeclared_network_calls": "hosts the code contacts that neither the README nor the tool descriptions mention.",
+	"dependency_risk":          "known advisories, unpinned or deprecated direct dependencies, install-time scripts.",
+	"abandonment":              "archived repositories, no commits over a stated period, growth of unanswered issues.",
+	"fork_divergence":          "packages published from forks, and the difference between the shipped code and its upstream.",
+}
+
+func deref(p *string) string {
+	if p == nil {
+		return ""
+	}
+	return *p
+}
+
+func (s *Server) packagePage(w http.ResponseWriter, r *http.Request) error {
+	rd, err := s.reader()
+	if err != nil {
+		return err
+	}
+	reg, name, version := chi.URLParam(r, "registry"), pathParam(r, "name"), pathParam(r, "version")
+	if reg != api.RegistryNPM && reg != api.RegistryPyPI {
+		return &Problem{Status: http.StatusNotFound, Detail: "There is no such registry here: only npm and pypi."}
+	}
+	if len(name) > 214 || !siteName.MatchString(name) || len(version) > 128 || !siteVersion.MatchString(version) {
+		return badPage("The package name or version is not valid.")
+	}
+	d, err := rd.Package(r.Context(), reg, name, version)
+	if err != nil {
+		return err
+	}
+	hist, err := rd.History(r.Context(), reg, name)
+	if err != nil {
+		return err
+	}
+	v := packageView{Common: s.common("grades"), D: d, Decided: date(d.DecidedAt), Published: date(d.PublishedAt),
+		ManifestHash: deref(d.ManifestHash), ManifestReason: deref(d.ManifestReason),
+		ManifestURL: "/manifest/" + d.Name + "/" + url.PathEscape(d.Version) + "?registry=" + d.Registry}
+	v.Result = resultView{Kind: d.Verdict, Codes: d.BlockedBy}
+	if d.Grade != nil {
+		v.Result.Grade, v.Result.Meaning = *d.Grade, gradeMeaning[*d.Grade]
+	}
+	if d.Reason != nil {
+		v.Result.Codes = append(v.Result.Codes, *d.Reason)
+	}
+	descs := map[string]string{}
+	for _, t := range d.Tools {
+		tv := toolView{Name: t.Name, State: t.DescriptionState, Hash: deref(t.ToolHash), Reason: deref(t.Reason)}
+		if t.Description != nil && t.DescriptionState != "absent" {
+			tv.Description, tv.HasDescription = *t.Description, true
+			descs[t.Name] = *t.Description
+		}
+		v.Tools = append(v.Tools, tv)
+	}
+	seenBlob := map[string]bool{}
+	for _, f := range d.Findings {
+		fv := findingView{Finding: f, StatusLabel: statusLabel[f.Status], EvidenceURL: "/evidence/" + f.Evidence.SHA256, EntryKind: "the tool"}
+		if f.SurfaceKind != nil && *f.SurfaceKind != "tool" {
+			fv.EntryKind = "the " + strings.ReplaceAll(*f.SurfaceKind, "_", " ")
+		}
+		if f.EntryName != nil && (f.SurfaceKind == nil || *f.SurfaceKind == "tool") {
+			if desc, ok := descs[*f.EntryName]; ok {
+				fv.Before, fv.Mark, fv.After, fv.Highlighted = highlight(desc, f.Evidence.Excerpt)
+			}
+		}
+		v.Findings = append(v.Findings, fv)
+		if !seenBlob[f.Evidence.SHA256+f.Evidence.Path] {
+			seenBlob[f.Evidence.SHA256+f.Evidence.Path] = true
+			lines := strconv.Itoa(f.Evidence.LineStart)
+			if f.Evidence.LineEnd != f.Evidence.LineStart {
+				lines += "–" + strconv.Itoa(f.Evidence.LineEnd)
+			}
+			v.Repro.Evidence = append(v.Repro.Evidence, reproEvidence{Path: f.Evidence.Path, Lines: lines, Excerpt: f.Evidence.Excerpt,
+				URL: "/evidence/" + f.Evidence.SHA256, SHA: f.Evidence.SHA256})
+		}
+	}
+	for _, k := range capabilityKinds {
+		g := capGroup{Label: k.Label}
+		for _, c := range d.Capabilities {
+			if c.Kind == k.Kind {
+				g.Items = append(g.Items, c)
+			}
+		}
+		if len(g.Items) > 0 {
+			v.CapGroups = append(v.CapGroups, g)
+		}
+	}
+	for _, c := range d.NotAssessed {
+		v.NotAssessed = append(v.NotAssessed, notAssessed{ID: c, Meaning: declaredChecks[c]})
+	}
+	if d.Registry == api.RegistryNPM {
+		file := strings.TrimPrefix(strings.ReplaceAll(d.Name, "/", "-"), "@") + "-" + d.Version + ".tgz"
+		v.Repro.Fetch, v.Repro.File, v.Repro.Unpack = "npm pack "+d.Name+"@"+d.Version, file, "tar xzf "+file+" (files are under package/)"
+	} else {
+		v.Repro.Fetch, v.Repro.File, v.Repro.Unpack = "pip download --no-deps --no-binary :all: "+d.Name+"=="+d.Version,
+			"the downloaded file", "tar xzf (an sdist) or unzip (a wheel) the downloaded file"
+	}
+	for _, h := range hist {
+		row := historyRow{Version: h.Version, URL: packageURL(d.Registry, d.Name, h.Version), Current: h.Version == d.Version,
+			ManifestHash: deref(h.ManifestHash)}
+		switch {
+		case h.Grade != nil:
+			row.Result = "Grade " + *h.Grade
+		case h.Verdict == api.VerdictNotGradeable:
+			row.Result = "Not graded: " + strings.Join(h.BlockedBy, ", ")
+		default:
+			row.Result = verdictLabel[h.Verdict]
+		}
+		if c := h.Changes; c != nil {
+			for _, t := range c.Tools {
+				row.Changes = append(row.Changes, "tool "+t.Name+": "+strings.ReplaceAll(t.Change, "_", " "))
+			}
+			for _, k := range c.CapabilitiesAdded {
+				row.Changes = append(row.Changes, "can now reach "+k.Kind+" "+k.Target)
+			}
+			for _, k := range c.CapabilitiesRemoved {
+				row.Changes = append(row.Changes, "no longer reaches "+k.Kind+" "+k.Target)
+			}
+			if len(row.Changes) == 0 {
+				row.Changes = []string{"manifest hash changed"}
+			}
+			row.DiffURL = "/diff/" + d.Name + "/" + url.PathEscape(c.From) + "/" + url.PathEscape(c.To) + "?registry=" + d.Registry
+			row.Changes = append([]string{"since " + c.From + ":"}, row.Changes...)
+		}
+		v.History = append(v.History, row)
+	}
+	w.Header().Set("Cache-Control", "public, max-age=300")
+	s.renderPage(w, r, http.StatusOK, "package", v)
+	return nil
+}
+
+// highlight finds a finding's quote in the description a client receives.
+// The quote is source bytes, so escapes are decoded when the raw bytes are
+// not found as they are.
+func highlight(desc, quote string) (before, mark, after string, ok bool) {
+	for _, q := range []string{quote, decodeEscapes(quote)} {
+		if q == "" {
+			continue
+		}
+		if i := strings.Index(desc, q); i >= 0 {
+			return desc[:i], q, desc[i+len(q):], true
+		}
+	}
+	return "", "", "", false
+}
+
+// decodeEscapes decodes the backslash escapes common to JavaScript and
+// Python string literals.
+func decodeEscapes(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c != '\\' || i+1 == len(s) {
+			b.WriteByte(c)
+			continue
+		}
+		i++
+		switch s[i] {
+		case 'n':
+			b.WriteByte('\n')
+		case 't':
+			b.WriteByte('\t')
+		case 'r':
+			b.WriteByte('\r')
+		case 'u':
+			if i+4 < len(s) {
+				if n, err := strconv.ParseUint(s[i+1:i+5], 16, 32); err == nil {
+					b.WriteRune(rune(n))
+					i += 4
+					continue
+				}
+			}
+			b.WriteString(`\u`)
+		default:
+			b.WriteByte(s[i])
+		}
+	}
+	return b.String()
+}
+
+type gateMapRow struct {
+	api.GateMapEntry
+	N   int
+	URL string
+}
+
+type gateMapView struct {
+	Common  common
+	GateMap *api.GateMap
+	Rows    []gateMapRow
+}
+
+func (s *Server) gateMapPage(w http.ResponseWriter, r *http.Request) error {
+	rd, err := s.reader()
+	if err != nil {
+		return err
+	}
+	gm, err := rd.GateMap(r.Context(), methodology.Version)
+	if err != nil {
+		return err
+	}
+	list, err := rd.ListPackages(r.Context(), api.PackageFilter{Limit: 1})
+	if err != nil {
+		return err
+	}
+	v := gateMapView{Common: s.common("gate-map"), GateMap: gm}
+	for _, e := range gm.Codes {
+		v.Rows = append(v.Rows, gateMapRow{GateMapEntry: e, N: list.Counts.ByReason[e.Code], URL: filterURL(api.PackageFilter{Reason: e.Code})})
+	}
+	w.Header().Set("Cache-Control", "public, max-age=300")
+	s.renderPage(w, r, http.StatusOK, "gatemap", v)
+	return nil
+}
+
+type methodologyVersionView struct {
+	Version, SHA256, URL, Markdown, Extractors string
+	Current, InForce                           bool
+}
+
+type methodologyView struct {
+	Common   common
+	Version  string
+	Body     template.HTML
+	Versions []methodologyVersionView
+}
+
+func (s *Server) methodologyPage(w http.ResponseWriter, r *http.Request) error {
+	version := chi.URLParam(r, "version")
+	if version == "" {
+		version = methodology.Version
+	}
+	sn, ok := methodology.Snapshot(version)
+	if !ok {
+		return &Problem{Status: http.StatusNotFound, Detail: "No published methodology has that version."}
+	}
+	v := methodologyView{Common: s.common("methodology"), Version: sn.Version, Body: markdownHTML(string(sn.Bytes))}
+	for _, x := range methodology.Snapshots() {
+		v.Versions = append(v.Versions, methodologyVersionView{Version: x.Version, SHA256: x.SHA256, URL: "/docs/methodology/" + x.Version,
+			Markdown: "/methodology/" + x.Version + "?format=markdown", Extractors: strings.Join(extractorsFor(x.Version), ", "),
+			Current: x.Version == sn.Version, InForce: x.Version == methodology.Version})
+	}
+	w.Header().Set("Cache-Control", "public, max-age=300")
+	s.renderPage(w, r, http.StatusOK, "methodology", v)
+	return nil
+}
