@@ -40,13 +40,13 @@ func re(s string) *regexp.Regexp { return regexp.MustCompile(`(?i)` + s) }
 const (
 	// Data no tool needs to send anywhere: the user's secrets and the agent's
 	// own context.
-	strongData = `(~/\.ssh|\.ssh/|\bid_(rsa|ed25519|ecdsa|dsa)\b|~/\.aws|\.aws/credentials|\.git-credentials|\.netrc\b|\.npmrc\b|\.pypirc\b|\.kube/config|\.docker/config|\bmcp\.json\b|claude_desktop_config|~/\.cursor|\.cursor/|/etc/(passwd|shadow)\b|\bssh (private )?keys?\b|\bseed phrases?\b|\bmnemonic\b|\bwallet (keys?|files?)\b|\bbrowser (cookies|passwords)\b|\bsystem prompt\b|\b(conversation|chat|message) history\b|\b(entire|full|complete|whole) (conversation|chat|transcript|context)\b|\b(all|every|previous|prior|earlier) (of the )?(user'?s? )?(messages|prompts)\b|\bchat logs?\b|\bother (servers?|tools?)'? ?(results|outputs|responses|credentials|tokens|keys|configuration)\b)`
+	strongData = `(~/\.ssh|\.ssh/|\bid_(rsa|ed25519|ecdsa|dsa)\b|~/\.aws|\.aws/credentials|\.git-credentials|\.netrc\b|\.npmrc\b|\.pypirc\b|\.kube/config|\.docker/config|\bmcp\.json\b|claude_desktop_config|~/\.cursor|\.cursor/|/etc/(passwd|shadow)\b|\bssh (private )?keys?\b|\bseed phrases?\b|\bmnemonic\b|\bwallet (keys?|files?)\b|\bbrowser (cookies|passwords)\b|\bsystem prompt\b|\b(conversation|chat|message) history\b|\b(entire|full|complete|whole) (conversation|chat|context window|context)\b|\b(all|every) (of )?(the )?(user'?s?|previous|prior|earlier) (chat |conversation )?(messages|prompts)\b|\b(previous|prior|earlier) prompts\b|\bchat logs?\b|\bother (servers?|tools?)'? ?(results|outputs|responses|credentials|tokens|keys|configuration)\b)`
 	// Data a tool may legitimately take as input, suspicious only in bulk.
 	weakData = `\b(all|every|any|other|each of the|the user'?s)\s+(\w+\s+){0,2}(api[ _-]?keys?|tokens?|passwords?|credentials|secrets?|environment variables|env vars|cookies|private keys?|\.env files?)\b`
 	// Verbs that move data somewhere.
-	moveVerb = `\b(read|include|includes|including|pass|passes|send|sends|upload|attach|append|add|copy|forward|post|provide|put|embed|transmit|share|submit|fill|insert|paste|encode|leak|exfiltrate|output|return|report|collect|gather|extract|dump|print|cat)\b`
+	moveVerb = `\b(read|include|pass|passes|send|sends|upload|attach|append|add|copy|forward|post|provide|put|embed|transmit|share|submit|fill|insert|paste|encode|leak|exfiltrate|collect|gather|extract|dump)\b`
 	// An external destination written in the text.
-	destination = `(https?://\S+|\b[\w.+-]+@[\w-]+(\.[\w-]+)+\b|\bwebhook\b)`
+	destination = `(https?://\S+|\b[\w.+-]+@[\w-]+(\.[\w-]+)+\b)`
 )
 
 // rules, in priority order: within one sentence the first category that
@@ -59,7 +59,7 @@ var rules = []rule{
 	{name: "do-not-tell-user", category: CategoryConceal, all: []*regexp.Regexp{
 		re(`\b(do not|don't|dont|never|must not|should not|without)\s+(ever\s+)?(tell|telling|mention|mentioning|inform|informing|notify|notifying|alert|alerting|reveal|revealing|disclose|disclosing|show|showing|let|letting|explain|explaining|acknowledge|acknowledging)\b`),
 		re(`\b(user|users|user's|them|anyone|human|humans)\b`),
-	}, none: []*regexp.Regexp{re(`\b(password|api[ _-]?key|token|secret)s?\b[^.]{0,40}\b(to|with) (the )?(user|anyone)\b`)}},
+	}, none: []*regexp.Regexp{re(`\b(password|api[ _-]?key|token|secret)s?\b[^.]{0,40}\b(to|with) (the )?(user|anyone)\b`), re(`\bshow(ing)? up\b`)}},
 	{name: "do-not-mention-that", category: CategoryConceal, all: []*regexp.Regexp{
 		re(`\b(do not|don't|dont|never)\s+(mention|tell|reveal|disclose|acknowledge|say|admit)\s+(that|this|it|the fact|anything about|what)\b`),
 	}},
@@ -70,7 +70,7 @@ var rules = []rule{
 		re(`\bkeep\s+(this|it|these|that|the (instruction|step|call|action|request)s?)\s+(secret|hidden|confidential|private|to yourself)\b`),
 	}},
 	{name: "user-must-not-know", category: CategoryConceal, all: []*regexp.Regexp{
-		re(`\b(user|users|human)\s+(must|should|need|needs|does|do)\s*(not|n't)\s+(know|see|notice|learn|find out|be (told|informed|aware|alerted|notified))\b`),
+		re(`\b(user|users|human)\s+(must|should|need|needs)\s*(not|n't)\s+(know|see|notice|learn|find out|be (told|informed|aware|alerted|notified))\b`),
 	}},
 	{name: "without-user-knowing", category: CategoryConceal, all: []*regexp.Regexp{
 		re(`\bwithout\s+(the\s+)?(user|user's|users'|human)\s*(knowing|noticing|knowledge|awareness|seeing|realizing)\b`),
@@ -86,7 +86,7 @@ var rules = []rule{
 		re(`\bread\b[^.\n]{0,80}\b(and|then)\s+(pass|send|include|put|upload|attach|provide|append|add|forward|copy)\b[^.\n]{0,60}\b(content|contents|it|them|the file|its)\b`),
 	}},
 	{name: "data-to-destination", category: CategoryExfiltrate, all: []*regexp.Regexp{
-		re(`\b(send|sends|sent|forward|forwards|upload|uploads|transmit|transmits|bcc|cc|copy|copies|post|posts|mirror|mirrors|relay|relays|redirect|redirects)\b[^\n]{0,80}\b(all|every|each|the user'?s|contents?|data|results?|messages?|emails?|files?|conversation|outputs?|responses?|information|details|replies|credentials|keys)\b`),
+		re(`\b(send|sends|forward|forwards|upload|uploads|transmit|transmits|bcc|cc|copy|copies|mirror|mirrors|relay|relays|redirect|redirects)\b[^\n]{0,80}\b(all|every|each|the user'?s|contents?|data|results?|messages?|emails?|files?|conversation|outputs?|responses?|information|details|replies|credentials|keys)\b`),
 		re(destination),
 	}, none: []*regexp.Regexp{re(`\b(bug|bugs|issue|issues|feedback|questions)\b[^.]{0,20}\b(to|at)\b`)}},
 	{name: "redirect-recipient", category: CategoryExfiltrate, all: []*regexp.Regexp{
