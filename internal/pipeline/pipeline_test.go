@@ -542,3 +542,51 @@ func TestPickDistribution(t *testing.T) {
 		}
 	}
 }
+
+func TestListRunsAndLatestResumable(t *testing.T) {
+	w := newWorld(t, 2, false)
+	o := w.options(t)
+	clock := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+	o.Now = func() time.Time { clock = clock.Add(time.Second); return clock }
+	if _, ok, err := LatestResumable(w.home, w.cands); ok || err != nil {
+		t.Fatalf("no runs yet: %v %v", ok, err)
+	}
+	finished, err := Run(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	o.afterFetch = func(context.Context, rundir.PackageRef) { cancel() }
+	cancelled, err := Run(ctx, o)
+	if !errors.Is(err, ErrCancelled) {
+		t.Fatal(err)
+	}
+	o.afterFetch = nil
+
+	runs, err := ListRuns(w.home)
+	if err != nil || len(runs) != 2 || runs[0].ID != finished.RunID || runs[1].ID != cancelled.RunID {
+		t.Fatalf("runs %+v %v", runs, err)
+	}
+	if runs[0].Resumable() || !runs[1].Resumable() {
+		t.Fatalf("resumable: %v %v", runs[0].Resumable(), runs[1].Resumable())
+	}
+	ri, ok, err := LatestResumable(w.home, w.cands)
+	if err != nil || !ok || ri.ID != cancelled.RunID {
+		t.Fatalf("latest resumable %+v %v %v", ri, ok, err)
+	}
+	// A run some process is working on is not resumable.
+	unlock, err := lockRun(cancelled.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok, _ := LatestResumable(w.home, w.cands); ok {
+		t.Fatal("a locked run was offered for resuming")
+	}
+	unlock()
+	// Another candidates file has no resumable run.
+	other := filepath.Join(t.TempDir(), "other.json")
+	writeCandidates(t, other, []cand{{Registry: "npm", Name: "else", Version: "1.0.0", Rank: 1}})
+	if _, ok, _ := LatestResumable(w.home, other); ok {
+		t.Fatal("a run over other candidates was offered")
+	}
+}
