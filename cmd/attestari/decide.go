@@ -12,6 +12,7 @@ import (
 	"github.com/attestari/attestari/internal/evidence"
 	"github.com/attestari/attestari/internal/pipeline"
 	"github.com/attestari/attestari/internal/policy"
+	"github.com/attestari/attestari/internal/publish"
 )
 
 func decideCommand() *command {
@@ -63,6 +64,13 @@ func decideRun(ctx context.Context, e *env, dir string) (*policy.Decisions, erro
 	}
 	if err := policy.WriteDecisions(dir, d); err != nil {
 		return nil, err
+	}
+	// Day 0: a notice for every high or medium finding, to the registry's
+	// security contact and the publisher. Files for an operator; nothing is sent.
+	if _, err := publish.Notices(ctx, dir, d, time.Now().UTC(), publish.NoticeOptions{
+		Blobs: store, RegistryContacts: publish.RegistryContactsFromEnv(e.getenv),
+	}); err != nil {
+		return nil, fmt.Errorf("write day-0 notices: %w", err)
 	}
 	return d, nil
 }

@@ -10,7 +10,7 @@ import (
 	"strings"
 
 	"github.com/attestari/attestari/internal/artifact"
-	"github.com/attestari/attestari/internal/pipeline"
+	"github.com/attestari/attestari/internal/pipeline/extractor"
 	"github.com/attestari/attestari/internal/registry"
 	"github.com/attestari/attestari/internal/rundir"
 	"github.com/attestari/attestari/internal/surface"
@@ -88,7 +88,7 @@ func surfaceFromBytes(ctx context.Context, pkg rundir.PackageRef, data []byte, f
 		}
 		return rundir.Surface{Package: pkg, ArtifactSHA256: rundir.SHA256Hex(data), Outcome: "archive_unreadable", OutcomeDetail: reason, ExtractorVersion: surface.ExtractorVersion}
 	}
-	s := surface.Extract(ctx, pkg, a.FS, pipeline.MemberInfos(a), surface.Options{})
+	s := surface.Extract(ctx, pkg, a.FS, extractor.MemberInfos(a), surface.Options{})
 	s.ArtifactSHA256 = rundir.SHA256Hex(data)
 	return s
 }
