@@ -134,7 +134,7 @@ type Options struct {
 	// artifact.DefaultLimits.
 	ArtifactLimits artifact.Limits
 	// Now is the clock for run ids, header times and stage durations;
-	// default time.Now.
+	// default time.Now. Workers call it concurrently.
 	Now func() time.Time
 	// Progress reports progress; nil reports nothing.
 	Progress Progress

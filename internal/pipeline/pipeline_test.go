@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -546,8 +547,14 @@ func TestPickDistribution(t *testing.T) {
 func TestListRunsAndLatestResumable(t *testing.T) {
 	w := newWorld(t, 2, false)
 	o := w.options(t)
+	var mu sync.Mutex
 	clock := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
-	o.Now = func() time.Time { clock = clock.Add(time.Second); return clock }
+	o.Now = func() time.Time {
+		mu.Lock()
+		defer mu.Unlock()
+		clock = clock.Add(time.Second)
+		return clock
+	}
 	if _, ok, err := LatestResumable(w.home, w.cands); ok || err != nil {
 		t.Fatalf("no runs yet: %v %v", ok, err)
 	}
