@@ -1,0 +1,267 @@
+package policy
+
+import (
+	"sort"
+
+	"github.com/attestari/attestari/internal/rundir"
+)
+
+// DiffFile is the name of the diff a cycle writes into the run.
+const DiffFile = "diff.json"
+
+// RunDiff is diff.json: what a decided run changed against the previous
+// decided run over the same candidates file (methodology §14).
+type RunDiff struct {
+	RunID           string              `json:"run_id"`
+	PreviousRunID   string              `json:"previous_run_id,omitempty"`
+	PackagesAdded   []rundir.PackageRef `json:"packages_added"`
+	PackagesRemoved []rundir.PackageRef `json:"packages_removed"`
+	Changes         []PackageChange     `json:"changes"`
+	FindingsAdded   []FindingRef        `json:"findings_added"`
+	FindingsRemoved []FindingRef        `json:"findings_removed"`
+	// Manifests lists, per package name, the manifest changes between the
+	// version the previous run examined and the one this run examined: the
+	// rug-pull signal.
+	Manifests []ManifestChange `json:"manifests"`
+}
+
+// Outcome is a package's verdict as a diff shows it.
+type Outcome struct {
+	Version   string   `json:"version"`
+	Verdict   string   `json:"verdict"`
+	Grade     string   `json:"grade,omitempty"`
+	BlockedBy []string `json:"blocked_by,omitempty"`
+}
+
+// PackageChange is a package whose grade or verdict changed.
+type PackageChange struct {
+	Package rundir.PackageRef `json:"package"`
+	From    Outcome           `json:"from"`
+	To      Outcome           `json:"to"`
+}
+
+// FindingRef names a finding in a diff.
+type FindingRef struct {
+	ID       string            `json:"id"`
+	Package  rundir.PackageRef `json:"package"`
+	Check    string            `json:"check"`
+	Tag      string            `json:"tag"`
+	Decision string            `json:"decision"`
+}
+
+// ToolChange is one tool that differs between two versions.
+type ToolChange struct {
+	Name     string `json:"name"`
+	Change   string `json:"change"` // added, removed, description_changed, schema_changed, description_and_schema_changed
+	FromHash string `json:"from_hash,omitempty"`
+	ToHash   string `json:"to_hash,omitempty"`
+}
+
+// ManifestChange is a package name whose attested manifest changed.
+type ManifestChange struct {
+	Registry         string       `json:"registry"`
+	Name             string       `json:"name"`
+	FromVersion      string       `json:"from_version"`
+	ToVersion        string       `json:"to_version"`
+	FromManifestHash string       `json:"from_manifest_hash,omitempty"`
+	ToManifestHash   string       `json:"to_manifest_hash,omitempty"`
+	Tools            []ToolChange `json:"tools"`
+}
+
+// DecidedRun is what a diff compares: a run's decisions and its surfaces.
+type DecidedRun struct {
+	Decisions *Decisions
+	Surfaces  []rundir.Surface
+}
+
+// Diff compares cur against prev. A nil prev (the first decided run over a
+// candidates file) lists every package as added.
+func Diff(prev *DecidedRun, cur DecidedRun) RunDiff {
+	d := RunDiff{RunID: cur.Decisions.Header.RunID, PackagesAdded: []rundir.PackageRef{}, PackagesRemoved: []rundir.PackageRef{},
+		Changes: []PackageChange{}, FindingsAdded: []FindingRef{}, FindingsRemoved: []FindingRef{}, Manifests: []ManifestChange{}}
+	curPkgs := packagesByKey(cur.Decisions)
+	prevPkgs := map[string]PackageRow{}
+	if prev != nil {
+		d.PreviousRunID = prev.Decisions.Header.RunID
+		prevPkgs = packagesByKey(prev.Decisions)
+	}
+	for _, k := range sortedMapKeys(curPkgs) {
+		p := curPkgs[k]
+		old, ok := prevPkgs[k]
+		if !ok {
+			d.PackagesAdded = append(d.PackagesAdded, p.Package)
+			continue
+		}
+		if o, n := outcomeOf(old), outcomeOf(p); o.Verdict != n.Verdict || o.Grade != n.Grade || !equalStrings(o.BlockedBy, n.BlockedBy) {
+			d.Changes = append(d.Changes, PackageChange{Package: p.Package, From: o, To: n})
+		}
+	}
+	for _, k := range sortedMapKeys(prevPkgs) {
+		if _, ok := curPkgs[k]; !ok {
+			d.PackagesRemoved = append(d.PackagesRemoved, prevPkgs[k].Package)
+		}
+	}
+	curF, prevF := findingsByID(cur.Decisions), map[string]FindingRef{}
+	if prev != nil {
+		prevF = findingsByID(prev.Decisions)
+	}
+	for _, id := range sortedMapKeys(curF) {
+		if _, ok := prevF[id]; !ok {
+			d.FindingsAdded = append(d.FindingsAdded, curF[id])
+		}
+	}
+	for _, id := range sortedMapKeys(prevF) {
+		if _, ok := curF[id]; !ok {
+			d.FindingsRemoved = append(d.FindingsRemoved, prevF[id])
+		}
+	}
+	if prev != nil {
+		d.Manifests = manifestChanges(prev, cur)
+	}
+	return d
+}
+
+func packagesByKey(d *Decisions) map[string]PackageRow {
+	out := map[string]PackageRow{}
+	for _, p := range d.Packages {
+		out[p.Package.Key()] = p
+	}
+	return out
+}
+
+func outcomeOf(p PackageRow) Outcome {
+	return Outcome{Version: p.Package.Version, Verdict: p.Verdict, Grade: p.Grade, BlockedBy: p.BlockedBy}
+}
+
+func findingsByID(d *Decisions) map[string]FindingRef {
+	out := map[string]FindingRef{}
+	for _, f := range d.Findings {
+		out[f.ID] = FindingRef{ID: f.ID, Package: f.Package, Check: f.Check, Tag: f.Tag, Decision: f.Decision}
+	}
+	return out
+}
+
+// toolText is what a diff compares of one tool.
+type toolText struct {
+	description, schema, hash string
+}
+
+func toolsOf(run DecidedRun, ref rundir.PackageRef) map[string]toolText {
+	hashes := map[string]string{}
+	for _, p := range run.Decisions.Packages {
+		if p.Package == ref {
+			for _, t := range p.ToolHashes {
+				hashes[t.Name] = t.Hash
+			}
+		}
+	}
+	out := map[string]toolText{}
+	for _, s := range run.Surfaces {
+		if s.Package != ref {
+			continue
+		}
+		for _, t := range s.Tools {
+			out[t.Name] = toolText{description: t.DescriptionState + "\x00" + t.DescriptionRaw, schema: t.SchemaKind + "\x00" + t.SchemaRaw, hash: hashes[t.Name]}
+		}
+	}
+	return out
+}
+
+// manifestChanges pairs, per registry and name, the version each run
+// examined, and lists the tools that differ when the manifests differ.
+func manifestChanges(prev *DecidedRun, cur DecidedRun) []ManifestChange {
+	type nameKey struct{ registry, name string }
+	latest := func(d *Decisions) map[nameKey]PackageRow {
+		out := map[nameKey]PackageRow{}
+		for _, p := range d.Packages {
+			k := nameKey{p.Package.Registry, p.Package.Name}
+			if o, ok := out[k]; !ok || o.Package.Version < p.Package.Version {
+				out[k] = p
+			}
+		}
+		return out
+	}
+	pl, cl := latest(prev.Decisions), latest(cur.Decisions)
+	var keys []nameKey
+	for k := range cl {
+		if _, ok := pl[k]; ok {
+			keys = append(keys, k)
+		}
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if keys[i].registry != keys[j].registry {
+			return keys[i].registry < keys[j].registry
+		}
+		return keys[i].name < keys[j].name
+	})
+	var out []ManifestChange
+	for _, k := range keys {
+		o, n := pl[k], cl[k]
+		from, to := toolsOf(*prev, o.Package), toolsOf(cur, n.Package)
+		var tools []ToolChange
+		names := map[string]bool{}
+		for name := range from {
+			names[name] = true
+		}
+		for name := range to {
+			names[name] = true
+		}
+		for _, name := range sortedMapKeys(names) {
+			a, inA := from[name]
+			b, inB := to[name]
+			switch {
+			case !inA:
+				tools = append(tools, ToolChange{Name: name, Change: "added", ToHash: b.hash})
+			case !inB:
+				tools = append(tools, ToolChange{Name: name, Change: "removed", FromHash: a.hash})
+			default:
+				dc, sc := a.description != b.description, a.schema != b.schema
+				change := ""
+				switch {
+				case dc && sc:
+					change = "description_and_schema_changed"
+				case dc:
+					change = "description_changed"
+				case sc:
+					change = "schema_changed"
+				}
+				if change != "" {
+					tools = append(tools, ToolChange{Name: name, Change: change, FromHash: a.hash, ToHash: b.hash})
+				}
+			}
+		}
+		if len(tools) == 0 && o.ManifestHash == n.ManifestHash {
+			continue
+		}
+		if tools == nil {
+			tools = []ToolChange{}
+		}
+		out = append(out, ManifestChange{Registry: k.registry, Name: k.name, FromVersion: o.Package.Version, ToVersion: n.Package.Version,
+			FromManifestHash: o.ManifestHash, ToManifestHash: n.ManifestHash, Tools: tools})
+	}
+	if out == nil {
+		out = []ManifestChange{}
+	}
+	return out
+}
+
+func sortedMapKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func equalStrings(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
