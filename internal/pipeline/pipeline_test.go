@@ -597,3 +597,33 @@ func TestListRunsAndLatestResumable(t *testing.T) {
 		t.Fatal("a run over other candidates was offered")
 	}
 }
+
+// TestPanicBetweenStagesIsContained: even a panic outside the stages' own
+// recovery ends as a failure row of that package.
+func TestPanicBetweenStagesIsContained(t *testing.T) {
+	w := newWorld(t, 3, false)
+	o := w.options(t)
+	o.afterFetch = func(_ context.Context, ref rundir.PackageRef) {
+		if ref.Name == w.names[1] {
+			panic("between stages")
+		}
+	}
+	res, err := Run(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := rundir.Read(res.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ps := summaryOf(t, f, w.names[1])
+	if k := failureKinds(ps); !slices.Equal(k, []string{"pipeline:panic"}) || !strings.Contains(ps.Failures[0].Stack, "TestPanicBetweenStagesIsContained") {
+		t.Fatalf("failures %+v", ps.Failures)
+	}
+	if g := gradeableOf(t, f, w.names[1]); g.OK {
+		t.Fatal("a package that crashed is gradeable")
+	}
+	if len(f.Surfaces) != 2 {
+		t.Fatalf("the other packages were not examined: %d surfaces", len(f.Surfaces))
+	}
+}

@@ -440,7 +440,7 @@ func (r *runner) examine(ctx context.Context, todo []Candidate, examined *int) e
 				key := c.Registry + ":" + c.Name + "@" + c.Spec()
 				r.progress.PackageStarted(key)
 				start := r.now()
-				pf := r.examinePackage(ctx, c)
+				pf := r.examineProtected(ctx, c)
 				if ctx.Err() != nil {
 					continue // abandoned: redone on resume
 				}
@@ -471,6 +471,32 @@ feed:
 		return firstErr
 	}
 	return ctx.Err()
+}
+
+// examineProtected is examinePackage with a last line of defence: the stages
+// recover their own panics, and a panic in the bookkeeping between them
+// still ends as the package's failure row, never as the end of the run.
+func (r *runner) examineProtected(ctx context.Context, c Candidate) (pf *packageFile) {
+	err := protect(func() error {
+		pf = r.examinePackage(ctx, c)
+		return nil
+	})
+	if err == nil {
+		return pf
+	}
+	ref := rundir.PackageRef{Registry: c.Registry, Name: c.Name, Version: c.Spec()}
+	var pe *panicError
+	stack := ""
+	if errors.As(err, &pe) {
+		stack = pe.stack
+	}
+	return &packageFile{
+		Schema: packageFileSchema, Candidate: c, Package: ref,
+		Records: []rundir.Record{}, Results: []rundir.Result{}, Findings: []rundir.Finding{}, NotAnalyzed: []rundir.NotAnalyzed{},
+		Gradeable: rundir.Gradeable{Package: ref, OK: false, Reasons: []string{}},
+		Summary: rundir.PackageSummary{Package: ref, Stages: []rundir.StageTiming{},
+			Failures: []rundir.Failure{{Stage: StagePipeline, Kind: KindPanic, Message: err.Error(), Stack: stack}}},
+	}
 }
 
 // assemble reads every candidate's package file and builds the seven files.

@@ -21,6 +21,8 @@ const (
 	StageFetch   = "fetch"
 	StageSurface = "surface"
 	StageGate    = "gate"
+	// StagePipeline is a failure outside any stage: a bug in this package.
+	StagePipeline = "pipeline"
 )
 
 // Stage statuses.
