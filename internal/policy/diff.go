@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"slices"
 	"sort"
 
 	"github.com/attestari/attestari/internal/rundir"
@@ -92,7 +93,7 @@ func Diff(prev *DecidedRun, cur DecidedRun) RunDiff {
 			d.PackagesAdded = append(d.PackagesAdded, p.Package)
 			continue
 		}
-		if o, n := outcomeOf(old), outcomeOf(p); o.Verdict != n.Verdict || o.Grade != n.Grade || !equalStrings(o.BlockedBy, n.BlockedBy) {
+		if o, n := outcomeOf(old), outcomeOf(p); o.Verdict != n.Verdict || o.Grade != n.Grade || !slices.Equal(o.BlockedBy, n.BlockedBy) {
 			d.Changes = append(d.Changes, PackageChange{Package: p.Package, From: o, To: n})
 		}
 	}
@@ -252,16 +253,4 @@ func sortedMapKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(out)
 	return out
-}
-
-func equalStrings(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
