@@ -182,17 +182,27 @@ func TestChooseBin(t *testing.T) {
 		if err := os.WriteFile(filepath.Join(dir, "package.json"), []byte(`{"name":"`+c.name+`","bin":`+c.bin+`}`), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		got, _, err := chooseBin(dir, c.name)
+		got, _, err := chooseBin(dir, c.name, "")
 		if err != nil || got != c.want {
 			t.Errorf("chooseBin(%s) = %q, %v; want %q", c.bin, got, err, c.want)
 		}
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "package.json"), []byte(`{"name":"w","bin":{"w":"cli.js","w-mcp":"srv.js"}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got, _, err := chooseBin(dir, "w", "w-mcp"); err != nil || got != "w-mcp -> srv.js" {
+		t.Errorf("chooseBin with an override = %q, %v", got, err)
+	}
+	if _, _, err := chooseBin(dir, "w", "nope"); err == nil {
+		t.Error("chooseBin accepted an override the package lacks")
 	}
 	for _, bad := range []string{`{}`, `"../../etc/passwd"`, `{"a":"/abs"}`} {
 		dir := t.TempDir()
 		if err := os.WriteFile(filepath.Join(dir, "package.json"), []byte(`{"name":"z","bin":`+bad+`}`), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		if _, _, err := chooseBin(dir, "z"); err == nil {
+		if _, _, err := chooseBin(dir, "z", ""); err == nil {
 			t.Errorf("chooseBin(%s): no error", bad)
 		}
 	}
@@ -220,6 +230,20 @@ func TestSetupFor(t *testing.T) {
 	for k, v := range DummyEnv() {
 		if strings.Contains(v, "://") && !strings.Contains(v, "127.0.0.1") {
 			t.Errorf("%s=%s points off the machine", k, v)
+		}
+	}
+}
+
+func TestRedactHosts(t *testing.T) {
+	for in, want := range map[string]string{
+		"npm error 404 Not Found - GET https://registry.example.org/@x%2fy": "npm error 404 Not Found - GET https://<host>/@x%2fy",
+		"getaddrinfo ENOTFOUND codeload.example.com":                        "getaddrinfo ENOTFOUND <host>",
+		"ssh://git@example.com/a.git":                                       "ssh://<host>/a.git",
+		"connect ECONNREFUSED 127.0.0.1:9 (redis://127.0.0.1:9)":            "connect ECONNREFUSED 127.0.0.1:9 (redis://127.0.0.1:9)",
+		"Cannot find module index.js":                                       "Cannot find module index.js",
+	} {
+		if got := RedactHosts(in); got != want {
+			t.Errorf("RedactHosts(%q) = %q, want %q", in, got, want)
 		}
 	}
 }

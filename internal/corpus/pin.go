@@ -146,9 +146,9 @@ func Pin(ctx context.Context, npm NPM, cands []Candidate, scratch string, parall
 			p, exc, err := PinOne(ctx, npm, c, scratch)
 			switch {
 			case err != nil:
-				exc = &Excluded{Name: c.Name, Version: c.Version, Tier: c.Tier, Reason: "pin failed: " + tailString(err.Error(), 300)}
+				exc = &Excluded{Name: c.Name, Version: c.Version, Tier: c.Tier, Reason: "pin failed: " + RedactHosts(tailString(err.Error(), 300))}
 				results[i] = res{exc: exc}
-				log(fmt.Sprintf("%s@%s: excluded: %v", c.Name, c.Version, err))
+				log(fmt.Sprintf("%s@%s: excluded: %s", c.Name, c.Version, exc.Reason))
 			case exc != nil:
 				results[i] = res{exc: exc}
 				log(fmt.Sprintf("%s@%s: excluded: %s", c.Name, c.Version, exc.Reason))

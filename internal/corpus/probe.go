@@ -91,7 +91,7 @@ func Probe(ctx context.Context, opt ProbeOptions, pkg Package) (t Truth) {
 			return t
 		}
 	}
-	redact := func(s string) string { return strings.ReplaceAll(s, root, "$PROBE") }
+	redact := func(s string) string { return RedactHosts(strings.ReplaceAll(s, root, "$PROBE")) }
 
 	ictx, cancel := context.WithTimeout(ctx, orDefault(opt.InstallTimeout, 5*time.Minute))
 	err = opt.NPM.Install(ictx, pkg.Name, pkg.Version, installDir)
@@ -102,14 +102,14 @@ func Probe(ctx context.Context, opt ProbeOptions, pkg Package) (t Truth) {
 	}
 
 	pkgDir := filepath.Join(installDir, "node_modules", filepath.FromSlash(pkg.Name))
-	binName, binPath, err := chooseBin(pkgDir, pkg.Name)
+	setup := SetupFor(pkg.Name)
+	binName, binPath, err := chooseBin(pkgDir, pkg.Name, setup.Bin)
 	if err != nil {
 		t.ErrorKind, t.Error = KindNoBin, redact(err.Error())
 		return t
 	}
 	t.Bin = binName
 
-	setup := SetupFor(pkg.Name)
 	args := make([]string, 0, len(setup.Args))
 	for _, a := range setup.Args {
 		t.Args = append(t.Args, a)
@@ -478,10 +478,10 @@ func escapePointer(s string) string {
 	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
 }
 
-// chooseBin picks the executable to start: the only one, else the one named
-// like the package, else one whose name says mcp or server, else the first
-// by name.
-func chooseBin(pkgDir, name string) (string, string, error) {
+// chooseBin picks the executable to start: want when set, else the only one,
+// else the one named like the package, else one whose name says mcp or
+// server, else the first by name.
+func chooseBin(pkgDir, name, want string) (string, string, error) {
 	b, err := os.ReadFile(filepath.Join(pkgDir, "package.json"))
 	if err != nil {
 		return "", "", fmt.Errorf("installed package.json: %w", err)
@@ -511,6 +511,11 @@ func chooseBin(pkgDir, name string) (string, string, error) {
 	pick := keys[0]
 	unscoped := name[strings.LastIndex(name, "/")+1:]
 	switch {
+	case want != "":
+		if bins[want] == "" {
+			return "", "", fmt.Errorf("package.json has no bin %q", want)
+		}
+		pick = want
 	case len(keys) == 1:
 	case bins[unscoped] != "":
 		pick = unscoped

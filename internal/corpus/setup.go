@@ -84,6 +84,7 @@ func DummyEnv() map[string]string {
 
 // Setup is what one package needs beyond the common environment to start.
 type Setup struct {
+	Bin  string            // the bin to start, when the package's own choice is not the server
 	Args []string          // DataPlaceholder is replaced by the data directory
 	Env  map[string]string // added to DummyEnv, names recorded as extra_env; DataPlaceholder replaced too
 	// Files are written into the data directory before the start (relative
@@ -109,6 +110,24 @@ var setups = map[string]Setup{
 	"@gongrzhe/server-gmail-autoauth-mcp": {
 		Files: map[string]string{"gcp-oauth.keys.json": `{"installed":{"client_id":"dummy","client_secret":"dummy","redirect_uris":["http://127.0.0.1:9"]}}`},
 	},
+	"github-mcp-server":                 {Bin: "github-mcp-server-mcp"},
+	"@adenot/mcp-google-search":         {Env: map[string]string{"GOOGLE_SEARCH_ENGINE_ID": "dummy-attestari-probe"}},
+	"argocd-mcp":                        {Args: []string{"stdio"}},
+	"@awesome-ai/elasticsearch-mcp":     {Env: map[string]string{"ES_HOST": "http://127.0.0.1:9"}},
+	"@cloudflare/mcp-server-cloudflare": {Args: []string{"run", "0123456789abcdef0123456789abcdef"}},
+	"@ergut/mcp-bigquery-server":        {Args: []string{"--project-id", "attestari-probe"}},
+	"figma-developer-mcp":               {Args: []string{"--stdio"}},
+	"figma-context-mcp":                 {Args: []string{"--stdio"}},
+	"@instantdb/mcp":                    {Env: map[string]string{"INSTANT_ACCESS_TOKEN": "dummy-attestari-probe"}},
+	"@larksuiteoapi/lark-mcp":           {Args: []string{"mcp", "-a", "cli_dummy", "-s", "dummy"}},
+	"mcp-mongo-server":                  {Env: map[string]string{"MCP_MONGODB_URI": "mongodb://127.0.0.1:9/probe"}},
+	"todoist-mcp":                       {Env: map[string]string{"API_KEY": "dummy-attestari-probe"}},
+	"@twilio-alpha/mcp":                 {Args: []string{"ACdummy/SKdummy:dummy"}},
+	"@cocal/google-calendar-mcp": {
+		Env:   map[string]string{"GOOGLE_OAUTH_CREDENTIALS": DataPlaceholder + "/gcp-oauth.keys.json"},
+		Files: map[string]string{"gcp-oauth.keys.json": `{"installed":{"client_id":"dummy","client_secret":"dummy","redirect_uris":["http://127.0.0.1:9"]}}`},
+	},
+	"mcp-google-calendar": {Files: map[string]string{"credentials.json": `{"installed":{"client_id":"dummy","client_secret":"dummy","redirect_uris":["http://127.0.0.1:9"]}}`}},
 	"@modelcontextprotocol/server-gdrive": {
 		Env:   map[string]string{"GDRIVE_CREDENTIALS_PATH": DataPlaceholder + "/gdrive-credentials.json"},
 		Files: map[string]string{"gdrive-credentials.json": `{"access_token":"dummy-attestari-probe","token_type":"Bearer"}`},

@@ -1,0 +1,144 @@
+// Command evalcmd runs the corpus evaluation behind `make corpus-eval`: it
+// reads every fetched tarball of the corpus list with the extractor, compares
+// the rows with the runtime truth (package corpus) and writes the Markdown
+// report that docs/extractor.md links.
+//
+//	go run ./internal/corpus/evalcmd -out docs/extractor-corpus.md [-rows var/corpus-eval]
+//
+// It lives beside package corpus, not in it, because corpus must not import
+// the extractor it judges; it only wires the extractor into corpus's
+// ExtractAll and renders. It reads no network: scripts/corpus-fetch.sh
+// fetches the tarballs first.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"log"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/attestari/attestari/internal/artifact"
+	"github.com/attestari/attestari/internal/corpus"
+	"github.com/attestari/attestari/internal/pipeline/extractor"
+	"github.com/attestari/attestari/internal/rundir"
+	"github.com/attestari/attestari/internal/surface"
+)
+
+func main() {
+	log.SetFlags(0)
+	home := os.Getenv("ATTESTARI_HOME")
+	if home == "" {
+		home = "./var"
+	}
+	list := flag.String("list", "testdata/corpus/packages.json", "corpus list")
+	truth := flag.String("truth", "testdata/corpus/truth", "truth directory")
+	dir := flag.String("dir", filepath.Join(home, "corpus"), "directory of fetched tarballs (scripts/corpus-fetch.sh)")
+	out := flag.String("out", "", "Markdown report to write (stdout when empty)")
+	rows := flag.String("rows", "", "directory to write each surface row into as JSON, for reading misses")
+	only := flag.String("only", "", "comma-separated name@version to evaluate (all when empty)")
+	parallel := flag.Int("parallel", 1, "packages extracted at a time (1 keeps the per-package wall times comparable)")
+	command := flag.String("command", "make corpus-eval", "the command named in the report")
+	flag.Parse()
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, *list, *truth, *dir, *out, *rows, *only, *command, *parallel); err != nil {
+		log.Fatal(err)
+	}
+}
+
+func run(ctx context.Context, listPath, truthDir, dir, out, rows, only, command string, parallel int) error {
+	l, err := corpus.LoadList(listPath)
+	if err != nil {
+		return err
+	}
+	if only != "" {
+		want := map[string]bool{}
+		for _, k := range strings.Split(only, ",") {
+			want[strings.TrimSpace(k)] = true
+		}
+		kept := l.Packages[:0:0]
+		for _, p := range l.Packages {
+			if want[p.Key()] || want[p.Name] {
+				kept = append(kept, p)
+			}
+		}
+		l.Packages = kept
+	}
+	truths, err := corpus.LoadTruths(truthDir)
+	if err != nil {
+		return err
+	}
+	inList := map[string]bool{}
+	for _, p := range l.Packages {
+		inList[p.Key()] = true
+	}
+	kept := truths[:0]
+	for _, t := range truths {
+		if inList[t.Key()] {
+			kept = append(kept, t)
+		}
+	}
+	truths = kept
+	surfaces, costs, missing, err := corpus.ExtractAll(ctx, l, dir, extract, parallel)
+	if err != nil {
+		return err
+	}
+	if rows != "" {
+		for k, s := range surfaces {
+			name := strings.TrimSuffix(corpus.TruthFileName(s.Package.Name, s.Package.Version), ".json") + ".json"
+			if s.Package.Name == "" {
+				name = strings.ReplaceAll(k, "/", "__") + ".json"
+			}
+			if err := corpus.WriteJSON(filepath.Join(rows, name), s); err != nil {
+				return err
+			}
+		}
+	}
+	r := corpus.Evaluate(truths, surfaces)
+	adv := corpus.EvaluateAdvertised(truths, surfaces)
+	md := corpus.EvalMarkdown(corpus.EvalHeader{
+		Command: command, Date: time.Now(), ExtractorVersion: surface.ExtractorVersion,
+		Listed: len(l.Packages), Extracted: len(surfaces), Missing: missing, Truths: len(truths),
+	}, r, adv, surfaces, costs)
+	if out == "" {
+		fmt.Print(md)
+	} else if err := os.WriteFile(out, []byte(md), 0o644); err != nil {
+		return err
+	}
+	t := r.Names["tool"]
+	summary, _ := json.Marshal(map[string]any{
+		"started": r.Started, "parsed": r.Parsed, "parsed_share": r.ParsedShare(),
+		"tool_recall": t.Recall(), "tool_precision": t.Precision(), "description_equal": r.DescriptionEqualShare(),
+		"advertised_refused": adv.Refused, "advertised_refused_only_by_false": adv.RefusedOnlyByFalse,
+	})
+	log.Printf("corpus-eval: %s", summary)
+	return nil
+}
+
+// extract reads one npm tarball the way the pipeline does: the archive
+// reader's in-memory FS and classified members, then the extractor.
+func extract(ctx context.Context, p corpus.Package, data []byte) rundir.Surface {
+	pkg := rundir.PackageRef{Registry: corpus.Registry, Name: p.Name, Version: p.Version}
+	a, err := artifact.Read(ctx, data, artifact.FormatNpmTarball, artifact.Limits{})
+	if err != nil || a.Outcome != "ok" {
+		reason := "unreadable"
+		if err != nil {
+			reason = err.Error()
+		} else {
+			reason = a.Reason
+		}
+		return rundir.Surface{Package: pkg, ArtifactSHA256: rundir.SHA256Hex(data), Outcome: surface.OutcomeArchiveUnreadable,
+			OutcomeDetail: reason, ExtractorVersion: surface.ExtractorVersion}
+	}
+	s := surface.Extract(ctx, pkg, a.FS, extractor.MemberInfos(a), surface.Options{})
+	s.ArtifactSHA256 = rundir.SHA256Hex(data)
+	return s
+}
