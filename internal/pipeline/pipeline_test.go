@@ -627,3 +627,46 @@ func TestPanicBetweenStagesIsContained(t *testing.T) {
 		t.Fatalf("the other packages were not examined: %d surfaces", len(f.Surfaces))
 	}
 }
+
+// TestResumeIgnoresHalfWrittenFiles: what a killed writer leaves behind (a
+// temporary file, a per-package file cut short) is redone, not trusted.
+func TestResumeIgnoresHalfWrittenFiles(t *testing.T) {
+	w := newWorld(t, 3, false)
+	o := w.options(t)
+	ref, err := Run(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o.RunID = "damaged"
+	res, err := Run(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := packageFiles(t, res.Dir)
+	pkgDir := filepath.Join(res.Dir, PackagesDir)
+	b, _ := os.ReadFile(filepath.Join(pkgDir, files[0]))
+	if err := os.WriteFile(filepath.Join(pkgDir, files[0]), b[:len(b)/2], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tmp := filepath.Join(pkgDir, ".tmp-"+files[1]+"-123")
+	if err := os.WriteFile(tmp, b[:10], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range rundir.SevenFiles {
+		_ = os.Remove(filepath.Join(res.Dir, name))
+	}
+	o.RunID, o.Resume = "", "damaged"
+	again, err := Run(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again.Carried != 2 || again.Examined != 1 || exists(tmp) {
+		t.Fatalf("resumed %+v; stale temp still there: %v", again, exists(tmp))
+	}
+	want, got := seven(t, ref.Dir), seven(t, again.Dir)
+	for _, name := range rundir.SevenFiles {
+		if want[name] != got[name] {
+			t.Errorf("%s differs", name)
+		}
+	}
+}

@@ -299,6 +299,15 @@ func (r *runner) loadForResume(want rundir.Header) error {
 	if err := os.MkdirAll(filepath.Join(r.dir, PackagesDir), 0o755); err != nil {
 		return fmt.Errorf("pipeline: %w", err)
 	}
+	// A process killed mid-write leaves its temporary file; holding the
+	// lock, nothing else can be writing one now.
+	for _, d := range []string{r.dir, filepath.Join(r.dir, PackagesDir)} {
+		if stale, err := filepath.Glob(filepath.Join(d, ".tmp-*")); err == nil {
+			for _, f := range stale {
+				_ = os.Remove(f)
+			}
+		}
+	}
 	r.cands = cands
 	h.Status = rundir.StatusRunning
 	h.FinishedAt = nil
