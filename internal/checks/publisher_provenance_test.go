@@ -551,3 +551,19 @@ func TestRealProvenanceThroughTheCheck(t *testing.T) {
 		t.Fatalf("%+v", o)
 	}
 }
+
+// FuzzProvenanceRecords feeds hostile bytes as every record the check
+// reads: it must end in outcomes whose evidence resolves, never a panic.
+func FuzzProvenanceRecords(f *testing.F) {
+	f.Add([]byte(fullPackument(`"acme/tool"`, alice, bob, alice)), []byte(attDoc([2]string{provenancePredicate, `{"repo":"x"}`})), []byte(`{"owner":{"login":"acme"},"default_branch":"main"}`))
+	f.Add([]byte(mirrorPackument), []byte(`{"attestations":7}`), []byte(`[]`))
+	f.Fuzz(func(t *testing.T, pack, att, repo []byte) {
+		in := ProvenanceInput{Package: pkg, Verifier: &fakeVerifier{}, ArtifactSHA512: sha512hex, Repositories: resolver{}, Records: []StoredRecord{
+			okRec(kindNPMPackument, string(pack)), okRec(kindNPMAttestations, string(att)),
+			rec(repohost.KindRepository, "https://api.code.example/repos/acme/tool", "ok", 200, repo),
+			rec(repohost.KindOwner, "https://api.code.example/users/acme", "ok", 200, repo),
+			rec(repohost.KindCommit, "https://api.code.example/repos/acme/tool/commits/main", "ok", 200, repo),
+		}}
+		run(t, in)
+	})
+}
