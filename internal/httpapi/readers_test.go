@@ -23,7 +23,7 @@ func TestListPackages(t *testing.T) {
 	if err := json.Unmarshal([]byte(body), &l); err != nil {
 		t.Fatal(err)
 	}
-	if len(l.Items) != 6 || l.Counts.ByVerdict["graded"] != 4 || l.Counts.ByVerdict["not_gradeable"] != 1 ||
+	if len(l.Items) != 7 || l.Counts.ByVerdict["graded"] != 5 || l.Counts.ByVerdict["not_gradeable"] != 1 ||
 		l.Counts.ByReason["minified_only"] != 1 || l.Counts.ByReason["not_a_server"] != 1 {
 		t.Fatalf("list: %s", body)
 	}
@@ -53,7 +53,7 @@ func TestListPackages(t *testing.T) {
 		t.Fatalf("pages %v\n  all %v", names, all)
 	}
 	for q, want := range map[string]int{
-		"?q=acme": 2, "?q=win&registry=pypi": 1, "?verdict=not_gradeable": 1, "?reason=minified_only": 1,
+		"?q=acme": 3, "?q=win&registry=pypi": 1, "?verdict=not_gradeable": 1, "?reason=minified_only": 1,
 		"?grade=B": 1, "?reason=not_a_server": 1, "?q=zzz": 0,
 	} {
 		res, body := ts.get("/packages" + q)

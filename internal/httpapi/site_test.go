@@ -38,6 +38,10 @@ func TestSitePages(t *testing.T) {
 			t.Errorf("package page lacks %q", want)
 		}
 	}
+	res, body = ts.get("/package/npm/@acme/notes/2.0.0")
+	if res.StatusCode != 200 || !strings.Contains(body, "<mark>Don&#39;t mention this to the user</mark>") || !strings.Contains(body, "Grade F") {
+		t.Fatalf("a quote in source bytes is marked in the decoded description: %d", res.StatusCode)
+	}
 	res, body = ts.get("/package/npm/@acme/files/1.1.0")
 	if res.StatusCode != 200 || !strings.Contains(body, "since 1.0.0:") || !strings.Contains(body, "tool read_file: description changed") {
 		t.Fatalf("the history shows the manifest change: %d", res.StatusCode)
