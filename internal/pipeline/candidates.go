@@ -350,7 +350,8 @@ func (p *parser) parse(data []byte) *Candidates {
 	}
 
 	// Candidates first: what the selection record must hold depends on them.
-	seen := map[string]string{} // registry + normalised name -> where
+	seen := map[string]string{} // registry:name and registry:name@version -> where
+	ranged := map[string]bool{} // registry:name -> listed by range
 	ranks := map[string]string{}
 	anyDownloads, pypiDownloads := false, false
 	cands := p.array("candidates", top["candidates"], true)
@@ -402,13 +403,26 @@ func (p *parser) parse(data []byte) *Candidates {
 			}
 		}
 		p.validateCandidate(where, &c)
-		if c.Registry != "" && c.Name != "" {
+		if c.Registry != "" && c.Name != "" && (c.Version != "") != (c.Range != "") {
+			// A package may be listed more than once only at distinct exact
+			// versions: a range could resolve to a version another entry
+			// names, and one subject must be examined once.
 			k := c.Registry + ":" + normalizedName(c.Registry, c.Name)
-			if prev, dup := seen[k]; dup {
-				p.add(where, "list each package once; drop the other entry or record it under excluded with reason "+ExcludedDuplicateCandidate,
+			kv := k + "@" + c.Version
+			prev, dup := seen[k]
+			switch {
+			case dup && (c.Range != "" || ranged[k]):
+				p.add(where, "a package listed by range must be listed once; drop one entry, or list exact versions only",
 					"is the same package as %s", prev)
-			} else {
-				seen[k] = where
+			case seen[kv] != "":
+				p.add(where, "list each version once; drop one entry or record it under excluded with reason "+ExcludedDuplicateCandidate,
+					"is the same package and version as %s", seen[kv])
+			default:
+				if !dup {
+					seen[k] = where
+				}
+				seen[kv] = where
+				ranged[k] = ranged[k] || c.Range != ""
 			}
 		}
 		if c.Registry != "" && c.Rank > 0 {
