@@ -328,7 +328,8 @@ func TestExtractorPanicIsAFailureRow(t *testing.T) {
 func TestUnconfiguredRegistryIsAPackageFailure(t *testing.T) {
 	w := newWorld(t, 1, true)
 	o := w.options(t)
-	o.PyPI = nil
+	var none *registry.PyPI // a typed nil, as a caller's failed constructor leaves it
+	o.PyPI = none
 	res, err := Run(context.Background(), o)
 	if err != nil {
 		t.Fatal(err)

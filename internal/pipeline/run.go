@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"runtime"
 	"slices"
@@ -112,6 +113,23 @@ func Run(ctx context.Context, o Options) (*RunResult, error) {
 func prepare(o Options) (*runner, func(), error) {
 	if o.Home == "" {
 		o.Home = "var"
+	}
+	// A nil *registry.PyPI stored in the interface is not a nil interface;
+	// treat it as the absent client it is, not as one to call.
+	if isNil(o.NPM) {
+		o.NPM = nil
+	}
+	if isNil(o.PyPI) {
+		o.PyPI = nil
+	}
+	if isNil(o.Evidence) {
+		o.Evidence = nil
+	}
+	if isNil(o.Extractor) {
+		o.Extractor = nil
+	}
+	if isNil(o.Progress) {
+		o.Progress = nil
 	}
 	if o.Now == nil {
 		o.Now = time.Now
@@ -550,3 +568,14 @@ func sortedKeys[V any](m map[string]V) []string {
 }
 
 func sha256Hex(b []byte) string { return rundir.SHA256Hex(b) }
+
+func isNil(v any) bool {
+	if v == nil {
+		return true
+	}
+	switch rv := reflect.ValueOf(v); rv.Kind() {
+	case reflect.Pointer, reflect.Map, reflect.Slice, reflect.Func, reflect.Chan, reflect.Interface:
+		return rv.IsNil()
+	}
+	return false
+}
