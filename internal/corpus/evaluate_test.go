@@ -106,9 +106,31 @@ func TestSummaryMarkdown(t *testing.T) {
 	ok := started("a", ToolTruth{Name: "t"})
 	bad := Truth{Name: "b", Version: "1.0.0", ErrorKind: KindExited, StderrTail: "loading\nError: BRAVE_API_KEY is required\nat x"}
 	md := SummaryMarkdown(l, []Truth{ok, bad})
-	for _, s := range []string{"Probed: 2. Started and answered initialize: **1**. Did not: 1.", "### exited (1)", "`b@1.0.0` — Error: BRAVE_API_KEY is required", "## Not yet probed (1)", "| long_tail | 1 | 0 |"} {
+	for _, s := range []string{"Probed: 2. Started and answered initialize: **1**. Did not: 1.", "### exited (1)", "`b@1.0.0` (needs_configuration) — Error: BRAVE_API_KEY is required", "| needs_configuration — refuses to start without configuration the probe does not guess | 1 |", "## Not yet probed (1)", "| long_tail | 1 | 0 |"} {
 		if !strings.Contains(md, s) {
 			t.Errorf("summary lacks %q:\n%s", s, md)
+		}
+	}
+}
+
+func TestCauseClass(t *testing.T) {
+	for _, c := range []struct {
+		t    Truth
+		want string
+	}{
+		{Truth{ErrorKind: KindInstallFailed, Error: "npm error command git --no-replace-objects ls-remote ssh://<host>/x.git"}, "dependency_outside_registry"},
+		{Truth{ErrorKind: KindInstallFailed, Error: "npm error code E404"}, "dependency_missing"},
+		{Truth{ErrorKind: KindExited, StderrTail: "Error: requires Node.js 22 or later"}, "node_version"},
+		{Truth{ErrorKind: KindExited, StderrTail: "Error: Cannot find module '../build/Release/keytar.node'"}, "native_module_not_built"},
+		{Truth{ErrorKind: KindTimeout, StderrTail: "connect ECONNREFUSED 127.0.0.1:9"}, "needs_backend"},
+		{Truth{ErrorKind: KindListToolsFailed, Error: `calling "tools/list": fetch failed`}, "needs_network"},
+		{Truth{ErrorKind: KindTimeout, StderrTail: "[INFO] HTTP server listening on port 3333"}, "serves_http"},
+		{Truth{ErrorKind: KindExited, StderrTail: "Credentials not found. Please run with 'auth' argument first."}, "needs_real_credentials"},
+		{Truth{ErrorKind: KindExited, StderrTail: "Missing required argument: --project-id"}, "needs_configuration"},
+		{Truth{ErrorKind: KindExited}, "unexplained"},
+	} {
+		if got := CauseClass(c.t); got != c.want {
+			t.Errorf("CauseClass(%+v) = %s, want %s", c.t, got, c.want)
 		}
 	}
 }

@@ -125,6 +125,9 @@ func Probe(ctx context.Context, opt ProbeOptions, pkg Package) (t Truth) {
 	}
 	for rel, content := range setup.Files {
 		p := filepath.Join(data, filepath.FromSlash(rel))
+		if r, ok := strings.CutPrefix(rel, "~/"); ok {
+			p = filepath.Join(home, filepath.FromSlash(r))
+		}
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			t.ErrorKind, t.Error = KindSpawnFailed, redact(err.Error())
 			return t

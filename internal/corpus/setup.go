@@ -87,8 +87,9 @@ type Setup struct {
 	Bin  string            // the bin to start, when the package's own choice is not the server
 	Args []string          // DataPlaceholder is replaced by the data directory
 	Env  map[string]string // added to DummyEnv, names recorded as extra_env; DataPlaceholder replaced too
-	// Files are written into the data directory before the start (relative
-	// path to content): dummy credential files a server insists on reading.
+	// Files are written into the data directory (into HOME when the path
+	// starts with "~/") before the start, path to content: dummy credential
+	// files a server insists on reading.
 	Files map[string]string
 }
 
@@ -104,11 +105,11 @@ var setups = map[string]Setup{
 	"@modelcontextprotocol/server-redis":      {Args: []string{"redis://127.0.0.1:9"}},
 	"mcp-server-sqlite-npx":                   {Args: []string{DataPlaceholder + "/probe.sqlite"}},
 	"mcp-obsidian":                            {Args: []string{DataPlaceholder}},
-	"@bytebase/dbhub":                         {Args: []string{"--transport", "stdio", "--dsn", "postgres://probe:probe@127.0.0.1:9/probe"}},
+	"@bytebase/dbhub":                         {Args: []string{"--transport", "stdio", "--demo"}},
 	"@stripe/mcp":                             {Args: []string{"--tools=all"}, Env: map[string]string{"STRIPE_SECRET_KEY": "sk_test_dummy"}},
-	"@launchdarkly/mcp-server":                {Args: []string{"start", "--api-key-auth", "api-dummy"}},
+	"@launchdarkly/mcp-server":                {Args: []string{"start", "--api-key", "api-dummy"}},
 	"@gongrzhe/server-gmail-autoauth-mcp": {
-		Files: map[string]string{"gcp-oauth.keys.json": `{"installed":{"client_id":"dummy","client_secret":"dummy","redirect_uris":["http://127.0.0.1:9"]}}`},
+		Files: map[string]string{"~/.gmail-mcp/gcp-oauth.keys.json": `{"installed":{"client_id":"dummy","client_secret":"dummy","redirect_uris":["http://127.0.0.1:9"]}}`},
 	},
 	"github-mcp-server":                 {Bin: "github-mcp-server-mcp"},
 	"@adenot/mcp-google-search":         {Env: map[string]string{"GOOGLE_SEARCH_ENGINE_ID": "dummy-attestari-probe"}},

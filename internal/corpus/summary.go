@@ -2,6 +2,7 @@ package corpus
 
 import (
 	"fmt"
+	"regexp"
 	"sort"
 	"strings"
 )
@@ -60,6 +61,18 @@ func SummaryMarkdown(l *List, truths []Truth) string {
 	for _, k := range tiers {
 		fmt.Fprintf(&b, "| %s | %d | %d |\n", k, tierTotal[k], tierStarted[k])
 	}
+	classes := map[string]int{}
+	for _, ts := range groups {
+		for _, t := range ts {
+			classes[CauseClass(t)]++
+		}
+	}
+	if len(classes) > 0 {
+		fmt.Fprintf(&b, "\n## Why, by cause\n\n| cause | packages |\n| --- | ---: |\n")
+		for _, k := range sortedKeys(classes) {
+			fmt.Fprintf(&b, "| %s — %s | %d |\n", k, causeExplanation[k], classes[k])
+		}
+	}
 	kinds := make([]string, 0, len(groups))
 	for k := range groups {
 		kinds = append(kinds, k)
@@ -73,7 +86,7 @@ func SummaryMarkdown(l *List, truths []Truth) string {
 		ts := groups[k]
 		fmt.Fprintf(&b, "### %s (%d)\n\n%s\n\n", k, len(ts), kindExplanation(k))
 		for _, t := range ts {
-			fmt.Fprintf(&b, "- `%s` — %s\n", t.Key(), oneLine(Cause(t), 200))
+			fmt.Fprintf(&b, "- `%s` (%s) — %s\n", t.Key(), CauseClass(t), oneLine(Cause(t), 200))
 		}
 		b.WriteString("\n")
 	}
@@ -134,4 +147,61 @@ func oneLine(s string, n int) string {
 		s = s[:cut] + "…"
 	}
 	return s
+}
+
+// Cause classes of a failed probe, in the order CauseClass tries them.
+var causeClasses = []struct {
+	class string
+	kinds []string // error kinds the class applies to; all when empty
+	re    *regexp.Regexp
+}{
+	{"dependency_outside_registry", []string{KindInstallFailed}, regexp.MustCompile(`(?i)git |ls-remote|codeload|ENOTFOUND`)},
+	{"dependency_missing", []string{KindInstallFailed}, regexp.MustCompile(`E404|ETARGET|not found`)},
+	{"node_version", nil, regexp.MustCompile(`(?i)requires Node\.js|markAsUncloneable|engine .*node`)},
+	{"native_module_not_built", nil, regexp.MustCompile(`(?i)build/Release|\.node'|-binding\.js|bindings\.js|node-gyp`)},
+	{"broken_dependency_tree", nil, regexp.MustCompile(`(?i)Cannot find module|ERR_MODULE_NOT_FOUND|ERR_PACKAGE_PATH_NOT_EXPORTED`)},
+	{"needs_backend", nil, regexp.MustCompile(`ECONNREFUSED 127\.0\.0\.1`)},
+	{"needs_network", nil, regexp.MustCompile(`(?i)fetch failed|ENOTFOUND|getaddrinfo|EAI_AGAIN`)},
+	{"serves_http", nil, regexp.MustCompile(`(?i)listening on|server (is )?running on (port|http)|endpoint available at`)},
+	{"needs_real_credentials", nil, regexp.MustCompile(`(?i)oauth|credentials|token|authori[sz]|api key|login`)},
+	{"needs_configuration", nil, regexp.MustCompile(`(?i)required|missing|usage|must|no flag|unknown command|provide|not set|expected`)},
+}
+
+var causeExplanation = map[string]string{
+	"dependency_outside_registry": "a dependency is fetched from a git host, which the project's machines do not reach",
+	"dependency_missing":          "a dependency is no longer served by the registry",
+	"node_version":                "needs a newer Node.js than the machine's v20",
+	"native_module_not_built":     "a native module is built by an install script, and scripts are disabled",
+	"broken_dependency_tree":      "the published dependency ranges resolve to modules the code cannot load",
+	"needs_backend":               "connects to its database or service at start and waits or exits when it is not there",
+	"needs_network":               "reaches a remote service at start (tools fetched or validated remotely)",
+	"serves_http":                 "serves HTTP rather than stdio as started",
+	"needs_real_credentials":      "refuses dummy credentials, or starts an interactive login",
+	"needs_configuration":         "refuses to start without configuration the probe does not guess",
+	"unexplained":                 "exited or hung without saying why",
+}
+
+// CauseClass sorts a failed probe into one of a few causes by the text it
+// left (error, stderr, skipped stdout): a reading aid for SUMMARY.md, not a
+// verdict on the package.
+func CauseClass(t Truth) string {
+	text := t.Error + "\n" + t.StderrTail + "\n" + t.StdoutNoiseHead
+	for _, c := range causeClasses {
+		if len(c.kinds) > 0 && !contains(c.kinds, t.ErrorKind) {
+			continue
+		}
+		if c.re.MatchString(text) {
+			return c.class
+		}
+	}
+	return "unexplained"
+}
+
+func contains(xs []string, x string) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
 }
