@@ -1189,3 +1189,26 @@ func jsonString(r *StoredRecord, ptr string) string {
 	_ = json.Unmarshal(raw, &s)
 	return s
 }
+
+// DeclaredRepository returns the repository the package's registry records
+// declare, read exactly as the check reads it (npm: the version's
+// repository; PyPI: the labelled project URLs), so that the fetch stage
+// looks up on the repository host the very repository the check will
+// compare. ok is false when none is declared. Repositories, when set,
+// lets a PyPI Homepage count as a repository on the configured host.
+func DeclaredRepository(ctx context.Context, in ProvenanceInput) (repohost.Ref, bool) {
+	p := &provCtx{ctx: ctx, in: in, a: &ProvenanceAssessment{}, out: map[string]TagOutcome{}}
+	switch in.Package.Registry {
+	case "npm":
+		pack, ver := find(in.Records, kindNPMPackument), find(in.Records, kindNPMVersion)
+		if doc, prefix, ok := p.npmVersionDoc(pack, ver); ok {
+			p.npmRepository(doc, prefix)
+		}
+	case "pypi":
+		p.pypi()
+	}
+	if p.repoRef == nil {
+		return repohost.Ref{}, false
+	}
+	return *p.repoRef, true
+}

@@ -567,3 +567,57 @@ func FuzzProvenanceRecords(f *testing.F) {
 		run(t, in)
 	})
 }
+
+func TestDeclaredRepository(t *testing.T) {
+	in := ProvenanceInput{Package: pkg, Records: []StoredRecord{okRec(kindNPMPackument, mirrorPackument)}}
+	ref, ok := DeclaredRepository(context.Background(), in)
+	if !ok || ref != (repohost.Ref{Host: testWebHost, Owner: "acme", Name: "tool"}) {
+		t.Fatalf("%+v %v", ref, ok)
+	}
+	in.Records[0] = okRec(kindNPMPackument, fullPackument("", alice, alice, alice))
+	if _, ok := DeclaredRepository(context.Background(), in); ok {
+		t.Fatal("a package without a repository declared one")
+	}
+	py := ProvenanceInput{Package: rundir.PackageRef{Registry: "pypi", Name: "tool", Version: "1.0"}, Repositories: resolver{},
+		Records: []StoredRecord{okRec(kindPyPIJSON, `{"info": {"version": "1.0", "project_urls": {"Homepage": "https://code.example/acme/tool", "Docs": "https://docs.acme.example"}}}`)}}
+	ref, ok = DeclaredRepository(context.Background(), py)
+	if !ok || ref.FullName() != "acme/tool" {
+		t.Fatalf("pypi: %+v %v", ref, ok)
+	}
+}
+
+func TestPyPIProvenance(t *testing.T) {
+	py := rundir.PackageRef{Registry: "pypi", Name: "tool", Version: "1.0"}
+	rel := okRec(kindPyPIJSON, `{"info": {"version": "1.0", "project_urls": {"Docs": "https://docs.acme.example"}}, "ownership": {"organization": null, "roles": []}}`)
+	simple := okRec(kindPyPISimple, `{"files": [{"filename": "tool-1.0.tar.gz", "provenance": null}, {"filename": "tool-1.0-py3-none-any.whl", "provenance": "https://files.example/p"}]}`)
+	notFound := rec(kindPyPIProvenance, "https://index.example/integrity/tool/1.0/tool-1.0.tar.gz/provenance", "not_found", 404, nil)
+	in := ProvenanceInput{Package: py, Records: []StoredRecord{rel, simple, notFound}}
+	a, _, fs := run(t, in)
+	for _, tag := range []string{TagRepositoryMissing, TagAnonymousPublisher, TagNoBuildAttestation} {
+		if o := outcome(t, a, tag); !o.Applied {
+			t.Errorf("%s: %+v", tag, o)
+		}
+	}
+	if o := outcome(t, a, TagNoBuildAttestation); o.Evidence.Path != "/files/0/provenance" {
+		t.Errorf("%+v", o.Evidence)
+	}
+	if len(fs) != 3 || fs[0].Severity != "high" {
+		t.Fatalf("%+v", fs)
+	}
+	// The wheel has provenance listed: a 404 for it is not an absence the
+	// index stated.
+	in.Records[2] = rec(kindPyPIProvenance, "https://index.example/integrity/tool/1.0/tool-1.0-py3-none-any.whl/provenance", "not_found", 404, nil)
+	a, _, _ = run(t, in)
+	if o := outcome(t, a, TagNoBuildAttestation); o.Established {
+		t.Errorf("%+v", o)
+	}
+	// Served provenance: present, not verified in this version.
+	in.Records[2] = okRec(kindPyPIProvenance, `{"version": 1, "attestation_bundles": []}`)
+	a, _, _ = run(t, in)
+	if o := outcome(t, a, TagAttestationInvalid); o.Established || !strings.Contains(o.Why, "not verified") {
+		t.Errorf("%+v", o)
+	}
+	if o := outcome(t, a, TagNoBuildAttestation); o.Applied || !o.Established {
+		t.Errorf("%+v", o)
+	}
+}
