@@ -91,6 +91,13 @@ func Extract(ctx context.Context, pkg rundir.PackageRef, fsys fs.FS, members []M
 		x.budgetOutcome()
 		return
 	}
+	// The capability inventory (§20) reads the same flat copies; a budget
+	// passed while reading it leaves no inventory, like any other stop.
+	x.capabilities(fsys)
+	if x.exceeded {
+		x.budgetOutcome()
+		return
+	}
 	x.decideOutcome()
 	x.finish()
 	return
