@@ -18,7 +18,8 @@ build: ## Build bin/attestari and bin/attestari-api
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN)/ ./cmd/attestari ./cmd/attestari-api
 
 .PHONY: run
-run: build ## Start (or reuse) the private Postgres, migrate, and serve on $(ADDR); Ctrl-C stops everything
+run: build ## Run a whole cycle over the built-in demo set (no network), publish it (demo clock), load and serve on $(ADDR); Ctrl-C stops everything
+	$(BIN)/attestari cycle --demo --start-postgres
 	$(BIN)/attestari-api --start-postgres --migrate --addr $(ADDR)
 
 .PHONY: test
@@ -38,6 +39,10 @@ verify: ## Fail when gofmt, go vet or generated code is not clean
 .PHONY: bench
 bench: ## Run the benchmarks (ratios against baselines measured in the same run)
 	$(GO) test -run '^$$' -bench . -benchmem -count 1 ./...
+
+.PHONY: loadtest
+loadtest: ## Load-test GET /manifest on loopback over 10,000 published versions against a bare handler and pgbench (bounded; writes docs/benchmarks.md)
+	$(GO) run ./cmd/attestari-loadtest -write docs/benchmarks.md
 
 .PHONY: fuzz
 fuzz: ## Run every fuzz target for FUZZTIME each (default 30s)

@@ -1,0 +1,347 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"time"
+
+	"golang.org/x/term"
+
+	"github.com/attestari/attestari/internal/demo"
+	"github.com/attestari/attestari/internal/evidence"
+	"github.com/attestari/attestari/internal/pipeline"
+	"github.com/attestari/attestari/internal/pipeline/extractor"
+	"github.com/attestari/attestari/internal/policy"
+	"github.com/attestari/attestari/internal/publish"
+	"github.com/attestari/attestari/internal/registry"
+	"github.com/attestari/attestari/internal/rundir"
+	"github.com/attestari/attestari/internal/store"
+)
+
+// runFlags are the flags `run` and `cycle` share.
+type runFlags struct {
+	concurrency *int
+	jsonLogs    *bool
+	demo        *bool
+}
+
+func addRunFlags(fs *flag.FlagSet) runFlags {
+	return runFlags{
+		concurrency: fs.Int("concurrency", 0, "packages examined at once (default: the number of cores)"),
+		jsonLogs:    fs.Bool("json-logs", false, "structured JSON logs instead of a progress bar"),
+		demo:        fs.Bool("demo", false, "examine the built-in demo set (testdata/demo) served by an in-process fake registry on loopback; needs no network"),
+	}
+}
+
+// registries builds the registry clients from configuration. A registry
+// that is not configured gets no client: its packages become recorded fetch
+// failures, never a crash. With demo, both point at the fake registry.
+func registries(ctx context.Context, e *env, fakeURL string) (pipeline.NPMClient, pipeline.PyPIClient, error) {
+	opts := registry.Options{Version: buildVersion()}
+	npmBase, pypiBase := fakeURL, fakeURL
+	if fakeURL == "" {
+		var err error
+		if npmBase, err = registry.DefaultNPMRegistry(ctx); err != nil {
+			e.log.Warn("npm registry not configured; npm packages will be recorded as fetch failures", "error", err)
+			npmBase = ""
+		}
+		if pypiBase, err = registry.DefaultPyPIURL(ctx); err != nil {
+			e.log.Warn("PyPI not configured; PyPI packages will be recorded as fetch failures", "error", err)
+			pypiBase = ""
+		}
+	}
+	var npm pipeline.NPMClient
+	var pypi pipeline.PyPIClient
+	if npmBase != "" {
+		c, err := registry.NewNPM(npmBase, opts)
+		if err != nil {
+			return nil, nil, err
+		}
+		npm = c
+	}
+	if pypiBase != "" {
+		c, err := registry.NewPyPI(pypiBase, opts)
+		if err != nil {
+			return nil, nil, err
+		}
+		pypi = c
+	}
+	return npm, pypi, nil
+}
+
+// demoSetup starts the fake registry with the demo set and writes its
+// candidates file under home; the returned stop closes the server.
+func demoSetup(e *env) (url, candidates string, stop func(), err error) {
+	root := e.getenv("ATTESTARI_DEMO_DIR")
+	if root == "" {
+		root = filepath.Join("testdata", "demo")
+	}
+	fake, pkgs, err := demo.Registry(root)
+	if err != nil {
+		return "", "", nil, fmt.Errorf("%w (run from the repository root, or set ATTESTARI_DEMO_DIR)", err)
+	}
+	b, err := demo.Candidates(pkgs)
+	if err != nil {
+		return "", "", nil, err
+	}
+	candidates = filepath.Join(absHome(e), "demo-candidates.json")
+	if err := os.MkdirAll(filepath.Dir(candidates), 0o755); err != nil {
+		return "", "", nil, err
+	}
+	if err := rundir.WriteFileAtomic(candidates, b); err != nil {
+		return "", "", nil, err
+	}
+	srv := httptest.NewServer(fake)
+	return srv.URL, candidates, srv.Close, nil
+}
+
+func pipelineOptions(ctx context.Context, e *env, rf runFlags, fakeURL string) (pipeline.Options, error) {
+	npm, pypi, err := registries(ctx, e, fakeURL)
+	if err != nil {
+		return pipeline.Options{}, err
+	}
+	store, err := evidence.Open(filepath.Join(absHome(e), "evidence"))
+	if err != nil {
+		return pipeline.Options{}, err
+	}
+	commit, dirty := pipeline.CodeVersion(".")
+	o := pipeline.Options{
+		Home: absHome(e), Concurrency: *rf.concurrency, NPM: npm, PyPI: pypi, Evidence: store,
+		Extractor: extractor.Surface{}, Checks: runningChecks(e), Logger: e.log, CodeCommit: commit, CodeDirty: dirty,
+	}
+	if !*rf.jsonLogs && isTerminal(e.stderr) {
+		o.Progress = pipeline.NewBarProgress(e.stderr)
+	} else {
+		if *rf.jsonLogs {
+			e.log = newLogger(e.stderr, "json")
+			o.Logger = e.log
+		}
+		o.Progress = pipeline.NewLogProgress(e.log)
+	}
+	return o, nil
+}
+
+func isTerminal(w any) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+func runCommand() *command {
+	var candidates, resume *string
+	var rf runFlags
+	return &command{
+		name:    "run",
+		args:    "--candidates FILE | --resume RUN",
+		summary: "Examine every package of a candidates file and write the run directory (fetch, surface, checks, gate).",
+		detail: `
+Writes $ATTESTARI_HOME/runs/<run-id>/: run.json (the header: input hashes, versions, code commit)
+and findings.json, results.json, gradeable.json, surfaces.json, records.json, not_analyzed.json,
+summary.json. A package that fails is a row in summary.json and never stops the run. A run that
+is interrupted (Ctrl-C, or killed) continues with --resume: finished packages are not redone.
+The candidates file's format is docs/candidates.md.`,
+		example: "attestari run --candidates testdata/candidates/corpus-npm.json\nattestari run --resume 20261130T071500Z-3f2a9c\nattestari run --demo",
+		flags: func(fs *flag.FlagSet) {
+			candidates = fs.String("candidates", "", "candidates file (docs/candidates.md)")
+			resume = fs.String("resume", "", "continue this run (id or directory)")
+			rf = addRunFlags(fs)
+		},
+		run: func(ctx context.Context, e *env, fs *flag.FlagSet) error {
+			if fs.NArg() != 0 || (*candidates == "" && *resume == "" && !*rf.demo) {
+				return usageError{"give --candidates FILE, --resume RUN or --demo"}
+			}
+			fakeURL := ""
+			if *rf.demo {
+				url, cands, stop, err := demoSetup(e)
+				if err != nil {
+					return err
+				}
+				defer stop()
+				fakeURL, *candidates = url, cands
+			}
+			o, err := pipelineOptions(ctx, e, rf, fakeURL)
+			if err != nil {
+				return err
+			}
+			o.CandidatesPath, o.Resume = *candidates, *resume
+			res, err := pipeline.Run(ctx, o)
+			return reportRun(e, res, err)
+		},
+	}
+}
+
+func reportRun(e *env, res *pipeline.RunResult, err error) error {
+	if errors.Is(err, pipeline.ErrCancelled) && res != nil {
+		return fmt.Errorf("run %s interrupted; continue it with: attestari run --resume %s", res.RunID, res.RunID)
+	}
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stdout, "run %s %s: %d packages (%d examined now, %d carried over, %d with failures)\n  %s\n",
+		res.RunID, res.Status, res.Packages, res.Examined, res.Carried, res.WithFailures, res.Dir)
+	return nil
+}
+
+func cycleCommand() *command {
+	var candidates *string
+	var every *int
+	var rf runFlags
+	var db dbFlags
+	var publishAt *string
+	return &command{
+		name:    "cycle",
+		args:    "--candidates FILE [--every SECONDS]",
+		summary: "One scheduled cycle: resume or start a run, decide it, diff it against the previous one, load.",
+		detail: `
+Resumes the latest failed or cancelled run over the candidates file, else starts a new one;
+decides it (writing decisions.json/.jsonl/.md, gate_map.json and day-0 notices); diffs it
+against the previous decided run over the same candidates file (diff.json: packages added and
+removed, grade and verdict changes, findings added and removed, and per package name the tools
+added, removed or changed: the rug-pull signal). With --every it repeats in-process and stops
+cleanly on SIGTERM or Ctrl-C.
+
+Publication waits 30 days ('attestari publish'). The demo (--demo) publishes at once with an
+injected clock, marked demo, and loads it when a database is configured, so 'make run' serves it.`,
+		example: "attestari cycle --candidates candidates/weekly.json\nattestari cycle --candidates candidates/weekly.json --every 604800\nattestari cycle --demo --start-postgres",
+		flags: func(fs *flag.FlagSet) {
+			candidates = fs.String("candidates", "", "candidates file (docs/candidates.md)")
+			every = fs.Int("every", 0, "repeat every SECONDS (0: once)")
+			publishAt = fs.String("demo-publish-at", "", "with --demo: the injected publication clock (default: 31 days after the decision)")
+			rf = addRunFlags(fs)
+			db = addDBFlags(fs)
+		},
+		run: func(ctx context.Context, e *env, fs *flag.FlagSet) error {
+			if fs.NArg() != 0 || (*candidates == "" && !*rf.demo) {
+				return usageError{"give --candidates FILE or --demo"}
+			}
+			fakeURL := ""
+			if *rf.demo {
+				url, cands, stop, err := demoSetup(e)
+				if err != nil {
+					return err
+				}
+				defer stop()
+				fakeURL, *candidates = url, cands
+			}
+			return withStore(ctx, e, db, func(st *store.Store) error {
+				for {
+					if err := oneCycle(ctx, e, rf, fakeURL, *candidates, st, *publishAt); err != nil {
+						return err
+					}
+					if *every <= 0 {
+						return nil
+					}
+					select {
+					case <-ctx.Done():
+						fmt.Fprintln(e.stdout, "cycle: stopped between cycles")
+						return nil
+					case <-time.After(time.Duration(*every) * time.Second):
+					}
+				}
+			})
+		},
+	}
+}
+
+func oneCycle(ctx context.Context, e *env, rf runFlags, fakeURL, candidates string, st *store.Store, publishAt string) error {
+	o, err := pipelineOptions(ctx, e, rf, fakeURL)
+	if err != nil {
+		return err
+	}
+	o.CandidatesPath = candidates
+	if ri, ok, err := pipeline.LatestResumable(o.Home, candidates); err != nil {
+		return err
+	} else if ok {
+		fmt.Fprintf(e.stdout, "cycle: resuming %s\n", ri.ID)
+		o.Resume = ri.ID
+	}
+	res, err := pipeline.Run(ctx, o)
+	if err := reportRun(e, res, err); err != nil {
+		return err
+	}
+	d, err := decideRun(ctx, e, res.Dir)
+	if err != nil {
+		return err
+	}
+	if err := printCounts(e, res.Dir, d, false); err != nil {
+		return err
+	}
+	diff, err := diffAgainstPrevious(o.Home, res)
+	if err != nil {
+		return err
+	}
+	if err := rundir.WriteJSON(res.Dir, policy.DiffFile, diff); err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stdout, "diff against %s: %d added, %d removed, %d changed, %d manifest changes\n",
+		orNone(diff.PreviousRunID), len(diff.PackagesAdded), len(diff.PackagesRemoved), len(diff.Changes), len(diff.Manifests))
+	if fakeURL == "" {
+		return nil
+	}
+	// The demo publishes at once, with an injected clock that says so.
+	at := d.Header.DecidedAt.Add(31 * 24 * time.Hour)
+	if publishAt != "" {
+		if at, err = time.Parse(time.RFC3339, publishAt); err != nil {
+			return usageError{"--demo-publish-at must be RFC 3339"}
+		}
+	}
+	pres, err := publishRun(ctx, e, res.Dir, func() time.Time { return at }, true, "", st)
+	if err != nil {
+		return err
+	}
+	printPublished(e, pres)
+	return nil
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "(none: first decided run over these candidates)"
+	}
+	return s
+}
+
+// diffAgainstPrevious finds the latest earlier decided run over the same
+// candidates bytes and diffs res against it.
+func diffAgainstPrevious(home string, res *pipeline.RunResult) (policy.RunDiff, error) {
+	cur, err := readDecided(res.Dir)
+	if err != nil {
+		return policy.RunDiff{}, err
+	}
+	runs, err := pipeline.ListRuns(home)
+	if err != nil {
+		return policy.RunDiff{}, err
+	}
+	var prev *policy.DecidedRun
+	for i := len(runs) - 1; i >= 0; i-- {
+		r := runs[i]
+		if r.ID == res.RunID || r.Header.CandidatesSHA256 != res.Header.CandidatesSHA256 || !r.Header.StartedAt.Before(res.Header.StartedAt) {
+			continue
+		}
+		if _, err := os.Stat(filepath.Join(r.Dir, "decisions.json")); err != nil {
+			continue
+		}
+		p, err := readDecided(r.Dir)
+		if err != nil {
+			return policy.RunDiff{}, fmt.Errorf("previous run %s: %w", r.ID, err)
+		}
+		prev = &p
+		break
+	}
+	return policy.Diff(prev, cur), nil
+}
+
+func readDecided(dir string) (policy.DecidedRun, error) {
+	d, _, err := publish.ReadDecisions(dir)
+	if err != nil {
+		return policy.DecidedRun{}, err
+	}
+	var s []rundir.Surface
+	if _, err := rundir.ReadJSON(dir, rundir.SurfacesFile, &s); err != nil {
+		return policy.DecidedRun{}, err
+	}
+	return policy.DecidedRun{Decisions: d, Surfaces: s}, nil
+}
