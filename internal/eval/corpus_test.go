@@ -109,6 +109,15 @@ func TestOfflineFiguresAsDocumented(t *testing.T) {
 	if rep.AdmissionHolds {
 		t.Fatal("the document says the offline analyzer does not pass the admission test")
 	}
+	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "model-check.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{analyzer.PromptSHA256, analyzer.PromptVersion, analyzer.OfflineRulesVersion, rep.VerifierVersion} {
+		if !bytes.Contains(doc, []byte(want)) {
+			t.Fatalf("docs/model-check.md does not state %s; restate the recorded evaluation", want)
+		}
+	}
 	if !bytes.Contains(buf.Bytes(), []byte("admission test holds in every sample: no")) {
 		t.Fatal("text report")
 	}
