@@ -2,6 +2,7 @@
 //
 //	attestari-probe pin     -candidates testdata/corpus/candidates.tsv -out testdata/corpus/packages.json
 //	attestari-probe run     -list testdata/corpus/packages.json -truth testdata/corpus/truth
+//	attestari-probe redact  -truth testdata/corpus/truth   (hosts out of stored diagnostics)
 //	attestari-probe summary -list testdata/corpus/packages.json -truth testdata/corpus/truth -out testdata/corpus/SUMMARY.md
 //
 // It only wires flags to package corpus. The npm client's own configuration
@@ -15,6 +16,7 @@ import (
 	"log"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"time"
@@ -25,7 +27,7 @@ import (
 func main() {
 	log.SetFlags(log.Ltime)
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: attestari-probe pin|run|summary [flags]")
+		fmt.Fprintln(os.Stderr, "usage: attestari-probe pin|run|redact|summary [flags]")
 		os.Exit(2)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -38,6 +40,8 @@ func main() {
 		err = run(ctx, os.Args[2:])
 	case "summary":
 		err = summary(os.Args[2:])
+	case "redact":
+		err = redact(os.Args[2:])
 	default:
 		err = fmt.Errorf("unknown command %q", os.Args[1])
 	}
@@ -135,4 +139,21 @@ func summary(args []string) error {
 		return err
 	}
 	return os.WriteFile(*out, []byte(corpus.SummaryMarkdown(l, ts)), 0o644)
+}
+
+func redact(args []string) error {
+	fs := flag.NewFlagSet("redact", flag.ExitOnError)
+	truth := fs.String("truth", "testdata/corpus/truth", "truth directory")
+	_ = fs.Parse(args)
+	ts, err := corpus.LoadTruths(*truth)
+	if err != nil {
+		return err
+	}
+	for i := range ts {
+		ts[i].RedactDiagnostics()
+		if err := corpus.WriteJSON(filepath.Join(*truth, corpus.TruthFileName(ts[i].Name, ts[i].Version)), ts[i]); err != nil {
+			return err
+		}
+	}
+	return nil
 }

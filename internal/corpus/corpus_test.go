@@ -247,3 +247,18 @@ func TestRedactHosts(t *testing.T) {
 		}
 	}
 }
+
+func TestRedactDiagnosticsKeepsListedText(t *testing.T) {
+	tr := Truth{
+		Error: "GET https://api.example.com/x", StderrTail: "ENOTFOUND api.example.com",
+		Lists: map[string]ListStatus{"resources/list": {Status: ListError, Error: "fetch https://example.org failed"}},
+		Tools: []ToolTruth{{Name: "t", Description: "Calls https://api.example.com"}},
+	}
+	tr.RedactDiagnostics()
+	if strings.Contains(tr.Error+tr.StderrTail+tr.Lists["resources/list"].Error, "example") {
+		t.Errorf("host left in diagnostics: %+v", tr)
+	}
+	if tr.Tools[0].Description != "Calls https://api.example.com" {
+		t.Errorf("listed text changed: %q", tr.Tools[0].Description)
+	}
+}

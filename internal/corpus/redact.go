@@ -25,3 +25,17 @@ func RedactHosts(s string) string {
 	})
 	return bareHost.ReplaceAllString(s, "<host>")
 }
+
+// RedactDiagnostics applies RedactHosts to every diagnostic field of t (its
+// error, stderr, skipped stdout and list errors), leaving what the server
+// listed untouched. Truth files written before redaction existed are
+// brought in line with it by `attestari-probe redact`.
+func (t *Truth) RedactDiagnostics() {
+	t.Error = RedactHosts(t.Error)
+	t.StderrTail = RedactHosts(t.StderrTail)
+	t.StdoutNoiseHead = RedactHosts(t.StdoutNoiseHead)
+	for k, v := range t.Lists {
+		v.Error = RedactHosts(v.Error)
+		t.Lists[k] = v
+	}
+}

@@ -119,9 +119,18 @@ func kindExplanation(k string) string {
 	return ""
 }
 
+// errorLine matches a line that states an error: "TypeError: …",
+// "[ERROR] …", "Error loading …".
+var errorLine = regexp.MustCompile(`^\s*(\[[A-Z]+\]\s*)*(\w*(Error|Exception)\b|\[ERROR\]|Fatal|FATAL)`)
+
 // Cause is the most telling line of a failed probe: the first stderr line
 // that names an error, else the error itself.
 func Cause(t Truth) string {
+	for _, line := range strings.Split(t.StderrTail, "\n") {
+		if errorLine.MatchString(line) {
+			return strings.TrimSpace(line)
+		}
+	}
 	for _, line := range strings.Split(t.StderrTail, "\n") {
 		l := strings.ToLower(line)
 		if strings.Contains(l, "error") || strings.Contains(l, "required") || strings.Contains(l, "missing") ||
@@ -155,9 +164,9 @@ var causeClasses = []struct {
 	kinds []string // error kinds the class applies to; all when empty
 	re    *regexp.Regexp
 }{
-	{"dependency_outside_registry", []string{KindInstallFailed}, regexp.MustCompile(`(?i)git |ls-remote|codeload|ENOTFOUND`)},
 	{"dependency_missing", []string{KindInstallFailed}, regexp.MustCompile(`E404|ETARGET|not found`)},
-	{"node_version", nil, regexp.MustCompile(`(?i)requires Node\.js|markAsUncloneable|engine .*node`)},
+	{"dependency_outside_registry", []string{KindInstallFailed}, regexp.MustCompile(`(?i)git |ls-remote|codeload|ENOTFOUND`)},
+	{"node_version", nil, regexp.MustCompile(`(?i)requires Node\.js|markAsUncloneable|engine .*node|node:sqlite`)},
 	{"native_module_not_built", nil, regexp.MustCompile(`(?i)build/Release|\.node'|-binding\.js|bindings\.js|node-gyp`)},
 	{"broken_dependency_tree", nil, regexp.MustCompile(`(?i)Cannot find module|ERR_MODULE_NOT_FOUND|ERR_PACKAGE_PATH_NOT_EXPORTED`)},
 	{"needs_backend", nil, regexp.MustCompile(`ECONNREFUSED 127\.0\.0\.1`)},
