@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime/pprof"
 	"strings"
 	"syscall"
 	"time"
@@ -40,6 +41,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	maxReq := fs.Int("max", 2_000_000, "at most this many requests per phase")
 	write := fs.String("write", "", "replace the \"## API load\" section of this Markdown file with the result")
 	timeout := fs.Duration("timeout", 15*time.Minute, "stop everything after this long")
+	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile of the measured phases to this file")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -76,6 +78,17 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		if p := filepath.Join(bin.Dir, "pgbench"); fileExists(p) {
 			pgbench = p
 		}
+	}
+	if *cpuprofile != "" {
+		f, err := os.Create(*cpuprofile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
 	}
 	res, err := loadtest.Run(ctx, st, loadtest.Options{
 		Versions: *versions, Concurrency: *conc, Duration: *dur, Rounds: *rounds, MaxRequests: *maxReq,

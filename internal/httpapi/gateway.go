@@ -16,6 +16,11 @@ const (
 	cacheShort     = "public, max-age=300"
 )
 
+var (
+	hdrImmutable    = []string{cacheImmutable}
+	hdrVaryEncoding = []string{"Accept-Encoding"}
+)
+
 // etagMatches implements If-None-Match for strong tags: "*" or any listed tag
 // equal to etag (a weak W/ prefix on the client's side is ignored, as
 // RFC 9110 §13.1.2 has If-None-Match use the weak comparison).
@@ -46,10 +51,11 @@ func (s *Server) getManifest(w http.ResponseWriter, r *http.Request) error {
 
 func writeManifest(w http.ResponseWriter, r *http.Request, m *api.Manifest, conditional bool) error {
 	etag := m.ETag()
+	// Canonical keys assigned directly: this is the gateways' hot path.
 	h := w.Header()
-	h.Set("ETag", etag)
-	h.Set("Cache-Control", cacheImmutable)
-	h.Set("Vary", "Accept-Encoding")
+	h["Etag"] = []string{etag}
+	h["Cache-Control"] = hdrImmutable
+	h["Vary"] = hdrVaryEncoding
 	if conditional && etagMatches(r.Header.Get("If-None-Match"), etag) {
 		w.WriteHeader(http.StatusNotModified)
 		return nil

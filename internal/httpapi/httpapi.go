@@ -116,6 +116,9 @@ func (s *Server) routes(metricsHandler http.Handler) chi.Router {
 	r.Use(middleware.Compress(5))
 	r.Use(httprate.Limit(s.opts.RequestsPerMinute, time.Minute,
 		httprate.WithKeyFuncs(httprate.KeyByIP),
+		// Retry-After on a 429 is what a client needs; the X-RateLimit-*
+		// headers on every answer would only weigh on the hot path.
+		httprate.WithResponseHeaders(httprate.ResponseHeaders{RetryAfter: "Retry-After"}),
 		httprate.WithLimitHandler(func(w http.ResponseWriter, r *http.Request) {
 			render(w, r, s.log, &Problem{Status: http.StatusTooManyRequests, Detail: "rate limit exceeded; retry after the number of seconds in Retry-After"})
 		})))
@@ -148,6 +151,7 @@ func (s *Server) routes(metricsHandler http.Handler) chi.Router {
 	})
 	// The website: HTML pages outside the contract (SiteRoutes).
 	r.Group(func(r chi.Router) {
+		r.Use(pageHeaders)
 		r.Use(s.instrument)
 		s.siteRoutes(r)
 	})
@@ -163,6 +167,18 @@ func (s *Server) handle(h handler) http.HandlerFunc {
 			render(w, r, s.log, err)
 		}
 	}
+}
+
+// pageHeaders are the headers of HTML pages: a CSP that forbids inline
+// scripts and styles and framing, and no referrer.
+func pageHeaders(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h := w.Header()
+		h["Content-Security-Policy"] = hdrCSP
+		h["X-Frame-Options"] = hdrDeny
+		h["Referrer-Policy"] = hdrNoReferrer
+		next.ServeHTTP(w, r)
+	})
 }
 
 // joinScopedNames lets npm scoped names arrive unencoded: /manifest/@scope/name/1.0.0
@@ -199,15 +215,27 @@ func queryPart(r *http.Request) string {
 	return "?" + r.URL.RawQuery
 }
 
+var (
+	hdrNosniff    = []string{"nosniff"}
+	hdrNoReferrer = []string{"no-referrer"}
+	hdrCSP        = []string{"default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"}
+	hdrDeny       = []string{"DENY"}
+	hdrAnyOrigin  = []string{"*"}
+)
+
+// securityHeaders go on every answer: no content sniffing, and CORS for
+// reads. The headers that only mean something to a browser rendering a page
+// (CSP, frame-ancestors, referrer policy) are pageHeaders', so the gateways'
+// hot path does not carry them.
 func securityHeaders(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// The keys are canonical already: assigning them skips Header.Set's
+		// canonicalisation on every request. The value slices are shared and
+		// never modified.
 		h := w.Header()
-		h.Set("X-Content-Type-Options", "nosniff")
-		h.Set("Referrer-Policy", "no-referrer")
-		h.Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'")
-		h.Set("X-Frame-Options", "DENY")
+		h["X-Content-Type-Options"] = hdrNosniff
 		if r.Method == http.MethodGet || r.Method == http.MethodHead || r.Method == http.MethodOptions {
-			h.Set("Access-Control-Allow-Origin", "*")
+			h["Access-Control-Allow-Origin"] = hdrAnyOrigin
 		}
 		next.ServeHTTP(w, r)
 	})

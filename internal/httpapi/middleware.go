@@ -47,8 +47,9 @@ func (s *Server) Operations() []string {
 func (s *Server) validateRequest(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		rc := chi.RouteContext(r.Context())
-		// The route pattern is known only after chi matched the sub-route; resolve it now.
-		pattern := routePattern(s.router, r)
+		// This middleware runs inside the router's group, after chi matched the
+		// route, so the route context already holds the pattern.
+		pattern := matchedPattern(s.router, r)
 		op := s.ops[r.Method+" "+pattern]
 		if op == nil && r.Method == http.MethodHead {
 			op = s.ops[http.MethodGet+" "+pattern]
@@ -118,6 +119,17 @@ func firstLine(s string) string {
 	return s
 }
 
+// matchedPattern is the pattern chi matched for r, read from the route
+// context when routing has happened, and matched afresh otherwise.
+func matchedPattern(router chi.Routes, r *http.Request) string {
+	if rc := chi.RouteContext(r.Context()); rc != nil {
+		if p := rc.RoutePattern(); p != "" {
+			return p
+		}
+	}
+	return routePattern(router, r)
+}
+
 func routePattern(router chi.Routes, r *http.Request) string {
 	rctx := chi.NewRouteContext()
 	path := r.URL.RawPath
@@ -152,7 +164,7 @@ func (s *Server) instrument(next http.Handler) http.Handler {
 		start := time.Now()
 		ww := middleware.NewWrapResponseWriter(w, r.ProtoMajor)
 		next.ServeHTTP(ww, r)
-		route := routePattern(s.router, r)
+		route := matchedPattern(s.router, r)
 		s.metrics.requests.WithLabelValues(route, r.Method, fmt.Sprint(ww.Status())).Inc()
 		s.metrics.duration.WithLabelValues(route, r.Method).Observe(time.Since(start).Seconds())
 	})

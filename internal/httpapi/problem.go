@@ -63,8 +63,16 @@ func writeJSON(w http.ResponseWriter, status int, v any) error {
 	if err != nil {
 		return err
 	}
-	w.Header().Set("Content-Type", "application/json")
+	w.Header()["Content-Type"] = hdrJSON
 	w.WriteHeader(status)
-	_, err = w.Write(append(b, '\n'))
+	if _, err = w.Write(b); err != nil {
+		return err
+	}
+	_, err = w.Write(newline)
 	return err
 }
+
+var (
+	hdrJSON = []string{"application/json"}
+	newline = []byte{'\n'}
+)

@@ -89,3 +89,14 @@ func notFound(err error) error {
 	}
 	return err
 }
+
+// Analyze refreshes the planner's statistics. A large load (a first
+// publication, a backfill) changes the tables' sizes by orders of magnitude;
+// until autovacuum catches up the planner may choose scans that make every
+// lookup slow, so a loader of many rows calls this after committing.
+func (s *Store) Analyze(ctx context.Context) error {
+	if _, err := s.pool.Exec(ctx, "ANALYZE"); err != nil {
+		return fmt.Errorf("analyze: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,56 @@
+package loadtest_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/attestari/attestari/internal/dbtest"
+	"github.com/attestari/attestari/internal/loadtest"
+)
+
+func TestMain(m *testing.M) { os.Exit(dbtest.Main(m)) }
+
+// A small run end to end: both servers answer every request, and the
+// section is written without touching the rest of the file.
+func TestSmallRun(t *testing.T) {
+	st := dbtest.Open(t)
+	res, err := loadtest.Run(context.Background(), st, loadtest.Options{
+		Versions: 120, PerPub: 50, Concurrency: 4, Duration: 300 * time.Millisecond, Warmup: 50 * time.Millisecond, Rounds: 1,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.API.Requests == 0 || res.Bare.Requests == 0 || res.API.Errors != 0 || res.Bare.Errors != 0 {
+		t.Fatalf("api %+v bare %+v", res.API, res.Bare)
+	}
+	if res.API.P50ms <= 0 || res.API.P99ms < res.API.P50ms || res.Ratio <= 0 {
+		t.Fatalf("figures: %+v ratio %v", res.API, res.Ratio)
+	}
+	path := filepath.Join(t.TempDir(), "benchmarks.md")
+	other := "# Benchmarks\n\n## Extraction\n\nsomeone else's figures\n"
+	if err := os.WriteFile(path, []byte(other), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for range 2 { // writing twice replaces the section, it does not append it again
+		if err := loadtest.WriteSection(path, res.Markdown("test")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b, _ := os.ReadFile(path)
+	if !strings.HasPrefix(string(b), other) || strings.Count(string(b), "## API load") != 1 || !strings.Contains(string(b), "| api, round 1 |") {
+		t.Fatalf("benchmarks.md:\n%s", b)
+	}
+	if err := os.WriteFile(path, []byte("# B\n\n## API load\nold\n\n## Later\nkept\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := loadtest.WriteSection(path, "## API load\nnew\n"); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(path); string(b) != "# B\n\n## API load\nnew\n\n## Later\nkept\n" {
+		t.Fatalf("replacing a middle section:\n%q", b)
+	}
+}
