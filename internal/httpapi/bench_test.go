@@ -21,7 +21,9 @@ type fixedReader struct {
 	m *api.Manifest
 }
 
-func (f fixedReader) Manifest(context.Context, string, string, string) (*api.Manifest, error) { return f.m, nil }
+func (f fixedReader) Manifest(context.Context, string, string, string) (*api.Manifest, error) {
+	return f.m, nil
+}
 
 func benchManifest() *api.Manifest {
 	pkg := storetest.Package("npm", "lt-server-00001", "1.0.0", "graded", "A", nil,
