@@ -2,6 +2,7 @@
 //
 //	attestari-probe pin     -candidates testdata/corpus/candidates.tsv -out testdata/corpus/packages.json
 //	attestari-probe run     -list testdata/corpus/packages.json -truth testdata/corpus/truth
+//	attestari-probe eval    -truth testdata/corpus/truth -surfaces rows.jsonl [-out report.md]
 //	attestari-probe redact  -truth testdata/corpus/truth   (hosts out of stored diagnostics)
 //	attestari-probe summary -list testdata/corpus/packages.json -truth testdata/corpus/truth -out testdata/corpus/SUMMARY.md
 //
@@ -11,6 +12,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"log"
@@ -27,7 +29,7 @@ import (
 func main() {
 	log.SetFlags(log.Ltime)
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: attestari-probe pin|run|redact|summary [flags]")
+		fmt.Fprintln(os.Stderr, "usage: attestari-probe pin|run|eval|redact|summary [flags]")
 		os.Exit(2)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -40,6 +42,8 @@ func main() {
 		err = run(ctx, os.Args[2:])
 	case "summary":
 		err = summary(os.Args[2:])
+	case "eval":
+		err = evaluate(os.Args[2:])
 	case "redact":
 		err = redact(os.Args[2:])
 	default:
@@ -156,4 +160,35 @@ func redact(args []string) error {
 		}
 	}
 	return nil
+}
+
+func evaluate(args []string) error {
+	fs := flag.NewFlagSet("eval", flag.ExitOnError)
+	truth := fs.String("truth", "testdata/corpus/truth", "truth directory")
+	rows := fs.String("surfaces", "", "extractor rows: JSON lines of `attestari surface --json`, or a JSON array")
+	out := fs.String("out", "", "write the Markdown report here (stdout when empty)")
+	asJSON := fs.Bool("json", false, "print the report as JSON instead of Markdown")
+	_ = fs.Parse(args)
+	ts, err := corpus.LoadTruths(*truth)
+	if err != nil {
+		return err
+	}
+	ss, err := corpus.LoadSurfaces(*rows)
+	if err != nil {
+		return err
+	}
+	r := corpus.Evaluate(ts, ss)
+	text := r.Markdown()
+	if *asJSON {
+		b, err := json.MarshalIndent(r, "", "  ")
+		if err != nil {
+			return err
+		}
+		text = string(b) + "\n"
+	}
+	if *out == "" {
+		_, err = os.Stdout.WriteString(text)
+		return err
+	}
+	return os.WriteFile(*out, []byte(text), 0o644)
 }

@@ -1,7 +1,11 @@
 package corpus
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
+	"io"
+	"os"
 	"sort"
 	"strings"
 
@@ -330,4 +334,40 @@ func (r Report) Markdown() string {
 		b.WriteString(line + "\n")
 	}
 	return b.String()
+}
+
+// LoadSurfaces reads extractor rows for Evaluate: a JSON array of surface
+// rows, or one row per line (what `attestari surface --json` prints for each
+// artifact, concatenated). Rows are keyed by SurfaceKey of their package; a
+// row without a package name is an error, since it could match nothing.
+func LoadSurfaces(path string) (map[string]rundir.Surface, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("corpus.LoadSurfaces %s: %w", path, err)
+	}
+	var rows []rundir.Surface
+	if t := bytes.TrimSpace(b); len(t) > 0 && t[0] == '[' {
+		if err := json.Unmarshal(t, &rows); err != nil {
+			return nil, fmt.Errorf("corpus.LoadSurfaces %s: %w", path, err)
+		}
+	} else {
+		dec := json.NewDecoder(bytes.NewReader(b))
+		for {
+			var s rundir.Surface
+			if err := dec.Decode(&s); err == io.EOF {
+				break
+			} else if err != nil {
+				return nil, fmt.Errorf("corpus.LoadSurfaces %s: row %d: %w", path, len(rows)+1, err)
+			}
+			rows = append(rows, s)
+		}
+	}
+	out := make(map[string]rundir.Surface, len(rows))
+	for i, s := range rows {
+		if s.Package.Name == "" || s.Package.Version == "" {
+			return nil, fmt.Errorf("corpus.LoadSurfaces %s: row %d: %w: no package name or version", path, i+1, ErrInvalidList)
+		}
+		out[SurfaceKey(s.Package.Name, s.Package.Version)] = s
+	}
+	return out, nil
 }

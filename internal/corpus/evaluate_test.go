@@ -1,6 +1,8 @@
 package corpus
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -132,5 +134,37 @@ func TestCauseClass(t *testing.T) {
 		if got := CauseClass(c.t); got != c.want {
 			t.Errorf("CauseClass(%+v) = %s, want %s", c.t, got, c.want)
 		}
+	}
+}
+
+func TestLoadSurfaces(t *testing.T) {
+	dir := t.TempDir()
+	lines := `{"package":{"registry":"npm","name":"@s/a","version":"1.0.0"},"outcome":"parsed","tools":[{"kind":"tool","name":"x","description_state":"readable","description_raw":"d"}]}
+{"package":{"registry":"npm","name":"b","version":"2.0.0"},"outcome":"minified_only"}
+`
+	p := filepath.Join(dir, "rows.jsonl")
+	if err := os.WriteFile(p, []byte(lines), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m, err := LoadSurfaces(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m) != 2 || m["@s/a@1.0.0"].Tools[0].Name != "x" || m["b@2.0.0"].Outcome != "minified_only" {
+		t.Fatalf("got %+v", m)
+	}
+	arr := filepath.Join(dir, "rows.json")
+	if err := os.WriteFile(arr, []byte(`[{"package":{"name":"c","version":"1"},"outcome":"parsed"}]`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if m, err := LoadSurfaces(arr); err != nil || m["c@1"].Outcome != "parsed" {
+		t.Fatalf("array form: %v %v", m, err)
+	}
+	bad := filepath.Join(dir, "bad.jsonl")
+	if err := os.WriteFile(bad, []byte(`{"outcome":"parsed"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := LoadSurfaces(bad); err == nil {
+		t.Fatal("a row without a package was accepted")
 	}
 }
