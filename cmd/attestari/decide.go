@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"net/url"
 	"os"
 	"path/filepath"
 	"time"
@@ -13,6 +14,8 @@ import (
 	"github.com/attestari/attestari/internal/pipeline"
 	"github.com/attestari/attestari/internal/policy"
 	"github.com/attestari/attestari/internal/publish"
+	"github.com/attestari/attestari/internal/registry"
+	"github.com/attestari/attestari/internal/rundir"
 )
 
 func decideCommand() *command {
@@ -53,12 +56,16 @@ func decideRun(ctx context.Context, e *env, dir string) (*policy.Decisions, erro
 		return nil, err
 	}
 	commit, dirty := pipeline.CodeVersion(".")
-	d, err := policy.Decide(ctx, dir, store, policy.Options{
+	opts := policy.Options{
 		Now:          func() time.Time { return time.Now().UTC() },
 		CodeCommit:   commit,
 		CodeDirty:    dirty,
 		OpenArtifact: openArtifact,
-	})
+	}
+	if files, err := rundir.Read(dir); err == nil {
+		opts.ContextTags = contextTagger(files, store, sharedHostsFromConfig(ctx)...)
+	}
+	d, err := policy.Decide(ctx, dir, store, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -73,6 +80,20 @@ func decideRun(ctx context.Context, e *env, dir string) (*policy.Decisions, erro
 		return nil, fmt.Errorf("write day-0 notices: %w", err)
 	}
 	return d, nil
+}
+
+// sharedHostsFromConfig are the hosts of the registries this machine is
+// configured with: never a publisher's own domain (methodology §5).
+func sharedHostsFromConfig(ctx context.Context) []string {
+	var out []string
+	for _, f := range []func(context.Context) (string, error){registry.DefaultNPMRegistry, registry.DefaultPyPIURL} {
+		if u, err := f(ctx); err == nil {
+			if p, err := url.Parse(u); err == nil && p.Hostname() != "" {
+				out = append(out, p.Hostname())
+			}
+		}
+	}
+	return out
 }
 
 // evidenceRoot is the store a run cites: its own evidence/ when it carries

@@ -83,6 +83,10 @@ type CheckOutput struct {
 	Result      rundir.Result
 	Findings    []rundir.Finding
 	NotAnalyzed []rundir.NotAnalyzed
+	// Records are upstream responses the check fetched itself (the
+	// repository host's, for provenance), already stored as blobs: they join
+	// records.json so every response a finding cites is indexed.
+	Records []rundir.Record
 }
 
 // ErrSkipped is returned by a Check whose input is missing.

@@ -246,6 +246,10 @@ func (r *runner) examinePackage(ctx context.Context, c Candidate) *packageFile {
 				n.Package, n.Check = pf.Package, id
 				pf.NotAnalyzed = append(pf.NotAnalyzed, n)
 			}
+			for _, rec := range out.Records {
+				rec.Package = pf.Package
+				pf.Records = append(pf.Records, rec)
+			}
 		case last.Status == StageFailed:
 			// The check ran and failed: its row says so (G5 check_failed),
 			// and whatever it produced before failing is not kept.
