@@ -164,6 +164,7 @@ func redact(args []string) error {
 
 func evaluate(args []string) error {
 	fs := flag.NewFlagSet("eval", flag.ExitOnError)
+	list := fs.String("list", "testdata/corpus/packages.json", "corpus list (rows are matched to packages by tarball digest)")
 	truth := fs.String("truth", "testdata/corpus/truth", "truth directory")
 	rows := fs.String("surfaces", "", "extractor rows: JSON lines of `attestari surface --json`, or a JSON array")
 	out := fs.String("out", "", "write the Markdown report here (stdout when empty)")
@@ -173,7 +174,11 @@ func evaluate(args []string) error {
 	if err != nil {
 		return err
 	}
-	ss, err := corpus.LoadSurfaces(*rows)
+	l, err := corpus.LoadList(*list)
+	if err != nil {
+		return err
+	}
+	ss, err := corpus.LoadSurfaces(*rows, l)
 	if err != nil {
 		return err
 	}

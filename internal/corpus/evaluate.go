@@ -338,9 +338,12 @@ func (r Report) Markdown() string {
 
 // LoadSurfaces reads extractor rows for Evaluate: a JSON array of surface
 // rows, or one row per line (what `attestari surface --json` prints for each
-// artifact, concatenated). Rows are keyed by SurfaceKey of their package; a
-// row without a package name is an error, since it could match nothing.
-func LoadSurfaces(path string) (map[string]rundir.Surface, error) {
+// artifact, concatenated). Rows are keyed by SurfaceKey of their package.
+// When l is given, a row whose artifact_sha256 is a listed tarball's is
+// keyed by that package instead, since a row read from a bare .tgz path
+// names the file, not the package. A row that names no version and matches
+// no listed tarball is an error: it could match nothing.
+func LoadSurfaces(path string, l *List) (map[string]rundir.Surface, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("corpus.LoadSurfaces %s: %w", path, err)
@@ -362,8 +365,17 @@ func LoadSurfaces(path string) (map[string]rundir.Surface, error) {
 			rows = append(rows, s)
 		}
 	}
+	bySHA := map[string]Package{}
+	if l != nil {
+		for _, p := range l.Packages {
+			bySHA[p.TarballSHA256] = p
+		}
+	}
 	out := make(map[string]rundir.Surface, len(rows))
 	for i, s := range rows {
+		if p, ok := bySHA[s.ArtifactSHA256]; ok {
+			s.Package = rundir.PackageRef{Registry: Registry, Name: p.Name, Version: p.Version}
+		}
 		if s.Package.Name == "" || s.Package.Version == "" {
 			return nil, fmt.Errorf("corpus.LoadSurfaces %s: row %d: %w: no package name or version", path, i+1, ErrInvalidList)
 		}

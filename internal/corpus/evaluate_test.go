@@ -146,7 +146,7 @@ func TestLoadSurfaces(t *testing.T) {
 	if err := os.WriteFile(p, []byte(lines), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	m, err := LoadSurfaces(p)
+	m, err := LoadSurfaces(p, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -157,14 +157,24 @@ func TestLoadSurfaces(t *testing.T) {
 	if err := os.WriteFile(arr, []byte(`[{"package":{"name":"c","version":"1"},"outcome":"parsed"}]`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if m, err := LoadSurfaces(arr); err != nil || m["c@1"].Outcome != "parsed" {
+	if m, err := LoadSurfaces(arr, nil); err != nil || m["c@1"].Outcome != "parsed" {
 		t.Fatalf("array form: %v %v", m, err)
 	}
 	bad := filepath.Join(dir, "bad.jsonl")
 	if err := os.WriteFile(bad, []byte(`{"outcome":"parsed"}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := LoadSurfaces(bad); err == nil {
+	if _, err := LoadSurfaces(bad, nil); err == nil {
 		t.Fatal("a row without a package was accepted")
+	}
+	// A row read from a bare tarball path is keyed by the listed package of its digest.
+	sha := strings.Repeat("ab", 32)
+	tgz := filepath.Join(dir, "tgz.jsonl")
+	if err := os.WriteFile(tgz, []byte(`{"package":{"registry":"npm","name":"x.tgz","version":""},"artifact_sha256":"`+sha+`","outcome":"parsed"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	l := &List{Packages: []Package{{Name: "@s/real", Version: "3.0.0", TarballSHA256: sha}}}
+	if m, err := LoadSurfaces(tgz, l); err != nil || m["@s/real@3.0.0"].Outcome != "parsed" {
+		t.Fatalf("keyed by digest: %v %v", m, err)
 	}
 }
