@@ -73,13 +73,11 @@ const (
 	stateAbsent   = "absent"
 )
 
-// ContextTagNames are the informational tags of an exfiltrate_data finding
-// (docs/methodology.md §5.5).
-var ContextTagNames = []string{"destination_publisher_owned", "disclosed_in_readme", "opt_out_available"}
-
-// contextTagsNotComputed is what every exfiltrate_data row says until the
-// context-tag analyser exists.
-const contextTagsNotComputed = "not computed: the exfil_context analyser (internal/checks/exfil_context.go) is not implemented in this version; the tag is neither applied nor refused"
+// contextTagsNotComputed is what an exfiltrate_data row says about its
+// context tags when the run writes it: the check reads member bytes, not the
+// artifact the tags need, and docs/methodology.md §5.5 computes them at
+// decision time. A decision without a tagger shows the row as recorded.
+const contextTagsNotComputed = "not computed by the run: context tags are computed at decision time from the stored artifact by the exfil_context analyser (internal/checks/exfil_context.go); until then the tag is neither applied nor refused"
 
 // ProposalCache is the proposal store of internal/evidence (*evidence.Store
 // satisfies it): answers filed by (analyzer id, prompt SHA-256, evidence
@@ -637,7 +635,7 @@ func quoteFinding(pkg rundir.PackageRef, analyzerID string, e rundir.Entry, cate
 		Evidence: rundir.Evidence{SHA256: rundir.SHA256Hex(b), Path: v.File, LineStart: v.LineStart, LineEnd: v.LineEnd, Excerpt: string(v.Excerpt)},
 	}
 	if category == analyzer.CategoryExfiltrate {
-		for _, t := range ContextTagNames {
+		for _, t := range ExfilContextTags {
 			f.ContextTags = append(f.ContextTags, rundir.ContextTag{Tag: t, Applied: false, Why: contextTagsNotComputed})
 		}
 	}
