@@ -1107,6 +1107,9 @@ func (x *extractor) evalCall(f *file, n nid, e *env) val {
 			return v
 		}
 	}
+	if v, ok := x.asyncHelperCall(f, callee, args, e); ok {
+		return v
+	}
 	fn := x.eval(f, callee, e)
 	if fn.k == vNeed {
 		return fn
@@ -1906,4 +1909,36 @@ func (x *extractor) selfReference(spec string) *file {
 		return nil
 	}
 	return x.resolvePath(path.Join(x.root, rest), false)
+}
+
+// asyncHelperCall reads the helpers compilers emit when they lower async
+// functions: TypeScript's __awaiter(thisArg, args, P, function* () {...})
+// (inline or from tslib) and esbuild's __async(thisArg, args, function* ()
+// {...}). Each runs the generator and resolves to what it returns, so the
+// call passes that value through unchanged, like await. The helper's own
+// definition (`this && this.__awaiter || function ...`) is chosen at run
+// time and is not what is followed.
+func (x *extractor) asyncHelperCall(f *file, callee nid, args []nid, e *env) (val, bool) {
+	name := ""
+	switch f.kind(callee) {
+	case "identifier":
+		name = f.text(callee)
+	case "member_expression":
+		name = f.text(f.field(callee, "property"))
+	}
+	gen := -1
+	switch {
+	case name == "__awaiter" && len(args) == 4:
+		gen = 3
+	case name == "__async" && len(args) == 3:
+		gen = 2
+	default:
+		return val{}, false
+	}
+	fn := x.eval(f, args[gen], e)
+	if fn.k != vFunc {
+		return val{}, false
+	}
+	this := x.eval(f, args[0], e)
+	return x.call(fn, nil, &this, e), true
 }
