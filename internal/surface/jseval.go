@@ -1062,6 +1062,25 @@ func (x *extractor) evalCall(f *file, n nid, e *env) val {
 	switch f.kind(callee) {
 	case "identifier":
 		name := f.text(callee)
+		switch name {
+		case "__importDefault", "__importStar", "__toESM", "__toCommonJS", "_interopRequireDefault",
+			"_interopRequireWildcard", "__importDefaultFn":
+			// Module interop helpers, read by name whether the compiler
+			// inlined their definition (tsc's `this && this.__importStar
+			// || function ...`, esbuild's arrow functions) or imports them:
+			// the definition is chosen at run time and never followed.
+			if len(args) >= 1 {
+				m := x.eval(f, args[0], e)
+				if name == "__importDefault" || name == "_interopRequireDefault" {
+					// {default: module} unless the module is an ES module.
+					if m.k == vModule && m.f.facts != nil && (m.f.facts.esModule || m.f.facts.cjsExports < 0) {
+						return m
+					}
+					return val{k: vObject, n: none, keys: []string{"default"}, props: []val{m}}
+				}
+				return m
+			}
+		}
 		if _, declared := x.lookup(f, callee, name); !declared {
 			switch name {
 			case "require":
@@ -1079,19 +1098,6 @@ func (x *extractor) evalCall(f *file, n nid, e *env) val {
 					}
 				}
 				return unknown("result of String()")
-			case "__importDefault", "__importStar", "__toESM", "__toCommonJS", "_interopRequireDefault",
-				"_interopRequireWildcard", "__importDefaultFn":
-				if len(args) >= 1 {
-					m := x.eval(f, args[0], e)
-					if name == "__importDefault" || name == "_interopRequireDefault" {
-						// {default: module} unless the module is an ES module.
-						if m.k == vModule && m.f.facts != nil && (m.f.facts.esModule || m.f.facts.cjsExports < 0) {
-							return m
-						}
-						return val{k: vObject, n: none, keys: []string{"default"}, props: []val{m}}
-					}
-					return m
-				}
 			case "structuredClone", "Object", "Array":
 				if len(args) == 1 && name != "Array" {
 					return x.eval(f, args[0], e)

@@ -310,7 +310,12 @@ func buildJSFacts(f *file) *facts {
 				a := f.args(n)
 				if len(a) == 3 && f.kind(a[0]) == "identifier" && f.text(a[0]) == "exports" {
 					if key, ok := f.stringValue(a[1]); ok {
-						addExport(key, exportRef{kind: exExpr, node: n})
+						if key == "__esModule" {
+							// The interop marker is not an export.
+							fa.esModule = true
+						} else {
+							addExport(key, exportRef{kind: exExpr, node: n})
+						}
 					}
 				}
 			}
