@@ -177,7 +177,11 @@ func (x *extractor) templateText(f *file, n nid, e *env) val {
 		if f.start(c) > start {
 			parts = append(parts, literalText(f, start, f.start(c), "js_template"))
 		}
-		parts = append(parts, holeText(f, c))
+		expr := none
+		if ch := f.named(c); len(ch) == 1 {
+			expr = ch[0]
+		}
+		parts = append(parts, holeText(f, c, expr, e))
 		start = f.end(c)
 	}
 	if end := f.end(n) - 1; end > start {

@@ -150,6 +150,10 @@ func (x *extractor) nameOf(e *rundir.Entry, v val, c *collector, what string) bo
 	if c.needs(v) {
 		return false
 	}
+	v = x.nameText(v)
+	if c.needs(v) {
+		return false
+	}
 	if s, ok := plainText(v); ok {
 		e.Name = s
 		return true
@@ -170,6 +174,37 @@ func (x *extractor) nameOf(e *rundir.Entry, v val, c *collector, what string) bo
 		c.runtime = append(c.runtime, r)
 	}
 	return true
+}
+
+// nameText reads a name written as a template literal whose substitutions
+// each resolve to literal text (`web_data_${id}` inside a loop over literal
+// ids): the name is that text, followed through the tree like any other.
+// Only names are read this way; a description with a substitution stays
+// partial whatever the substituted value (methodology §5.2).
+func (x *extractor) nameText(v val) val {
+	if v.k != vText || !v.txt.partial() {
+		return v
+	}
+	parts := make([]val, 0, len(v.txt.segs))
+	for _, s := range v.txt.segs {
+		if !s.hole {
+			parts = append(parts, val{k: vText, txt: &textv{segs: []seg{s}}})
+			continue
+		}
+		if s.expr < 0 {
+			return unknown("name built from a substitution that is not followed")
+		}
+		hv := x.eval(s.f, s.expr, s.env)
+		if hv.k == vNeed {
+			return hv
+		}
+		t, ok := plainText(hv)
+		if !ok {
+			return unknown("name built from a substitution that is not resolved: " + reasonOf(hv))
+		}
+		parts = append(parts, val{k: vText, txt: &textv{segs: []seg{{text: t}}}})
+	}
+	return concatText(parts...)
 }
 
 // isRuntimeReason reports whether a resolution failure comes from data the

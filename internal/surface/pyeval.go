@@ -674,7 +674,7 @@ func pyStringText(f *file, n nid) val {
 		if f.start(c) > start {
 			parts = append(parts, literalText(f, start, f.start(c), enc))
 		}
-		parts = append(parts, holeText(f, c))
+		parts = append(parts, holeText(f, c, none, nil))
 		start = f.end(c)
 	}
 	if end := f.start(endTok); end > start {

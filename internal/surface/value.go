@@ -124,6 +124,11 @@ type seg struct {
 	enc        string
 	text       string // decoded
 	offs       []int  // decoded byte -> source offset relative to start
+	// expr and env are a hole's substituted expression (none when it is
+	// not a plain expression) and the environment it is read under: only
+	// a name is ever resolved through them (nameText).
+	expr nid
+	env  *env
 }
 
 // textv is a text value: the concatenation of its segments.
@@ -162,8 +167,8 @@ func literalText(f *file, start, end int, enc string) val {
 	return val{k: vText, txt: &textv{segs: []seg{{f: f, start: start, end: end, enc: enc, text: text, offs: offs}}}}
 }
 
-func holeText(f *file, n nid) val {
-	return val{k: vText, txt: &textv{segs: []seg{{hole: true, f: f, start: f.start(n), end: f.end(n)}}}}
+func holeText(f *file, n, expr nid, e *env) val {
+	return val{k: vText, txt: &textv{segs: []seg{{hole: true, f: f, start: f.start(n), end: f.end(n), expr: expr, env: e}}}}
 }
 
 // concatText joins text values; anything else makes the result unknown.
