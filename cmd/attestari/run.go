@@ -12,6 +12,7 @@ import (
 
 	"golang.org/x/term"
 
+	"github.com/attestari/attestari/internal/analyzer"
 	"github.com/attestari/attestari/internal/demo"
 	"github.com/attestari/attestari/internal/evidence"
 	"github.com/attestari/attestari/internal/pipeline"
@@ -110,9 +111,17 @@ func pipelineOptions(ctx context.Context, e *env, rf runFlags, fakeURL string) (
 		return pipeline.Options{}, err
 	}
 	commit, dirty := pipeline.CodeVersion(".")
+	an, err := analyzerFor(e, fakeURL != "")
+	if err != nil {
+		return pipeline.Options{}, err
+	}
 	o := pipeline.Options{
 		Home: absHome(e), Concurrency: *rf.concurrency, NPM: npm, PyPI: pypi, Evidence: store,
-		Extractor: extractor.Surface{}, Checks: runningChecks(e), Logger: e.log, CodeCommit: commit, CodeDirty: dirty,
+		Extractor: extractor.Surface{}, Checks: runningChecks(e, an, store), Logger: e.log, CodeCommit: commit, CodeDirty: dirty,
+		PromptVersion: analyzer.PromptVersion, PromptLayout: analyzer.PromptLayout, PromptSHA256: analyzer.PromptSHA256,
+	}
+	if an != nil {
+		o.AnalyzerModel = an.ID()
 	}
 	if !*rf.jsonLogs && isTerminal(e.stderr) {
 		o.Progress = pipeline.NewBarProgress(e.stderr)

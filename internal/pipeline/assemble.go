@@ -33,6 +33,19 @@ func assembleFiles(pfs []*packageFile) (*rundir.Files, int) {
 	for _, pf := range pfs {
 		f.Findings = append(f.Findings, pf.Findings...)
 		f.Results = append(f.Results, pf.Results...)
+		for _, r := range pf.Results {
+			if u := r.Usage; u != nil {
+				a := &f.Summary.Analyzer
+				if a.Analyzer == "" {
+					a.Analyzer = u.Analyzer
+				}
+				a.Calls += u.Calls
+				a.CacheHits += u.CacheHits
+				a.InputTokens += u.InputTokens
+				a.OutputTokens += u.OutputTokens
+				a.Rejected += u.Rejected
+			}
+		}
 		f.Gradeable = append(f.Gradeable, pf.Gradeable)
 		if pf.Surface != nil {
 			f.Surfaces = append(f.Surfaces, *pf.Surface)

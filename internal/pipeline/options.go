@@ -148,6 +148,9 @@ type Options struct {
 	// CodeCommit and CodeDirty are the code version (see CodeVersion).
 	CodeCommit string
 	CodeDirty  bool
+	// AnalyzerModel, PromptVersion, PromptLayout and PromptSHA256 stamp the
+	// run header with the model check's analyzer (empty when none runs).
+	AnalyzerModel, PromptVersion, PromptLayout, PromptSHA256 string
 	// InputFiles are further files the run depends on, whose SHA-256 the
 	// header records beside the candidates file's.
 	InputFiles []string

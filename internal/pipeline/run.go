@@ -258,6 +258,10 @@ func (r *runner) stamps() rundir.Header {
 		VerifierVersion:    checks.VerifierVersion,
 		CodeCommit:         r.o.CodeCommit,
 		CodeDirty:          r.o.CodeDirty,
+		AnalyzerModel:      r.o.AnalyzerModel,
+		PromptVersion:      r.o.PromptVersion,
+		PromptLayout:       r.o.PromptLayout,
+		PromptSHA256:       r.o.PromptSHA256,
 		Checks:             []string{},
 		Inputs:             []rundir.InputFile{},
 	}
@@ -305,6 +309,8 @@ func (r *runner) loadForResume(want rundir.Header) error {
 	cmp("extractor version", h.ExtractorVersion, want.ExtractorVersion)
 	cmp("verifier version", h.VerifierVersion, want.VerifierVersion)
 	cmp("checks", strings.Join(h.Checks, ","), strings.Join(want.Checks, ","))
+	cmp("analyzer", h.AnalyzerModel, want.AnalyzerModel)
+	cmp("prompt sha256", h.PromptSHA256, want.PromptSHA256)
 	cmp("code commit", h.CodeCommit, want.CodeCommit)
 	cmp("code dirty", fmt.Sprint(h.CodeDirty), fmt.Sprint(want.CodeDirty))
 	if len(diffs) > 0 {

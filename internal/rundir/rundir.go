@@ -296,6 +296,12 @@ type Result struct {
 	Detail      string         `json:"detail,omitempty"`
 	NotAnalyzed []NotAnalyzed  `json:"not_analyzed,omitempty"`
 	Counts      map[string]int `json:"counts,omitempty"`
+	// Usage is what a check that calls a model spent on this package.
+	Usage *AnalyzerUsage `json:"usage,omitempty"`
+	// Audit keeps what a check set aside without deciding on it (the model
+	// check's rejected proposals and routing-guidance counts), for a reader
+	// to audit; nothing that decides reads it.
+	Audit json.RawMessage `json:"audit,omitempty"`
 }
 
 // NotAnalyzed is one entry a check could not examine (not_analyzed.json, and inside results).
