@@ -1168,7 +1168,14 @@ func (x *extractor) call(fn val, args []thunk, this *val, e *env) val {
 	if this != nil {
 		fr.this, fr.hasThis = this, true
 	}
-	ne := e.push(fr)
+	// The body reads its free names where the function was written: a
+	// function returned by another call (a factory's closure) still sees
+	// the parameters of the call that made it.
+	base := e
+	if fn.env != nil {
+		base = fn.env
+	}
+	ne := base.push(fr)
 	body := f.field(n, "body")
 	if body < 0 {
 		return unknown("function without a body")

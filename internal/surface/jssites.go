@@ -363,6 +363,14 @@ func (x *extractor) addToolSite(f *file, n nid, e *env, c *collector) {
 	if c.needs(first) {
 		return
 	}
+	if first.k == vFunc && len(args) == 1 {
+		// defineTool(() => ({name, description, ...})): the definition is
+		// what the factory returns.
+		first = x.call(first, nil, nil, e)
+		if c.needs(first) {
+			return
+		}
+	}
 	if first.k == vObject || (first.k != vText && len(args) == 1) {
 		x.toolFromObject(f, n, first, e, c, "")
 		return
@@ -654,14 +662,27 @@ var apiMethods = map[string]bool{
 // insideAPIClass reports whether n sits in a class that defines the tool API.
 func (x *extractor) insideAPIClass(f *file, n nid) bool {
 	for a := f.parent(n); a >= 0; a = f.parent(a) {
-		k := f.kind(a)
-		if k != "class_body" {
-			continue
+		if f.kind(a) == "class_body" && bodyDefinesAPI(f, a) {
+			return true
 		}
-		for _, m := range f.named(a) {
-			if f.kind(m) == "method_definition" && apiMethods[f.text(f.field(m, "name"))] && f.field(m, "body") >= 0 {
-				return true
-			}
+	}
+	return false
+}
+
+// classDefinesAPI reports whether a class declaration defines a method of
+// the tool API with a body.
+func classDefinesAPI(f *file, class nid) bool {
+	if f == nil || class < 0 {
+		return false
+	}
+	body := f.field(class, "body")
+	return body >= 0 && bodyDefinesAPI(f, body)
+}
+
+func bodyDefinesAPI(f *file, body nid) bool {
+	for _, m := range f.named(body) {
+		if f.kind(m) == "method_definition" && apiMethods[f.text(f.field(m, "name"))] && f.field(m, "body") >= 0 {
+			return true
 		}
 	}
 	return false
@@ -832,6 +853,13 @@ func (x *extractor) toolsTableSite(f *file, n nid, e *env, c *collector) {
 
 func (x *extractor) instructionsSite(f *file, n nid, e *env, c *collector) {
 	args := f.args(n)
+	if ctor := x.eval(f, f.field(n, "constructor"), e); ctor.k == vClass && !classDefinesAPI(ctor.f, ctor.n) {
+		// The package's own class that happens to be named McpServer or
+		// Server: the SDK server it wraps is constructed at its own site.
+		// A bundled framework class (one that defines addTool, ...) is
+		// still where the server's options are written.
+		return
+	}
 	optIdx := 1
 	if f.calleeName(f.field(n, "constructor")) == "FastMCP" {
 		// The TypeScript FastMCP takes one options object.
