@@ -718,6 +718,8 @@ func (x *extractor) callSitesOf(f *file, n nid, e *env) []callSite {
 			}
 		case "export_statement":
 			names = append(names, "default")
+		default:
+			names = append(names, x.returnedFunctionNames(f, n, e)...)
 		}
 	}
 	var out []callSite

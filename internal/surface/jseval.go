@@ -1959,3 +1959,40 @@ func (x *extractor) asyncHelperCall(f *file, callee nid, args []nid, e *env) (va
 	this := x.eval(f, args[0], e)
 	return x.call(fn, nil, &this, e), true
 }
+
+// returnedFunctionNames finds the names a function is called by when it is
+// the value another function returns (a registration helper made by a
+// factory: `const tool = createRegisterTool(server); tool(def)`): the
+// variables the factory's results are bound to at its call sites. The
+// caller checks each call by resolving its callee.
+func (x *extractor) returnedFunctionNames(f *file, n nid, e *env) []string {
+	p := f.parent(n)
+	var factory nid = none
+	switch {
+	case f.kind(p) == "return_statement":
+		for a := f.parent(p); a >= 0; a = f.parent(a) {
+			if functionKind(f.kind(a)) {
+				factory = a
+				break
+			}
+		}
+	case functionKind(f.kind(p)) && f.field(p, "body") == n:
+		factory = p // an arrow whose body is the function
+	}
+	if factory < 0 {
+		return nil
+	}
+	var names []string
+	seen := map[string]bool{}
+	for _, cs := range x.callSitesOf(f, factory, e) {
+		d := cs.f.parent(cs.n)
+		if cs.f.kind(d) != "variable_declarator" || cs.f.field(d, "value") != cs.n {
+			continue
+		}
+		if id := cs.f.field(d, "name"); cs.f.kind(id) == "identifier" && !seen[cs.f.text(id)] {
+			seen[cs.f.text(id)] = true
+			names = append(names, cs.f.text(id))
+		}
+	}
+	return names
+}

@@ -176,6 +176,29 @@ func (x *extractor) nameOf(e *rundir.Entry, v val, c *collector, what string) bo
 	return true
 }
 
+// callsOwnMethod reports whether the call n is obj.m(...) on a plain object
+// literal of the package whose member m is a function the package wrote: a
+// tool definition invoking its own handler (`tool.tool(sdk, args)`), not a
+// server registering anything.
+func (x *extractor) callsOwnMethod(f *file, n nid, e *env) (bool, *val) {
+	callee := f.field(n, "function")
+	if f.kind(callee) != "member_expression" {
+		return false, nil
+	}
+	recv := x.eval(f, f.field(callee, "object"), e)
+	if recv.k == vNeed {
+		return false, &recv
+	}
+	if recv.k != vObject {
+		return false, nil
+	}
+	m, found := x.getProp(recv, f.text(f.field(callee, "property")), e)
+	if m.k == vNeed {
+		return false, &m
+	}
+	return found && m.k == vFunc, nil
+}
+
 // nameText reads a name written as a template literal whose substitutions
 // each resolve to literal text (`web_data_${id}` inside a loop over literal
 // ids): the name is that text, followed through the tree like any other.
@@ -220,6 +243,12 @@ func isRuntimeReason(r string) bool {
 
 func (x *extractor) toolCallSite(f *file, n nid, e *env, c *collector) {
 	args := f.args(n)
+	if own, need := x.callsOwnMethod(f, n, e); need != nil {
+		c.needs(*need)
+		return
+	} else if own {
+		return
+	}
 	mid, _ := x.handlerSplit(f, args, e)
 	if len(mid) == 0 {
 		return
