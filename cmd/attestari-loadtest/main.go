@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime"
 	"runtime/pprof"
 	"strings"
 	"syscall"
@@ -36,12 +37,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.SetOutput(stderr)
 	versions := fs.Int("versions", 10000, "published package versions to seed")
 	conc := fs.Int("c", 64, "concurrent connections")
+	poolSize := fs.Int("pool", 16, "database connections in the pool both servers share")
 	dur := fs.Duration("d", 10*time.Second, "measured duration of each phase")
 	rounds := fs.Int("rounds", 2, "API and bare phases alternate this many times")
 	maxReq := fs.Int("max", 2_000_000, "at most this many requests per phase")
 	write := fs.String("write", "", "replace the \"## API load\" section of this Markdown file with the result")
 	timeout := fs.Duration("timeout", 15*time.Minute, "stop everything after this long")
-	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile of the measured phases to this file")
+	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile of the run to this file")
+	mutexprofile := fs.String("mutexprofile", "", "write a mutex contention profile of the run to this file")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -65,7 +68,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			logf("stop postgres: %v", err)
 		}
 	}()
-	st, err := store.Open(ctx, cl.URL, store.Options{MaxConns: 16})
+	st, err := store.Open(ctx, cl.URL, store.Options{MaxConns: int32(*poolSize)})
 	if err != nil {
 		return err
 	}
@@ -89,6 +92,15 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 		defer pprof.StopCPUProfile()
+	}
+	if *mutexprofile != "" {
+		runtime.SetMutexProfileFraction(5)
+		defer func() {
+			if f, err := os.Create(*mutexprofile); err == nil {
+				_ = pprof.Lookup("mutex").WriteTo(f, 0)
+				f.Close()
+			}
+		}()
 	}
 	res, err := loadtest.Run(ctx, st, loadtest.Options{
 		Versions: *versions, Concurrency: *conc, Duration: *dur, Rounds: *rounds, MaxRequests: *maxReq,

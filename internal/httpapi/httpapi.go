@@ -113,7 +113,7 @@ func (s *Server) routes(metricsHandler http.Handler) chi.Router {
 	r.Use(s.accessLog)
 	r.Use(s.recoverer)
 	r.Use(securityHeaders)
-	r.Use(middleware.Compress(5))
+	r.Use(compressWhenAsked(middleware.Compress(5)))
 	r.Use(httprate.Limit(s.opts.RequestsPerMinute, time.Minute,
 		httprate.WithKeyFuncs(httprate.KeyByIP),
 		// Retry-After on a 429 is what a client needs; the X-RateLimit-*
@@ -131,7 +131,6 @@ func (s *Server) routes(metricsHandler http.Handler) chi.Router {
 	})
 	r.Group(func(r chi.Router) {
 		r.Use(s.validateRequest)
-		r.Use(s.instrument)
 		r.Get("/healthz", s.handle(s.healthz))
 		r.Get("/readyz", s.handle(s.readyz))
 		r.Method(http.MethodGet, "/metrics", metricsHandler)
@@ -152,7 +151,6 @@ func (s *Server) routes(metricsHandler http.Handler) chi.Router {
 	// The website: HTML pages outside the contract (SiteRoutes).
 	r.Group(func(r chi.Router) {
 		r.Use(pageHeaders)
-		r.Use(s.instrument)
 		s.siteRoutes(r)
 	})
 	return r
@@ -166,6 +164,21 @@ func (s *Server) handle(h handler) http.HandlerFunc {
 		if err := h(w, r); err != nil {
 			render(w, r, s.log, err)
 		}
+	}
+}
+
+// compressWhenAsked applies the compressor only to requests that accept an
+// encoding, so a client that asks for none does not pay for its wrapper.
+func compressWhenAsked(compress func(http.Handler) http.Handler) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		c := compress(next)
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.Header.Get("Accept-Encoding") == "" {
+				next.ServeHTTP(w, r)
+				return
+			}
+			c.ServeHTTP(w, r)
+		})
 	}
 }
 

@@ -5,7 +5,9 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/getkin/kin-openapi/openapi3"
@@ -21,13 +23,16 @@ type operation struct {
 	method   string
 	pathItem *openapi3.PathItem
 	op       *openapi3.Operation
+	fast     fastCheck
 }
 
 func indexOperations(spec *openapi3.T) map[string]*operation {
 	out := map[string]*operation{}
 	for path, item := range spec.Paths.Map() {
 		for method, op := range item.Operations() {
-			out[method+" "+path] = &operation{path: path, method: method, pathItem: item, op: op}
+			o := &operation{path: path, method: method, pathItem: item, op: op}
+			o.fast = compileFastCheck(o)
+			out[method+" "+path] = o
 		}
 	}
 	return out
@@ -72,19 +77,26 @@ func (s *Server) validateRequest(next http.Handler) http.Handler {
 				params[k] = v
 			}
 		}
-		input := &openapi3filter.RequestValidationInput{
-			Request:    r,
-			PathParams: params,
-			Route:      &routers.Route{Spec: s.spec, Path: op.path, PathItem: op.pathItem, Method: op.method, Operation: op.op},
-			Options:    &openapi3filter.Options{AuthenticationFunc: openapi3filter.NoopAuthenticationFunc, MultiError: false},
-		}
-		if err := openapi3filter.ValidateRequest(r.Context(), input); err != nil {
-			render(w, r, s.log, &Problem{Status: http.StatusBadRequest, Detail: requestErrorDetail(err)})
-			return
+		if !op.fast.accepts(r, params) {
+			if err := s.validateByContract(r, op, params); err != nil {
+				render(w, r, s.log, &Problem{Status: http.StatusBadRequest, Detail: requestErrorDetail(err)})
+				return
+			}
 		}
 		ctx := withParams(r.Context(), params)
 		next.ServeHTTP(w, r.WithContext(ctx))
 	})
+}
+
+// validateByContract is kin-openapi's full validation of r against op.
+func (s *Server) validateByContract(r *http.Request, op *operation, params map[string]string) error {
+	input := &openapi3filter.RequestValidationInput{
+		Request:    r,
+		PathParams: params,
+		Route:      &routers.Route{Spec: s.spec, Path: op.path, PathItem: op.pathItem, Method: op.method, Operation: op.op},
+		Options:    &openapi3filter.Options{AuthenticationFunc: openapi3filter.NoopAuthenticationFunc, MultiError: false},
+	}
+	return openapi3filter.ValidateRequest(r.Context(), input)
 }
 
 // requestErrorDetail turns a validation error into a fixed-form message that
@@ -148,6 +160,7 @@ func routePattern(router chi.Routes, r *http.Request) string {
 type metrics struct {
 	requests *prometheus.CounterVec
 	duration *prometheus.HistogramVec
+	cache    sync.Map // metricKey → *observers
 }
 
 func newMetrics(reg *prometheus.Registry) *metrics {
@@ -159,25 +172,50 @@ func newMetrics(reg *prometheus.Registry) *metrics {
 	return m
 }
 
-func (s *Server) instrument(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		start := time.Now()
-		ww := middleware.NewWrapResponseWriter(w, r.ProtoMajor)
-		next.ServeHTTP(ww, r)
-		route := matchedPattern(s.router, r)
-		s.metrics.requests.WithLabelValues(route, r.Method, fmt.Sprint(ww.Status())).Inc()
-		s.metrics.duration.WithLabelValues(route, r.Method).Observe(time.Since(start).Seconds())
-	})
+type metricKey struct {
+	route, method string
+	status        int
 }
 
+// observe counts one request. The label lookups are cached per (route,
+// method, status): the set is bounded by the router's patterns.
+func (m *metrics) observe(route, method string, status int, d time.Duration) {
+	k := metricKey{route, method, status}
+	v, ok := m.cache.Load(k)
+	if !ok {
+		v, _ = m.cache.LoadOrStore(k, &observers{
+			count: m.requests.WithLabelValues(route, method, strconv.Itoa(status)),
+			dur:   m.duration.WithLabelValues(route, method),
+		})
+	}
+	o := v.(*observers)
+	o.count.Inc()
+	o.dur.Observe(d.Seconds())
+}
+
+type observers struct {
+	count prometheus.Counter
+	dur   prometheus.Observer
+}
+
+// accessLog writes one structured line per request and counts it in the
+// per-route metrics. It wraps the router, so it sees every answer; chi has
+// filled the route context by the time the handler returns, so the route
+// pattern (not the path, which would be unbounded) labels the metrics.
 func (s *Server) accessLog(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		ww := middleware.NewWrapResponseWriter(w, r.ProtoMajor)
 		next.ServeHTTP(ww, r)
+		elapsed := time.Since(start)
+		if rc := chi.RouteContext(r.Context()); rc != nil {
+			if route := rc.RoutePattern(); route != "" {
+				s.metrics.observe(route, r.Method, ww.Status(), elapsed)
+			}
+		}
 		s.log.LogAttrs(r.Context(), slog.LevelInfo, "request",
 			slog.String("method", r.Method), slog.String("path", r.URL.Path), slog.Int("status", ww.Status()),
-			slog.Int("bytes", ww.BytesWritten()), slog.Duration("duration", time.Since(start)),
+			slog.Int("bytes", ww.BytesWritten()), slog.Duration("duration", elapsed),
 			slog.String("request_id", middleware.GetReqID(r.Context())), slog.String("remote", r.RemoteAddr))
 	})
 }
