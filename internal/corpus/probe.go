@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -209,6 +210,9 @@ func Probe(ctx context.Context, opt ProbeOptions, pkg Package) (t Truth) {
 		case <-exited:
 		case <-time.After(5 * time.Second):
 		}
+		// A child that left the group (setsid, a detached spawn) is still
+		// found by its working directory inside the throwaway tree.
+		killStragglers(root)
 		noiseMu.Lock()
 		t.StdoutNoiseLines = noise
 		noiseMu.Unlock()
@@ -570,6 +574,30 @@ func killGroup(cmd *exec.Cmd) error {
 		return err
 	}
 	return nil
+}
+
+// killStragglers kills every process whose working directory lies inside
+// root: the server's descendants that left its process group. It reads
+// /proc, so it does nothing where there is none.
+func killStragglers(root string) {
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		return
+	}
+	self := os.Getpid()
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil || pid == self {
+			continue
+		}
+		cwd, err := os.Readlink(filepath.Join("/proc", e.Name(), "cwd"))
+		if err != nil {
+			continue
+		}
+		if cwd == root || strings.HasPrefix(cwd, root+string(os.PathSeparator)) {
+			_ = syscall.Kill(pid, syscall.SIGKILL)
+		}
+	}
 }
 
 // filterJSONLines copies the lines of r that look like JSON-RPC frames (a

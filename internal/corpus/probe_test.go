@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -41,8 +42,12 @@ type echoArgs struct {
 func helperServer() {
 	// A grandchild in the same process group: the probe must kill it too.
 	child := exec.Command("sleep", "1000")
-	if err := child.Start(); err == nil {
-		_ = os.WriteFile(os.Getenv("PIDFILE"), []byte(strconv.Itoa(child.Process.Pid)), 0o644)
+	// And one that left the group, as a detached spawn does: found by its
+	// working directory.
+	escaped := exec.Command("sleep", "1001")
+	escaped.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	if child.Start() == nil && escaped.Start() == nil {
+		_ = os.WriteFile(os.Getenv("PIDFILE"), []byte(strconv.Itoa(child.Process.Pid)+" "+strconv.Itoa(escaped.Process.Pid)), 0o644)
 	}
 	// Noise on stdout before the first frame, as careless servers print.
 	fmt.Println("fake server starting")
@@ -148,9 +153,15 @@ func TestProbeListsEverything(t *testing.T) {
 	if err != nil {
 		t.Fatalf("helper wrote no pid: %v", err)
 	}
-	pid, _ := strconv.Atoi(string(b))
-	if !processGone(pid) {
-		t.Errorf("grandchild %d survived the probe", pid)
+	pids := strings.Fields(string(b))
+	if len(pids) != 2 {
+		t.Fatalf("pid file %q", b)
+	}
+	for _, p := range pids {
+		pid, _ := strconv.Atoi(p)
+		if !processGone(pid) {
+			t.Errorf("descendant %d survived the probe", pid)
+		}
 	}
 	// Nothing of the throwaway directory is left.
 	if left, _ := filepath.Glob(filepath.Join(opt.WorkDir, "*")); len(left) != 0 {
