@@ -88,5 +88,6 @@ func assembleFiles(pfs []*packageFile) (*rundir.Files, int) {
 			strings.Compare(a.Kind, b.Kind), strings.Compare(a.Name, b.Name), strings.Compare(a.File, b.File), cmp.Compare(a.Line, b.Line))
 	})
 	slices.SortStableFunc(f.Summary.Packages, func(a, b rundir.PackageSummary) int { return strings.Compare(key(a.Package), key(b.Package)) })
+	annotateDelegations(f)
 	return f, withFailures
 }

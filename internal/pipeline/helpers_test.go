@@ -51,6 +51,16 @@ func (fakeExtractor) Extract(_ context.Context, in ExtractInput) (rundir.Surface
 			s.Files = append(s.Files, rundir.SourceFile{Path: m.Path, SHA256: m.SHA256, Size: m.Size, Language: string(m.Language), Minified: m.Minified})
 		}
 	}
+	// delegate.json ({registry, name, specifier}) stands for what the real
+	// extractor reads from a shim's entry point and package.json.
+	if b, ok := a.Bytes("delegate.json"); ok {
+		var d rundir.Delegation
+		if err := json.Unmarshal(b, &d); err != nil {
+			return s, fmt.Errorf("delegate.json: %w", err)
+		}
+		d.Evidence = rundir.Site{File: "index.js", Line: 1, Detail: "entry point loads " + d.Name}
+		s.DelegatesTo = &d
+	}
 	b, ok := a.Bytes("tools.json")
 	if !ok {
 		s.Outcome = "no_registration_site"

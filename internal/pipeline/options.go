@@ -103,6 +103,14 @@ type Progress interface {
 	Finish(status string)
 }
 
+// JoinProgress is implemented by a Progress that wants to hear of the
+// packages that join the run by delegation (methodology §4): n more
+// packages, done of which a resumed run already finished. It is called once
+// per wave of targets, after Start.
+type JoinProgress interface {
+	Joined(n, done int)
+}
+
 // Options configures Run. Home, CandidatesPath (or Resume) are required;
 // every other field has a default.
 type Options struct {
@@ -165,11 +173,13 @@ type RunResult struct {
 	RunID  string
 	Dir    string
 	Status string // rundir.StatusFinished, StatusCancelled or StatusFailed
-	// Packages is the number of packages in the run; Carried of them were
+	// Packages is the number of packages in the run; Joined of them are
+	// delegation targets the candidates file does not list; Carried were
 	// finished by an earlier attempt of a resumed run and not redone;
 	// Examined were finished by this call; WithFailures have at least one
 	// failure row in summary.json.
 	Packages     int
+	Joined       int
 	Carried      int
 	Examined     int
 	WithFailures int

@@ -50,6 +50,16 @@ func (b *BarProgress) Start(runID string, total, done int) {
 	_ = b.bar.Set(done)
 }
 
+// Joined implements JoinProgress: the bar grows by the targets that joined.
+func (b *BarProgress) Joined(n, done int) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.bar != nil {
+		b.bar.ChangeMax(b.bar.GetMax() + n)
+		_ = b.bar.Add(done)
+	}
+}
+
 // PackageStarted implements Progress.
 func (b *BarProgress) PackageStarted(key string) {
 	b.mu.Lock()
@@ -103,6 +113,16 @@ func (l *LogProgress) Start(runID string, total, done int) {
 	l.total, l.done, l.start = total, done, time.Now()
 	l.mu.Unlock()
 	l.log.Info("run started", "run_id", runID, "packages", total, "already_done", done)
+}
+
+// Joined implements JoinProgress.
+func (l *LogProgress) Joined(n, done int) {
+	l.mu.Lock()
+	l.total += n
+	l.done += done
+	total := l.total
+	l.mu.Unlock()
+	l.log.Info("delegation targets joined the run", "packages", n, "already_done", done, "total", total)
 }
 
 // PackageStarted implements Progress.

@@ -347,9 +347,10 @@ func (r *runner) writeHeader() error {
 }
 
 // loadPackageFile reads a finished package's file; ok is false when there
-// is none or it is not a finished package of this candidate (then the
-// package is examined again).
-func (r *runner) loadPackageFile(c Candidate) (*packageFile, bool) {
+// is none or it is not a finished package of this job (then the package is
+// examined again).
+func (r *runner) loadPackageFile(j job) (*packageFile, bool) {
+	c := j.c
 	path := filepath.Join(r.dir, PackagesDir, packageFileName(c))
 	b, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -364,7 +365,8 @@ func (r *runner) loadPackageFile(c Candidate) (*packageFile, bool) {
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&pf); err != nil || pf.Schema != packageFileSchema ||
 		pf.Candidate.identity() != c.identity() || pf.Package.Registry != c.Registry || pf.Package.Name != c.Name ||
-		pf.Summary.Package != pf.Package || pf.Gradeable.Package != pf.Package {
+		pf.Summary.Package != pf.Package || pf.Gradeable.Package != pf.Package ||
+		pf.Summary.Hop != j.hop || (pf.Summary.JoinedBy == rundir.JoinedByDelegation) != j.joined() {
 		r.log.Warn("per-package file does not match its candidate; examining the package again", "file", path, "err", err)
 		return nil, false
 	}
@@ -383,40 +385,59 @@ func (r *runner) savePackageFile(pf *packageFile) error {
 	return nil
 }
 
+// run examines the candidates, then the delegation targets they resolved
+// to, wave after wave (delegation.go), and assembles the seven files. Every
+// wave is computed from the per-package files of the waves before it, so a
+// resumed run carries over exactly what an interrupted one finished.
 func (r *runner) run(ctx context.Context) (*RunResult, error) {
-	res := &RunResult{RunID: r.header.RunID, Dir: r.dir, Packages: len(r.cands.Candidates)}
-	var todo []Candidate
+	res := &RunResult{RunID: r.header.RunID, Dir: r.dir}
+	wave := make([]job, 0, len(r.cands.Candidates))
 	for _, c := range r.cands.Candidates {
-		if _, ok := r.loadPackageFile(c); ok {
-			res.Carried++
-			continue
+		wave = append(wave, job{c: c})
+	}
+	present := map[string]bool{}
+	var all []*packageFile
+	for hop := 0; len(wave) > 0; hop++ {
+		var todo []job
+		carried := 0
+		for _, j := range wave {
+			if _, ok := r.loadPackageFile(j); ok {
+				carried++
+				continue
+			}
+			todo = append(todo, j)
 		}
-		todo = append(todo, c)
-	}
-	r.progress.Start(r.header.RunID, res.Packages, res.Carried)
-
-	runErr := r.examine(ctx, todo, &res.Examined)
-	switch {
-	case runErr == nil && ctx.Err() != nil:
-		runErr = ctx.Err()
-		fallthrough
-	case errors.Is(runErr, context.Canceled) || errors.Is(runErr, context.DeadlineExceeded):
-		r.header.Status = rundir.StatusCancelled
-		res.Status = r.header.Status
-		res.Header = r.header
-		r.progress.Finish(res.Status)
-		if err := r.writeHeader(); err != nil {
-			return res, errors.Join(fmt.Errorf("%w: resume with run id %s: %w", ErrCancelled, r.header.RunID, runErr), err)
+		res.Packages += len(wave)
+		res.Carried += carried
+		if hop == 0 {
+			r.progress.Start(r.header.RunID, len(wave), carried)
+		} else {
+			res.Joined += len(wave)
+			if jp, ok := r.progress.(JoinProgress); ok {
+				jp.Joined(len(wave), carried)
+			}
 		}
-		return res, fmt.Errorf("%w: resume with run id %s: %w", ErrCancelled, r.header.RunID, runErr)
-	case runErr != nil:
-		return r.failed(res, runErr)
+
+		if runErr := r.examine(ctx, todo, &res.Examined); runErr != nil || ctx.Err() != nil {
+			return r.stopped(ctx, res, runErr)
+		}
+		done := make([]*packageFile, 0, len(wave))
+		for _, j := range wave {
+			pf, ok := r.loadPackageFile(j)
+			if !ok {
+				return r.failed(res, fmt.Errorf("pipeline: assemble: package %s:%s@%s has no finished file", j.c.Registry, j.c.Name, j.c.Spec()))
+			}
+			done = append(done, pf)
+			present[pf.Package.Key()] = true
+		}
+		all = append(all, done...)
+		if hop == MaxDelegationHops {
+			break
+		}
+		wave = nextWave(done, present, hop+1)
 	}
 
-	files, withFailures, err := r.assemble()
-	if err != nil {
-		return r.failed(res, err)
-	}
+	files, withFailures := assembleFiles(all)
 	if err := writeSeven(r.dir, files); err != nil {
 		return r.failed(res, err)
 	}
@@ -431,6 +452,25 @@ func (r *runner) run(ctx context.Context) (*RunResult, error) {
 	res.Header = r.header
 	r.progress.Finish(res.Status)
 	return res, nil
+}
+
+// stopped ends a run that was cancelled (the header says so and the run
+// can be resumed) or that could not go on.
+func (r *runner) stopped(ctx context.Context, res *RunResult, runErr error) (*RunResult, error) {
+	if runErr == nil {
+		runErr = ctx.Err()
+	}
+	if !errors.Is(runErr, context.Canceled) && !errors.Is(runErr, context.DeadlineExceeded) {
+		return r.failed(res, runErr)
+	}
+	r.header.Status = rundir.StatusCancelled
+	res.Status = r.header.Status
+	res.Header = r.header
+	r.progress.Finish(res.Status)
+	if err := r.writeHeader(); err != nil {
+		return res, errors.Join(fmt.Errorf("%w: resume with run id %s: %w", ErrCancelled, r.header.RunID, runErr), err)
+	}
+	return res, fmt.Errorf("%w: resume with run id %s: %w", ErrCancelled, r.header.RunID, runErr)
 }
 
 func (r *runner) failed(res *RunResult, cause error) (*RunResult, error) {
@@ -448,8 +488,8 @@ func (r *runner) failed(res *RunResult, cause error) (*RunResult, error) {
 // packages when ctx ends or a package cannot be saved; a package whose run
 // overlapped the end of ctx is abandoned, not saved, because its stages may
 // have recorded the cancellation as if it were the registry's answer.
-func (r *runner) examine(ctx context.Context, todo []Candidate, examined *int) error {
-	jobs := make(chan Candidate)
+func (r *runner) examine(ctx context.Context, todo []job, examined *int) error {
+	jobs := make(chan job)
 	var (
 		mu       sync.Mutex
 		firstErr error
@@ -469,11 +509,11 @@ func (r *runner) examine(ctx context.Context, todo []Candidate, examined *int) e
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for c := range jobs {
-				key := c.Registry + ":" + c.Name + "@" + c.Spec()
+			for j := range jobs {
+				key := j.c.Registry + ":" + j.c.Name + "@" + j.c.Spec()
 				r.progress.PackageStarted(key)
 				start := r.now()
-				pf := r.examineProtected(ctx, c)
+				pf := r.examineProtected(ctx, j)
 				if ctx.Err() != nil {
 					continue // abandoned: redone on resume
 				}
@@ -489,13 +529,13 @@ func (r *runner) examine(ctx context.Context, todo []Candidate, examined *int) e
 		}()
 	}
 feed:
-	for _, c := range todo {
+	for _, j := range todo {
 		select {
 		case <-ctx.Done():
 			break feed
 		case <-stop:
 			break feed
-		case jobs <- c:
+		case jobs <- j:
 		}
 	}
 	close(jobs)
@@ -509,14 +549,15 @@ feed:
 // examineProtected is examinePackage with a last line of defence: the stages
 // recover their own panics, and a panic in the bookkeeping between them
 // still ends as the package's failure row, never as the end of the run.
-func (r *runner) examineProtected(ctx context.Context, c Candidate) (pf *packageFile) {
+func (r *runner) examineProtected(ctx context.Context, j job) (pf *packageFile) {
 	err := protect(func() error {
-		pf = r.examinePackage(ctx, c)
+		pf = r.examinePackage(ctx, j)
 		return nil
 	})
 	if err == nil {
 		return pf
 	}
+	c := j.c
 	ref := rundir.PackageRef{Registry: c.Registry, Name: c.Name, Version: c.Spec()}
 	var pe *panicError
 	stack := ""
@@ -528,22 +569,16 @@ func (r *runner) examineProtected(ctx context.Context, c Candidate) (pf *package
 		Records: []rundir.Record{}, Results: []rundir.Result{}, Findings: []rundir.Finding{}, NotAnalyzed: []rundir.NotAnalyzed{},
 		Gradeable: rundir.Gradeable{Package: ref, OK: false, Reasons: []string{}},
 		Summary: rundir.PackageSummary{Package: ref, Stages: []rundir.StageTiming{},
-			Failures: []rundir.Failure{{Stage: StagePipeline, Kind: KindPanic, Message: err.Error(), Stack: stack}}},
+			Failures: []rundir.Failure{{Stage: StagePipeline, Kind: KindPanic, Message: err.Error(), Stack: stack}},
+			JoinedBy: joinedBy(j), Hop: j.hop},
 	}
 }
 
-// assemble reads every candidate's package file and builds the seven files.
-func (r *runner) assemble() (*rundir.Files, int, error) {
-	var pfs []*packageFile
-	for _, c := range r.cands.Candidates {
-		pf, ok := r.loadPackageFile(c)
-		if !ok {
-			return nil, 0, fmt.Errorf("pipeline: assemble: package %s:%s@%s has no finished file", c.Registry, c.Name, c.Spec())
-		}
-		pfs = append(pfs, pf)
+func joinedBy(j job) string {
+	if j.joined() {
+		return rundir.JoinedByDelegation
 	}
-	f, withFailures := assembleFiles(pfs)
-	return f, withFailures, nil
+	return ""
 }
 
 // writeSeven writes the seven files, each atomically.

@@ -185,16 +185,19 @@ func skip(w *pkgWork, name string) {
 	w.pf.Summary.Stages = append(w.pf.Summary.Stages, rundir.StageTiming{Stage: name, Status: StageSkipped})
 }
 
-// examinePackage passes one candidate through fetch, surface, each check
-// and the gate. It always returns the package's rows; what went wrong is in
-// them.
-func (r *runner) examinePackage(ctx context.Context, c Candidate) *packageFile {
+// examinePackage passes one candidate or delegation target through fetch,
+// surface, each check, the gate and, when the surface names a delegation,
+// the delegation stage. It always returns the package's rows; what went
+// wrong is in them.
+func (r *runner) examinePackage(ctx context.Context, j job) *packageFile {
+	c := j.c
 	w := &pkgWork{pf: &packageFile{
 		Schema:    packageFileSchema,
 		Candidate: c,
 		Package:   rundir.PackageRef{Registry: c.Registry, Name: c.Name, Version: c.Spec()},
 	}}
 	pf := w.pf
+	pf.Summary.JoinedBy, pf.Summary.Hop = joinedBy(j), j.hop
 
 	r.stage(w, StageFetch, func() error {
 		var err error
@@ -267,6 +270,10 @@ func (r *runner) examinePackage(ctx context.Context, c Candidate) *packageFile {
 		pf.Gradeable = rundir.Gradeable{Package: pf.Package, OK: ok, Reasons: reasons}
 		return nil
 	})
+
+	// After the gate, so that nothing the package's own outcome rests on
+	// can see the target's documents (methodology §4, rule 6).
+	r.delegationStage(ctx, w)
 
 	// Rows made before the version was resolved carry the resolved ref too.
 	for i := range pf.Records {

@@ -825,7 +825,13 @@ func (d *decider) decidePackage(p *perPackage) (PackageRow, []FindingRow, error)
 		row.Budget = &b
 		row.CapabilitiesOmitted = surface.CapabilitiesOmitted
 	}
-	row.DelegatedFrom = d.delegated[p.ref.Key()]
+	// Every package of the run that delegates to this one (methodology §4),
+	// once each, in key order whatever order the surfaces came in.
+	if from := d.delegated[p.ref.Key()]; len(from) > 0 {
+		from = slices.Clone(from)
+		slices.SortFunc(from, func(a, b rundir.PackageRef) int { return strings.Compare(a.Key(), b.Key()) })
+		row.DelegatedFrom = slices.Compact(from)
+	}
 	if len(p.gradeable) > 0 {
 		g := &GateRecord{OK: true, Reasons: []string{}}
 		for _, r := range p.gradeable {

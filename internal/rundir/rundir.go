@@ -176,6 +176,10 @@ type Advertised struct {
 }
 
 // Delegation records that a package's server lives in another package.
+// The extractor fills Registry, Name, Specifier and Evidence; the run
+// resolves the specifier at the registry (methodology §4) and fills
+// ResolvedVersion and ResolvedHow, or NotFollowed when the target did not
+// join the run.
 type Delegation struct {
 	Registry        string `json:"registry"`
 	Name            string `json:"name"`
@@ -183,7 +187,17 @@ type Delegation struct {
 	ResolvedVersion string `json:"resolved_version,omitempty"`
 	ResolvedHow     string `json:"resolved_how,omitempty"`
 	Evidence        Site   `json:"evidence"`
+	// NotFollowed says why the target is not a package of the run: a
+	// resolution failure's kind (no_matching_version, unsupported_specifier,
+	// not_found, registry_not_configured, ...) or hop_limit (the chain is
+	// longer than the methodology follows). Empty when the target joined.
+	NotFollowed       string `json:"not_followed,omitempty"`
+	NotFollowedDetail string `json:"not_followed_detail,omitempty"`
 }
+
+// JoinedByDelegation is PackageSummary.JoinedBy of a package that is in the
+// run because a package of the run delegates to it (methodology §4).
+const JoinedByDelegation = "delegation"
 
 // Budget is the per-package extraction budget and what was measured against it.
 type Budget struct {
@@ -342,6 +356,15 @@ type PackageSummary struct {
 	Package  PackageRef    `json:"package"`
 	Stages   []StageTiming `json:"stages"`
 	Failures []Failure     `json:"failures"`
+	// JoinedBy is JoinedByDelegation for a package the candidates file does
+	// not list, empty for a selected one; Hop is then how many delegations
+	// separate it from the selected package whose chain brought it in (1 to
+	// 3).
+	JoinedBy string `json:"joined_by,omitempty"`
+	Hop      int    `json:"hop,omitempty"`
+	// DelegatedFrom lists every package of the run that delegates to this
+	// one, with its version, whether this one was selected or joined.
+	DelegatedFrom []PackageRef `json:"delegated_from,omitempty"`
 }
 
 // AnalyzerUsage counts what the model check spent.
