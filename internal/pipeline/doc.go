@@ -25,6 +25,16 @@
 //     "error" and a failure row.
 //   - gate: policy.Gradeability over the package's rows, written to
 //     gradeable.json.
+//   - delegation, only when the surface row names one (delegates_to):
+//     resolve the target's specifier at its registry and record the
+//     version and how on delegates_to. It runs after the gate, so it
+//     changes nothing the package's own outcome rests on.
+//
+// The candidates are examined first; then, wave after wave, the delegation
+// targets they resolved to that are not yet packages of the run, up to
+// MaxDelegationHops from a selected package (delegation.go,
+// docs/candidates.md). A target is examined exactly like a candidate; its
+// summary row says joined_by delegation and its hop.
 //
 // A panic in any stage is recovered into a failure row with its stack
 // (cleaned of what differs between executions); a failure in one package
@@ -52,7 +62,9 @@
 // A package's file is written atomically when all its stages are done. A
 // run killed at any point (kill -9 included) leaves its header at running
 // and its finished packages on disk; Options.Resume continues it, examining
-// only the packages without a file, then assembles the seven files. Resume
+// only the packages without a file (the waves of delegation targets are
+// recomputed from the finished files, so targets that finished are carried
+// over too), then assembles the seven files. Resume
 // refuses (ErrResumeMismatch) when the candidates file, the methodology,
 // extractor or verifier version, the checks or the code commit differ from
 // the header's: one run records one set of versions. On cancellation (ctx)
