@@ -36,10 +36,13 @@ type extractor struct {
 	siteOver   bool // the current site passed its step limit
 	depth      int
 	inProgress map[progKey]bool
-	exceeded   bool
-	exceedWhy  string
-	heldBytes  int64
-	peakBytes  int64
+	// pinned holds a variable's value while its own reassignments are
+	// read (`x = x.filter(...)` reads x's initialiser).
+	pinned    map[progKey]val
+	exceeded  bool
+	exceedWhy string
+	heldBytes int64
+	peakBytes int64
 
 	s          *rundir.Surface
 	unresolved map[rundir.Unresolved]bool
@@ -64,6 +67,7 @@ func Extract(ctx context.Context, pkg rundir.PackageRef, fsys fs.FS, members []M
 		start:       opts.Now(),
 		byPath:      map[string]*file{},
 		inProgress:  map[progKey]bool{},
+		pinned:      map[progKey]val{},
 		unresolved:  map[rundir.Unresolved]bool{},
 		toolObjects: map[progKey]bool{},
 		entryKeys:   map[string]bool{},
@@ -762,10 +766,19 @@ func (x *extractor) callSitesOf(f *file, n nid, e *env) []callSite {
 					}
 					cv := x.eval(g, callee, e)
 					ok = cv.k == vFunc && cv.f == f && cv.n == n
+					if cv.k == vNeed {
+						ok = x.calleeMatchesSomeInstance(g, callee, cv.need, e, f, n)
+					}
 				}
 				if ok {
 					seen[progKey{g, c, nil}] = true
-					out = append(out, callSite{f: g, n: c, args: g.args(c), thisArg: none})
+					cs := callSite{f: g, n: c, args: g.args(c), thisArg: none}
+					if callee := g.field(c, "function"); g.kind(callee) == "member_expression" && f.kind(n) == "method_definition" {
+						// obj.m(...): `this` is obj, an instance of the subclass
+						// that inherits m.
+						cs.thisArg = g.field(callee, "object")
+					}
+					out = append(out, cs)
 				}
 			}
 		}

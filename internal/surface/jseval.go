@@ -370,6 +370,9 @@ func (x *extractor) bindingValue(f *file, b binding, e *env) val {
 		if !isConst {
 			// A let/var may be assigned later: one assignment and no
 			// initialiser is followed; anything more is not guessed.
+			if pv, ok := x.pinned[progKey{f, d, nil}]; ok {
+				return pv
+			}
 			as := x.assignmentsTo(f, pat, b)
 			switch {
 			case len(as) == 1 && valueNode < 0:
@@ -379,6 +382,13 @@ func (x *extractor) bindingValue(f *file, b binding, e *env) val {
 				var alts []val
 				if valueNode >= 0 {
 					alts = append(alts, x.eval(f, valueNode, e))
+				}
+				// An assignment that reads the variable itself
+				// (`list = list.filter(...)`) reads the value before it:
+				// the initialiser.
+				if len(alts) == 1 {
+					x.pinned[progKey{f, d, nil}] = alts[0]
+					defer delete(x.pinned, progKey{f, d, nil})
 				}
 				for _, a := range as {
 					alts = append(alts, x.eval(f, f.field(a, "right"), e))
@@ -670,7 +680,12 @@ func (x *extractor) thisValue(f *file, n nid, e *env) val {
 					return *fr.this
 				}
 				if fr.site != nil && fr.site.thisArg >= 0 {
-					return x.eval(fr.site.f, fr.site.thisArg, e)
+					tv := x.eval(fr.site.f, fr.site.thisArg, e)
+					if k != "method_definition" || tv.k == vNeed || tv.k == vInstance || tv.k == vObject {
+						return tv
+					}
+					// A receiver not carried to an instance: the method's
+					// own class is what `this` is known to be.
 				}
 			}
 			if k != "method_definition" {
@@ -725,7 +740,33 @@ func (x *extractor) evalMember(f *file, n nid, e *env) val {
 		return unknown("environment variable")
 	}
 	v, _ := x.getProp(obj, key, e)
+	if v.k == vUndefined && obj.k == vInstance && f.kind(f.field(n, "object")) == "this" {
+		// A base class's method reading a member only its subclasses
+		// define: `this` is bound through the method's call sites
+		// (tool.installTo(server) on a subclass instance).
+		if m := enclosingMethod(f, n); m >= 0 && e.lookup(scopeRef{f, m}) == nil {
+			return val{k: vNeed, need: scopeRef{f, m}}
+		}
+	}
 	return v
+}
+
+// enclosingMethod is the class method (not a constructor) whose `this` a
+// node sees, or none.
+func enclosingMethod(f *file, n nid) nid {
+	for a := f.parent(n); a >= 0; a = f.parent(a) {
+		k := f.kind(a)
+		if k == "arrow_function" {
+			continue
+		}
+		if functionKind(k) {
+			if k == "method_definition" && f.text(f.field(a, "name")) != "constructor" {
+				return a
+			}
+			return none
+		}
+	}
+	return none
 }
 
 // getProp reads property key of v. found is false when the property is
@@ -1576,6 +1617,11 @@ func (x *extractor) pushedElements(v val, e *env) []val {
 	name := f.text(id)
 	var out []val
 	for _, c := range f.facts.calls["push"] {
+		// Scanning a file's push calls is resolution work too: count it, so a
+		// bundle with thousands of them cannot run past the budget unchecked.
+		if !x.step() {
+			return append(out, x.stepFailure())
+		}
 		callee := f.field(c, "function")
 		obj := f.field(callee, "object")
 		if f.kind(obj) != "identifier" || f.text(obj) != name {
@@ -1995,4 +2041,33 @@ func (x *extractor) returnedFunctionNames(f *file, n nid, e *env) []string {
 		}
 	}
 	return names
+}
+
+// calleeMatchesSomeInstance reports whether a callee that depends on an
+// enclosing binding (`tool.installTo` inside tools.forEach((tool) => ...))
+// is the function (f, fn) under at least one of that binding's values. The
+// call is then a call site of fn; which values reach it is enumerated when
+// the site is read.
+func (x *extractor) calleeMatchesSomeInstance(g *file, callee nid, need scopeRef, e *env, f *file, fn nid) bool {
+	key := progKey{f, fn, nil}
+	if need.f == f && need.n == fn || x.inProgress[key] {
+		// Enumerating the binding would look for fn's call sites again.
+		return false
+	}
+	x.inProgress[key] = true
+	defer delete(x.inProgress, key)
+	frames, _, need2 := x.instances(need, e)
+	if need2 != nil {
+		return false
+	}
+	for i, fr := range frames {
+		if i >= 64 {
+			break
+		}
+		v := x.eval(g, callee, e.push(fr))
+		if v.k == vFunc && v.f == f && v.n == fn {
+			return true
+		}
+	}
+	return false
 }
