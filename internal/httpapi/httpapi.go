@@ -4,7 +4,11 @@
 // renderer of errors (problem+json, RFC 9457).
 //
 // It reads through the small Reader interface that package store satisfies and
-// never imports pgx. Handlers return error; only render writes an error body,
+// never imports pgx. A request is bounded by the http.Server's read and write
+// timeouts (cmd/attestari-api sets them) and each database read by the
+// pool's statement_timeout (store.Options.StatementTimeout); there is no
+// per-request timer context, which cost a measurable share of throughput on
+// the gateways' hot path under load (docs/benchmarks.md, "API load"). Handlers return error; only render writes an error body,
 // and a client never sees a stack trace or an internal message.
 package httpapi
 
@@ -34,8 +38,6 @@ type Options struct {
 	Logger *slog.Logger
 	// RequestsPerMinute is the per-client rate limit (0: 600).
 	RequestsPerMinute int
-	// HandlerTimeout bounds one request's handling (0: 10s).
-	HandlerTimeout time.Duration
 	// Version is the build's version, shown by /healthz logs and metrics.
 	Version string
 }
@@ -60,9 +62,6 @@ func New(opts Options) (*Server, error) {
 	}
 	if opts.RequestsPerMinute == 0 {
 		opts.RequestsPerMinute = 600
-	}
-	if opts.HandlerTimeout == 0 {
-		opts.HandlerTimeout = 10 * time.Second
 	}
 	spec, err := LoadSpec()
 	if err != nil {
@@ -122,7 +121,6 @@ func (s *Server) routes(metricsHandler http.Handler) chi.Router {
 		httprate.WithLimitHandler(func(w http.ResponseWriter, r *http.Request) {
 			render(w, r, s.log, &Problem{Status: http.StatusTooManyRequests, Detail: "rate limit exceeded; retry after the number of seconds in Retry-After"})
 		})))
-	r.Use(middleware.Timeout(s.opts.HandlerTimeout))
 	r.NotFound(func(w http.ResponseWriter, r *http.Request) {
 		render(w, r, s.log, &Problem{Status: http.StatusNotFound, Detail: "no such endpoint; the contract (openapi.yaml) lists every path"})
 	})

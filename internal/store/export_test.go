@@ -3,6 +3,11 @@ package store
 import (
 	"context"
 	"io/fs"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/attestari/attestari/internal/store/internal/dbq"
 )
 
 // MigrateFS applies migrations from another file system (tests of the runner).
@@ -55,3 +60,17 @@ func RowCounts(ctx context.Context, s *Store) (map[string]int, error) {
 
 // CompareVersions exposes the version order.
 var CompareVersions = compareVersions
+
+// Sleep runs pg_sleep on the pool, as a read would.
+func Sleep(ctx context.Context, s *Store, d time.Duration) error {
+	_, err := s.pool.Exec(ctx, "SELECT pg_sleep($1)", d.Seconds())
+	return err
+}
+
+// SleepInTx runs pg_sleep inside a writer's transaction.
+func SleepInTx(ctx context.Context, s *Store, d time.Duration) error {
+	return s.inTx(ctx, func(_ *dbq.Queries, tx pgx.Tx) error {
+		_, err := tx.Exec(ctx, "SELECT pg_sleep($1)", d.Seconds())
+		return err
+	})
+}

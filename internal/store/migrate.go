@@ -111,6 +111,10 @@ func (s *Store) migrate(ctx context.Context, ms []Migration) (MigrateResult, err
 		if err != nil {
 			return res, fmt.Errorf("migrate %s: begin: %w", m.Name, err)
 		}
+		if _, err := tx.Exec(ctx, "SET LOCAL statement_timeout = 0"); err != nil {
+			_ = tx.Rollback(ctx)
+			return res, fmt.Errorf("migrate %s: lift statement timeout: %w", m.Name, err)
+		}
 		if _, err := tx.Exec(ctx, m.SQL); err != nil {
 			_ = tx.Rollback(ctx)
 			return res, fmt.Errorf("migration %s failed and was rolled back, nothing of it applied: %w", m.Name, err)

@@ -8,6 +8,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -29,6 +30,11 @@ type Store struct {
 // Options tunes the pool.
 type Options struct {
 	MaxConns int32
+	// StatementTimeout bounds every statement on the pool's connections
+	// (0: 5s; negative: none). It is what bounds the API's database work;
+	// the writers (migrations, the loader, Analyze) lift it for their own
+	// transaction, since a large load or index build may take longer.
+	StatementTimeout time.Duration
 }
 
 // Open connects to the database at url, checking it answers.
@@ -41,6 +47,12 @@ func Open(ctx context.Context, url string, opts Options) (*Store, error) {
 		cfg.MaxConns = opts.MaxConns
 	}
 	cfg.ConnConfig.RuntimeParams["application_name"] = "attestari"
+	switch {
+	case opts.StatementTimeout == 0:
+		cfg.ConnConfig.RuntimeParams["statement_timeout"] = "5000"
+	case opts.StatementTimeout > 0:
+		cfg.ConnConfig.RuntimeParams["statement_timeout"] = strconv.FormatInt(opts.StatementTimeout.Milliseconds(), 10)
+	}
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("open pool: %w", err)
@@ -73,6 +85,10 @@ func (s *Store) inTx(ctx context.Context, f func(q *dbq.Queries, tx pgx.Tx) erro
 		return fmt.Errorf("begin: %w", err)
 	}
 	defer tx.Rollback(context.WithoutCancel(ctx))
+	// Writers are not bound by the readers' statement timeout.
+	if _, err := tx.Exec(ctx, "SET LOCAL statement_timeout = 0"); err != nil {
+		return fmt.Errorf("lift statement timeout: %w", err)
+	}
 	if err := f(s.q.WithTx(tx), tx); err != nil {
 		return err
 	}
@@ -95,8 +111,10 @@ func notFound(err error) error {
 // until autovacuum catches up the planner may choose scans that make every
 // lookup slow, so a loader of many rows calls this after committing.
 func (s *Store) Analyze(ctx context.Context) error {
-	if _, err := s.pool.Exec(ctx, "ANALYZE"); err != nil {
-		return fmt.Errorf("analyze: %w", err)
-	}
-	return nil
+	return s.inTx(ctx, func(_ *dbq.Queries, tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, "ANALYZE"); err != nil {
+			return fmt.Errorf("analyze: %w", err)
+		}
+		return nil
+	})
 }

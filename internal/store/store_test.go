@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
+	"time"
 
 	"github.com/attestari/attestari/internal/dbtest"
 	"github.com/attestari/attestari/internal/store"
@@ -56,5 +57,21 @@ func TestMigrationNamesAreChecked(t *testing.T) {
 	_, err := store.MigrateFS(context.Background(), s, fstest.MapFS{"m/one.sql": {Data: []byte("SELECT 1")}}, "m")
 	if err == nil || !strings.Contains(err.Error(), "NNNN_words.sql") {
 		t.Fatalf("want a naming error, got %v", err)
+	}
+}
+
+func TestStatementTimeoutBoundsReadsNotWriters(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s, err := store.Open(ctx, dbtest.URL(t), store.Options{MaxConns: 2, StatementTimeout: 200 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if err := store.Sleep(ctx, s, time.Second); err == nil || !strings.Contains(err.Error(), "statement timeout") {
+		t.Fatalf("a read longer than the timeout: %v", err)
+	}
+	if err := store.SleepInTx(ctx, s, 300*time.Millisecond); err != nil {
+		t.Fatalf("a writer's transaction is not bound by it: %v", err)
 	}
 }
