@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"flag"
@@ -141,25 +142,36 @@ func isTerminal(w any) bool {
 }
 
 func runCommand() *command {
-	var candidates, resume *string
+	var candidates, resume, inventory *string
 	var rf runFlags
 	return &command{
 		name:    "run",
-		args:    "--candidates FILE | --resume RUN",
+		args:    "--candidates FILE | --resume RUN | --inventory RUN",
 		summary: "Examine every package of a candidates file and write the run directory (fetch, surface, checks, gate).",
 		detail: `
 Writes $ATTESTARI_HOME/runs/<run-id>/: run.json (the header: input hashes, versions, code commit)
 and findings.json, results.json, gradeable.json, surfaces.json, records.json, not_analyzed.json,
 summary.json. A package that fails is a row in summary.json and never stops the run. A run that
 is interrupted (Ctrl-C, or killed) continues with --resume: finished packages are not redone.
-The candidates file's format is docs/candidates.md.`,
-		example: "attestari run --candidates testdata/candidates/corpus-npm.json\nattestari run --resume 20261130T071500Z-3f2a9c\nattestari run --demo",
+The candidates file's format is docs/candidates.md.
+
+--inventory RUN is a separate opt-in pass over a finished run: it transcribes the routing
+guidance of every readable entry ("call X first", ordering, rate, retry) into
+runs/<id>/inventory.json (docs/inventory.md). Nothing that decides reads that file.`,
+		example: "attestari run --candidates testdata/candidates/corpus-npm.json\nattestari run --resume 20261130T071500Z-3f2a9c\nattestari run --demo\nattestari run --inventory 20261130T071500Z-3f2a9c",
 		flags: func(fs *flag.FlagSet) {
 			candidates = fs.String("candidates", "", "candidates file (docs/candidates.md)")
 			resume = fs.String("resume", "", "continue this run (id or directory)")
+			inventory = fs.String("inventory", "", "transcribe the routing guidance of this finished run (id or directory) into its inventory.json; decides nothing")
 			rf = addRunFlags(fs)
 		},
 		run: func(ctx context.Context, e *env, fs *flag.FlagSet) error {
+			if *inventory != "" {
+				if fs.NArg() != 0 || *candidates != "" || *resume != "" || *rf.demo {
+					return usageError{"--inventory RUN is a pass of its own: give it without --candidates, --resume or --demo"}
+				}
+				return runInventory(ctx, e, *inventory)
+			}
 			if fs.NArg() != 0 || (*candidates == "" && *resume == "" && !*rf.demo) {
 				return usageError{"give --candidates FILE, --resume RUN or --demo"}
 			}
@@ -183,6 +195,25 @@ The candidates file's format is docs/candidates.md.`,
 	}
 }
 
+// runInventory is `run --inventory`. The spans are transcribed by the
+// offline analyzer's routing rules whatever ATTESTARI_ANALYZER names: the
+// model analyzers answer with a count per entry, not spans (docs/inventory.md).
+// The counts the run's own analyzer recorded are set beside them.
+func runInventory(ctx context.Context, e *env, run string) error {
+	tr := pipeline.OfflineTranscriber{}
+	if name := e.getenv(analyzer.EnvAnalyzer); name != "" && name != analyzer.NameOffline && name != analyzer.NameNone {
+		fmt.Fprintf(e.stderr, "inventory: %s=%s answers with routing counts only; spans are transcribed by %s and the run's counts set beside them\n", analyzer.EnvAnalyzer, name, tr.ID())
+	}
+	inv, dir, err := pipeline.RunInventory(ctx, pipeline.InventoryOptions{Home: absHome(e), Run: run, Transcriber: tr})
+	if err != nil {
+		return err
+	}
+	c := inv.Counts
+	fmt.Fprintf(e.stdout, "inventory of run %s: %d entries read, %d with routing guidance, %d spans (transcriber %s; run analyzer %s; %d entries where the counts differ)\n  %s\n",
+		inv.RunID, c.EntriesRead, c.EntriesWithGuidance, c.Spans, inv.Transcriber, cmp.Or(inv.RunAnalyzer, "none"), c.CountDiffers, filepath.Join(dir, pipeline.InventoryFile))
+	return nil
+}
+
 func reportRun(e *env, res *pipeline.RunResult, err error) error {
 	if errors.Is(err, pipeline.ErrCancelled) && res != nil {
 		return fmt.Errorf("run %s interrupted; continue it with: attestari run --resume %s", res.RunID, res.RunID)
@@ -190,8 +221,8 @@ func reportRun(e *env, res *pipeline.RunResult, err error) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(e.stdout, "run %s %s: %d packages (%d examined now, %d carried over, %d with failures)\n  %s\n",
-		res.RunID, res.Status, res.Packages, res.Examined, res.Carried, res.WithFailures, res.Dir)
+	fmt.Fprintf(e.stdout, "run %s %s: %d packages (%d joined by delegation; %d examined now, %d carried over, %d with failures)\n  %s\n",
+		res.RunID, res.Status, res.Packages, res.Joined, res.Examined, res.Carried, res.WithFailures, res.Dir)
 	return nil
 }
 

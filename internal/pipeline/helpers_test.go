@@ -74,7 +74,7 @@ func (fakeExtractor) Extract(_ context.Context, in ExtractInput) (rundir.Surface
 	for _, tl := range tools {
 		s.Tools = append(s.Tools, rundir.Entry{
 			Kind: "tool", Name: tl.Name, DescriptionState: "readable", DescriptionRaw: tl.Description,
-			Spans: []rundir.Span{{File: "index.js", Start: 0, End: len(tl.Description), Line: 1, RawEnd: len(tl.Description), Encoding: "js_double"}},
+			Spans: []rundir.Span{{File: "index.js", Start: 0, End: len(tl.Description), Line: 1, RawEnd: len(tl.Description), Encoding: "js_string"}},
 			Holes: []rundir.Hole{}, File: "index.js", Line: 1,
 		})
 	}
