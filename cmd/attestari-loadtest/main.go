@@ -36,7 +36,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("attestari-loadtest", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	versions := fs.Int("versions", 10000, "published package versions to seed")
-	conc := fs.Int("c", 64, "concurrent connections")
+	conc := fs.Int("c", 64, "concurrent connections (the targets are read at this level)")
+	also := fs.Int("also", 8, "also measure at this many connections (0: no)")
 	poolSize := fs.Int("pool", 16, "database connections in the pool both servers share")
 	dur := fs.Duration("d", 10*time.Second, "measured duration of each phase")
 	rounds := fs.Int("rounds", 2, "API and bare phases alternate this many times")
@@ -103,7 +104,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		}()
 	}
 	res, err := loadtest.Run(ctx, st, loadtest.Options{
-		Versions: *versions, Concurrency: *conc, Duration: *dur, Rounds: *rounds, MaxRequests: *maxReq,
+		Versions: *versions, Concurrency: *conc, AlsoAt: alsoAt(*also), Duration: *dur, Rounds: *rounds, MaxRequests: *maxReq,
 		PGBench: pgbench, DatabaseURL: cl.URL, Log: stderr,
 	})
 	if err != nil {
@@ -124,4 +125,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 func fileExists(p string) bool {
 	fi, err := os.Stat(p)
 	return err == nil && !fi.IsDir()
+}
+
+func alsoAt(n int) []int {
+	if n <= 0 {
+		return nil
+	}
+	return []int{n}
 }

@@ -37,7 +37,8 @@ import (
 type Options struct {
 	Versions    int           // published package versions to seed (at least 10,000 for the documented figures)
 	PerPub      int           // package versions per publication
-	Concurrency int           // concurrent connections
+	Concurrency int           // concurrent connections (the targets are read at this level)
+	AlsoAt      []int         // further concurrency levels measured the same way, reported beside
 	Duration    time.Duration // measured time of one phase
 	Warmup      time.Duration // unmeasured time before each phase
 	MaxRequests int           // per phase; a phase ends at Duration or MaxRequests, whichever is first
@@ -77,6 +78,7 @@ func (o *Options) defaults() {
 // Figures are one phase's measurements.
 type Figures struct {
 	Target   string  `json:"target"`
+	Conns    int     `json:"connections"`
 	Requests int     `json:"requests"`
 	Errors   int     `json:"errors"`
 	Seconds  float64 `json:"seconds"`
@@ -96,6 +98,7 @@ type Result struct {
 	Phases       []Figures `json:"phases"`
 	API          Figures   `json:"api"`
 	Bare         Figures   `json:"bare"`
+	Others       []Figures `json:"others,omitempty"` // API and bare at the AlsoAt levels
 	Ratio        float64   `json:"ratio"`
 	PGBenchTPS   float64   `json:"pgbench_select_only_tps"`
 	PGBenchNote  string    `json:"pgbench_note,omitempty"`
@@ -263,7 +266,7 @@ loop:
 	wg.Wait()
 	tick.Stop()
 	var all []time.Duration
-	f := Figures{Target: target, Seconds: elapsed.Seconds(), RSSMB: rssMB("VmRSS")}
+	f := Figures{Target: target, Conns: conc, Seconds: elapsed.Seconds(), RSSMB: rssMB("VmRSS")}
 	for w := range conc {
 		all = append(all, lat[w]...)
 		f.Errors += errs[w]
@@ -278,11 +281,11 @@ loop:
 	return f
 }
 
-func mean(fs []Figures, target string) Figures {
-	out := Figures{Target: target}
+func mean(fs []Figures, target string, conns int) Figures {
+	out := Figures{Target: target, Conns: conns}
 	n := 0
 	for _, f := range fs {
-		if f.Target != target {
+		if f.Target != target || f.Conns != conns {
 			continue
 		}
 		n++
@@ -340,25 +343,30 @@ func Run(ctx context.Context, st *store.Store, opts Options) (*Result, error) {
 			return nil, fmt.Errorf("loadtest: %s answers %d before the run", u, res.StatusCode)
 		}
 	}
-	for round := range opts.Rounds {
-		// Alternate which goes first, so a slow moment of a shared machine
-		// does not always fall on the same target.
-		order := []struct{ name, url string }{{"api", apiURL}, {"bare", bareURL}}
-		if round%2 == 1 {
-			order[0], order[1] = order[1], order[0]
-		}
-		for _, t := range order {
-			fmt.Fprintf(opts.Log, "loadtest: round %d, %s: %d connections for %s\n", round+1, t.name, opts.Concurrency, opts.Duration)
-			f := hammer(ctx, t.url, t.name, opts.Versions, opts.Concurrency, opts.Warmup, opts.Duration, opts.MaxRequests)
-			r.Phases = append(r.Phases, f)
-			if err := ctx.Err(); err != nil {
-				return nil, err
+	for _, conc := range append([]int{opts.Concurrency}, opts.AlsoAt...) {
+		for round := range opts.Rounds {
+			// Alternate which goes first, so a slow moment of a shared machine
+			// does not always fall on the same target.
+			order := []struct{ name, url string }{{"api", apiURL}, {"bare", bareURL}}
+			if round%2 == 1 {
+				order[0], order[1] = order[1], order[0]
+			}
+			for _, t := range order {
+				fmt.Fprintf(opts.Log, "loadtest: round %d, %s: %d connections for %s\n", round+1, t.name, conc, opts.Duration)
+				f := hammer(ctx, t.url, t.name, opts.Versions, conc, opts.Warmup, opts.Duration, opts.MaxRequests)
+				r.Phases = append(r.Phases, f)
+				if err := ctx.Err(); err != nil {
+					return nil, err
+				}
 			}
 		}
 	}
-	r.API, r.Bare = mean(r.Phases, "api"), mean(r.Phases, "bare")
+	r.API, r.Bare = mean(r.Phases, "api", opts.Concurrency), mean(r.Phases, "bare", opts.Concurrency)
 	if r.Bare.RPS > 0 {
 		r.Ratio = r.API.RPS / r.Bare.RPS
+	}
+	for _, c := range opts.AlsoAt {
+		r.Others = append(r.Others, mean(r.Phases, "api", c), mean(r.Phases, "bare", c))
 	}
 	r.PeakRSSMB = rssMB("VmHWM")
 	if opts.PGBench != "" {
@@ -424,25 +432,42 @@ func (r *Result) Markdown(command string) string {
 	fmt.Fprintf(&b, "%d connections on loopback, %d CPUs (GOMAXPROCS %d), %s, measured %s.\n", r.Concurrency, r.CPUs, r.GOMAXPROCS, r.GoVersion, r.StartedAt.Format("2006-01-02 15:04 MST"))
 	fmt.Fprintf(&b, "The load generator runs in the same process as both servers and shares the same cores, and the\n")
 	fmt.Fprintf(&b, "machine is shared with other work, so read the ratio (measured in the same run, alternating) rather than\n")
-	fmt.Fprintf(&b, "the absolute figures. RSS is the whole process (servers, pool and load generator).\n\n")
+	fmt.Fprintf(&b, "the absolute figures. RSS is the whole process (servers, pool and load generator). In the \"all rounds\"\n")
+	fmt.Fprintf(&b, "rows, req/s is over all rounds and p50/p99 are the means of the rounds' percentiles.\n\n")
 	fmt.Fprintf(&b, "Command: `%s`\n\n", command)
-	fmt.Fprintf(&b, "| target | requests | errors | req/s | p50 ms | p99 ms | RSS MB |\n|---|---:|---:|---:|---:|---:|---:|\n")
+	fmt.Fprintf(&b, "| target | connections | requests | errors | req/s | p50 ms | p99 ms | RSS MB |\n|---|---:|---:|---:|---:|---:|---:|---:|\n")
 	row := func(label string, f Figures) {
-		fmt.Fprintf(&b, "| %s | %d | %d | %.0f | %.2f | %.2f | %.0f |\n", label, f.Requests, f.Errors, f.RPS, f.P50ms, f.P99ms, f.RSSMB)
+		fmt.Fprintf(&b, "| %s | %d | %d | %d | %.0f | %.2f | %.2f | %.0f |\n", label, f.Conns, f.Requests, f.Errors, f.RPS, f.P50ms, f.P99ms, f.RSSMB)
 	}
-	for i, f := range r.Phases {
-		row(fmt.Sprintf("%s, round %d", f.Target, i/2+1), f)
+	round := map[string]int{}
+	for _, f := range r.Phases {
+		k := fmt.Sprint(f.Target, f.Conns)
+		round[k]++
+		row(fmt.Sprintf("%s, round %d", f.Target, round[k]), f)
 	}
 	row("**API, all rounds**", r.API)
 	row("**bare handler, all rounds**", r.Bare)
+	for _, f := range r.Others {
+		name := "API"
+		if f.Target == "bare" {
+			name = "bare handler"
+		}
+		row(fmt.Sprintf("%s, all rounds", name), f)
+	}
 	fmt.Fprintf(&b, "\nPeak RSS of the process: %.0f MB.\n", r.PeakRSSMB)
 	if r.PGBenchTPS > 0 {
 		fmt.Fprintf(&b, "pgbench's point-select rate on the same server (the ceiling): %.0f transactions/s (`%s`).\n", r.PGBenchTPS, r.PGBenchNote)
 	} else if r.PGBenchNote != "" {
 		fmt.Fprintf(&b, "pgbench: %s.\n", r.PGBenchNote)
 	}
-	fmt.Fprintf(&b, "\nTargets: 0 errors (%s); p99 < 10 ms (%s: %.2f ms); API at least 0.7× the bare handler's throughput (%s: %.2f×).\n",
-		pass(r.API.Errors == 0 && r.Bare.Errors == 0), pass(r.API.P99ms < 10), r.API.P99ms, pass(r.Ratio >= 0.7), r.Ratio)
+	fmt.Fprintf(&b, "\nTargets at %d connections: 0 errors (%s); p99 < 10 ms (%s: %.2f ms); API at least 0.7× the bare handler's throughput (%s: %.2f×).\n",
+		r.Concurrency, pass(r.API.Errors == 0 && r.Bare.Errors == 0), pass(r.API.P99ms < 10), r.API.P99ms, pass(r.Ratio >= 0.7), r.Ratio)
+	if r.API.RPS > 0 {
+		// Little's law: a closed loop of N clients has mean latency N / throughput.
+		fmt.Fprintf(&b, "With %d clients each waiting for its answer, the mean latency is at least %d / throughput = %.1f ms at the API's %.0f req/s,\n"+
+			"so p99 < 10 ms at %d connections needs more than %d req/s from this machine.\n",
+			r.Concurrency, r.Concurrency, 1000*float64(r.Concurrency)/r.API.RPS, r.API.RPS, r.Concurrency, r.Concurrency*100)
+	}
 	return b.String()
 }
 

@@ -41,7 +41,7 @@ func TestSmallRun(t *testing.T) {
 		}
 	}
 	b, _ := os.ReadFile(path)
-	if !strings.HasPrefix(string(b), other) || strings.Count(string(b), "## API load") != 1 || !strings.Contains(string(b), "| api, round 1 |") {
+	if !strings.HasPrefix(string(b), other) || strings.Count(string(b), "## API load") != 1 || !strings.Contains(string(b), "| api, round 1 | 4 |") {
 		t.Fatalf("benchmarks.md:\n%s", b)
 	}
 	if err := os.WriteFile(path, []byte("# B\n\n## API load\nold\n\n## Later\nkept\n"), 0o644); err != nil {
