@@ -163,9 +163,7 @@ func fixtureCases() []fixtureCase {
 	return cases
 }
 
-const pendingReadme = `# evidence_unpublishable
-
-This code is recorded by ` + "`attestari publish`" + `, not by ` + "`attestari decide`" + `: a finding whose
+ + "`attestari publish`" + `, not by ` + "`attestari decide`" + `: a finding whose
 evidence cannot be published without personal data is withheld at publication and its
 package published as not gradeable (docs/methodology.md §7). Its fixture belongs to
 the publish stage (issue 8). Until it lands, internal/policy's fixture test lists this

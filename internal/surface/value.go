@@ -86,8 +86,11 @@ type env struct {
 	index  int  // a loop or callback frame binds the index-th element
 	isLoop bool // index is meaningful
 	// dead says why this scope's bindings could not be enumerated.
-	dead  string
-	depth int
+	dead string
+	// calling marks the frame of a call being evaluated (not a binding
+	// chosen for the site), so recursion is recognised.
+	calling bool
+	depth   int
 }
 
 type callSite struct {
