@@ -163,12 +163,6 @@ func fixtureCases() []fixtureCase {
 	return cases
 }
 
- + "`attestari publish`" + `, not by ` + "`attestari decide`" + `: a finding whose
-evidence cannot be published without personal data is withheld at publication and its
-package published as not gradeable (docs/methodology.md §7). Its fixture belongs to
-the publish stage (issue 8). Until it lands, internal/policy's fixture test lists this
-code as pending.
-`
 
 func fixtureReadme(c fixtureCase, e expectation) string {
 	g, _ := GateEntryFor(c.code)
