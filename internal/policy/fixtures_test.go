@@ -163,7 +163,6 @@ func fixtureCases() []fixtureCase {
 	return cases
 }
 
-
 func fixtureReadme(c fixtureCase, e expectation) string {
 	g, _ := GateEntryFor(c.code)
 	want := "blocked_by: [" + strings.Join(e.BlockedBy, ", ") + "]"
