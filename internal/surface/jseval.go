@@ -1205,7 +1205,14 @@ func (x *extractor) call(fn val, args []thunk, this *val, e *env) val {
 	if e != nil && e.depth > x.opts.MaxDepth {
 		return unknown("call depth limit reached")
 	}
-	fr := env{scope: scopeRef{f, n}, args: args}
+	for c := e; c != nil; c = c.parent {
+		if c.calling && c.scope == (scopeRef{f, n}) {
+			// A function calling itself: its result is not carried to a
+			// value, and following it would only spend the site's steps.
+			return unknown("result of a recursive call")
+		}
+	}
+	fr := env{scope: scopeRef{f, n}, args: args, calling: true}
 	if this != nil {
 		fr.this, fr.hasThis = this, true
 	}
@@ -1615,6 +1622,9 @@ func (x *extractor) pushedElements(v val, e *env) []val {
 		return nil
 	}
 	name := f.text(id)
+	// The pushes are read where the array was made (v.env): the frame of
+	// the call that made it, so a recursive call pushing its own result
+	// is recognised.
 	var out []val
 	for _, c := range f.facts.calls["push"] {
 		// Scanning a file's push calls is resolution work too: count it, so a
@@ -1634,7 +1644,7 @@ func (x *extractor) pushedElements(v val, e *env) []val {
 			if f.kind(a) == "spread_element" {
 				inner := f.named(a)
 				if len(inner) > 0 {
-					els, ok := x.elements(x.eval(f, inner[0], e), e)
+					els, ok := x.elements(x.eval(f, inner[0], v.env), e)
 					if ok {
 						out = append(out, els...)
 					} else {
@@ -1643,7 +1653,7 @@ func (x *extractor) pushedElements(v val, e *env) []val {
 				}
 				continue
 			}
-			out = append(out, x.eval(f, a, e))
+			out = append(out, x.eval(f, a, v.env))
 		}
 	}
 	return out
