@@ -880,6 +880,15 @@ func (x *extractor) objectProp(f *file, obj nid, key string, e *env) (val, bool)
 			}
 		}
 	}
+	// esbuild's namespace objects: `var ns = {}; __export(ns, {k: () => v})`.
+	for _, o := range x.exportedInto(f, obj) {
+		if p, found := x.objectProp(f, o, key, e); found {
+			if p.k == vFunc {
+				return x.call(p, nil, nil, e), true
+			}
+			return p, true
+		}
+	}
 	return val{k: vUndefined}, false
 }
 
@@ -1287,7 +1296,7 @@ func (x *extractor) evalMethodCall(f *file, n, callee nid, args []nid, e *env) (
 	}
 	switch method {
 	case "join", "concat", "trim", "trimStart", "trimEnd", "trimLeft", "trimRight", "map", "filter", "call",
-		"flat", "slice", "toString", "bind", "values", "keys", "entries", "get":
+		"flat", "flatMap", "slice", "toString", "bind", "values", "keys", "entries", "get":
 	default:
 		return val{}, false
 	}
@@ -1409,7 +1418,7 @@ func (x *extractor) evalMethodCall(f *file, n, callee nid, args []nid, e *env) (
 			return trimText(recv, false, true, jsSpace), true
 		}
 		return recv, true
-	case "map", "filter", "slice", "flat":
+	case "map", "filter", "slice", "flat", "flatMap":
 		if recv.k != vArray && recv.k != vUnion {
 			return val{}, false
 		}
@@ -1451,7 +1460,22 @@ func (x *extractor) evalMethodCall(f *file, n, callee nid, args []nid, e *env) (
 		for i, el := range els {
 			el := el
 			idx := val{k: vNumber, reason: strconv.Itoa(i)}
-			out = append(out, x.call(fn, []thunk{{v: &el}, {v: &idx}, {v: &recv}}, nil, e))
+			r := x.call(fn, []thunk{{v: &el}, {v: &idx}, {v: &recv}}, nil, e)
+			if method == "flatMap" {
+				// flatMap flattens what each call returns by one level.
+				if r.k == vNeed {
+					return r, true
+				}
+				if r.k == vArray || r.k == vUnion {
+					sub, ok := x.elements(r, e)
+					if !ok {
+						return unknown("flatMap over a callback whose result is not resolved: " + reasonOf(r)), true
+					}
+					out = append(out, sub...)
+					continue
+				}
+			}
+			out = append(out, r)
 		}
 		return val{k: vArray, n: none, elems: out}, true
 	case "call":
@@ -1717,6 +1741,18 @@ func (x *extractor) entries(v val, e *env) (keys, vals []val, ok bool) {
 				}
 				keys, vals = append(keys, k...), append(vals, vs...)
 			}
+		}
+		for _, o := range x.exportedInto(f, v.n) {
+			k, vs, ok := x.entries(val{k: vObject, f: f, n: o, env: v.env}, e)
+			if !ok {
+				return nil, nil, false
+			}
+			for i := range vs {
+				if vs[i].k == vFunc {
+					vs[i] = x.call(vs[i], nil, nil, v.env)
+				}
+			}
+			keys, vals = append(keys, k...), append(vals, vs...)
 		}
 		return keys, vals, true
 	case vModule:
@@ -2080,4 +2116,32 @@ func (x *extractor) calleeMatchesSomeInstance(g *file, callee nid, need scopeRef
 		}
 	}
 	return false
+}
+
+// exportedInto lists the object literals esbuild's __export helper defines
+// as getters on the object literal obj (`var ns = {}; __export(ns, {k: () =>
+// v})`, the namespace of a bundled module), found in obj's own file.
+func (x *extractor) exportedInto(f *file, obj nid) []nid {
+	if f.facts == nil {
+		return nil
+	}
+	decl := f.parent(obj)
+	if f.kind(decl) != "variable_declarator" || f.field(decl, "value") != obj {
+		return nil
+	}
+	id := f.field(decl, "name")
+	if f.kind(id) != "identifier" {
+		return nil
+	}
+	var out []nid
+	for _, c := range f.facts.calls["__export"] {
+		a := f.args(c)
+		if len(a) != 2 || f.kind(a[0]) != "identifier" || f.text(a[0]) != f.text(id) || f.kind(a[1]) != "object" {
+			continue
+		}
+		if b, ok := x.lookup(f, a[0], f.text(id)); ok && b.decl == decl {
+			out = append(out, a[1])
+		}
+	}
+	return out
 }
