@@ -175,11 +175,22 @@ func buildJSFacts(f *file) *facts {
 	// Imported names by local alias, so a call through an alias
 	// (import { createMcpServer as Jn }) is classified by the imported name.
 	aliases := map[string]string{}
+	// Registration methods taken off their server into a variable
+	// (`const reg = server.registerTool.bind(server)`): a call of the
+	// variable is a call of the method.
+	methodAliases := map[string]string{}
 	for i := range f.nodes {
 		n := nid(i)
-		if f.kind(n) == "import_specifier" {
+		switch f.kind(n) {
+		case "import_specifier":
 			if a := f.field(n, "alias"); a >= 0 {
 				aliases[f.text(a)] = f.text(f.field(n, "name"))
+			}
+		case "variable_declarator":
+			if id := f.field(n, "name"); f.kind(id) == "identifier" {
+				if m := boundMethodName(f, f.field(n, "value")); m != "" {
+					methodAliases[f.text(id)] = m
+				}
 			}
 		}
 	}
@@ -321,6 +332,10 @@ func buildJSFacts(f *file) *facts {
 			}
 			if orig, ok := aliases[name]; ok && f.kind(callee) == "identifier" {
 				name = orig
+			}
+			if m, ok := methodAliases[name]; ok && f.kind(callee) == "identifier" {
+				classifyMethodCall(f, fa, n, m)
+				continue
 			}
 			classifyCallSite(f, fa, n, name)
 		case "assignment_expression":
@@ -506,7 +521,37 @@ func isToolTypeNode(f *file, n nid) bool {
 func classifyCallSite(f *file, fa *facts, n nid, name string) {
 	isNew := f.kind(n) == "new_expression"
 	callee := f.field(n, "function")
-	member := !isNew && f.kind(callee) == "member_expression"
+	classifyCall(f, fa, n, name, !isNew && f.kind(callee) == "member_expression")
+}
+
+// classifyMethodCall classifies a call of a variable holding a method taken
+// off its receiver as a call of that method.
+func classifyMethodCall(f *file, fa *facts, n nid, method string) {
+	classifyCall(f, fa, n, method, true)
+}
+
+// boundMethodName returns the registration method a value takes off its
+// receiver: `x.registerTool` or `x.registerTool.bind(x)`.
+func boundMethodName(f *file, v nid) string {
+	if f.kind(v) == "call_expression" {
+		callee := f.field(v, "function")
+		if f.kind(callee) != "member_expression" || f.text(f.field(callee, "property")) != "bind" {
+			return ""
+		}
+		v = f.field(callee, "object")
+	}
+	if f.kind(v) != "member_expression" {
+		return ""
+	}
+	switch m := f.text(f.field(v, "property")); m {
+	case "tool", "registerTool", "addTool", "prompt", "registerPrompt", "resource", "registerResource":
+		return m
+	}
+	return ""
+}
+
+func classifyCall(f *file, fa *facts, n nid, name string, member bool) {
+	isNew := f.kind(n) == "new_expression"
 	args := f.args(n)
 	add := func(k siteKind) { fa.sites = append(fa.sites, siteRef{k, n}) }
 	switch name {
