@@ -42,6 +42,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	migrate := fs.Bool("migrate", false, "apply pending migrations before serving")
 	logFormat := fs.String("log-format", envOr(getenv, "ATTESTARI_LOG_FORMAT", "text"), "log format: text or json (env ATTESTARI_LOG_FORMAT)")
 	rate := fs.Int("rate", 600, "requests per minute per client before 429")
+	conns := fs.Int("db-conns", 32, "connections in the database pool")
 	fs.Usage = func() {
 		fmt.Fprintf(stdout, `Usage: attestari-api [flags]
 
@@ -99,7 +100,7 @@ Flags:
 			log.Error("stop postgres", "error", err)
 		}
 	}()
-	st, err := store.Open(ctx, cl.URL, store.Options{})
+	st, err := store.Open(ctx, cl.URL, store.Options{MaxConns: int32(*conns)})
 	if err != nil {
 		return err
 	}

@@ -183,6 +183,11 @@ twice changes nothing; a failure leaves what was served before.`,
 				if err := st.LoadPublication(ctx, p); err != nil {
 					return err
 				}
+				// Fresh planner statistics: lookups right after a large load
+				// otherwise plan against an empty table.
+				if err := st.Analyze(ctx); err != nil {
+					return err
+				}
 				fmt.Fprintf(e.stdout, "loaded publication %s (%d packages, %d findings)\n", p.Header.ID, len(p.Packages), len(p.Findings))
 				return nil
 			})
