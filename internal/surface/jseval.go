@@ -926,13 +926,24 @@ func (x *extractor) memberOf(v val, key string, e *env) (val, bool) {
 				}
 			}
 		}
-		if ctor >= 0 {
+		// this.key = value in a method of the class (set up by one method,
+		// read by another): each is one of the values the member holds.
+		var inMethods []nid
+		for _, a := range f.facts.propAssigns[key] {
+			left := f.field(a, "left")
+			if f.kind(f.field(left, "object")) == "this" && (ctor < 0 || !f.contains(ctor, a)) && thisClassOf(f, a) == class {
+				inMethods = append(inMethods, a)
+			}
+		}
+		if ctor >= 0 || len(inMethods) > 0 {
 			// this.key = value inside the constructor body.
 			var found []nid
-			for _, a := range f.facts.propAssigns[key] {
-				left := f.field(a, "left")
-				if f.kind(f.field(left, "object")) == "this" && f.contains(ctor, a) {
-					found = append(found, a)
+			if ctor >= 0 {
+				for _, a := range f.facts.propAssigns[key] {
+					left := f.field(a, "left")
+					if f.kind(f.field(left, "object")) == "this" && f.contains(ctor, a) {
+						found = append(found, a)
+					}
 				}
 			}
 			// Parameter properties: constructor(private readonly key: T).
@@ -946,12 +957,26 @@ func (x *extractor) memberOf(v val, key string, e *env) (val, bool) {
 					}
 				}
 			}
-			if len(found) == 1 {
+			if len(found) == 1 && len(inMethods) == 0 {
 				ce := x.ctorEnv(v, f, ctor, e)
 				return x.eval(f, f.field(found[0], "right"), ce), true
 			}
 			if len(found) > 1 {
 				return unknown("this." + key + " is assigned more than once"), true
+			}
+			if len(inMethods) > 0 {
+				var alts []val
+				if len(found) == 1 {
+					alts = append(alts, x.eval(f, f.field(found[0], "right"), x.ctorEnv(v, f, ctor, e)))
+				}
+				for _, a := range inMethods {
+					av := x.eval(f, f.field(a, "right"), e)
+					if av.k == vNeed {
+						return av, true
+					}
+					alts = append(alts, av)
+				}
+				return union(alts...), true
 			}
 		}
 		// Walk up to the superclass when it is declared in the package.
@@ -1353,6 +1378,9 @@ func (x *extractor) evalMethodCall(f *file, n, callee nid, args []nid, e *env) (
 	case "join":
 		els, ok := x.elements(recv, e)
 		if !ok {
+			if len(els) == 1 && els[0].k == vNeed {
+				return els[0], true
+			}
 			if recv.k == vObject || recv.k == vInstance || recv.k == vModule {
 				return val{}, false
 			}
@@ -1387,6 +1415,9 @@ func (x *extractor) evalMethodCall(f *file, n, callee nid, args []nid, e *env) (
 		if recv.k == vArray {
 			all, ok := x.elements(recv, e)
 			if !ok {
+				if len(all) == 1 && all[0].k == vNeed {
+					return all[0], true
+				}
 				return unknown("concat of an unresolved array"), true
 			}
 			all = append([]val(nil), all...)
@@ -1424,6 +1455,9 @@ func (x *extractor) evalMethodCall(f *file, n, callee nid, args []nid, e *env) (
 		}
 		els, ok := x.elements(recv, e)
 		if !ok {
+			if len(els) == 1 && els[0].k == vNeed {
+				return els[0], true
+			}
 			return unknown(method + " over an unresolved array: " + reasonOf(recv)), true
 		}
 		switch method {
@@ -2144,4 +2178,25 @@ func (x *extractor) exportedInto(f *file, obj nid) []nid {
 		}
 	}
 	return out
+}
+
+// thisClassOf is the class whose instance `this` is at node n: the class of
+// the nearest enclosing method that is not an arrow function, or none.
+func thisClassOf(f *file, n nid) nid {
+	for a := f.parent(n); a >= 0; a = f.parent(a) {
+		k := f.kind(a)
+		if k == "arrow_function" {
+			continue
+		}
+		if functionKind(k) {
+			if k != "method_definition" {
+				return none
+			}
+			if body := f.parent(a); f.kind(body) == "class_body" {
+				return f.parent(body)
+			}
+			return none
+		}
+	}
+	return none
 }
