@@ -739,12 +739,13 @@ func (s *jsCapScan) classify(c nid, ref string, isNew bool) {
 						break
 					}
 				}
-			case f.kind(a) == "number":
-				if h := arg(1); h >= 0 {
+			case f.kind(a) == "string" || f.kind(a) == "template_string":
+				target = s.urlValue(a)
+			default:
+				// connect(port, host[, options]): the host is the second argument.
+				if h := arg(1); h >= 0 && f.kind(h) != "object" && !functionKind(f.kind(h)) {
 					target = s.commandValue(h)
 				}
-			default:
-				target = s.urlValue(a)
 			}
 		default:
 			if a := arg(0); a >= 0 {
