@@ -51,6 +51,7 @@ type extractor struct {
 	runtimeGen  []rundir.Site
 	readSites   int
 	minSites    []rundir.Site
+	bundleSites []bundleSite // registration sites inside minified bundles
 	toolObjects map[progKey]bool
 	entryKeys   map[string]bool
 	pyRootList  []string
@@ -438,6 +439,7 @@ func (x *extractor) extractAll() {
 			x.jsSite(f, s)
 		}
 	}
+	x.readBundleSites()
 	x.checkReassignments()
 }
 
@@ -592,6 +594,7 @@ func (x *extractor) addEntry(e rundir.Entry) {
 		return
 	}
 	x.entryKeys[key] = true
+	x.bundleText(&e)
 	if e.DescriptionState == StateUnreadable {
 		x.addUnresolved(e.File, e.Line, e.Kind+" "+e.Name+": description "+e.UnreadableReason)
 	}

@@ -63,13 +63,23 @@ func (x *extractor) jsSite(f *file, s siteRef) {
 		return
 	}
 	if f.minified {
-		// Registration text in a bundle: read only through imports from
-		// readable source; the bundle itself is evidence of minified_only.
-		if s.kind != siteNewServer && (len(x.minSites) == 0 || x.minSites[len(x.minSites)-1].File != f.path) {
-			x.minSites = append(x.minSites, f.site(n, x.bundleDetail(f)))
+		// Registration text in a bundle: evidence of minified_only when
+		// there is none elsewhere; read after the readable sites when there
+		// is (readBundleSites), so no bundle's tools go missing silently.
+		if s.kind != siteNewServer {
+			if len(x.minSites) == 0 || x.minSites[len(x.minSites)-1].File != f.path {
+				x.minSites = append(x.minSites, f.site(n, x.bundleDetail(f)))
+			}
+			x.bundleSites = append(x.bundleSites, bundleSite{f: f, js: s})
 		}
 		return
 	}
+	x.jsReadSite(f, s)
+}
+
+// jsReadSite reads one registration site of a JS/TS file.
+func (x *extractor) jsReadSite(f *file, s siteRef) {
+	n := s.n
 	if s.kind == siteNewServer {
 		x.enumerate(f, n, func(e *env, c *collector) { x.instructionsSite(f, n, e, c) })
 		return

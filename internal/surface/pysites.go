@@ -53,6 +53,7 @@ func (x *extractor) pySites(f *file) {
 		default:
 			if f.minified {
 				x.minSites = append(x.minSites, f.site(n, x.bundleDetail(f)))
+				x.bundleSites = append(x.bundleSites, bundleSite{f: f, py: n})
 				continue
 			}
 			x.readSites++
@@ -141,6 +142,7 @@ func (x *extractor) pyDecoratorSite(f *file, d, def nid) {
 	}
 	if f.minified {
 		x.minSites = append(x.minSites, f.site(d, x.bundleDetail(f)))
+		x.bundleSites = append(x.bundleSites, bundleSite{f: f, py: d})
 		return
 	}
 	x.readSites++
