@@ -544,7 +544,7 @@ func boundMethodName(f *file, v nid) string {
 		return ""
 	}
 	switch m := f.text(f.field(v, "property")); m {
-	case "tool", "registerTool", "addTool", "prompt", "registerPrompt", "resource", "registerResource":
+	case "tool", "registerTool", "registerToolTask", "addTool", "prompt", "registerPrompt", "resource", "registerResource":
 		return m
 	}
 	return ""
@@ -559,7 +559,10 @@ func classifyCall(f *file, fa *facts, n nid, name string, member bool) {
 		if member && len(args) >= 2 {
 			add(siteTool)
 		}
-	case "registerTool":
+	case "registerTool", "registerToolTask":
+		// registerToolTask is the SDK's task-augmented form of registerTool
+		// (server.experimental.tasks.registerToolTask(name, config, handler)):
+		// the same registration, listed by tools/list like any tool.
 		if member && len(args) >= 2 {
 			add(siteRegisterTool)
 		}
