@@ -678,7 +678,7 @@ func (x *extractor) instances(s scopeRef, e *env) (frames []env, reason string, 
 	// A function: bound through each of its call sites in the package.
 	calls := x.callSitesOf(f, n, e)
 	if len(calls) == 0 {
-		return nil, "parameter of a function with no call site in the package", nil
+		return nil, reasonNoCallSite, nil
 	}
 	for _, cs := range calls {
 		cs := cs

@@ -1087,10 +1087,27 @@ func (x *extractor) mapEntries(v val, e *env) (keys, vals []val, ok bool) {
 			keys, vals = append(keys, pair[0]), append(vals, pair[1])
 		}
 	}
+	method := "set"
+	if v.spec == "Set" {
+		method = "add"
+	}
 	decl := f.parent(v.n)
 	if f.kind(decl) != "variable_declarator" || f.field(decl, "value") != v.n {
-		if f.kind(decl) == "public_field_definition" || f.kind(decl) == "field_definition" {
-			return keys, vals, true
+		// A Map held by a member (this.m = new Map(), or a field): its
+		// this.m.set(...) calls in the same class.
+		for _, c := range memberMutations(f, v.n, method) {
+			a := f.args(c)
+			if v.spec == "Set" && len(a) >= 1 {
+				el := x.eval(f, a[0], e)
+				if !neverRuns(el) {
+					keys, vals = append(keys, el), append(vals, el)
+				}
+			} else if len(a) >= 2 {
+				kv, vv := x.eval(f, a[0], e), x.eval(f, a[1], e)
+				if !neverRuns(kv) && !neverRuns(vv) {
+					keys, vals = append(keys, kv), append(vals, vv)
+				}
+			}
 		}
 		return keys, vals, true
 	}
@@ -1099,10 +1116,6 @@ func (x *extractor) mapEntries(v val, e *env) (keys, vals []val, ok bool) {
 		return keys, vals, true
 	}
 	name := f.text(id)
-	method := "set"
-	if v.spec == "Set" {
-		method = "add"
-	}
 	for _, c := range f.facts.calls[method] {
 		callee := f.field(c, "function")
 		obj := f.field(callee, "object")
@@ -1115,9 +1128,14 @@ func (x *extractor) mapEntries(v val, e *env) (keys, vals []val, ok bool) {
 		a := f.args(c)
 		if v.spec == "Set" && len(a) >= 1 {
 			el := x.eval(f, a[0], e)
-			keys, vals = append(keys, el), append(vals, el)
+			if !neverRuns(el) {
+				keys, vals = append(keys, el), append(vals, el)
+			}
 		} else if len(a) >= 2 {
-			keys, vals = append(keys, x.eval(f, a[0], e)), append(vals, x.eval(f, a[1], e))
+			kv, vv := x.eval(f, a[0], e), x.eval(f, a[1], e)
+			if !neverRuns(kv) && !neverRuns(vv) {
+				keys, vals = append(keys, kv), append(vals, vv)
+			}
 		}
 	}
 	return keys, vals, true
@@ -1673,7 +1691,13 @@ func (x *extractor) pushedElements(v val, e *env) []val {
 	f := v.f
 	decl := f.parent(v.n)
 	if f.kind(decl) != "variable_declarator" || f.field(decl, "value") != v.n {
-		return nil
+		// An array held by a member (this.list = [], or a field): its
+		// this.list.push(...) calls in the same class.
+		var out []val
+		for _, c := range memberMutations(f, v.n, "push") {
+			out = append(out, x.pushArgs(f, c, e)...)
+		}
+		return out
 	}
 	id := f.field(decl, "name")
 	if f.kind(id) != "identifier" {
@@ -1711,7 +1735,9 @@ func (x *extractor) pushedElements(v val, e *env) []val {
 				}
 				continue
 			}
-			out = append(out, x.eval(f, a, v.env))
+			if av := x.eval(f, a, v.env); !neverRuns(av) {
+				out = append(out, av)
+			}
 		}
 	}
 	return out
@@ -2199,4 +2225,89 @@ func thisClassOf(f *file, n nid) nid {
 		}
 	}
 	return none
+}
+
+// pushArgs lists the values one push call adds, spreads expanded.
+func (x *extractor) pushArgs(f *file, c nid, e *env) []val {
+	var out []val
+	for _, a := range f.args(c) {
+		if f.kind(a) == "spread_element" {
+			inner := f.named(a)
+			if len(inner) > 0 {
+				els, ok := x.elements(x.eval(f, inner[0], e), e)
+				if ok {
+					out = append(out, els...)
+				} else if len(els) == 1 && els[0].k == vNeed {
+					out = append(out, els[0])
+				} else {
+					out = append(out, unknown("spread of an unresolved array into push"))
+				}
+			}
+			continue
+		}
+		if av := x.eval(f, a, e); !neverRuns(av) {
+			out = append(out, av)
+		}
+	}
+	return out
+}
+
+// memberMutations finds the calls `this.name.method(...)` of the class that
+// holds the container literal n in its member `name` (`this.name = n` in a
+// method, or a field `name = n`): the entries added to it after it is made.
+func memberMutations(f *file, n nid, method string) []nid {
+	if f.facts == nil {
+		return nil
+	}
+	decl := f.parent(n)
+	var name string
+	var class nid = none
+	switch f.kind(decl) {
+	case "assignment_expression":
+		left := f.field(decl, "left")
+		if f.field(decl, "right") != n || f.kind(left) != "member_expression" || f.kind(f.field(left, "object")) != "this" {
+			return nil
+		}
+		name = f.text(f.field(left, "property"))
+		class = thisClassOf(f, decl)
+	case "public_field_definition", "field_definition":
+		nm := f.field(decl, "name")
+		if nm < 0 {
+			nm = f.field(decl, "property")
+		}
+		name = propKeyName(f, nm)
+		if body := f.parent(decl); f.kind(body) == "class_body" {
+			class = f.parent(body)
+		}
+	}
+	if name == "" || class < 0 {
+		return nil
+	}
+	var out []nid
+	for _, c := range f.facts.calls[method] {
+		callee := f.field(c, "function")
+		if f.kind(callee) != "member_expression" {
+			continue
+		}
+		obj := f.field(callee, "object")
+		if f.kind(obj) != "member_expression" || f.kind(f.field(obj, "object")) != "this" || f.text(f.field(obj, "property")) != name {
+			continue
+		}
+		if thisClassOf(f, c) == class {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// reasonNoCallSite is why a parameter of a function nothing in the package
+// calls has no value.
+const reasonNoCallSite = "parameter of a function with no call site in the package"
+
+// neverRuns reports whether a value added to a container was read from a
+// function that nothing in the package calls: that addition does not happen
+// when the package runs, so it adds nothing (a registration from another
+// package is not followed, §5.2).
+func neverRuns(v val) bool {
+	return v.k == vUnknown && v.reason == reasonNoCallSite
 }

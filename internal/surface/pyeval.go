@@ -1232,7 +1232,7 @@ func (x *extractor) pyInstances(s scopeRef, e *env) ([]env, string, *scopeRef) {
 		}
 	}
 	if len(frames) == 0 {
-		return nil, "parameter of a function with no call site in the package", nil
+		return nil, reasonNoCallSite, nil
 	}
 	return frames, "", nil
 }
