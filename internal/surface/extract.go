@@ -52,6 +52,7 @@ type extractor struct {
 	readSites   int
 	minSites    []rundir.Site
 	bundleSites []bundleSite // registration sites inside minified bundles
+	pyDoc       string       // the package's docstring transformation (pyDocMode)
 	toolObjects map[progKey]bool
 	entryKeys   map[string]bool
 	pyRootList  []string

@@ -329,12 +329,14 @@ func (x *extractor) pyFunctionEntry(f *file, at nid, kind string, fn val, args [
 		}
 		if d.k == vNull || d.k == vUndefined {
 			doc, found := pyDocstring(df, def)
+			doc = x.pyDocText(doc)
 			describe(&ent, doc, found)
 		} else {
 			describe(&ent, d, true)
 		}
 	} else {
 		doc, found := pyDocstring(df, def)
+		doc = x.pyDocText(doc)
 		describe(&ent, doc, found)
 	}
 	// Schema and parameter descriptions.
