@@ -12,8 +12,10 @@ import (
 )
 
 // readAdvertised reads the tool names the artifact declares outside its
-// registration code (DESIGN.md decision 3): an MCPB/DXT manifest.json, a
-// server.json, and the README's list under a heading that names tools.
+// registration code, exactly as methodology §5.2 states them (DESIGN.md
+// decision 3): the tools of an MCPB/DXT manifest.json and of a server.json
+// at the package root, and the names a root README lists under a heading
+// that names tools.
 func (x *extractor) readAdvertised(fsys fs.FS) {
 	seen := map[string]bool{}
 	add := func(name, source string, line int) {
@@ -29,22 +31,8 @@ func (x *extractor) readAdvertised(fsys fs.FS) {
 		if err != nil {
 			continue
 		}
-		var doc struct {
-			Tools []json.RawMessage `json:"tools"`
-		}
-		if json.Unmarshal(b, &doc) != nil {
-			continue
-		}
-		for _, t := range doc.Tools {
-			var obj struct {
-				Name string `json:"name"`
-			}
-			var s string
-			if json.Unmarshal(t, &obj) == nil && obj.Name != "" {
-				add(obj.Name, name, 0)
-			} else if json.Unmarshal(t, &s) == nil {
-				add(s, name, 0)
-			}
+		for _, n := range manifestToolNames(b, name == "manifest.json") {
+			add(n, name, 0)
 		}
 	}
 	ents, err := fs.ReadDir(fsys, x.root)
@@ -53,9 +41,11 @@ func (x *extractor) readAdvertised(fsys fs.FS) {
 	}
 	var readmes []string
 	for _, e := range ents {
-		n := strings.ToLower(e.Name())
-		if !e.IsDir() && (n == "readme.md" || n == "readme" || n == "readme.markdown" || n == "readme.rst" || n == "readme.txt") {
-			readmes = append(readmes, e.Name())
+		switch strings.ToLower(e.Name()) {
+		case "readme", "readme.md", "readme.markdown":
+			if !e.IsDir() {
+				readmes = append(readmes, e.Name())
+			}
 		}
 	}
 	sort.Strings(readmes)
@@ -71,78 +61,230 @@ func (x *extractor) readAdvertised(fsys fs.FS) {
 	}
 }
 
+// manifestToolNames reads the name of each object of the top-level tools
+// array. A manifest.json counts only when it is an MCPB/DXT manifest: it has
+// a server object, a manifest_version or a dxt_version member.
+func manifestToolNames(b []byte, mcpb bool) []string {
+	var doc map[string]json.RawMessage
+	if json.Unmarshal(b, &doc) != nil {
+		return nil
+	}
+	if mcpb {
+		var server map[string]json.RawMessage
+		_, hasMV := doc["manifest_version"]
+		_, hasDXT := doc["dxt_version"]
+		if json.Unmarshal(doc["server"], &server) != nil && !hasMV && !hasDXT {
+			return nil
+		}
+	}
+	var tools []json.RawMessage
+	if json.Unmarshal(doc["tools"], &tools) != nil {
+		return nil
+	}
+	var out []string
+	for _, t := range tools {
+		var obj struct {
+			Name *string `json:"name"`
+		}
+		if json.Unmarshal(t, &obj) == nil && obj.Name != nil {
+			out = append(out, *obj.Name)
+		}
+	}
+	return out
+}
+
 var (
-	mdHeading    = regexp.MustCompile(`^(#{1,6})\s+(.*?)\s*#*\s*$`)
-	toolsWord    = regexp.MustCompile(`(?i)\btools\b`)
-	listItemName = regexp.MustCompile("^ ?[-*+]\\s+(?:\\*\\*`?([A-Za-z][A-Za-z0-9_.\\-]*)`?\\*\\*|`([A-Za-z][A-Za-z0-9_.\\-]*)`)")
-	tableSep     = regexp.MustCompile(`^\|?\s*:?-{3,}`)
-	toolName     = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_.\-]*$`)
-	paramDoc     = regexp.MustCompile(`(?i)^\s*[:\-–—]?\s*\((string|number|integer|boolean|bool|array|object|optional|required|int|float)\b`)
+	atxHeading   = regexp.MustCompile(`^ {0,3}(#{1,6})(?:[ \t]+(.*?))?[ \t]*$`)
+	setextUnder  = regexp.MustCompile(`^ {0,3}(=+|-+)[ \t]*$`)
+	toolsWord    = regexp.MustCompile(`(?i)\btools?\b`)
+	listMarker   = regexp.MustCompile(`^( *)(?:[-*+]|[0-9]{1,9}[.)])(?:[ \t]+|$)`)
+	fenceOpen    = regexp.MustCompile("^ {0,3}(`{3,}|~{3,})")
+	toolNameRule = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_.\-/]*$`)
+	mdLink       = regexp.MustCompile(`!?\[([^\]]*)\]\([^)]*\)`)
+	htmlTag      = regexp.MustCompile(`<[^>]*>`)
 )
 
-// readmeTools lists the names a README gives under a heading naming tools:
-// top-level list items that start with a bold or code name, and the first
-// column of tables, up to the next heading. Parameter lists ("- `url`
-// (string)") are not tool names.
+// readmeTools lists the names a README gives under a heading that names
+// tools (methodology §5.2, rule 3): a heading whose text, Markdown
+// formatting removed, holds the word "tool" or "tools"; its section runs to
+// the next heading of the same or a higher level. Inside it, a name is the
+// inline code span a list item or a table row begins with, or the whole
+// text of a subheading that is one code span, when it has the shape of a
+// tool name. Prose, links and code blocks are never names.
 func readmeTools(md string) []rundir.Advertised {
 	var out []rundir.Advertised
 	lines := strings.Split(md, "\n")
-	level := 0 // level of the open tools heading, 0 when none
-	fence := false
+	for i := range lines {
+		lines[i] = strings.TrimRight(lines[i], "\r")
+	}
+	level := 0 // the open tools section's heading level, 0 when none
+	fence := ""
+	inList := false
+	prevBlank := true
 	for i := 0; i < len(lines); i++ {
-		l := strings.TrimRight(lines[i], "\r")
-		t := strings.TrimSpace(l)
-		if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
-			fence = !fence
+		l := lines[i]
+		if fence != "" {
+			if m := fenceOpen.FindStringSubmatch(l); m != nil && strings.HasPrefix(m[1], fence[:1]) && len(m[1]) >= len(fence) &&
+				strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(l), fence[:1])) == "" {
+				fence = ""
+			}
 			continue
 		}
-		if fence {
+		if m := fenceOpen.FindStringSubmatch(l); m != nil {
+			fence = m[1]
+			if len(l)-len(strings.TrimLeft(l, " ")) < 2 {
+				inList = false // a fence at the margin ends any list
+			}
+			prevBlank = false
 			continue
 		}
-		if m := mdHeading.FindStringSubmatch(l); m != nil {
-			lv := len(m[1])
-			// Any heading closes the list: a deeper heading that does not
-			// name tools starts one tool's own section (its parameters,
-			// examples), whose list items are not tool names.
-			level = 0
-			if toolsWord.MatchString(m[2]) {
+		blank := strings.TrimSpace(l) == ""
+		lv, text, isHeading := 0, "", false
+		if m := atxHeading.FindStringSubmatch(l); m != nil {
+			lv, text, isHeading = len(m[1]), strings.TrimRight(strings.TrimRight(m[2], "#"), " \t"), true
+			if strings.HasSuffix(m[2], "#") && !strings.HasSuffix(strings.TrimRight(m[2], "#"), " ") && strings.TrimRight(m[2], "#") != "" {
+				text = m[2] // a closing sequence needs a space before it
+			}
+		} else if !blank && !prevBlank && i > 0 && !inList && !strings.HasPrefix(strings.TrimSpace(lines[i-1]), "|") && setextUnder.MatchString(l) &&
+			!listMarker.MatchString(lines[i-1]) && atxHeading.FindStringSubmatch(lines[i-1]) == nil {
+			// A setext underline makes the line before it a heading.
+			lv, text, isHeading = 1, strings.TrimSpace(lines[i-1]), true
+			if strings.Contains(l, "-") {
+				lv = 2
+			}
+			// The underlined line was read as a paragraph line: if it
+			// opened a tools section it is handled here.
+		}
+		if isHeading {
+			if level > 0 && lv <= level {
+				level = 0
+			}
+			if level == 0 && toolsWord.MatchString(stripMarkdown(text)) {
 				level = lv
+			} else if level > 0 && lv > level {
+				if name, ok := wholeCodeSpan(text); ok {
+					out = append(out, rundir.Advertised{Name: name, Line: headingLine(i, l, lines)})
+				}
+			}
+			prevBlank, inList = false, false
+			continue
+		}
+		if blank {
+			prevBlank = true
+			continue
+		}
+		indent := len(l) - len(strings.TrimLeft(l, " "))
+		if m := listMarker.FindStringSubmatch(l); m != nil && (indent < 4 || inList) {
+			inList = true
+			prevBlank = false
+			if level > 0 {
+				if name, ok := leadingCodeSpan(l[len(m[0]):]); ok {
+					out = append(out, rundir.Advertised{Name: name, Line: i + 1})
+				}
 			}
 			continue
 		}
-		if level == 0 {
+		if indent >= 4 && !inList && prevBlank {
+			// An indented code block.
 			continue
 		}
-		if m := listItemName.FindStringSubmatch(l); m != nil {
-			name := m[1]
-			if name == "" {
-				name = m[2]
-			}
-			if paramDoc.MatchString(l[len(m[0]):]) {
+		if indent < 2 && prevBlank {
+			inList = false
+		}
+		prevBlank = false
+		if t := strings.TrimSpace(l); strings.HasPrefix(t, "|") && level > 0 {
+			if isTableDelimiter(t) {
 				continue
 			}
-			out = append(out, rundir.Advertised{Name: name, Line: i + 1})
-			continue
-		}
-		// A table: header row, separator, rows; the first column names tools.
-		if strings.HasPrefix(t, "|") && i+1 < len(lines) && tableSep.MatchString(strings.TrimSpace(lines[i+1])) {
-			i += 2
-			for ; i < len(lines); i++ {
-				row := strings.TrimSpace(lines[i])
-				if !strings.HasPrefix(row, "|") {
-					i--
-					break
-				}
-				cells := strings.Split(strings.Trim(row, "|"), "|")
-				c := strings.TrimSpace(cells[0])
-				c = strings.Trim(c, "*`")
-				if toolName.MatchString(c) {
-					out = append(out, rundir.Advertised{Name: c, Line: i + 1})
-				}
+			cells := strings.Split(strings.TrimPrefix(t, "|"), "|")
+			if name, ok := leadingCodeSpan(strings.TrimLeft(cells[0], " \t")); ok {
+				out = append(out, rundir.Advertised{Name: name, Line: i + 1})
 			}
 		}
 	}
 	return out
+}
+
+// headingLine is the 1-based line of a heading's text (the line above a
+// setext underline).
+func headingLine(i int, l string, lines []string) int {
+	if atxHeading.MatchString(l) {
+		return i + 1
+	}
+	return i
+}
+
+// stripMarkdown removes inline formatting from heading text: links and
+// images become their text, HTML tags, code-span backticks and emphasis
+// asterisks go.
+func stripMarkdown(s string) string {
+	s = mdLink.ReplaceAllString(s, "$1")
+	s = htmlTag.ReplaceAllString(s, "")
+	s = strings.NewReplacer("`", "", "*", "").Replace(s)
+	return s
+}
+
+// leadingCodeSpan returns the text of the inline code span s begins with,
+// when it has the shape of a tool name.
+func leadingCodeSpan(s string) (string, bool) {
+	n := len(s) - len(strings.TrimLeft(s, "`"))
+	if n == 0 {
+		return "", false
+	}
+	ticks := s[:n]
+	rest := s[n:]
+	for off := 0; off < len(rest); {
+		j := strings.Index(rest[off:], ticks)
+		if j < 0 {
+			return "", false
+		}
+		j += off
+		// The closing run must be exactly as long as the opening one.
+		k := j + n
+		if (j > 0 && rest[j-1] == '`') || (k < len(rest) && rest[k] == '`') {
+			off = k
+			for off < len(rest) && rest[off] == '`' {
+				off++
+			}
+			continue
+		}
+		text := rest[:j]
+		if len(text) >= 2 && text[0] == ' ' && text[len(text)-1] == ' ' && strings.TrimSpace(text) != "" {
+			text = text[1 : len(text)-1]
+		}
+		if len(text) > 128 || !toolNameRule.MatchString(text) {
+			return "", false
+		}
+		return text, true
+	}
+	return "", false
+}
+
+// wholeCodeSpan returns the name a heading's whole text is one code span of.
+func wholeCodeSpan(text string) (string, bool) {
+	t := strings.TrimSpace(text)
+	name, ok := leadingCodeSpan(t)
+	if !ok {
+		return "", false
+	}
+	n := len(t) - len(strings.TrimLeft(t, "`"))
+	if !strings.HasSuffix(t, strings.Repeat("`", n)) || strings.Count(t, "`") != 2*n {
+		return "", false
+	}
+	return name, true
+}
+
+// isTableDelimiter reports a table's delimiter row (| --- | :-: |).
+func isTableDelimiter(t string) bool {
+	cells := strings.Split(strings.Trim(t, "|"), "|")
+	for _, c := range cells {
+		c = strings.TrimSpace(c)
+		c = strings.TrimPrefix(strings.TrimSuffix(c, ":"), ":")
+		if len(c) < 1 || strings.Trim(c, "-") != "" {
+			return false
+		}
+	}
+	return true
 }
 
 // findDelegation records that the package's server lives in a declared

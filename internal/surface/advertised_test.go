@@ -1,0 +1,75 @@
+package surface
+
+import (
+	"encoding/json"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// TestReadmeToolsRule pins each clause of methodology §5.2's README rule.
+func TestReadmeToolsRule(t *testing.T) {
+	md := strings.Join([]string{
+		"# server",                             // 1
+		"- `not_in_a_tools_section`",           // 2
+		"## Available **Tool** list",           // 3: "tool" as a whole word, formatting removed
+		"1. `ordered_item` reads a page",       // 4
+		"2) ``double`ticks`` is not a name",    // 5: backtick inside, not a name shape
+		"- [`linked`](#linked) is a link",      // 6
+		"- **bold_name** is prose",             // 7
+		"- `9starts_with_digit`",               // 8
+		"- `_private/path.name-x`",             // 9
+		"- `" + strings.Repeat("a", 129) + "`", // 10: over 128 bytes
+		"```",                                  // 11
+		"- `fenced`",                           // 12
+		"```",                                  // 13
+		"",                                     // 14
+		"    - `indented_code`",                // 15: an indented code block
+		"",                                     // 16
+		"### `subheading_name`",                // 17
+		"### Parameters of `x`",                // 18: not a whole code span
+		"| Name | What |",                      // 19
+		"| --- | --- |",                        // 20
+		"| `table_name` | reads |",             // 21
+		"| **bold** | no |",                    // 22
+		"## Toolsmith notes",                   // 23: "Toolsmith" is not the word
+		"- `after_section`",                    // 24
+		"",                                     // 25
+		"Tools",                                // 26: a setext heading
+		"-----",                                // 27
+		"- `setext_item`",                      // 28
+		"## Install",                           // 29
+		"- `npm`",                              // 30
+	}, "\n")
+	var got []string
+	for _, a := range readmeTools(md) {
+		got = append(got, a.Name+":"+itoa(a.Line))
+	}
+	want := []string{"ordered_item:4", "_private/path.name-x:9", "subheading_name:17", "table_name:21", "setext_item:28"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("readmeTools = %v\nwant %v", got, want)
+	}
+}
+
+func TestManifestToolNames(t *testing.T) {
+	cases := []struct {
+		doc  string
+		mcpb bool
+		want []string
+	}{
+		{`{"tools":[{"name":"a"}]}`, true, nil}, // not an MCPB/DXT manifest
+		{`{"manifest_version":"0.2","tools":[{"name":"a"},{"title":"no name"},"b"]}`, true, []string{"a"}},
+		{`{"dxt_version":"0.1","tools":[{"name":"a"}]}`, true, []string{"a"}},
+		{`{"server":{"type":"node"},"tools":[{"name":"a"}]}`, true, []string{"a"}},
+		{`{"server":"not an object","tools":[{"name":"a"}]}`, true, nil},
+		{`{"tools":[{"name":"s"}]}`, false, []string{"s"}}, // server.json
+		{`not json`, false, nil},
+	}
+	for _, c := range cases {
+		got := manifestToolNames([]byte(c.doc), c.mcpb)
+		if !reflect.DeepEqual(got, c.want) {
+			b, _ := json.Marshal(got)
+			t.Errorf("manifestToolNames(%s, %v) = %s, want %v", c.doc, c.mcpb, b, c.want)
+		}
+	}
+}
