@@ -44,6 +44,14 @@ bench: ## Run the benchmarks (ratios against baselines measured in the same run)
 loadtest: ## Load-test GET /manifest on loopback over 10,000 published versions against a bare handler and pgbench (bounded; writes docs/benchmarks.md)
 	$(GO) run ./cmd/attestari-loadtest -write docs/benchmarks.md
 
+.PHONY: corpus
+corpus: ## Fetch the real-server corpus tarballs (testdata/corpus/packages.json) into $$ATTESTARI_HOME/corpus, SHA-256 checked
+	scripts/corpus-fetch.sh
+
+.PHONY: corpus-eval
+corpus-eval: corpus ## Extract every corpus package and compare with the runtime truth; writes docs/extractor-corpus.md
+	$(GO) run ./internal/corpus/evalcmd -out docs/extractor-corpus.md
+
 .PHONY: fuzz
 fuzz: ## Run every fuzz target for FUZZTIME each (default 30s)
 	@set -e; for pkg in $$($(GO) list ./...); do \

@@ -121,14 +121,18 @@ func sha256Hex(b []byte) string {
 // name may still be a tool the server lists once configured: each is listed
 // for reading.
 type AdvertisedFigures struct {
-	Packages            int            `json:"packages"`              // started packages with at least one advertised name
-	Names               int            `json:"names"`                 // advertised names over those packages
-	ListedAtRuntime     int            `json:"listed_at_runtime"`     // advertised names the running server listed
-	Refused             int            `json:"refused"`               // packages with an advertised name not parsed
-	RefusedOnlyByFalse  int            `json:"refused_only_by_false"` // ... every such name absent from the runtime list
-	FalseNames          []Miss         `json:"false_names"`           // advertised, not parsed, not listed at run time
-	UnparsedListedNames []Miss         `json:"unparsed_listed_names"` // advertised, listed at run time, not parsed
-	BySource            map[string]int `json:"by_source"`             // advertised names per source file kind
+	Packages           int `json:"packages"`              // started packages with at least one advertised name
+	Names              int `json:"names"`                 // advertised names over those packages
+	ListedAtRuntime    int `json:"listed_at_runtime"`     // advertised names the running server listed
+	Refused            int `json:"refused"`               // packages with an advertised name not parsed
+	RefusedOnlyByFalse int `json:"refused_only_by_false"` // ... every such name absent from the runtime list
+	// The same two counts over packages whose outcome is parsed: there the
+	// advertised-tools rule is what decides whether the gate refuses.
+	ParsedRefused            int            `json:"parsed_refused"`
+	ParsedRefusedOnlyByFalse int            `json:"parsed_refused_only_by_false"`
+	FalseNames               []Miss         `json:"false_names"`           // advertised, not parsed, not listed at run time
+	UnparsedListedNames      []Miss         `json:"unparsed_listed_names"` // advertised, listed at run time, not parsed
+	BySource                 map[string]int `json:"by_source"`             // advertised names per source file kind
 }
 
 // EvaluateAdvertised computes AdvertisedFigures.
@@ -190,6 +194,12 @@ func EvaluateAdvertised(truths []Truth, surfaces map[string]rundir.Surface) Adve
 			if onlyFalse {
 				a.RefusedOnlyByFalse++
 			}
+			if s.Outcome == outcomeParsed {
+				a.ParsedRefused++
+				if onlyFalse {
+					a.ParsedRefusedOnlyByFalse++
+				}
+			}
 		}
 	}
 	return a
@@ -240,18 +250,28 @@ func EvalMarkdown(h EvalHeader, r Report, adv AdvertisedFigures, surfaces map[st
 		fmt.Fprintf(&b, "%s %d", k, adv.BySource[k])
 	}
 	fmt.Fprintf(&b, "); listed by the running server: %d.\n", adv.ListedAtRuntime)
-	fmt.Fprintf(&b, "Packages the rule refuses (an advertised name that is not a parsed tool): %d, of which %d only on names the running server does not list.\n\n", adv.Refused, adv.RefusedOnlyByFalse)
-	if len(adv.UnparsedListedNames) > 0 {
-		b.WriteString("Advertised, listed at run time, not parsed (the extractor's miss; the refusal is right):\n\n")
-		for _, m := range adv.UnparsedListedNames {
-			fmt.Fprintf(&b, "- %s `%s` (%s)\n", m.Package, m.Name, m.Detail)
-		}
-		b.WriteString("\n")
+	fmt.Fprintf(&b, "Packages the rule refuses (an advertised name that is not a parsed tool): %d, of which %d only on names the running server does not list. ", adv.Refused, adv.RefusedOnlyByFalse)
+	fmt.Fprintf(&b, "Among packages whose outcome is parsed, where the rule decides: %d refused, %d of them only on names the running server does not list.\n\n", adv.ParsedRefused, adv.ParsedRefusedOnlyByFalse)
+	byPkg := map[string][2][]string{}
+	for _, m := range adv.UnparsedListedNames {
+		e := byPkg[m.Package]
+		e[0] = append(e[0], m.Name)
+		byPkg[m.Package] = e
 	}
-	if len(adv.FalseNames) > 0 {
-		b.WriteString("Advertised, not parsed, not listed at run time (a refusal the runtime list does not support; the list is a lower bound):\n\n")
-		for _, m := range adv.FalseNames {
-			fmt.Fprintf(&b, "- %s `%s` (%s)\n", m.Package, m.Name, m.Detail)
+	for _, m := range adv.FalseNames {
+		e := byPkg[m.Package]
+		e[1] = append(e[1], m.Name+" ("+m.Detail+")")
+		byPkg[m.Package] = e
+	}
+	if len(byPkg) > 0 {
+		b.WriteString("| package | outcome | advertised, not parsed, listed at run time | advertised, not parsed, not listed at run time |\n| --- | --- | --- | --- |\n")
+		for _, k := range sortedKeys(byPkg) {
+			e := byPkg[k]
+			outcome := ""
+			if s, ok := surfaces[k]; ok {
+				outcome = s.Outcome
+			}
+			fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", k, outcome, nameList(e[0], 8), nameList(e[1], 12))
 		}
 		b.WriteString("\n")
 	}
@@ -285,4 +305,34 @@ func demoteHeadings(s string) string {
 		}
 	}
 	return strings.Join(lines, "\n")
+}
+
+// nameList renders up to max names and how many more there are.
+func nameList(names []string, max int) string {
+	if len(names) == 0 {
+		return ""
+	}
+	shown := names
+	if len(shown) > max {
+		shown = shown[:max]
+	}
+	out := strings.Join(shown, ", ")
+	if len(names) > max {
+		out += fmt.Sprintf(" and %d more", len(names)-max)
+	}
+	return fmt.Sprintf("%d: %s", len(names), strings.ReplaceAll(out, "|", "\\|"))
+}
+
+// AnnotateDelegation adds the delegation target to each not_parsed miss of a
+// package that delegates (methodology §4): its tools live in the target
+// package, which joins a run on its own.
+func AnnotateDelegation(r *Report, surfaces map[string]rundir.Surface) {
+	for i, m := range r.Misses {
+		if m.Kind != MissNotParsed {
+			continue
+		}
+		if s, ok := surfaces[m.Package]; ok && s.DelegatesTo != nil {
+			r.Misses[i].Detail += fmt.Sprintf("; delegates to %s@%s", s.DelegatesTo.Name, s.DelegatesTo.Specifier)
+		}
+	}
 }

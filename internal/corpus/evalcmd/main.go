@@ -103,6 +103,7 @@ func run(ctx context.Context, listPath, truthDir, dir, out, rows, only, command 
 		}
 	}
 	r := corpus.Evaluate(truths, surfaces)
+	corpus.AnnotateDelegation(&r, surfaces)
 	adv := corpus.EvaluateAdvertised(truths, surfaces)
 	md := corpus.EvalMarkdown(corpus.EvalHeader{
 		Command: command, Date: time.Now(), ExtractorVersion: surface.ExtractorVersion,
@@ -118,6 +119,7 @@ func run(ctx context.Context, listPath, truthDir, dir, out, rows, only, command 
 		"started": r.Started, "parsed": r.Parsed, "parsed_share": r.ParsedShare(),
 		"tool_recall": t.Recall(), "tool_precision": t.Precision(), "description_equal": r.DescriptionEqualShare(),
 		"advertised_refused": adv.Refused, "advertised_refused_only_by_false": adv.RefusedOnlyByFalse,
+		"parsed_advertised_refused": adv.ParsedRefused, "parsed_advertised_refused_only_by_false": adv.ParsedRefusedOnlyByFalse,
 	})
 	log.Printf("corpus-eval: %s", summary)
 	return nil
