@@ -373,6 +373,15 @@ func (x *extractor) bindingValue(f *file, b binding, e *env) val {
 			if pv, ok := x.pinned[progKey{f, d, nil}]; ok {
 				return pv
 			}
+			if pat == b.id {
+				for _, a := range f.facts.augAssigns[f.text(b.id)] {
+					if ob, ok := x.lookup(f, f.field(a, "left"), f.text(b.id)); ok && ob.decl == b.decl {
+						// `text += more`, perhaps under a condition: the
+						// value is not carried to one text.
+						return unknown("variable " + f.text(b.id) + " is modified by a compound assignment")
+					}
+				}
+			}
 			as := x.assignmentsTo(f, pat, b)
 			switch {
 			case len(as) == 1 && valueNode < 0:

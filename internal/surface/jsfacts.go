@@ -42,6 +42,8 @@ type facts struct {
 	assigns map[string][]nid
 	// propAssigns indexes `x.name = value` assignments by the property name.
 	propAssigns map[string][]nid
+	// augAssigns indexes `name += value` (any compound assignment) by name.
+	augAssigns map[string][]nid
 	scopes      map[nid]map[string][]declRef
 	imports     []importFact
 	sites       []siteRef
@@ -170,6 +172,7 @@ func buildJSFacts(f *file) *facts {
 		calls:       map[string][]nid{},
 		assigns:     map[string][]nid{},
 		propAssigns: map[string][]nid{},
+		augAssigns:  map[string][]nid{},
 		scopes:      map[nid]map[string][]declRef{},
 	}
 	// Imported names by local alias, so a call through an alias
@@ -338,6 +341,17 @@ func buildJSFacts(f *file) *facts {
 				continue
 			}
 			classifyCallSite(f, fa, n, name)
+		case "augmented_assignment_expression":
+			left := f.field(n, "left")
+			switch f.kind(left) {
+			case "identifier":
+				fa.augAssigns[f.text(left)] = append(fa.augAssigns[f.text(left)], n)
+			case "member_expression":
+				if f.text(f.field(left, "property")) == "description" && !f.minified {
+					// x.description += "...": the text is changed at run time.
+					fa.sites = append(fa.sites, siteRef{siteReassign, n})
+				}
+			}
 		case "assignment_expression":
 			left := f.field(n, "left")
 			switch f.kind(left) {

@@ -1221,7 +1221,7 @@ func (x *extractor) checkReassignments() {
 				continue
 			}
 			var obj nid
-			if f.kind(s.n) == "assignment_expression" {
+			if k := f.kind(s.n); k == "assignment_expression" || k == "augmented_assignment_expression" {
 				obj = f.field(f.field(s.n, "left"), "object")
 			} else {
 				obj = f.args(s.n)[0]
