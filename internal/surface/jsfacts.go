@@ -44,9 +44,9 @@ type facts struct {
 	propAssigns map[string][]nid
 	// augAssigns indexes `name += value` (any compound assignment) by name.
 	augAssigns map[string][]nid
-	scopes      map[nid]map[string][]declRef
-	imports     []importFact
-	sites       []siteRef
+	scopes     map[nid]map[string][]declRef
+	imports    []importFact
+	sites      []siteRef
 }
 
 type importFact struct {
