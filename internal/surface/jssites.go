@@ -770,10 +770,6 @@ func (x *extractor) dispatcherSite(f *file, n nid, kind siteKind, e *env, c *col
 		}
 		rets = append(rets, returnsOf(f, b)...)
 	}
-	if len(rets) == 0 {
-		c.failures = append(c.failures, method+" dispatcher returns nothing the extractor can read")
-		return
-	}
 	var alts []val
 	for _, r := range rets {
 		ch := f.named(r)
@@ -786,7 +782,47 @@ func (x *extractor) dispatcherSite(f *file, n nid, kind siteKind, e *env, c *col
 		}
 		alts = append(alts, v)
 	}
+	// A dispatcher that writes its response rather than returning it
+	// (writeResponse(id, {tools: TOOLS}); return;): the response object
+	// handed to a call in the case body.
+	for _, b := range bodies {
+		for _, o := range responseObjects(f, b, method) {
+			v := x.eval(f, o, e)
+			if c.needs(v) {
+				return
+			}
+			alts = append(alts, v)
+		}
+	}
+	if len(alts) == 0 {
+		c.failures = append(c.failures, method+" dispatcher returns nothing the extractor can read")
+		return
+	}
 	x.listResult(f, n, method, union(alts...), e, c)
+}
+
+// responseObjects finds the object literals a dispatcher's body hands to a
+// call as its response: an argument that has the list's own key (tools,
+// prompts, ...) or a result member. Calls inside nested functions are not
+// the dispatcher's response.
+func responseObjects(f *file, body nid, method string) []nid {
+	field := listField[method]
+	var out []nid
+	f.walk(body, func(n nid) bool {
+		if n != body && functionKind(f.kind(n)) {
+			return false
+		}
+		if f.kind(n) != "call_expression" {
+			return true
+		}
+		for _, a := range f.args(n) {
+			if f.kind(a) == "object" && (objectHasKey(f, a, field) || objectHasKey(f, a, "result")) {
+				out = append(out, a)
+			}
+		}
+		return true
+	})
+	return out
 }
 
 func (x *extractor) typedToolSite(f *file, n nid, e *env, c *collector) {
