@@ -209,6 +209,49 @@ func (x *extractor) callsOwnMethod(f *file, n nid, e *env) (bool, *val) {
 	return found && m.k == vFunc, nil
 }
 
+// reassignsToolObject reports whether the object a description is assigned
+// on is a registered tool definition: directly, as one of several values, or
+// through the element a loop or callback binds (`for (const t of tools)
+// t.description = ...`, each element tried).
+func (x *extractor) reassignsToolObject(f *file, obj nid) bool {
+	x.siteLimit, x.siteOver = x.steps+x.opts.MaxSiteSteps, false
+	defer func() { x.siteLimit, x.siteOver = 0, false }()
+	var isTool func(v val) bool
+	isTool = func(v val) bool {
+		switch v.k {
+		case vObject:
+			return v.n >= 0 && x.toolObjects[progKey{v.f, v.n, nil}]
+		case vUnion:
+			for _, a := range v.elems {
+				if isTool(a) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	v := x.eval(f, obj, nil)
+	if isTool(v) {
+		return true
+	}
+	if v.k != vNeed {
+		return false
+	}
+	frames, _, need2 := x.instances(v.need, nil)
+	if need2 != nil {
+		return false
+	}
+	for i, fr := range frames {
+		if i >= 256 || x.exceeded {
+			break
+		}
+		if isTool(x.eval(f, obj, (*env)(nil).push(fr))) {
+			return true
+		}
+	}
+	return false
+}
+
 // nameText reads a name written as a template literal whose substitutions
 // each resolve to literal text (`web_data_${id}` inside a loop over literal
 // ids): the name is that text, followed through the tree like any other.
@@ -1262,11 +1305,7 @@ func (x *extractor) checkReassignments() {
 			} else {
 				obj = f.args(s.n)[0]
 			}
-			v := x.eval(f, obj, nil)
-			hit := false
-			if v.k == vObject && v.n >= 0 && x.toolObjects[progKey{v.f, v.n, nil}] {
-				hit = true
-			}
+			hit := x.reassignsToolObject(f, obj)
 			// The object a registration call returned (RegisteredTool).
 			if f.kind(obj) == "identifier" {
 				if b, ok := x.lookup(f, obj, f.text(obj)); ok && f.kind(b.decl) == "variable_declarator" {
