@@ -24,9 +24,15 @@ func (x *extractor) readBundleSites() {
 	if x.readSites == 0 || len(x.bundleSites) == 0 {
 		return
 	}
+	reached := x.reachedFromEntries()
 	for _, b := range x.bundleSites {
 		if x.exceeded {
 			return
+		}
+		if reached != nil && !reached[b.f] {
+			// A bundle no entry point loads (a browser bundle for a UI, a
+			// build artefact) is not the server's registration.
+			continue
 		}
 		if b.f.lang == LangPython {
 			x.siteFailed(b.f, b.py, "registration site inside a minified bundle is not read")
@@ -34,6 +40,33 @@ func (x *extractor) readBundleSites() {
 		}
 		x.jsReadSite(b.f, b.js)
 	}
+}
+
+// reachedFromEntries is the import closure of the package's entry points
+// (package.json main, module, bin, exports), or nil when none is known.
+func (x *extractor) reachedFromEntries() map[*file]bool {
+	if len(x.entryFiles) == 0 {
+		return nil
+	}
+	reached := map[*file]bool{}
+	queue := append([]*file(nil), x.entryFiles...)
+	for len(queue) > 0 {
+		f := queue[0]
+		queue = queue[1:]
+		if reached[f] {
+			continue
+		}
+		reached[f] = true
+		if f.facts == nil {
+			continue
+		}
+		for _, im := range f.facts.imports {
+			if t := x.resolveModule(f, im.spec); t != nil && t.parsed != nil && !reached[t] {
+				queue = append(queue, t)
+			}
+		}
+	}
+	return reached
 }
 
 // bundleText applies §5.2's description states to text that sits in a

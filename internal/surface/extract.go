@@ -566,7 +566,7 @@ func (x *extractor) siteFailed(f *file, n nid, reason string) {
 }
 
 func (x *extractor) commit(f *file, site nid, c *collector) {
-	if len(c.failures) > 0 && len(c.runtime) == 0 && f.mentionsOpenAPI() {
+	if len(c.failures) > 0 && len(c.runtime) == 0 && !f.minified && f.mentionsOpenAPI() {
 		// The registering file builds its tools from an OpenAPI document.
 		c.runtime = append(c.runtime, "tools built from an OpenAPI document")
 	}
