@@ -2,6 +2,7 @@ package surface
 
 import (
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -445,6 +446,7 @@ func (x *extractor) destructure(f *file, pat, id nid, v val, e *env) val {
 		index int
 		def   nid
 		kind  byte // 'p' prop, 'i' index, 'd' default, 'r' rest
+		omit  []string
 	}
 	var steps []stepT
 	cur := id
@@ -482,7 +484,23 @@ func (x *extractor) destructure(f *file, pat, id nid, v val, e *env) val {
 				}
 			}
 		case "rest_pattern":
-			return unknown("rest element of a destructuring pattern")
+			op := f.parent(p)
+			if f.kind(op) != "object_pattern" {
+				return unknown("rest element of a destructuring pattern")
+			}
+			// { a, b: c, ...rest }: rest is the object without a and b.
+			var omit []string
+			for _, c := range f.named(op) {
+				switch f.kind(c) {
+				case "shorthand_property_identifier_pattern":
+					omit = append(omit, f.text(c))
+				case "pair_pattern":
+					omit = append(omit, propKeyName(f, f.field(c, "key")))
+				case "object_assignment_pattern":
+					omit = append(omit, f.text(f.field(c, "left")))
+				}
+			}
+			steps = append(steps, stepT{kind: 'r', omit: omit})
 		case "required_parameter", "optional_parameter":
 			if cur == f.field(p, "pattern") {
 				if dv := f.field(p, "value"); dv >= 0 {
@@ -514,6 +532,11 @@ func (x *extractor) destructure(f *file, pat, id nid, v val, e *env) val {
 			if v.k == vUndefined {
 				v = x.eval(f, s.def, e)
 			}
+		case 'r':
+			if v.k == vNeed {
+				return v
+			}
+			v = val{k: vObject, n: none, parts: []val{v}, omit: s.omit}
 		}
 		if v.k == vNeed {
 			return v
@@ -820,6 +843,9 @@ func (x *extractor) getProp(v val, key string, e *env) (val, bool) {
 		return unknown("array property " + key), true
 	case vObject:
 		if v.n < 0 {
+			if slices.Contains(v.omit, key) {
+				return val{k: vUndefined}, false
+			}
 			for i := len(v.parts) - 1; i >= 0; i-- {
 				p, found := x.getProp(v.parts[i], key, e)
 				if found {
@@ -1765,7 +1791,12 @@ func (x *extractor) entries(v val, e *env) (keys, vals []val, ok bool) {
 				if !ok {
 					return nil, nil, false
 				}
-				keys, vals = append(keys, k...), append(vals, vs...)
+				for i := range k {
+					if s, ok := plainText(k[i]); ok && slices.Contains(v.omit, s) {
+						continue
+					}
+					keys, vals = append(keys, k[i]), append(vals, vs[i])
+				}
 			}
 			for i, k := range v.keys {
 				keys = append(keys, val{k: vText, txt: &textv{segs: []seg{{text: k}}}})

@@ -48,9 +48,10 @@ func (x *extractor) jsSite(f *file, s siteRef) {
 	if !f.runnable() || f.inVendoredRegion(n) {
 		return
 	}
-	if x.insideAPIClass(f, n) {
+	if x.insideAPIClass(f, n) || insideAPIOverride(f, n) {
 		// The implementation of the tool API (an SDK's McpServer, a
-		// framework's server class) is not the subject's registrations.
+		// framework's server class, a replacement of server.addTool) is
+		// not the subject's registrations: the calls of it are.
 		return
 	}
 	if (s.kind == siteMethodCase || s.kind == siteMethodIf) && !dispatcherReturns(f, n, s.kind) {
@@ -746,6 +747,25 @@ func (x *extractor) insideAPIClass(f *file, n nid) bool {
 	for a := f.parent(n); a >= 0; a = f.parent(a) {
 		if f.kind(a) == "class_body" && bodyDefinesAPI(f, a) {
 			return true
+		}
+	}
+	return false
+}
+
+// insideAPIOverride reports whether n sits in a function assigned over a
+// registration method (`server.addTool = function (def) { ...;
+// original(def) }`): a wrapper whose calls are the registration sites.
+func insideAPIOverride(f *file, n nid) bool {
+	for a := f.parent(n); a >= 0; a = f.parent(a) {
+		if !functionKind(f.kind(a)) {
+			continue
+		}
+		p := f.parent(a)
+		if f.kind(p) == "assignment_expression" && f.field(p, "right") == a {
+			left := f.field(p, "left")
+			if f.kind(left) == "member_expression" && apiMethods[f.text(f.field(left, "property"))] {
+				return true
+			}
 		}
 	}
 	return false

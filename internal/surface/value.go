@@ -55,6 +55,9 @@ type val struct {
 	need   scopeRef
 	spec   string // vExternal: module specifier and member path
 	boolv  bool
+	// omit lists the keys a synthesized object leaves out of its parts:
+	// the rest of `{ a, ...rest } = v` is v without a.
+	omit []string
 }
 
 func unknown(reason string) val { return val{k: vUnknown, reason: reason} }
