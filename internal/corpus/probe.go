@@ -353,12 +353,17 @@ func listAll(ctx context.Context, declared bool, page func(cursor string) (strin
 }
 
 func classifyConnect(ctx context.Context, exited <-chan struct{}, err error) string {
+	// The deadline first: when it passes, the process is killed for it, so
+	// "exited" is then a consequence of the timeout, not its cause.
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return KindTimeout
+	}
 	select {
 	case <-exited:
 		return KindExited
 	default:
 	}
-	if errors.Is(ctx.Err(), context.DeadlineExceeded) || errors.Is(err, context.DeadlineExceeded) {
+	if errors.Is(err, context.DeadlineExceeded) {
 		return KindTimeout
 	}
 	if errors.Is(err, mcp.ErrConnectionClosed) || errors.Is(err, io.EOF) {
