@@ -7,9 +7,7 @@ import (
 	"fmt"
 
 	"github.com/attestari/attestari/internal/checks"
-	"github.com/attestari/attestari/internal/registry"
 	"github.com/attestari/attestari/internal/repohost"
-	"github.com/attestari/attestari/internal/rundir"
 )
 
 // ProvenanceCheck runs publisher_provenance (internal/checks) in the
@@ -62,7 +60,7 @@ func (p ProvenanceCheck) Run(ctx context.Context, in CheckInput) (CheckOutput, e
 				return out, err
 			}
 			for _, resp := range l.Responses() {
-				rec, err := storeResponse(ctx, in, resp)
+				rec, err := storeRecord(ctx, in.Blobs, in.Package, resp)
 				if err != nil {
 					return out, err
 				}
@@ -74,17 +72,4 @@ func (p ProvenanceCheck) Run(ctx context.Context, in CheckInput) (CheckOutput, e
 	res, findings := checks.RunProvenance(ctx, pin)
 	out.Result, out.Findings = res, findings
 	return out, nil
-}
-
-func storeResponse(ctx context.Context, in CheckInput, resp registry.Response) (rundir.Record, error) {
-	rec := rundir.Record{Package: in.Package, Kind: resp.Record.Kind, URL: resp.Record.URL, Status: resp.Record.Status,
-		Outcome: resp.Record.Outcome, Error: resp.Record.Error, FetchedAt: resp.Record.FetchedAt}
-	if resp.Body != nil {
-		sha, err := in.Blobs.Put(ctx, resp.Body)
-		if err != nil {
-			return rec, kinded(KindEvidenceStore, fmt.Errorf("store %s: %w", resp.Record.Kind, err))
-		}
-		rec.SHA256, rec.Size = sha, int64(len(resp.Body))
-	}
-	return rec, nil
 }

@@ -303,19 +303,29 @@ func (r *runner) examinePackage(ctx context.Context, j job) *packageFile {
 // record stores a response's bytes as a blob (when whole bytes were
 // received) and indexes it as a row of records.json.
 func (r *runner) record(ctx context.Context, w *pkgWork, resp registry.Response) (string, error) {
-	rec := rundir.Record{
-		Package: w.pf.Package, Kind: resp.Record.Kind, URL: resp.Record.URL, Status: resp.Record.Status,
-		Outcome: resp.Record.Outcome, Error: resp.Record.Error, FetchedAt: resp.Record.FetchedAt,
-	}
-	if resp.Body != nil {
-		sha, err := r.blobs.Put(ctx, resp.Body)
-		if err != nil {
-			return "", kinded(KindEvidenceStore, fmt.Errorf("store %s: %w", resp.Record.Kind, err))
-		}
-		rec.SHA256, rec.Size = sha, int64(len(resp.Body))
+	rec, err := storeRecord(ctx, r.blobs, w.pf.Package, resp)
+	if err != nil {
+		return "", err
 	}
 	w.pf.Records = append(w.pf.Records, rec)
 	return rec.SHA256, nil
+}
+
+// storeRecord stores a response's bytes as a blob (when whole bytes were
+// received) and returns its records.json row.
+func storeRecord(ctx context.Context, blobs Blobs, pkg rundir.PackageRef, resp registry.Response) (rundir.Record, error) {
+	rec := rundir.Record{
+		Package: pkg, Kind: resp.Record.Kind, URL: resp.Record.URL, Status: resp.Record.Status,
+		Outcome: resp.Record.Outcome, Error: resp.Record.Error, FetchedAt: resp.Record.FetchedAt,
+	}
+	if resp.Body != nil {
+		sha, err := blobs.Put(ctx, resp.Body)
+		if err != nil {
+			return rec, kinded(KindEvidenceStore, fmt.Errorf("store %s: %w", resp.Record.Kind, err))
+		}
+		rec.SHA256, rec.Size = sha, int64(len(resp.Body))
+	}
+	return rec, nil
 }
 
 func (r *runner) fetch(ctx context.Context, c Candidate, w *pkgWork) (*fetched, error) {
