@@ -126,7 +126,7 @@ Flags:
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 	}
 	base := "http://" + ln.Addr().String()
-	fmt.Fprintf(stdout, "attestari-api %s listening (database: %s)\n  %s/readyz\n  %s/methodology\n  %s/metrics\nCtrl-C stops everything.\n", version, cl.How, base, base, base)
+	fmt.Fprintf(stdout, "attestari-api %s listening (database: %s)\n  website        %s/\n  gate map       %s/gate_map.json\n  a manifest     %s/manifest/@attestari-demo/weather/1.0.0\n  readiness      %s/readyz\n  methodology    %s/methodology\n  metrics        %s/metrics\nCtrl-C stops everything.\n", version, cl.How, base, base, base, base, base, base)
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	select {
