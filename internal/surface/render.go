@@ -23,7 +23,7 @@ func RenderTable(w io.Writer, s rundir.Surface) error {
 	for _, ev := range s.OutcomeEvidence {
 		fmt.Fprintf(ew, "  evidence %s:%d %s\n", ev.File, ev.Line, ev.Detail)
 	}
-	fmt.Fprintf(ew, "budget    %d ms of %d ms, %d bytes of %d bytes\n",
+	fmt.Fprintf(ew, "budget    %d ms of %d ms, %d bytes held of %d bytes\n",
 		s.Budget.WallMs, s.Budget.WallMsLimit, s.Budget.RSSBytes, s.Budget.RSSBytesLimit)
 	entries := s.AllEntries()
 	if len(entries) > 0 {
@@ -69,6 +69,24 @@ func RenderTable(w io.Writer, s rundir.Surface) error {
 	}
 	for _, v := range s.Vendored {
 		fmt.Fprintf(ew, "vendored    %s %s %s\n", v.File, v.Library, v.Reason)
+	}
+	if len(s.Capabilities) > 0 {
+		fmt.Fprintln(ew, "\ncapabilities (what the code can reach, as written; methodology §20):")
+		tw := tabwriter.NewWriter(ew, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "KIND\tTAG\tTARGET\tCOUNT\tWHERE")
+		for _, c := range s.Capabilities {
+			where := fmt.Sprintf("%s:%d", c.File, c.Line)
+			if c.Bundle {
+				where += " (bundle)"
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\n", c.Kind, c.Tag, oneLine(c.Target, 50), c.Count, where)
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+		if s.CapabilitiesOmitted > 0 {
+			fmt.Fprintf(ew, "  (%d more beyond the row cap)\n", s.CapabilitiesOmitted)
+		}
 	}
 	if len(s.Unresolved) > 0 {
 		fmt.Fprintln(ew, "\nunresolved:")

@@ -200,6 +200,22 @@ func TestRenderTable(t *testing.T) {
 	}
 }
 
+func TestRenderTableCapabilities(t *testing.T) {
+	s := rundir.Surface{Outcome: "parsed", Capabilities: []rundir.Capability{
+		{Kind: "network", Tag: "fetch", Target: "api.example.com", File: "index.js", Line: 3, Count: 2},
+		{Kind: "process", Tag: "exec", Target: "dynamic", File: "dist/b.min.js", Line: 1, Count: 1, Bundle: true},
+	}, CapabilitiesOmitted: 7}
+	var buf bytes.Buffer
+	if err := RenderTable(&buf, s); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"capabilities", "api.example.com", "index.js:3", "dist/b.min.js:1 (bundle)", "7 more beyond the row cap"} {
+		if !strings.Contains(buf.String(), want) {
+			t.Errorf("table lacks %q:\n%s", want, buf.String())
+		}
+	}
+}
+
 func TestExtractDir(t *testing.T) {
 	dir := t.TempDir()
 	if err := os.MkdirAll(filepath.Join(dir, "package", "dist"), 0o755); err != nil {
