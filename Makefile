@@ -50,7 +50,7 @@ corpus: ## Fetch the real-server corpus tarballs (testdata/corpus/packages.json)
 
 .PHONY: corpus-eval
 corpus-eval: corpus ## Extract every corpus package and compare with the runtime truth; writes docs/extractor-corpus.md
-	$(GO) run ./internal/corpus/evalcmd -out docs/extractor-corpus.md
+	$(GO) run ./cmd/attestari-probe corpus-eval -out docs/extractor-corpus.md
 
 .PHONY: fuzz
 fuzz: ## Run every fuzz target for FUZZTIME each (default 30s)

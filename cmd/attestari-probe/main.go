@@ -3,10 +3,11 @@
 //	attestari-probe pin     -candidates testdata/corpus/candidates.tsv -out testdata/corpus/packages.json
 //	attestari-probe run     -list testdata/corpus/packages.json -truth testdata/corpus/truth
 //	attestari-probe eval    -truth testdata/corpus/truth -surfaces rows.jsonl [-out report.md]
+//	attestari-probe corpus-eval [-out docs/extractor-corpus.md]   (extracts var/corpus itself: make corpus-eval)
 //	attestari-probe redact  -truth testdata/corpus/truth   (hosts out of stored diagnostics)
 //	attestari-probe summary -list testdata/corpus/packages.json -truth testdata/corpus/truth -out testdata/corpus/SUMMARY.md
 //
-// It only wires flags to package corpus. The npm client's own configuration
+// It only wires flags to package corpus (and, for corpus-eval, the extractor). The npm client's own configuration
 // says which registry it talks to.
 package main
 
@@ -29,7 +30,7 @@ import (
 func main() {
 	log.SetFlags(log.Ltime)
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: attestari-probe pin|run|eval|redact|summary [flags]")
+		fmt.Fprintln(os.Stderr, "usage: attestari-probe pin|run|eval|corpus-eval|redact|summary [flags]")
 		os.Exit(2)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -44,6 +45,8 @@ func main() {
 		err = summary(os.Args[2:])
 	case "eval":
 		err = evaluate(os.Args[2:])
+	case "corpus-eval":
+		err = corpusEval(ctx, os.Args[2:])
 	case "redact":
 		err = redact(os.Args[2:])
 	default:

@@ -102,6 +102,21 @@ func demoSetup(e *env) (url, candidates string, stop func(), err error) {
 	return srv.URL, candidates, srv.Close, nil
 }
 
+// useDemo starts the demo's fake registry when demo is set and points
+// *candidates at the demo's candidates file; otherwise it does nothing. stop
+// always closes what was started.
+func useDemo(e *env, demo bool, candidates *string) (fakeURL string, stop func(), err error) {
+	if !demo {
+		return "", func() {}, nil
+	}
+	url, cands, stop, err := demoSetup(e)
+	if err != nil {
+		return "", nil, err
+	}
+	*candidates = cands
+	return url, stop, nil
+}
+
 func pipelineOptions(ctx context.Context, e *env, rf runFlags, fakeURL string) (pipeline.Options, error) {
 	npm, pypi, err := registries(ctx, e, fakeURL)
 	if err != nil {
@@ -175,15 +190,11 @@ runs/<id>/inventory.json (docs/inventory.md). Nothing that decides reads that fi
 			if fs.NArg() != 0 || (*candidates == "" && *resume == "" && !*rf.demo) {
 				return usageError{"give --candidates FILE, --resume RUN or --demo"}
 			}
-			fakeURL := ""
-			if *rf.demo {
-				url, cands, stop, err := demoSetup(e)
-				if err != nil {
-					return err
-				}
-				defer stop()
-				fakeURL, *candidates = url, cands
+			fakeURL, stop, err := useDemo(e, *rf.demo, candidates)
+			if err != nil {
+				return err
 			}
+			defer stop()
 			o, err := pipelineOptions(ctx, e, rf, fakeURL)
 			if err != nil {
 				return err
@@ -258,15 +269,11 @@ injected clock, marked demo, and loads it when a database is configured, so 'mak
 			if fs.NArg() != 0 || (*candidates == "" && !*rf.demo) {
 				return usageError{"give --candidates FILE or --demo"}
 			}
-			fakeURL := ""
-			if *rf.demo {
-				url, cands, stop, err := demoSetup(e)
-				if err != nil {
-					return err
-				}
-				defer stop()
-				fakeURL, *candidates = url, cands
+			fakeURL, stop, err := useDemo(e, *rf.demo, candidates)
+			if err != nil {
+				return err
 			}
+			defer stop()
 			return withStore(ctx, e, db, func(st *store.Store) error {
 				for {
 					if err := oneCycle(ctx, e, rf, fakeURL, *candidates, st, *publishAt); err != nil {

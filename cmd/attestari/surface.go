@@ -78,19 +78,7 @@ func readSurface(ctx context.Context, target string) (rundir.Surface, error) {
 }
 
 func surfaceFromBytes(ctx context.Context, pkg rundir.PackageRef, data []byte, format artifact.Format) rundir.Surface {
-	a, err := artifact.Read(ctx, data, format, artifact.Limits{})
-	if err != nil || a.Outcome != "ok" {
-		reason := "unreadable"
-		if err != nil {
-			reason = err.Error()
-		} else {
-			reason = a.Reason
-		}
-		return rundir.Surface{Package: pkg, ArtifactSHA256: rundir.SHA256Hex(data), Outcome: "archive_unreadable", OutcomeDetail: reason, ExtractorVersion: surface.ExtractorVersion}
-	}
-	s := surface.Extract(ctx, pkg, a.FS, extractor.MemberInfos(a), surface.Options{})
-	s.ArtifactSHA256 = rundir.SHA256Hex(data)
-	return s
+	return extractor.FromArchive(ctx, pkg, data, format, surface.Options{})
 }
 
 func surfaceFromNPM(ctx context.Context, spec string) (rundir.Surface, error) {

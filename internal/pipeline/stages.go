@@ -518,7 +518,7 @@ func (r *runner) surfaceStage(ctx context.Context, w *pkgWork) error {
 		version = r.extractor.Version()
 	}
 	if art.Outcome == artifact.OutcomeArchiveUnreadable {
-		w.pf.Surface = unreadableSurface(w.pf.Package, w.got.sha, version, art)
+		w.pf.Surface = UnreadableSurface(w.pf.Package, w.got.sha, version, art)
 		return nil
 	}
 	if r.extractor == nil {
@@ -562,8 +562,8 @@ func ReadArtifact(ctx context.Context, data []byte, format artifact.Format, limi
 	return a, nil
 }
 
-// unreadableSurface is the surface row of an archive that could not be read.
-func unreadableSurface(ref rundir.PackageRef, sha, version string, a *artifact.Artifact) *rundir.Surface {
+// UnreadableSurface is the surface row of an archive that could not be read.
+func UnreadableSurface(ref rundir.PackageRef, sha, version string, a *artifact.Artifact) *rundir.Surface {
 	detail := a.Cause
 	if a.Reason != "" {
 		detail += ": " + a.Reason

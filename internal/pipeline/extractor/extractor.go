@@ -55,3 +55,21 @@ func MemberInfos(a *artifact.Artifact) []surface.MemberInfo {
 	}
 	return out
 }
+
+// FromArchive reads one artifact's bytes the way a run does (the archive
+// reader, then the extractor) and returns its surface row; an archive the
+// reader refuses is the same archive_unreadable row a run records. The CLI's
+// `attestari surface` and the corpus evaluation read single artifacts with it.
+func FromArchive(ctx context.Context, pkg rundir.PackageRef, data []byte, format artifact.Format, opts surface.Options) rundir.Surface {
+	sha := rundir.SHA256Hex(data)
+	a, err := pipeline.ReadArtifact(ctx, data, format, artifact.Limits{})
+	if err != nil {
+		a = &artifact.Artifact{Outcome: artifact.OutcomeArchiveUnreadable, Cause: "read", Reason: err.Error()}
+	}
+	if a.Outcome != artifact.OutcomeOK {
+		return *pipeline.UnreadableSurface(pkg, sha, surface.ExtractorVersion, a)
+	}
+	s := surface.Extract(ctx, pkg, a.FS, MemberInfos(a), opts)
+	s.ArtifactSHA256 = sha
+	return s
+}

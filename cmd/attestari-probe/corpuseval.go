@@ -1,14 +1,3 @@
-// Command evalcmd runs the corpus evaluation behind `make corpus-eval`: it
-// reads every fetched tarball of the corpus list with the extractor, compares
-// the rows with the runtime truth (package corpus) and writes the Markdown
-// report that docs/extractor.md links.
-//
-//	go run ./internal/corpus/evalcmd -out docs/extractor-corpus.md [-rows var/corpus-eval]
-//
-// It lives beside package corpus, not in it, because corpus must not import
-// the extractor it judges; it only wires the extractor into corpus's
-// ExtractAll and renders. It reads no network: scripts/corpus-fetch.sh
-// fetches the tarballs first.
 package main
 
 import (
@@ -18,10 +7,8 @@ import (
 	"fmt"
 	"log"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/attestari/attestari/internal/artifact"
@@ -31,30 +18,31 @@ import (
 	"github.com/attestari/attestari/internal/surface"
 )
 
-func main() {
-	log.SetFlags(0)
+// corpusEval is `attestari-probe corpus-eval`, behind `make corpus-eval`: it
+// reads every fetched tarball of the corpus list with the extractor (no
+// network: scripts/corpus-fetch.sh fetches them first), compares the rows with
+// the runtime truth and writes the Markdown report docs/extractor.md links.
+// Package corpus judges the extractor, so it does not import it: the wiring
+// lives here.
+func corpusEval(ctx context.Context, args []string) error {
 	home := os.Getenv("ATTESTARI_HOME")
 	if home == "" {
 		home = "./var"
 	}
-	list := flag.String("list", "testdata/corpus/packages.json", "corpus list")
-	truth := flag.String("truth", "testdata/corpus/truth", "truth directory")
-	dir := flag.String("dir", filepath.Join(home, "corpus"), "directory of fetched tarballs (scripts/corpus-fetch.sh)")
-	out := flag.String("out", "", "Markdown report to write (stdout when empty)")
-	rows := flag.String("rows", "", "directory to write each surface row into as JSON, for reading misses")
-	only := flag.String("only", "", "comma-separated name@version to evaluate (all when empty)")
-	parallel := flag.Int("parallel", 1, "packages extracted at a time (1 keeps the per-package wall times comparable)")
-	command := flag.String("command", "make corpus-eval", "the command named in the report")
-	flag.Parse()
-
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	if err := run(ctx, *list, *truth, *dir, *out, *rows, *only, *command, *parallel); err != nil {
-		log.Fatal(err)
-	}
+	fs := flag.NewFlagSet("corpus-eval", flag.ExitOnError)
+	list := fs.String("list", "testdata/corpus/packages.json", "corpus list")
+	truth := fs.String("truth", "testdata/corpus/truth", "truth directory")
+	dir := fs.String("dir", filepath.Join(home, "corpus"), "directory of fetched tarballs (scripts/corpus-fetch.sh)")
+	out := fs.String("out", "", "Markdown report to write (stdout when empty)")
+	rows := fs.String("rows", "", "directory to write each surface row into as JSON, for reading misses")
+	only := fs.String("only", "", "comma-separated name@version to evaluate (all when empty)")
+	parallel := fs.Int("parallel", 1, "packages extracted at a time (1 keeps the per-package wall times comparable)")
+	command := fs.String("command", "make corpus-eval", "the command named in the report")
+	_ = fs.Parse(args)
+	return corpusEvalRun(ctx, *list, *truth, *dir, *out, *rows, *only, *command, *parallel)
 }
 
-func run(ctx context.Context, listPath, truthDir, dir, out, rows, only, command string, parallel int) error {
+func corpusEvalRun(ctx context.Context, listPath, truthDir, dir, out, rows, only, command string, parallel int) error {
 	l, err := corpus.LoadList(listPath)
 	if err != nil {
 		return err
@@ -125,22 +113,8 @@ func run(ctx context.Context, listPath, truthDir, dir, out, rows, only, command 
 	return nil
 }
 
-// extract reads one npm tarball the way the pipeline does: the archive
-// reader's in-memory FS and classified members, then the extractor.
+// extract reads one npm tarball the way the pipeline does.
 func extract(ctx context.Context, p corpus.Package, data []byte) rundir.Surface {
 	pkg := rundir.PackageRef{Registry: corpus.Registry, Name: p.Name, Version: p.Version}
-	a, err := artifact.Read(ctx, data, artifact.FormatNpmTarball, artifact.Limits{})
-	if err != nil || a.Outcome != "ok" {
-		reason := "unreadable"
-		if err != nil {
-			reason = err.Error()
-		} else {
-			reason = a.Reason
-		}
-		return rundir.Surface{Package: pkg, ArtifactSHA256: rundir.SHA256Hex(data), Outcome: surface.OutcomeArchiveUnreadable,
-			OutcomeDetail: reason, ExtractorVersion: surface.ExtractorVersion}
-	}
-	s := surface.Extract(ctx, pkg, a.FS, extractor.MemberInfos(a), surface.Options{})
-	s.ArtifactSHA256 = rundir.SHA256Hex(data)
-	return s
+	return extractor.FromArchive(ctx, pkg, data, artifact.FormatNpmTarball, surface.Options{})
 }
