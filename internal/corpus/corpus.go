@@ -236,12 +236,13 @@ type Truth struct {
 	Error            string                `json:"error,omitempty"`
 	StderrTail       string                `json:"stderr_tail,omitempty"`
 	Bin              string                `json:"bin,omitempty"`
-	Args             []string              `json:"args"`                         // "{data}" stands for the throwaway data directory
-	EnvProfile       string                `json:"env_profile"`                  // the common dummy-credential set (README.md lists it)
-	ExtraEnv         []string              `json:"extra_env,omitempty"`          // names of package-specific variables set
-	ExtraFiles       []string              `json:"extra_files,omitempty"`        // dummy files written into the data directory
-	StdoutNoiseLines int                   `json:"stdout_noise_lines,omitempty"` // non-JSON lines the server wrote to stdout, skipped
-	StdoutNoiseHead  string                `json:"stdout_noise_head,omitempty"`  // the first skipped stdout lines, kept when the probe failed
+	Args             []string              `json:"args"`                                // "{data}" stands for the throwaway data directory
+	EnvProfile       string                `json:"env_profile"`                         // the common dummy-credential set (README.md lists it)
+	ExtraEnv         []string              `json:"extra_env,omitempty"`                 // names of package-specific variables set
+	ExtraFiles       []string              `json:"extra_files,omitempty"`               // dummy files written into the data directory
+	ExtraClientCaps  []string              `json:"extra_client_capabilities,omitempty"` // capabilities the client declared beyond the default set (CapURLElicitation)
+	StdoutNoiseLines int                   `json:"stdout_noise_lines,omitempty"`        // non-JSON lines the server wrote to stdout, skipped
+	StdoutNoiseHead  string                `json:"stdout_noise_head,omitempty"`         // the first skipped stdout lines, kept when the probe failed
 	ServerName       string                `json:"server_name,omitempty"`
 	ServerVersion    string                `json:"server_version,omitempty"`
 	ProtocolVersion  string                `json:"protocol_version,omitempty"`

@@ -227,14 +227,24 @@ func Probe(ctx context.Context, opt ProbeOptions, pkg Package) (t Truth) {
 	// would: some servers list more when the client can do more. The probe
 	// never answers a sampling or elicitation request.
 	errNoModel := errors.New("attestari-probe answers no sampling or elicitation request")
-	client := mcp.NewClient(&mcp.Implementation{Name: "attestari-probe", Version: "1"}, &mcp.ClientOptions{
+	copts := &mcp.ClientOptions{
 		CreateMessageHandler: func(context.Context, *mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
 			return nil, errNoModel
 		},
 		ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
 			return nil, errNoModel
 		},
-	})
+	}
+	if setup.URLElicitation {
+		// Explicit capabilities replace the SDK's defaults, so roots is
+		// restated; sampling is still inferred from its handler.
+		copts.Capabilities = &mcp.ClientCapabilities{
+			RootsV2:     &mcp.RootCapabilities{ListChanged: true},
+			Elicitation: &mcp.ElicitationCapabilities{Form: &mcp.FormElicitationCapabilities{}, URL: &mcp.URLElicitationCapabilities{}},
+		}
+		t.ExtraClientCaps = []string{CapURLElicitation}
+	}
+	client := mcp.NewClient(&mcp.Implementation{Name: "attestari-probe", Version: "1"}, copts)
 	client.AddRoots(&mcp.Root{URI: "file://" + data, Name: "data"})
 	client.AddSendingMiddleware(raw.middleware)
 	cs, err := client.Connect(sctx, &mcp.IOTransport{Reader: pr, Writer: stdin, MaxLineLength: 64 << 20}, &mcp.ClientSessionOptions{ProtocolVersion: probeProtocolVersion})

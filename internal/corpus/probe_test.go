@@ -26,6 +26,8 @@ func TestMain(m *testing.M) {
 		os.Exit(m.Run())
 	case "server":
 		helperServer()
+	case "urlelicit":
+		helperURLElicitServer()
 	case "exit":
 		fmt.Fprintln(os.Stderr, "Error: FAKE_API_KEY environment variable is required")
 		os.Exit(1)
@@ -67,6 +69,33 @@ func helperServer() {
 		func(context.Context, *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 			return &mcp.ReadResourceResult{}, nil
 		})
+	_ = s.Run(context.Background(), &mcp.StdioTransport{})
+}
+
+// helperURLElicitServer lists "open_link" only to a client that declared
+// URL-mode elicitation, as the reference "everything" server does, and
+// still declared roots and sampling (explicit capabilities must not drop
+// what the probe declares by default).
+func helperURLElicitServer() {
+	s := mcp.NewServer(&mcp.Implementation{Name: "fake-url", Version: "0.1"}, nil)
+	mcp.AddTool(s, &mcp.Tool{Name: "echo"}, func(ctx context.Context, req *mcp.CallToolRequest, in echoArgs) (*mcp.CallToolResult, any, error) {
+		return nil, nil, nil
+	})
+	added := false
+	s.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			if ss, ok := req.GetSession().(*mcp.ServerSession); ok && method == "tools/list" && !added {
+				if p := ss.InitializeParams(); p != nil && p.Capabilities != nil && p.Capabilities.Elicitation != nil && p.Capabilities.Elicitation.URL != nil &&
+					p.Capabilities.Elicitation.Form != nil && p.Capabilities.Sampling != nil && p.Capabilities.Roots.ListChanged {
+					added = true
+					mcp.AddTool(s, &mcp.Tool{Name: "open_link"}, func(ctx context.Context, req *mcp.CallToolRequest, in echoArgs) (*mcp.CallToolResult, any, error) {
+						return nil, nil, nil
+					})
+				}
+			}
+			return next(ctx, method, req)
+		}
+	})
 	_ = s.Run(context.Background(), &mcp.StdioTransport{})
 }
 
@@ -183,6 +212,28 @@ func processGone(pid int) bool {
 		time.Sleep(50 * time.Millisecond)
 	}
 	return false
+}
+
+func TestProbeDeclaresURLElicitationOnlyWhenSetUp(t *testing.T) {
+	npm := fakeNPM(t, filepath.Join(t.TempDir(), "pid"))
+	pkg := Package{Name: "fake-urlelicit", Version: "1.0.0"}
+	names := func(tr Truth) []string {
+		var out []string
+		for _, x := range tr.Tools {
+			out = append(out, x.Name)
+		}
+		return out
+	}
+	plain := Probe(context.Background(), probeOpts(t, npm, 20*time.Second), pkg)
+	if !plain.Started || len(plain.Tools) != 1 || plain.ExtraClientCaps != nil {
+		t.Fatalf("default client: started=%v tools=%v caps=%v %s", plain.Started, names(plain), plain.ExtraClientCaps, plain.StderrTail)
+	}
+	setups[pkg.Name] = Setup{URLElicitation: true}
+	defer delete(setups, pkg.Name)
+	tr := Probe(context.Background(), probeOpts(t, npm, 20*time.Second), pkg)
+	if !tr.Started || len(tr.Tools) != 2 || len(tr.ExtraClientCaps) != 1 || tr.ExtraClientCaps[0] != CapURLElicitation {
+		t.Fatalf("URL elicitation: started=%v tools=%v caps=%v %s", tr.Started, names(tr), tr.ExtraClientCaps, tr.StderrTail)
+	}
 }
 
 func TestProbeRecordsFailures(t *testing.T) {

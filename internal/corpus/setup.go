@@ -91,11 +91,26 @@ type Setup struct {
 	// starts with "~/") before the start, path to content: dummy credential
 	// files a server insists on reading.
 	Files map[string]string
+	// URLElicitation makes the client declare URL-mode elicitation besides
+	// form mode, as a client able to open a link for the user does: a server
+	// may register a tool only for such a client. The probe still answers no
+	// elicitation request. Recorded as extra_client_capabilities.
+	URLElicitation bool
 }
+
+// CapURLElicitation is how a truth file records Setup.URLElicitation.
+const CapURLElicitation = "elicitation.url"
 
 // setups lists the arguments the obvious servers require. Each entry is
 // taken from the package's own usage text; a server whose arguments are not
 // obvious is started without any and its refusal recorded.
+//
+// The entries under "configured" go further: they switch on the tool sets a
+// server's own README or --help documents as off by default, so the truth
+// is what a user who enabled everything documented sees. Each names where
+// the package gates those tools; flags the package hides from its own help
+// (internal, work-in-progress) are left off, and so is a mode that replaces
+// the default tools instead of adding to them.
 var setups = map[string]Setup{
 	"@modelcontextprotocol/server-filesystem": {Args: []string{DataPlaceholder}},
 	"@agent-infra/mcp-server-filesystem":      {Args: []string{"--allowed-directories", DataPlaceholder}},
@@ -133,6 +148,27 @@ var setups = map[string]Setup{
 		Env:   map[string]string{"GDRIVE_CREDENTIALS_PATH": DataPlaceholder + "/gdrive-credentials.json"},
 		Files: map[string]string{"gdrive-credentials.json": `{"access_token":"dummy-attestari-probe","token_type":"Bearer"}`},
 	},
+
+	// configured (see above).
+	// server.js filters every addTool through GROUPS/TOOLS (README "Tool
+	// Selection: Groups"); unset, only the five base tools register. Every
+	// group id of the README's table, "custom" (reserved) excepted.
+	"@brightdata/mcp": {Env: map[string]string{"GROUPS": "ecommerce,social,browser,business,finance,research,app_stores,travel,geo,code,advanced_scraping"}},
+	// dist/utils/tool-filters.js: "essential" unless --all (README: "Load
+	// all 80+ available tools").
+	"@cognitionai/metabase-mcp-server": {Args: []string{"--all"}},
+	// build/src/ToolHandler.js getToolStatusInfo disables (hides) a tool
+	// whose category flag or condition flag is off; these are the
+	// off-by-default ones --help shows. Not set: --devtoolsComments and
+	// --experimentalInteropTools (hidden: "Internal WIP"), --slim (replaces
+	// the regular tools with three others).
+	"chrome-devtools-mcp": {Args: []string{
+		"--categoryExtensions", "--categoryPwa", "--categoryExperimentalWebmcp", "--categoryExperimentalThirdParty",
+		"--memoryDebugging", "--experimentalVision",
+	}},
+	// dist/tools/trigger-url-elicitation.js registers its tool only for a
+	// client declaring elicitation.url.
+	"@modelcontextprotocol/server-everything": {URLElicitation: true},
 }
 
 // extAppsServers are the MCP Apps examples published under the official
