@@ -107,10 +107,10 @@ const CapURLElicitation = "elicitation.url"
 //
 // The entries under "configured" go further: they switch on the tool sets a
 // server's own README or --help documents as off by default, so the truth
-// is what a user who enabled everything documented sees. Each names where
-// the package gates those tools; flags the package hides from its own help
-// (internal, work-in-progress) are left off, and so is a mode that replaces
-// the default tools instead of adding to them.
+// is what a user who enabled every such option sees. Each names where the
+// package gates those tools. A mode that replaces the default tools instead
+// of adding to them is left off, and so is anything a real user with the
+// same configuration would not be shown.
 var setups = map[string]Setup{
 	"@modelcontextprotocol/server-filesystem": {Args: []string{DataPlaceholder}},
 	"@agent-infra/mcp-server-filesystem":      {Args: []string{"--allowed-directories", DataPlaceholder}},
@@ -158,13 +158,13 @@ var setups = map[string]Setup{
 	// all 80+ available tools").
 	"@cognitionai/metabase-mcp-server": {Args: []string{"--all"}},
 	// build/src/ToolHandler.js getToolStatusInfo disables (hides) a tool
-	// whose category flag or condition flag is off; these are the
-	// off-by-default ones --help shows. Not set: --devtoolsComments and
-	// --experimentalInteropTools (hidden: "Internal WIP"), --slim (replaces
-	// the regular tools with three others).
+	// whose category flag or condition flag is off: every off-by-default one
+	// of build/src/config (category-options.js, mcp-options.js), the last two
+	// hidden from --help but defined and described there. Not set: --slim,
+	// which replaces the regular tools with three others.
 	"chrome-devtools-mcp": {Args: []string{
 		"--categoryExtensions", "--categoryPwa", "--categoryExperimentalWebmcp", "--categoryExperimentalThirdParty",
-		"--memoryDebugging", "--experimentalVision",
+		"--memoryDebugging", "--experimentalVision", "--devtoolsComments", "--experimentalInteropTools",
 	}},
 	// dist/tools/trigger-url-elicitation.js registers its tool only for a
 	// client declaring elicitation.url.
