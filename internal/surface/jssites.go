@@ -676,7 +676,16 @@ func (x *extractor) listResult(f *file, at nid, method string, ret val, e *env, 
 			}
 			continue
 		}
-		els, ok := x.elements(list, e)
+		var els []val
+		var ok bool
+		if method == "tools/list" {
+			els, ok = x.elements(list, e)
+		} else {
+			// A prompt or resource list may put literal entries beside a
+			// spread built at run time: the literal ones are read, the
+			// spread is recorded as one entry not read.
+			els, ok = x.elementsBesideSpreads(list, e, func(sv val) { x.listFailed(c, method, sv) })
+		}
 		if !ok {
 			if len(els) == 1 && c.needs(els[0]) {
 				return
@@ -703,6 +712,44 @@ func (x *extractor) listResult(f *file, at nid, method string, ret val, e *env, 
 			}
 		}
 	}
+}
+
+// elementsBesideSpreads is elements for an array literal whose spread
+// elements may not resolve: each such spread is handed to runtime and the
+// other elements are still returned. Any other value is elements' to read.
+// Tools do not use it: a tool list with a part built at run time decides
+// the outcome, prompts and resources do not.
+func (x *extractor) elementsBesideSpreads(v val, e *env, runtime func(val)) ([]val, bool) {
+	if v.k != vArray || v.n < 0 || v.f.lang == LangPython {
+		return x.elements(v, e)
+	}
+	if !x.step() {
+		return nil, false
+	}
+	var out []val
+	for _, c := range v.f.named(v.n) {
+		if v.f.kind(c) != "spread_element" {
+			out = append(out, x.eval(v.f, c, v.env))
+			continue
+		}
+		inner := v.f.named(c)
+		if len(inner) == 0 {
+			continue
+		}
+		sv := x.eval(v.f, inner[0], v.env)
+		els, ok := x.elements(sv, e)
+		switch {
+		case ok:
+			out = append(out, els...)
+		case len(els) == 1 && els[0].k == vNeed:
+			return els, false
+		case x.exceeded || x.siteOver:
+			return nil, false
+		default:
+			runtime(sv)
+		}
+	}
+	return append(out, x.pushedElements(v, e)...), true
 }
 
 func (x *extractor) listFailed(c *collector, method string, v val) {
