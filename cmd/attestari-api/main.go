@@ -43,6 +43,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	logFormat := fs.String("log-format", envOr(getenv, "ATTESTARI_LOG_FORMAT", "text"), "log format: text or json (env ATTESTARI_LOG_FORMAT)")
 	rate := fs.Int("rate", 600, "requests per minute per client before 429")
 	conns := fs.Int("db-conns", 32, "connections in the database pool")
+	cacheMB := fs.Int("manifest-cache-mb", 64, "memory for cached GET /manifest answers, in MiB; cached only while the server hears the loader's notifications (0: no cache)")
 	fs.Usage = func() {
 		fmt.Fprintf(stdout, `Usage: attestari-api [flags]
 
@@ -100,7 +101,9 @@ Flags:
 			log.Error("stop postgres", "error", err)
 		}
 	}()
-	st, err := store.Open(ctx, cl.URL, store.Options{MaxConns: int32(*conns)})
+	st, err := store.Open(ctx, cl.URL, store.Options{MaxConns: int32(*conns), WatchError: func(err error) {
+		log.Warn("manifest cache off until the database notifications are heard again", "error", err)
+	}})
 	if err != nil {
 		return err
 	}
@@ -112,10 +115,18 @@ Flags:
 		}
 		log.Info("database migrated", "applied", len(res.Applied), "current", res.Current)
 	}
-	api, err := httpapi.New(httpapi.Options{Reader: st, Logger: log, RequestsPerMinute: *rate, Version: version})
+	cacheBytes := *cacheMB << 20
+	if *cacheMB <= 0 {
+		cacheBytes = -1
+	}
+	api, err := httpapi.New(httpapi.Options{Reader: st, Logger: log, RequestsPerMinute: *rate, Version: version, ManifestCacheBytes: cacheBytes})
 	if err != nil {
 		return fmt.Errorf("load the API contract: %w", err)
 	}
+	// Cached manifests are served only while every load is heard of.
+	wctx, stopWatch := context.WithCancel(ctx)
+	defer stopWatch()
+	go func() { _ = st.WatchPublications(wctx, api.PublicationsChanged) }()
 	srv := &http.Server{
 		Handler:           http.MaxBytesHandler(api, 1<<20),
 		ReadHeaderTimeout: 5 * time.Second,

@@ -38,45 +38,48 @@ func etagMatches(header, etag string) bool {
 }
 
 func (s *Server) getManifest(w http.ResponseWriter, r *http.Request) error {
-	rd, err := s.reader()
-	if err != nil {
-		return err
-	}
-	m, err := rd.Manifest(r.Context(), r.URL.Query().Get("registry"), param(r.Context(), "name"), param(r.Context(), "version"))
-	if err != nil {
-		return readError(err)
-	}
-	return writeManifest(w, r, m, true)
+	ctx := r.Context()
+	return s.serveManifest(w, r, manifestKey{r.URL.Query().Get("registry"), param(ctx, "name"), param(ctx, "version")}, true)
 }
 
-func writeManifest(w http.ResponseWriter, r *http.Request, m *api.Manifest, conditional bool) error {
-	etag := m.ETag()
+// serveManifest answers GET /manifest for k from the cache when it may, else
+// from the database (keeping the answer for the next request).
+func (s *Server) serveManifest(w http.ResponseWriter, r *http.Request, k manifestKey, conditional bool) error {
+	e, gen, ok := s.manifests.get(k)
+	if !ok {
+		rd, err := s.reader()
+		if err != nil {
+			return err
+		}
+		m, err := rd.Manifest(r.Context(), k.registry, k.name, k.version)
+		if err != nil {
+			return readError(err)
+		}
+		if e, err = s.manifests.put(k, gen, m); err != nil {
+			return err
+		}
+	}
 	// Canonical keys assigned directly: this is the gateways' hot path.
 	h := w.Header()
-	h["Etag"] = []string{etag}
+	h["Etag"] = []string{e.etag}
 	h["Cache-Control"] = hdrImmutable
 	h["Vary"] = hdrVaryEncoding
-	if conditional && etagMatches(r.Header.Get("If-None-Match"), etag) {
+	if conditional && etagMatches(r.Header.Get("If-None-Match"), e.etag) {
 		w.WriteHeader(http.StatusNotModified)
 		return nil
 	}
-	return writeJSON(w, http.StatusOK, m)
+	h["Content-Type"] = hdrJSON
+	w.WriteHeader(http.StatusOK)
+	_, err := w.Write(e.body)
+	return err
 }
 
 func (s *Server) getManifestByPurl(w http.ResponseWriter, r *http.Request) error {
-	rd, err := s.reader()
-	if err != nil {
-		return err
-	}
 	k, err := api.ParsePURL(r.URL.Query().Get("purl"))
 	if err != nil {
 		return &Problem{Status: http.StatusBadRequest, Detail: "parameter \"purl\" in query is invalid: " + strings.TrimPrefix(err.Error(), api.ErrBadPURL.Error()+": ")}
 	}
-	m, err := rd.Manifest(r.Context(), k.Registry, k.Name, k.Version)
-	if err != nil {
-		return readError(err)
-	}
-	return writeManifest(w, r, m, false)
+	return s.serveManifest(w, r, manifestKey{k.Registry, k.Name, k.Version}, false)
 }
 
 func (s *Server) postLookup(w http.ResponseWriter, r *http.Request) error {

@@ -40,6 +40,10 @@ type Options struct {
 	RequestsPerMinute int
 	// Version is the build's version, shown by /healthz logs and metrics.
 	Version string
+	// ManifestCacheBytes bounds the encoded GET /manifest answers kept in
+	// memory (0: 64 MiB; negative: no cache). The cache is used only while
+	// PublicationsChanged(true) holds (see manifestcache.go).
+	ManifestCacheBytes int
 }
 
 var registerDecoders sync.Once
@@ -53,6 +57,8 @@ type Server struct {
 	metrics *metrics
 	log     *slog.Logger
 	site    *site
+	// manifests caches GET /manifest answers while publications are watched.
+	manifests *manifestCache
 }
 
 // New loads and validates the contract, then builds the router.
@@ -80,6 +86,10 @@ func New(opts Options) (*Server, error) {
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	s.metrics = newMetrics(reg)
+	if opts.ManifestCacheBytes == 0 {
+		opts.ManifestCacheBytes = defaultManifestCacheBytes
+	}
+	s.manifests = newManifestCache(opts.ManifestCacheBytes, reg)
 	s.router = s.routes(promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
 	return s, nil
 }

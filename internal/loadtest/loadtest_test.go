@@ -24,8 +24,10 @@ func TestSmallRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.API.Requests == 0 || res.Bare.Requests == 0 || res.API.Errors != 0 || res.Bare.Errors != 0 {
-		t.Fatalf("api %+v bare %+v", res.API, res.Bare)
+	for _, f := range []loadtest.Figures{res.API, res.APINoCache, res.Bare} {
+		if f.Requests == 0 || f.Errors != 0 {
+			t.Fatalf("api %+v api-nocache %+v bare %+v", res.API, res.APINoCache, res.Bare)
+		}
 	}
 	if res.API.P50ms <= 0 || res.API.P99ms < res.API.P50ms || res.Ratio <= 0 {
 		t.Fatalf("figures: %+v ratio %v", res.API, res.Ratio)
@@ -41,7 +43,7 @@ func TestSmallRun(t *testing.T) {
 		}
 	}
 	b, _ := os.ReadFile(path)
-	if !strings.HasPrefix(string(b), other) || strings.Count(string(b), "## API load") != 1 || !strings.Contains(string(b), "| api, round 1 | 4 |") {
+	if !strings.HasPrefix(string(b), other) || strings.Count(string(b), "## API load") != 1 || !strings.Contains(string(b), "| api, round 1 | 4 |") || !strings.Contains(string(b), "| api-nocache, round 1 | 4 |") {
 		t.Fatalf("benchmarks.md:\n%s", b)
 	}
 	if err := os.WriteFile(path, []byte("# B\n\n## API load\nold\n\n## Later\nkept\n"), 0o644); err != nil {

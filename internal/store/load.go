@@ -67,6 +67,10 @@ func (s *Store) LoadPublication(ctx context.Context, p *publish.Publication) err
 		if err := load(ctx, q, p); err != nil {
 			return fmt.Errorf("load publication %s: %w", p.Header.ID, err)
 		}
+		// Delivered to listeners only when the transaction commits.
+		if _, err := tx.Exec(ctx, "SELECT pg_notify($1, $2)", PublicationsChannel, p.Header.ID); err != nil {
+			return fmt.Errorf("load %s: notify: %w", p.Header.ID, err)
+		}
 		return nil
 	})
 }

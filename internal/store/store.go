@@ -25,6 +25,8 @@ var ErrNotFound = api.ErrNotFound
 type Store struct {
 	pool *pgxpool.Pool
 	q    *dbq.Queries
+	// watchErr hears why WatchPublications lost its connection (Options.WatchError).
+	watchErr func(error)
 }
 
 // Options tunes the pool.
@@ -35,6 +37,9 @@ type Options struct {
 	// the writers (migrations, the loader, Analyze) lift it for their own
 	// transaction, since a large load or index build may take longer.
 	StatementTimeout time.Duration
+	// WatchError, when set, is told why WatchPublications lost its
+	// connection before it reconnects (for the server's log).
+	WatchError func(error)
 }
 
 // Open connects to the database at url, checking it answers.
@@ -63,7 +68,7 @@ func Open(ctx context.Context, url string, opts Options) (*Store, error) {
 		pool.Close()
 		return nil, fmt.Errorf("connect to %s: %w", cfg.ConnConfig.Host, err)
 	}
-	return &Store{pool: pool, q: dbq.New(pool)}, nil
+	return &Store{pool: pool, q: dbq.New(pool), watchErr: opts.WatchError}, nil
 }
 
 // Close releases the pool.
