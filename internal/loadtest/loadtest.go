@@ -108,6 +108,20 @@ type Result struct {
 	StartedAt    time.Time `json:"started_at"`
 	GoVersion    string    `json:"go_version"`
 	PostgresNote string    `json:"postgres,omitempty"`
+	LoadAvg      [2]string `json:"load_average"` // /proc/loadavg's 1-minute figure before seeding and after the last phase
+}
+
+// loadAvg is the machine's 1-minute load average, for the record: the run
+// shares its cores with whatever else the machine does.
+func loadAvg() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "unknown"
+	}
+	if f := strings.Fields(string(b)); len(f) > 0 {
+		return f[0]
+	}
+	return "unknown"
 }
 
 // Name is the synthetic package name of index i.
@@ -311,6 +325,7 @@ func Run(ctx context.Context, st *store.Store, opts Options) (*Result, error) {
 	opts.defaults()
 	r := &Result{Versions: opts.Versions, Concurrency: opts.Concurrency, CPUs: runtime.NumCPU(), GOMAXPROCS: runtime.GOMAXPROCS(0),
 		StartedAt: time.Now().UTC(), GoVersion: runtime.Version()}
+	r.LoadAvg[0] = loadAvg()
 	fmt.Fprintf(opts.Log, "loadtest: seeding %d package versions through the loader\n", opts.Versions)
 	t0 := time.Now()
 	if err := Seed(ctx, st, opts.Versions, opts.PerPub); err != nil {
@@ -401,6 +416,7 @@ func Run(ctx context.Context, st *store.Store, opts Options) (*Result, error) {
 		r.Others = append(r.Others, mean(r.Phases, "api", c), mean(r.Phases, "api-nocache", c), mean(r.Phases, "bare", c))
 	}
 	r.PeakRSSMB = rssMB("VmHWM")
+	r.LoadAvg[1] = loadAvg()
 	if opts.PGBench != "" {
 		tps, note, err := pgbench(ctx, opts, opts.DatabaseURL)
 		if err != nil {
@@ -468,7 +484,8 @@ func (r *Result) Markdown(command string) string {
 	fmt.Fprintf(&b, "notifications as the server does); **api-nocache** is the same API with its cache off, so every request\n")
 	fmt.Fprintf(&b, "reads the database; **bare** is a bare net/http handler doing the same store query on the same pool.\n")
 	fmt.Fprintf(&b, "The load generator runs in the same process and shares the same 2 cores, so every figure includes\n")
-	fmt.Fprintf(&b, "the generator's own cost. RSS is the whole process (servers, pool, cache and generator). In the\n")
+	fmt.Fprintf(&b, "the generator's own cost; the machine's 1-minute load average was %s before seeding and %s after the\n", r.LoadAvg[0], r.LoadAvg[1])
+	fmt.Fprintf(&b, "last phase (other work on the machine shows there). RSS is the whole process (servers, pool, cache and generator). In the\n")
 	fmt.Fprintf(&b, "\"all rounds\" rows, req/s is over all rounds and p50/p99 are the means of the rounds' percentiles.\n\n")
 	fmt.Fprintf(&b, "Command: `%s`\n\n", command)
 	fmt.Fprintf(&b, "| target | connections | requests | errors | req/s | p50 ms | p99 ms | RSS MB |\n|---|---:|---:|---:|---:|---:|---:|---:|\n")
