@@ -70,6 +70,9 @@ type Header struct {
 	// publications over the same file supersede one another by default.
 	CandidatesFile   string `json:"candidates_file"`
 	CandidatesSHA256 string `json:"candidates_sha256"`
+	// RunStartedAt is when the run began, from its run.json (one of the
+	// inputs the decision hashed); zero when run.json could not be read.
+	RunStartedAt time.Time `json:"run_started_at,omitzero"`
 	// DecisionsSHA256 is the SHA-256 of the decisions.json published from.
 	DecisionsSHA256 string `json:"decisions_sha256"`
 	// AppealsEvents is how many events of the run's appeal log were applied

@@ -395,6 +395,10 @@ func build(ctx context.Context, opts Options) (*built, error) {
 	h.MethodologyVersion, h.MethodologySHA256 = methodology.Version, methodology.SHA256()
 	h.Decided = d.Header.Stamps
 	h.CandidatesFile, h.CandidatesSHA256 = d.Header.CandidatesFile, d.Header.CandidatesSHA256
+	var run rundir.Header
+	if _, err := rundir.ReadJSON(opts.RunDir, rundir.HeaderFile, &run); err == nil && run.RunID == d.Header.RunID {
+		h.RunStartedAt = run.StartedAt.UTC()
+	}
 	h.DecisionsSHA256 = decSum
 	h.AppealsEvents, h.AppealsHeadSHA256 = len(applied.Events), applied.Head()
 	h.Counts = countPublication(pub, d)

@@ -89,6 +89,9 @@ func TestPublishStandardRun(t *testing.T) {
 	if h.Decided.DecidedAt != decidedAt || h.DecisionsSHA256 == "" || h.CandidatesFile != "candidates.json" {
 		t.Errorf("header decided %+v", h)
 	}
+	if !h.RunStartedAt.Equal(r.header.StartedAt) {
+		t.Errorf("run started at %v, run.json says %v", h.RunStartedAt, r.header.StartedAt)
+	}
 
 	// alpha: F, as decided; the provenance finding is noted, as a projection.
 	a := pubPackage(t, p, alpha)

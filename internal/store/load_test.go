@@ -94,6 +94,9 @@ func TestLoadServesThePublication(t *testing.T) {
 	if err != nil || len(runs.Items) != 1 || runs.Items[0].Publications[0] != "pub-1" {
 		t.Fatalf("runs: %+v %v", runs, err)
 	}
+	if want := firstPublication().Header.RunStartedAt; want.IsZero() || !runs.Items[0].StartedAt.Equal(want) {
+		t.Fatalf("run started at %v, the publication says %v", runs.Items[0].StartedAt, want)
+	}
 }
 
 func TestLoadTwiceChangesNothing(t *testing.T) {
