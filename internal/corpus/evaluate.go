@@ -313,7 +313,7 @@ func (r Report) Markdown() string {
 		c := r.Names[k]
 		fmt.Fprintf(&b, "| %s-name recall / precision | %s / %s (%d/%d, %d/%d) | | |\n", k, pct(c.Recall()), pct(c.Precision()), c.Matched, c.Truth, c.Matched, c.Found)
 	}
-	b.WriteString("\nThe runtime lists are lower bounds (a configured server may list more), so an `extra` name is not proof of a false positive.\n\n")
+	b.WriteString("\nThe runtime lists are lower bounds (most servers ran unconfigured, and a configured server may list more; a truth file's `args`, `extra_env` and `extra_client_capabilities` say how its server ran), so an `extra` name is not proof of a false positive.\n\n")
 	fmt.Fprintf(&b, "## Misses (%d)\n\n", len(r.Misses))
 	last := ""
 	for _, m := range r.Misses {
