@@ -173,3 +173,17 @@ func escapeSegment(s string) string {
 	}
 	return b.String()
 }
+
+var pypiSeparators = regexp.MustCompile(`[-_.]+`)
+
+// LookupName is the form under which a registry compares names: PEP 503
+// normalisation for PyPI (lower case; each run of '-', '_' and '.' one '-'),
+// so Mcp_Server.Fetch and mcp-server-fetch are one project; npm names as
+// written. The API finds a published version under any spelling that has
+// the same lookup name, and answers with the name as it was published.
+func LookupName(registry, name string) string {
+	if registry == RegistryPyPI {
+		return pypiSeparators.ReplaceAllString(strings.ToLower(name), "-")
+	}
+	return name
+}

@@ -10,7 +10,7 @@ RETURNING id;
 SELECT pv.*
 FROM current_versions cv
 JOIN package_versions pv ON pv.id = cv.package_version_id
-WHERE cv.registry = $1 AND cv.name = $2 AND cv.version = $3;
+WHERE cv.registry = sqlc.arg(registry) AND cv.lookup_name = sqlc.arg(lookup_name) AND cv.version = sqlc.arg(version);
 
 -- name: PackageVersionGet :one
 SELECT * FROM package_versions WHERE id = $1;
@@ -19,10 +19,14 @@ SELECT * FROM package_versions WHERE id = $1;
 -- The current rows of name@version on either registry (or the one given),
 -- and whether the name is also known on another registry.
 SELECT pv.id, pv.registry,
-       EXISTS (SELECT 1 FROM current_versions o WHERE o.name = cv.name AND o.registry <> cv.registry) AS on_other_registry
+       EXISTS (SELECT 1 FROM current_versions o
+               WHERE o.registry <> cv.registry
+                 AND o.lookup_name = CASE o.registry WHEN 'pypi' THEN sqlc.arg(pypi_name)::text ELSE sqlc.arg(name)::text END) AS on_other_registry
 FROM current_versions cv
 JOIN package_versions pv ON pv.id = cv.package_version_id
-WHERE cv.name = sqlc.arg(name) AND cv.version = sqlc.arg(version)
+WHERE cv.lookup_name IN (sqlc.arg(name)::text, sqlc.arg(pypi_name)::text)
+  AND cv.lookup_name = CASE cv.registry WHEN 'pypi' THEN sqlc.arg(pypi_name)::text ELSE sqlc.arg(name)::text END
+  AND cv.version = sqlc.arg(version)
   AND (sqlc.narg(registry)::text IS NULL OR cv.registry = sqlc.narg(registry)::text)
 ORDER BY cv.registry
 LIMIT 2;
@@ -33,23 +37,30 @@ LIMIT 2;
 SELECT pv.id, pv.registry, pv.name, pv.version, pv.artifact_sha256, pv.verdict, pv.grade, pv.manifest_hash,
        pv.manifest_reason, pv.extractor_version, pv.methodology_version, pv.methodology_sha256, pv.decided_at,
        pv.published_at, pv.row_sha256,
-       EXISTS (SELECT 1 FROM current_versions o WHERE o.name = cv.name AND o.registry <> cv.registry) AS on_other_registry,
+       EXISTS (SELECT 1 FROM current_versions o
+               WHERE o.registry <> cv.registry
+                 AND o.lookup_name = CASE o.registry WHEN 'pypi' THEN sqlc.arg(pypi_name)::text ELSE sqlc.arg(name)::text END) AS on_other_registry,
        COALESCE((SELECT jsonb_agg(jsonb_build_object(
                    'name', t.name, 'description_state', t.description_state, 'description', t.description_raw,
                    'schema_kind', t.schema_kind, 'tool_hash', t.tool_hash, 'reason', t.hash_reason) ORDER BY t.position)
                  FROM tools t WHERE t.package_version_id = pv.id), '[]'::jsonb)::jsonb AS tools
 FROM current_versions cv
 JOIN package_versions pv ON pv.id = cv.package_version_id
-WHERE cv.name = sqlc.arg(name) AND cv.version = sqlc.arg(version)
+WHERE cv.lookup_name IN (sqlc.arg(name)::text, sqlc.arg(pypi_name)::text)
+  AND cv.lookup_name = CASE cv.registry WHEN 'pypi' THEN sqlc.arg(pypi_name)::text ELSE sqlc.arg(name)::text END
+  AND cv.version = sqlc.arg(version)
   AND (sqlc.narg(registry)::text IS NULL OR cv.registry = sqlc.narg(registry)::text)
 ORDER BY cv.registry
 LIMIT 2;
 
 -- name: PackageVersionRegistriesForName :many
-SELECT DISTINCT registry FROM current_versions WHERE name = $1 ORDER BY registry LIMIT 2;
+SELECT DISTINCT registry FROM current_versions
+WHERE lookup_name IN (sqlc.arg(name)::text, sqlc.arg(pypi_name)::text)
+  AND lookup_name = CASE registry WHEN 'pypi' THEN sqlc.arg(pypi_name)::text ELSE sqlc.arg(name)::text END
+ORDER BY registry LIMIT 2;
 
 -- name: PackageVersionVersionsForName :many
-SELECT version FROM current_versions WHERE registry = $1 AND name = $2 ORDER BY version LIMIT 1000;
+SELECT version FROM current_versions WHERE registry = sqlc.arg(registry) AND lookup_name = sqlc.arg(lookup_name) ORDER BY version LIMIT 1000;
 
 -- name: PackageVersionHistory :many
 -- Every current version of one package, newest publication first.
@@ -57,7 +68,7 @@ SELECT pv.id, pv.version, pv.verdict, pv.grade, pv.blocked_by, pv.reason, pv.man
        pv.published_at, pv.publication_id
 FROM current_versions cv
 JOIN package_versions pv ON pv.id = cv.package_version_id
-WHERE cv.registry = $1 AND cv.name = $2
+WHERE cv.registry = sqlc.arg(registry) AND cv.lookup_name = sqlc.arg(lookup_name)
 ORDER BY pv.published_at DESC, pv.id DESC
 LIMIT 500;
 
@@ -67,7 +78,7 @@ LIMIT 500;
 SELECT i.ord::bigint AS ord, pv.verdict, pv.grade, pv.manifest_hash, pv.published_at
 FROM generate_subscripts(sqlc.arg(names)::text[], 1) AS i(ord)
 JOIN current_versions cv ON cv.registry = (sqlc.arg(registries)::text[])[i.ord]
-                        AND cv.name = (sqlc.arg(names)::text[])[i.ord]
+                        AND cv.lookup_name = (sqlc.arg(names)::text[])[i.ord]
                         AND cv.version = (sqlc.arg(versions)::text[])[i.ord]
 JOIN package_versions pv ON pv.id = cv.package_version_id
 ORDER BY i.ord

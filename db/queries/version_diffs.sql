@@ -5,12 +5,13 @@ ON CONFLICT DO NOTHING;
 
 -- name: VersionDiffGet :one
 SELECT * FROM version_diffs
-WHERE registry = $1 AND name = $2 AND from_version = $3 AND to_version = $4
+WHERE registry = sqlc.arg(registry) AND lookup_name = sqlc.arg(lookup_name)
+  AND from_version = sqlc.arg(from_version) AND to_version = sqlc.arg(to_version)
 ORDER BY publication_id DESC
 LIMIT 1;
 
 -- name: VersionDiffListForPackage :many
 SELECT from_version, to_version, publication_id, diff FROM version_diffs
-WHERE registry = $1 AND name = $2
+WHERE registry = sqlc.arg(registry) AND lookup_name = sqlc.arg(lookup_name)
 ORDER BY publication_id DESC, to_version, from_version
 LIMIT 500;

@@ -9,6 +9,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/attestari/attestari/api"
 )
 
 // PyPI is a client for a PyPI-compatible index at a configured base URL (see
@@ -35,12 +37,11 @@ func NewPyPI(baseURL string, opts Options) (*PyPI, error) {
 func (c *PyPI) BaseURL() string { return c.base }
 
 var pypiNameRe = regexp.MustCompile(`(?i)^([a-z0-9]|[a-z0-9][a-z0-9._-]*[a-z0-9])$`)
-var pypiSepRe = regexp.MustCompile(`[-_.]+`)
 
 // NormalizePyPIName is PEP 503 normalisation: lower case, runs of -, _ and .
 // become one -. It does not validate; see ValidPyPIName.
 func NormalizePyPIName(name string) string {
-	return pypiSepRe.ReplaceAllString(strings.ToLower(name), "-")
+	return api.LookupName(api.RegistryPyPI, name)
 }
 
 // ValidPyPIName reports whether name is a valid project name (PEP 508).

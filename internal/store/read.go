@@ -49,7 +49,7 @@ func optional(registry string) *string {
 // means either; a name published on both then gives *api.AmbiguousNameError.
 // An unknown version gives *api.VersionNotFoundError (errors.Is ErrNotFound).
 func (s *Store) Manifest(ctx context.Context, registry, name, version string) (*api.Manifest, error) {
-	rows, err := s.q.ManifestGet(ctx, dbq.ManifestGetParams{Name: name, Version: version, Registry: optional(registry)})
+	rows, err := s.q.ManifestGet(ctx, dbq.ManifestGetParams{Name: name, PypiName: api.LookupName(api.RegistryPyPI, name), Version: version, Registry: optional(registry)})
 	if err != nil {
 		return nil, fmt.Errorf("manifest %s@%s: %w", name, version, err)
 	}
@@ -84,7 +84,7 @@ func (s *Store) Manifest(ctx context.Context, registry, name, version string) (*
 // with the versions that are).
 func (s *Store) missing(ctx context.Context, registry, name, version string) error {
 	if registry == "" {
-		regs, err := s.q.PackageVersionRegistriesForName(ctx, name)
+		regs, err := s.q.PackageVersionRegistriesForName(ctx, dbq.PackageVersionRegistriesForNameParams{Name: name, PypiName: api.LookupName(api.RegistryPyPI, name)})
 		if err != nil {
 			return fmt.Errorf("registries of %s: %w", name, err)
 		}
@@ -97,7 +97,7 @@ func (s *Store) missing(ctx context.Context, registry, name, version string) err
 			return &api.AmbiguousNameError{Name: name, Registries: regs}
 		}
 	}
-	vs, err := s.q.PackageVersionVersionsForName(ctx, dbq.PackageVersionVersionsForNameParams{Registry: registry, Name: name})
+	vs, err := s.q.PackageVersionVersionsForName(ctx, dbq.PackageVersionVersionsForNameParams{Registry: registry, LookupName: api.LookupName(registry, name)})
 	if err != nil {
 		return fmt.Errorf("versions of %s: %w", name, err)
 	}
@@ -107,7 +107,7 @@ func (s *Store) missing(ctx context.Context, registry, name, version string) err
 
 // resolve finds the registry of name@version when none was given.
 func (s *Store) resolve(ctx context.Context, registry, name, version string) (string, error) {
-	rows, err := s.q.PackageVersionFindCurrent(ctx, dbq.PackageVersionFindCurrentParams{Name: name, Version: version, Registry: optional(registry)})
+	rows, err := s.q.PackageVersionFindCurrent(ctx, dbq.PackageVersionFindCurrentParams{Name: name, PypiName: api.LookupName(api.RegistryPyPI, name), Version: version, Registry: optional(registry)})
 	if err != nil {
 		return "", fmt.Errorf("find %s@%s: %w", name, version, err)
 	}
@@ -125,7 +125,7 @@ func (s *Store) resolve(ctx context.Context, registry, name, version string) (st
 func (s *Store) Lookup(ctx context.Context, keys []api.PackageKey) ([]api.LookupItem, error) {
 	regs, names, versions := make([]string, len(keys)), make([]string, len(keys)), make([]string, len(keys))
 	for i, k := range keys {
-		regs[i], names[i], versions[i] = k.Registry, k.Name, k.Version
+		regs[i], names[i], versions[i] = k.Registry, api.LookupName(k.Registry, k.Name), k.Version
 	}
 	rows, err := s.q.PackageVersionLookup(ctx, dbq.PackageVersionLookupParams{Registries: regs, Names: names, Versions: versions})
 	if err != nil {
@@ -159,11 +159,11 @@ func (s *Store) VersionDiff(ctx context.Context, registry, name, from, to string
 	if _, err := s.resolve(ctx, reg, name, to); err != nil {
 		return nil, err
 	}
-	a, err := s.q.PackageVersionGetCurrent(ctx, dbq.PackageVersionGetCurrentParams{Registry: reg, Name: name, Version: from})
+	a, err := s.q.PackageVersionGetCurrent(ctx, dbq.PackageVersionGetCurrentParams{Registry: reg, LookupName: api.LookupName(reg, name), Version: from})
 	if err != nil {
 		return nil, fmt.Errorf("diff %s: %s: %w", name, from, notFound(err))
 	}
-	b, err := s.q.PackageVersionGetCurrent(ctx, dbq.PackageVersionGetCurrentParams{Registry: reg, Name: name, Version: to})
+	b, err := s.q.PackageVersionGetCurrent(ctx, dbq.PackageVersionGetCurrentParams{Registry: reg, LookupName: api.LookupName(reg, name), Version: to})
 	if err != nil {
 		return nil, fmt.Errorf("diff %s: %s: %w", name, to, notFound(err))
 	}
@@ -324,7 +324,7 @@ func blocking(gm *api.GateMap, code string) api.BlockedBy {
 
 // Package returns the published decision row of one package version.
 func (s *Store) Package(ctx context.Context, registry, name, version string) (*api.PackageDetail, error) {
-	r, err := s.q.PackageVersionGetCurrent(ctx, dbq.PackageVersionGetCurrentParams{Registry: registry, Name: name, Version: version})
+	r, err := s.q.PackageVersionGetCurrent(ctx, dbq.PackageVersionGetCurrentParams{Registry: registry, LookupName: api.LookupName(registry, name), Version: version})
 	if err != nil {
 		if errors.Is(notFound(err), ErrNotFound) {
 			return nil, s.missing(ctx, registry, name, version)
@@ -384,7 +384,7 @@ func (s *Store) Package(ctx context.Context, registry, name, version string) (*a
 		return nil, fmt.Errorf("capabilities of %s@%s: %w", name, version, err)
 	}
 	d.Capabilities = capabilities(cs)
-	vs, err := s.q.PackageVersionVersionsForName(ctx, dbq.PackageVersionVersionsForNameParams{Registry: registry, Name: name})
+	vs, err := s.q.PackageVersionVersionsForName(ctx, dbq.PackageVersionVersionsForNameParams{Registry: registry, LookupName: api.LookupName(registry, name)})
 	if err != nil {
 		return nil, fmt.Errorf("versions of %s: %w", name, err)
 	}
@@ -533,11 +533,11 @@ func (s *Store) RunDiff(ctx context.Context, runID string) (json.RawMessage, err
 // History returns every published version of a package, newest publication
 // first, each with what changed in its manifest against the version before.
 func (s *Store) History(ctx context.Context, registry, name string) ([]api.VersionHistoryEntry, error) {
-	rows, err := s.q.PackageVersionHistory(ctx, dbq.PackageVersionHistoryParams{Registry: registry, Name: name})
+	rows, err := s.q.PackageVersionHistory(ctx, dbq.PackageVersionHistoryParams{Registry: registry, LookupName: api.LookupName(registry, name)})
 	if err != nil {
 		return nil, fmt.Errorf("history of %s: %w", name, err)
 	}
-	ds, err := s.q.VersionDiffListForPackage(ctx, dbq.VersionDiffListForPackageParams{Registry: registry, Name: name})
+	ds, err := s.q.VersionDiffListForPackage(ctx, dbq.VersionDiffListForPackageParams{Registry: registry, LookupName: api.LookupName(registry, name)})
 	if err != nil {
 		return nil, fmt.Errorf("diffs of %s: %w", name, err)
 	}

@@ -37,6 +37,7 @@ type CurrentVersion struct {
 	Name             string
 	Version          string
 	PackageVersionID int64
+	LookupName       string
 }
 
 type Evidence struct {
@@ -150,4 +151,5 @@ type VersionDiff struct {
 	ToVersion     string
 	PublicationID string
 	Diff          []byte
+	LookupName    string
 }

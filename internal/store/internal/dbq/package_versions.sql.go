@@ -15,20 +15,25 @@ const manifestGet = `-- name: ManifestGet :many
 SELECT pv.id, pv.registry, pv.name, pv.version, pv.artifact_sha256, pv.verdict, pv.grade, pv.manifest_hash,
        pv.manifest_reason, pv.extractor_version, pv.methodology_version, pv.methodology_sha256, pv.decided_at,
        pv.published_at, pv.row_sha256,
-       EXISTS (SELECT 1 FROM current_versions o WHERE o.name = cv.name AND o.registry <> cv.registry) AS on_other_registry,
+       EXISTS (SELECT 1 FROM current_versions o
+               WHERE o.registry <> cv.registry
+                 AND o.lookup_name = CASE o.registry WHEN 'pypi' THEN $1::text ELSE $2::text END) AS on_other_registry,
        COALESCE((SELECT jsonb_agg(jsonb_build_object(
                    'name', t.name, 'description_state', t.description_state, 'description', t.description_raw,
                    'schema_kind', t.schema_kind, 'tool_hash', t.tool_hash, 'reason', t.hash_reason) ORDER BY t.position)
                  FROM tools t WHERE t.package_version_id = pv.id), '[]'::jsonb)::jsonb AS tools
 FROM current_versions cv
 JOIN package_versions pv ON pv.id = cv.package_version_id
-WHERE cv.name = $1 AND cv.version = $2
-  AND ($3::text IS NULL OR cv.registry = $3::text)
+WHERE cv.lookup_name IN ($2::text, $1::text)
+  AND cv.lookup_name = CASE cv.registry WHEN 'pypi' THEN $1::text ELSE $2::text END
+  AND cv.version = $3
+  AND ($4::text IS NULL OR cv.registry = $4::text)
 ORDER BY cv.registry
 LIMIT 2
 `
 
 type ManifestGetParams struct {
+	PypiName string
 	Name     string
 	Version  string
 	Registry *string
@@ -57,7 +62,12 @@ type ManifestGetRow struct {
 // The gateway's hot path: one round trip for the row, its tools, and whether
 // the name is ambiguous without a registry.
 func (q *Queries) ManifestGet(ctx context.Context, arg ManifestGetParams) ([]ManifestGetRow, error) {
-	rows, err := q.db.Query(ctx, manifestGet, arg.Name, arg.Version, arg.Registry)
+	rows, err := q.db.Query(ctx, manifestGet,
+		arg.PypiName,
+		arg.Name,
+		arg.Version,
+		arg.Registry,
+	)
 	if err != nil {
 		return nil, err
 	}
@@ -193,16 +203,21 @@ func (q *Queries) PackageVersionCountCurrent(ctx context.Context) (int64, error)
 
 const packageVersionFindCurrent = `-- name: PackageVersionFindCurrent :many
 SELECT pv.id, pv.registry,
-       EXISTS (SELECT 1 FROM current_versions o WHERE o.name = cv.name AND o.registry <> cv.registry) AS on_other_registry
+       EXISTS (SELECT 1 FROM current_versions o
+               WHERE o.registry <> cv.registry
+                 AND o.lookup_name = CASE o.registry WHEN 'pypi' THEN $1::text ELSE $2::text END) AS on_other_registry
 FROM current_versions cv
 JOIN package_versions pv ON pv.id = cv.package_version_id
-WHERE cv.name = $1 AND cv.version = $2
-  AND ($3::text IS NULL OR cv.registry = $3::text)
+WHERE cv.lookup_name IN ($2::text, $1::text)
+  AND cv.lookup_name = CASE cv.registry WHEN 'pypi' THEN $1::text ELSE $2::text END
+  AND cv.version = $3
+  AND ($4::text IS NULL OR cv.registry = $4::text)
 ORDER BY cv.registry
 LIMIT 2
 `
 
 type PackageVersionFindCurrentParams struct {
+	PypiName string
 	Name     string
 	Version  string
 	Registry *string
@@ -217,7 +232,12 @@ type PackageVersionFindCurrentRow struct {
 // The current rows of name@version on either registry (or the one given),
 // and whether the name is also known on another registry.
 func (q *Queries) PackageVersionFindCurrent(ctx context.Context, arg PackageVersionFindCurrentParams) ([]PackageVersionFindCurrentRow, error) {
-	rows, err := q.db.Query(ctx, packageVersionFindCurrent, arg.Name, arg.Version, arg.Registry)
+	rows, err := q.db.Query(ctx, packageVersionFindCurrent,
+		arg.PypiName,
+		arg.Name,
+		arg.Version,
+		arg.Registry,
+	)
 	if err != nil {
 		return nil, err
 	}
@@ -277,17 +297,17 @@ const packageVersionGetCurrent = `-- name: PackageVersionGetCurrent :one
 SELECT pv.id, pv.publication_id, pv.registry, pv.name, pv.version, pv.artifact_sha256, pv.verdict, pv.grade, pv.blocked_by, pv.surface_outcome, pv.manifest_hash, pv.manifest_reason, pv.extractor_version, pv.methodology_version, pv.methodology_sha256, pv.decided_at, pv.published_at, pv.mcp_surface, pv.delegates_to, pv.delegated_from, pv.capabilities_omitted, pv.row_sha256, pv.row, pv.not_assessed, pv.reason
 FROM current_versions cv
 JOIN package_versions pv ON pv.id = cv.package_version_id
-WHERE cv.registry = $1 AND cv.name = $2 AND cv.version = $3
+WHERE cv.registry = $1 AND cv.lookup_name = $2 AND cv.version = $3
 `
 
 type PackageVersionGetCurrentParams struct {
-	Registry string
-	Name     string
-	Version  string
+	Registry   string
+	LookupName string
+	Version    string
 }
 
 func (q *Queries) PackageVersionGetCurrent(ctx context.Context, arg PackageVersionGetCurrentParams) (PackageVersion, error) {
-	row := q.db.QueryRow(ctx, packageVersionGetCurrent, arg.Registry, arg.Name, arg.Version)
+	row := q.db.QueryRow(ctx, packageVersionGetCurrent, arg.Registry, arg.LookupName, arg.Version)
 	var i PackageVersion
 	err := row.Scan(
 		&i.ID,
@@ -324,14 +344,14 @@ SELECT pv.id, pv.version, pv.verdict, pv.grade, pv.blocked_by, pv.reason, pv.man
        pv.published_at, pv.publication_id
 FROM current_versions cv
 JOIN package_versions pv ON pv.id = cv.package_version_id
-WHERE cv.registry = $1 AND cv.name = $2
+WHERE cv.registry = $1 AND cv.lookup_name = $2
 ORDER BY pv.published_at DESC, pv.id DESC
 LIMIT 500
 `
 
 type PackageVersionHistoryParams struct {
-	Registry string
-	Name     string
+	Registry   string
+	LookupName string
 }
 
 type PackageVersionHistoryRow struct {
@@ -349,7 +369,7 @@ type PackageVersionHistoryRow struct {
 
 // Every current version of one package, newest publication first.
 func (q *Queries) PackageVersionHistory(ctx context.Context, arg PackageVersionHistoryParams) ([]PackageVersionHistoryRow, error) {
-	rows, err := q.db.Query(ctx, packageVersionHistory, arg.Registry, arg.Name)
+	rows, err := q.db.Query(ctx, packageVersionHistory, arg.Registry, arg.LookupName)
 	if err != nil {
 		return nil, err
 	}
@@ -530,7 +550,7 @@ const packageVersionLookup = `-- name: PackageVersionLookup :many
 SELECT i.ord::bigint AS ord, pv.verdict, pv.grade, pv.manifest_hash, pv.published_at
 FROM generate_subscripts($1::text[], 1) AS i(ord)
 JOIN current_versions cv ON cv.registry = ($2::text[])[i.ord]
-                        AND cv.name = ($1::text[])[i.ord]
+                        AND cv.lookup_name = ($1::text[])[i.ord]
                         AND cv.version = ($3::text[])[i.ord]
 JOIN package_versions pv ON pv.id = cv.package_version_id
 ORDER BY i.ord
@@ -580,11 +600,19 @@ func (q *Queries) PackageVersionLookup(ctx context.Context, arg PackageVersionLo
 }
 
 const packageVersionRegistriesForName = `-- name: PackageVersionRegistriesForName :many
-SELECT DISTINCT registry FROM current_versions WHERE name = $1 ORDER BY registry LIMIT 2
+SELECT DISTINCT registry FROM current_versions
+WHERE lookup_name IN ($1::text, $2::text)
+  AND lookup_name = CASE registry WHEN 'pypi' THEN $2::text ELSE $1::text END
+ORDER BY registry LIMIT 2
 `
 
-func (q *Queries) PackageVersionRegistriesForName(ctx context.Context, name string) ([]string, error) {
-	rows, err := q.db.Query(ctx, packageVersionRegistriesForName, name)
+type PackageVersionRegistriesForNameParams struct {
+	Name     string
+	PypiName string
+}
+
+func (q *Queries) PackageVersionRegistriesForName(ctx context.Context, arg PackageVersionRegistriesForNameParams) ([]string, error) {
+	rows, err := q.db.Query(ctx, packageVersionRegistriesForName, arg.Name, arg.PypiName)
 	if err != nil {
 		return nil, err
 	}
@@ -604,16 +632,16 @@ func (q *Queries) PackageVersionRegistriesForName(ctx context.Context, name stri
 }
 
 const packageVersionVersionsForName = `-- name: PackageVersionVersionsForName :many
-SELECT version FROM current_versions WHERE registry = $1 AND name = $2 ORDER BY version LIMIT 1000
+SELECT version FROM current_versions WHERE registry = $1 AND lookup_name = $2 ORDER BY version LIMIT 1000
 `
 
 type PackageVersionVersionsForNameParams struct {
-	Registry string
-	Name     string
+	Registry   string
+	LookupName string
 }
 
 func (q *Queries) PackageVersionVersionsForName(ctx context.Context, arg PackageVersionVersionsForNameParams) ([]string, error) {
-	rows, err := q.db.Query(ctx, packageVersionVersionsForName, arg.Registry, arg.Name)
+	rows, err := q.db.Query(ctx, packageVersionVersionsForName, arg.Registry, arg.LookupName)
 	if err != nil {
 		return nil, err
 	}

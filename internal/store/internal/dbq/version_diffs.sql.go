@@ -10,15 +10,16 @@ import (
 )
 
 const versionDiffGet = `-- name: VersionDiffGet :one
-SELECT registry, name, from_version, to_version, publication_id, diff FROM version_diffs
-WHERE registry = $1 AND name = $2 AND from_version = $3 AND to_version = $4
+SELECT registry, name, from_version, to_version, publication_id, diff, lookup_name FROM version_diffs
+WHERE registry = $1 AND lookup_name = $2
+  AND from_version = $3 AND to_version = $4
 ORDER BY publication_id DESC
 LIMIT 1
 `
 
 type VersionDiffGetParams struct {
 	Registry    string
-	Name        string
+	LookupName  string
 	FromVersion string
 	ToVersion   string
 }
@@ -26,7 +27,7 @@ type VersionDiffGetParams struct {
 func (q *Queries) VersionDiffGet(ctx context.Context, arg VersionDiffGetParams) (VersionDiff, error) {
 	row := q.db.QueryRow(ctx, versionDiffGet,
 		arg.Registry,
-		arg.Name,
+		arg.LookupName,
 		arg.FromVersion,
 		arg.ToVersion,
 	)
@@ -38,6 +39,7 @@ func (q *Queries) VersionDiffGet(ctx context.Context, arg VersionDiffGetParams) 
 		&i.ToVersion,
 		&i.PublicationID,
 		&i.Diff,
+		&i.LookupName,
 	)
 	return i, err
 }
@@ -71,14 +73,14 @@ func (q *Queries) VersionDiffInsert(ctx context.Context, arg VersionDiffInsertPa
 
 const versionDiffListForPackage = `-- name: VersionDiffListForPackage :many
 SELECT from_version, to_version, publication_id, diff FROM version_diffs
-WHERE registry = $1 AND name = $2
+WHERE registry = $1 AND lookup_name = $2
 ORDER BY publication_id DESC, to_version, from_version
 LIMIT 500
 `
 
 type VersionDiffListForPackageParams struct {
-	Registry string
-	Name     string
+	Registry   string
+	LookupName string
 }
 
 type VersionDiffListForPackageRow struct {
@@ -89,7 +91,7 @@ type VersionDiffListForPackageRow struct {
 }
 
 func (q *Queries) VersionDiffListForPackage(ctx context.Context, arg VersionDiffListForPackageParams) ([]VersionDiffListForPackageRow, error) {
-	rows, err := q.db.Query(ctx, versionDiffListForPackage, arg.Registry, arg.Name)
+	rows, err := q.db.Query(ctx, versionDiffListForPackage, arg.Registry, arg.LookupName)
 	if err != nil {
 		return nil, err
 	}
