@@ -20,7 +20,8 @@ SELECT * FROM package_versions WHERE id = $1;
 -- and whether the name is also known on another registry.
 SELECT pv.id, pv.registry,
        EXISTS (SELECT 1 FROM current_versions o
-               WHERE o.registry <> cv.registry
+               WHERE o.lookup_name IN (sqlc.arg(name)::text, sqlc.arg(pypi_name)::text)
+                 AND o.registry <> cv.registry
                  AND o.lookup_name = CASE o.registry WHEN 'pypi' THEN sqlc.arg(pypi_name)::text ELSE sqlc.arg(name)::text END) AS on_other_registry
 FROM current_versions cv
 JOIN package_versions pv ON pv.id = cv.package_version_id
@@ -38,7 +39,8 @@ SELECT pv.id, pv.registry, pv.name, pv.version, pv.artifact_sha256, pv.verdict, 
        pv.manifest_reason, pv.extractor_version, pv.methodology_version, pv.methodology_sha256, pv.decided_at,
        pv.published_at, pv.row_sha256,
        EXISTS (SELECT 1 FROM current_versions o
-               WHERE o.registry <> cv.registry
+               WHERE o.lookup_name IN (sqlc.arg(name)::text, sqlc.arg(pypi_name)::text)
+                 AND o.registry <> cv.registry
                  AND o.lookup_name = CASE o.registry WHEN 'pypi' THEN sqlc.arg(pypi_name)::text ELSE sqlc.arg(name)::text END) AS on_other_registry,
        COALESCE((SELECT jsonb_agg(jsonb_build_object(
                    'name', t.name, 'description_state', t.description_state, 'description', t.description_raw,

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"io/fs"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -73,4 +74,37 @@ func SleepInTx(ctx context.Context, s *Store, d time.Duration) error {
 		_, err := tx.Exec(ctx, "SELECT pg_sleep($1)", d.Seconds())
 		return err
 	})
+}
+
+// Explain returns the plan of q with args on one connection with
+// sequential scans disabled: a scan the query cannot avoid still shows as
+// "Seq Scan", so a plan that shows one names a missing or unusable index.
+func Explain(ctx context.Context, s *Store, q string, args ...any) (string, error) {
+	conn, err := s.pool.Acquire(ctx)
+	if err != nil {
+		return "", err
+	}
+	defer conn.Release()
+	tx, err := conn.Begin(ctx)
+	if err != nil {
+		return "", err
+	}
+	defer tx.Rollback(ctx)
+	if _, err := tx.Exec(ctx, "SET LOCAL enable_seqscan = off"); err != nil {
+		return "", err
+	}
+	rows, err := tx.Query(ctx, "EXPLAIN "+q, args...)
+	if err != nil {
+		return "", err
+	}
+	defer rows.Close()
+	var b strings.Builder
+	for rows.Next() {
+		var line string
+		if err := rows.Scan(&line); err != nil {
+			return "", err
+		}
+		b.WriteString(line + "\n")
+	}
+	return b.String(), rows.Err()
 }

@@ -16,16 +16,17 @@ SELECT pv.id, pv.registry, pv.name, pv.version, pv.artifact_sha256, pv.verdict, 
        pv.manifest_reason, pv.extractor_version, pv.methodology_version, pv.methodology_sha256, pv.decided_at,
        pv.published_at, pv.row_sha256,
        EXISTS (SELECT 1 FROM current_versions o
-               WHERE o.registry <> cv.registry
-                 AND o.lookup_name = CASE o.registry WHEN 'pypi' THEN $1::text ELSE $2::text END) AS on_other_registry,
+               WHERE o.lookup_name IN ($1::text, $2::text)
+                 AND o.registry <> cv.registry
+                 AND o.lookup_name = CASE o.registry WHEN 'pypi' THEN $2::text ELSE $1::text END) AS on_other_registry,
        COALESCE((SELECT jsonb_agg(jsonb_build_object(
                    'name', t.name, 'description_state', t.description_state, 'description', t.description_raw,
                    'schema_kind', t.schema_kind, 'tool_hash', t.tool_hash, 'reason', t.hash_reason) ORDER BY t.position)
                  FROM tools t WHERE t.package_version_id = pv.id), '[]'::jsonb)::jsonb AS tools
 FROM current_versions cv
 JOIN package_versions pv ON pv.id = cv.package_version_id
-WHERE cv.lookup_name IN ($2::text, $1::text)
-  AND cv.lookup_name = CASE cv.registry WHEN 'pypi' THEN $1::text ELSE $2::text END
+WHERE cv.lookup_name IN ($1::text, $2::text)
+  AND cv.lookup_name = CASE cv.registry WHEN 'pypi' THEN $2::text ELSE $1::text END
   AND cv.version = $3
   AND ($4::text IS NULL OR cv.registry = $4::text)
 ORDER BY cv.registry
@@ -33,8 +34,8 @@ LIMIT 2
 `
 
 type ManifestGetParams struct {
-	PypiName string
 	Name     string
+	PypiName string
 	Version  string
 	Registry *string
 }
@@ -63,8 +64,8 @@ type ManifestGetRow struct {
 // the name is ambiguous without a registry.
 func (q *Queries) ManifestGet(ctx context.Context, arg ManifestGetParams) ([]ManifestGetRow, error) {
 	rows, err := q.db.Query(ctx, manifestGet,
-		arg.PypiName,
 		arg.Name,
+		arg.PypiName,
 		arg.Version,
 		arg.Registry,
 	)
@@ -204,12 +205,13 @@ func (q *Queries) PackageVersionCountCurrent(ctx context.Context) (int64, error)
 const packageVersionFindCurrent = `-- name: PackageVersionFindCurrent :many
 SELECT pv.id, pv.registry,
        EXISTS (SELECT 1 FROM current_versions o
-               WHERE o.registry <> cv.registry
-                 AND o.lookup_name = CASE o.registry WHEN 'pypi' THEN $1::text ELSE $2::text END) AS on_other_registry
+               WHERE o.lookup_name IN ($1::text, $2::text)
+                 AND o.registry <> cv.registry
+                 AND o.lookup_name = CASE o.registry WHEN 'pypi' THEN $2::text ELSE $1::text END) AS on_other_registry
 FROM current_versions cv
 JOIN package_versions pv ON pv.id = cv.package_version_id
-WHERE cv.lookup_name IN ($2::text, $1::text)
-  AND cv.lookup_name = CASE cv.registry WHEN 'pypi' THEN $1::text ELSE $2::text END
+WHERE cv.lookup_name IN ($1::text, $2::text)
+  AND cv.lookup_name = CASE cv.registry WHEN 'pypi' THEN $2::text ELSE $1::text END
   AND cv.version = $3
   AND ($4::text IS NULL OR cv.registry = $4::text)
 ORDER BY cv.registry
@@ -217,8 +219,8 @@ LIMIT 2
 `
 
 type PackageVersionFindCurrentParams struct {
-	PypiName string
 	Name     string
+	PypiName string
 	Version  string
 	Registry *string
 }
@@ -233,8 +235,8 @@ type PackageVersionFindCurrentRow struct {
 // and whether the name is also known on another registry.
 func (q *Queries) PackageVersionFindCurrent(ctx context.Context, arg PackageVersionFindCurrentParams) ([]PackageVersionFindCurrentRow, error) {
 	rows, err := q.db.Query(ctx, packageVersionFindCurrent,
-		arg.PypiName,
 		arg.Name,
+		arg.PypiName,
 		arg.Version,
 		arg.Registry,
 	)
