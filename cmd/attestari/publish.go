@@ -135,7 +135,7 @@ func printPublished(e *env, res *publish.Result) {
 		fmt.Fprintf(e.stdout, "  supersedes %s (still readable at its own address)\n", res.Supersedes)
 	}
 	if res.Publication != nil && res.Publication.Header.Demo {
-		fmt.Fprintf(e.stdout, "  DEMO: published with an injected clock (--now); not a real disclosure\n")
+		fmt.Fprintf(e.stdout, "  DEMO: published with an injected clock (%s); not a real disclosure\n", res.Publication.Header.PublishedAt.Format(time.RFC3339))
 	}
 	for _, w := range res.Withheld {
 		fmt.Fprintf(e.stdout, "  withheld %s (%s): %s\n", w.FindingID, w.Package, w.Reason)

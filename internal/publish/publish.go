@@ -390,7 +390,7 @@ func build(ctx context.Context, opts Options) (*built, error) {
 	h.Day0, h.Day30 = day0, day30
 	h.Demo = opts.Demo
 	if opts.Demo {
-		h.DemoNote = "Demonstration: published with an injected clock (--now " + now.Format(time.RFC3339) + "), which exists only for tests and the demo. Its dates are not real and it is not a publication of the scheduled pass."
+		h.DemoNote = "Demonstration: published with an injected clock (" + now.Format(time.RFC3339) + ", set by --now or by the demo cycle), which exists only for tests and the demo. Its dates are not real and it is not a publication of the scheduled pass."
 	}
 	h.MethodologyVersion, h.MethodologySHA256 = methodology.Version, methodology.SHA256()
 	h.Decided = d.Header.Stamps
