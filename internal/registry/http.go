@@ -6,14 +6,13 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
-	"math"
 	"math/rand/v2"
 	"net/http"
 	"net/url"
-	"strconv"
 	"strings"
 	"time"
+
+	"github.com/attestari/attestari/internal/httpretry"
 )
 
 // Defaults for Options fields left zero.
@@ -104,7 +103,7 @@ func (o Options) withDefaults() Options {
 		o.Now = time.Now
 	}
 	if o.Sleep == nil {
-		o.Sleep = sleepCtx
+		o.Sleep = httpretry.Sleep
 	}
 	if o.Jitter == nil {
 		o.Jitter = rand.Float64
@@ -112,40 +111,52 @@ func (o Options) withDefaults() Options {
 	return o
 }
 
-func sleepCtx(ctx context.Context, d time.Duration) error {
-	if d <= 0 {
-		return ctx.Err()
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
-}
-
-// fetcher is the HTTP core both registry clients share.
+// fetcher is the HTTP core both registry clients share: the retry loop,
+// backoff and body caps of package httpretry, with this package's records,
+// sentinels and error texts around it.
 type fetcher struct {
-	o  Options
-	ua string
+	o Options
+	c *httpretry.Client
 }
 
 func newFetcher(o Options) *fetcher {
 	o = o.withDefaults()
-	return &fetcher{o: o, ua: UserAgent(o.Version)}
+	return &fetcher{o: o, c: httpretry.New(httpretry.Options{
+		Policy: httpretry.Policy{
+			MaxAttempts:   o.MaxAttempts,
+			BaseBackoff:   o.BaseBackoff,
+			MaxBackoff:    o.MaxBackoff,
+			Jitter:        o.Jitter,
+			MaxRetryAfter: o.MaxRetryAfter,
+			Sleep:         o.Sleep,
+		},
+		HTTPClient:     o.HTTPClient,
+		UserAgent:      UserAgent(o.Version),
+		RequestTimeout: o.RequestTimeout,
+		OverallTimeout: o.OverallTimeout,
+		ErrTooLarge:    ErrTooLarge,
+		Now:            o.Now,
+	})}
 }
 
-// attempt is the result of one HTTP exchange.
-type attempt struct {
-	status      int
-	body        []byte
-	contentType string
-	err         error
-	retryable   bool
-	retryAfter  time.Duration // > 0 when the server asked for a wait
+// endpoint is what the npm and PyPI clients share: the configured base URL
+// and the fetcher.
+type endpoint struct {
+	base string
+	f    *fetcher
 }
+
+// newEndpoint checks baseURL for the constructor named ctor.
+func newEndpoint(ctor, baseURL string, opts Options) (endpoint, error) {
+	b, err := normalizeBase(baseURL)
+	if err != nil {
+		return endpoint{}, fmt.Errorf("registry.%s: %w", ctor, err)
+	}
+	return endpoint{base: b, f: newFetcher(opts)}, nil
+}
+
+// BaseURL is the base URL this client talks to, without trailing slash.
+func (e endpoint) BaseURL() string { return e.base }
 
 // get fetches rawURL with bounded retries. It always returns a Response whose
 // Record says what happened; err is nil exactly when Record.Outcome is ok.
@@ -156,45 +167,23 @@ func (f *fetcher) get(ctx context.Context, kind, rawURL, accept string, limit in
 		err = fmt.Errorf("%w: %s URL %q is not an absolute http(s) URL", ErrInvalidRequest, kind, resp.Record.URL)
 		return resp, f.fail(resp, OutcomeInvalidRequest, err)
 	}
-
-	ctx, cancel := context.WithTimeout(ctx, f.o.OverallTimeout)
-	defer cancel()
-
-	var last attempt
-	for n := 1; ; n++ {
-		last = f.once(ctx, rawURL, accept, limit)
-		var se *StatusError
-		if errors.As(last.err, &se) {
-			se.Kind, se.Attempts = kind, n
-		}
-		resp.Record.Status = last.status
-		resp.Record.FetchedAt = f.o.Now().UTC()
-		if last.err == nil {
-			resp.Body = last.body
-			resp.ContentType = last.contentType
-			resp.Record.SHA256 = sha256Hex(last.body)
-			resp.Record.Outcome = OutcomeOK
-			resp.Record.Error = ""
-			return resp, nil
-		}
-		if !last.retryable || n >= f.o.MaxAttempts {
-			break
-		}
-		wait := f.backoff(n)
-		if last.retryAfter > 0 {
-			wait = min(last.retryAfter, f.o.MaxRetryAfter)
-		}
-		// Waiting past the overall deadline only to fail is pointless;
-		// stop now with the error we have.
-		if dl, ok := ctx.Deadline(); ok && time.Until(dl) < wait {
-			break
-		}
-		if err := f.o.Sleep(ctx, wait); err != nil {
-			last.err = fmt.Errorf("waiting to retry after %v: %w", last.err, err)
-			break
-		}
+	h := http.Header{}
+	if accept != "" {
+		h.Set("Accept", accept)
 	}
-	return resp, f.fail(resp, classify(last.err), fmt.Errorf("registry: GET %s (%s): %w", resp.Record.URL, kind, last.err))
+	r, err := f.c.Do(ctx, httpretry.Request{URL: rawURL, Header: h, MaxBodyBytes: limit})
+	resp.Record.Status, resp.Record.FetchedAt = r.Status, r.Received.UTC()
+	if err == nil {
+		resp.Body = r.Body
+		resp.ContentType = r.ContentType
+		resp.Record.SHA256 = sha256Hex(r.Body)
+		resp.Record.Outcome = OutcomeOK
+		return resp, nil
+	}
+	if se, ok := err.(*httpretry.StatusError); ok {
+		err = &StatusError{Kind: kind, URL: resp.Record.URL, Status: se.Status, Attempts: se.Attempts}
+	}
+	return resp, f.fail(resp, classify(err), fmt.Errorf("registry: GET %s (%s): %w", resp.Record.URL, kind, err))
 }
 
 // fail records a failed fetch.
@@ -221,105 +210,6 @@ func classify(err error) string {
 	default:
 		return OutcomeNetworkError
 	}
-}
-
-// backoff returns the wait before retry n (n ≥ 1): full jitter over an
-// exponentially growing ceiling.
-func (f *fetcher) backoff(n int) time.Duration {
-	ceil := float64(f.o.MaxBackoff)
-	if n-1 < 62 {
-		ceil = math.Min(ceil, float64(f.o.BaseBackoff)*math.Pow(2, float64(n-1)))
-	}
-	j := f.o.Jitter()
-	if j < 0 || j >= 1 || math.IsNaN(j) {
-		j = 0
-	}
-	return time.Duration(j * ceil)
-}
-
-func (f *fetcher) once(ctx context.Context, rawURL, accept string, limit int64) (a attempt) {
-	actx, cancel := context.WithTimeout(ctx, f.o.RequestTimeout)
-	defer cancel()
-	req, err := http.NewRequestWithContext(actx, http.MethodGet, rawURL, nil)
-	if err != nil {
-		return attempt{err: fmt.Errorf("%w: %v", ErrInvalidRequest, err)}
-	}
-	req.Header.Set("User-Agent", f.ua)
-	if accept != "" {
-		req.Header.Set("Accept", accept)
-	}
-	res, err := f.o.HTTPClient.Do(req)
-	if err != nil {
-		// The caller's own context ending is final; anything else (refused
-		// connection, reset, this attempt's timeout) may pass.
-		return attempt{err: err, retryable: ctx.Err() == nil}
-	}
-	defer res.Body.Close()
-	a.status = res.StatusCode
-	a.contentType = res.Header.Get("Content-Type")
-
-	switch {
-	case res.StatusCode >= 200 && res.StatusCode < 300:
-	case res.StatusCode == http.StatusTooManyRequests ||
-		(res.StatusCode >= 500 && res.StatusCode != http.StatusNotImplemented):
-		a.err = &StatusError{URL: redactURL(rawURL), Status: res.StatusCode}
-		a.retryable = true
-		a.retryAfter = parseRetryAfter(res.Header.Get("Retry-After"), f.o.Now())
-		drain(res.Body)
-		return a
-	default:
-		a.err = &StatusError{URL: redactURL(rawURL), Status: res.StatusCode}
-		drain(res.Body)
-		return a
-	}
-
-	if res.ContentLength > limit {
-		a.err = fmt.Errorf("%w: Content-Length %d exceeds cap %d", ErrTooLarge, res.ContentLength, limit)
-		return a
-	}
-	body, err := io.ReadAll(io.LimitReader(res.Body, limit+1))
-	if err != nil {
-		// A body cut short is a network failure worth another try.
-		a.err = fmt.Errorf("reading body: %w", err)
-		a.retryable = ctx.Err() == nil
-		return a
-	}
-	if int64(len(body)) > limit {
-		a.err = fmt.Errorf("%w: body exceeds cap %d", ErrTooLarge, limit)
-		return a
-	}
-	a.body = body
-	return a
-}
-
-// drain reads a little of an error body so the connection can be reused,
-// without letting a hostile server feed us forever.
-func drain(r io.Reader) {
-	_, _ = io.Copy(io.Discard, io.LimitReader(r, 64<<10))
-}
-
-// parseRetryAfter reads delay-seconds or an HTTP-date (RFC 9110 §10.2.3).
-// A missing, unparseable or past value yields 0 (use the backoff instead).
-func parseRetryAfter(v string, now time.Time) time.Duration {
-	v = strings.TrimSpace(v)
-	if v == "" {
-		return 0
-	}
-	if secs, err := strconv.ParseInt(v, 10, 64); err == nil {
-		if secs <= 0 {
-			return 0
-		}
-		if secs > int64(math.MaxInt64/time.Second) {
-			return time.Duration(math.MaxInt64)
-		}
-		return time.Duration(secs) * time.Second
-	}
-	if t, err := http.ParseTime(v); err == nil {
-		if d := t.Sub(now); d > 0 {
-			return d
-		}
-	}
-	return 0
 }
 
 func sha256Hex(b []byte) string {

@@ -15,23 +15,17 @@ import (
 // NPM is a client for an npm registry at a configured base URL (see
 // DefaultNPMRegistry). It fetches full packuments (not the abbreviated
 // install form, which lacks time, maintainers and _npmUser).
-type NPM struct {
-	base string
-	f    *fetcher
-}
+type NPM struct{ endpoint }
 
 // NewNPM returns a client for the registry at baseURL (which may carry a
 // path, as proxies' registries do).
 func NewNPM(baseURL string, opts Options) (*NPM, error) {
-	b, err := normalizeBase(baseURL)
+	e, err := newEndpoint("NewNPM", baseURL, opts)
 	if err != nil {
-		return nil, fmt.Errorf("registry.NewNPM: %w", err)
+		return nil, err
 	}
-	return &NPM{base: b, f: newFetcher(opts)}, nil
+	return &NPM{e}, nil
 }
-
-// BaseURL is the registry base this client talks to, without trailing slash.
-func (c *NPM) BaseURL() string { return c.base }
 
 // Person is a maintainer, publisher (_npmUser) or author as the registry
 // records it. The registry accepts both {"name","email"} objects and

@@ -18,23 +18,17 @@ import (
 // under {base}/simple/, and the PEP 740 integrity API under
 // {base}/integrity/. Distribution files are fetched from whatever URL the
 // index lists for them (often another host), and verified by sha256.
-type PyPI struct {
-	base string
-	f    *fetcher
-}
+type PyPI struct{ endpoint }
 
 // NewPyPI returns a client for the index whose JSON API lives at
 // {baseURL}/pypi/.
 func NewPyPI(baseURL string, opts Options) (*PyPI, error) {
-	b, err := normalizeBase(baseURL)
+	e, err := newEndpoint("NewPyPI", baseURL, opts)
 	if err != nil {
-		return nil, fmt.Errorf("registry.NewPyPI: %w", err)
+		return nil, err
 	}
-	return &PyPI{base: b, f: newFetcher(opts)}, nil
+	return &PyPI{e}, nil
 }
-
-// BaseURL is the index base this client talks to, without trailing slash.
-func (c *PyPI) BaseURL() string { return c.base }
 
 var pypiNameRe = regexp.MustCompile(`(?i)^([a-z0-9]|[a-z0-9][a-z0-9._-]*[a-z0-9])$`)
 
