@@ -62,18 +62,6 @@ type Manifest struct {
 	Verdict        string     `json:"verdict,omitempty"`
 	Grade          *string    `json:"grade"`
 	Tools          []ToolHash `json:"tools"`
-	// RowSHA256 is the hash of the published decision row; the server uses it
-	// as the ETag when there is no manifest hash. It is not on the wire.
-	RowSHA256 string `json:"-"`
-}
-
-// ETag is the strong entity tag the server sends for m: the manifest hash, or
-// the row hash when there is none.
-func (m *Manifest) ETag() string {
-	if m.ManifestHash != nil && *m.ManifestHash != "" {
-		return `"` + *m.ManifestHash + `"`
-	}
-	return `"row-` + m.RowSHA256 + `"`
 }
 
 // PackageKey names one package version on one registry.

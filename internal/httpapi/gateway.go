@@ -8,16 +8,19 @@ import (
 	"github.com/attestari/attestari/api"
 )
 
-// Caching of published rows. A package version's attested manifest never
-// changes (the artifact and the extractor are fixed); its stamps may advance
-// with a newer publication, which a revalidation after max-age picks up.
-const (
-	cacheImmutable = "public, max-age=86400, immutable"
-	cacheShort     = "public, max-age=300"
-)
+// Caching of current rows. A package version's attested tools never change
+// (the artifact and the extractor are fixed), but the row served for it does:
+// its grade after an appeal, its stamps with every newer publication. So a
+// cache keeps it a few minutes and then revalidates; the ETag (a hash of the
+// body) answers 304 only while the body is the same.
+const cacheShort = "public, max-age=300"
+
+// cacheImmutable is for content-addressed answers (evidence by SHA-256, a
+// methodology snapshot): the address names the bytes, which never change.
+const cacheImmutable = "public, max-age=31536000, immutable"
 
 var (
-	hdrImmutable    = []string{cacheImmutable}
+	hdrCacheShort   = []string{cacheShort}
 	hdrVaryEncoding = []string{"Accept-Encoding"}
 )
 
@@ -62,7 +65,7 @@ func (s *Server) serveManifest(w http.ResponseWriter, r *http.Request, k manifes
 	// Canonical keys assigned directly: this is the gateways' hot path.
 	h := w.Header()
 	h["Etag"] = []string{e.etag}
-	h["Cache-Control"] = hdrImmutable
+	h["Cache-Control"] = hdrCacheShort
 	h["Vary"] = hdrVaryEncoding
 	if conditional && etagMatches(r.Header.Get("If-None-Match"), e.etag) {
 		w.WriteHeader(http.StatusNotModified)

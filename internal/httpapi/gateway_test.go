@@ -1,6 +1,9 @@
 package httpapi
 
 import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -22,11 +25,13 @@ func TestManifest(t *testing.T) {
 	if err := json.Unmarshal([]byte(body), &m); err != nil {
 		t.Fatal(err)
 	}
-	if m.ManifestHash == nil || res.Header.Get("ETag") != `"`+*m.ManifestHash+`"` {
-		t.Fatalf("ETag %q is not the manifest hash %v", res.Header.Get("ETag"), m.ManifestHash)
+	if sum := sha256.Sum256([]byte(body)); res.Header.Get("ETag") != `"`+hex.EncodeToString(sum[:])+`"` {
+		t.Fatalf("ETag %q is not the SHA-256 of the body", res.Header.Get("ETag"))
 	}
-	if !strings.Contains(res.Header.Get("Cache-Control"), "immutable") {
-		t.Errorf("Cache-Control %q", res.Header.Get("Cache-Control"))
+	// The row served for a version changes (appeals, newer publications):
+	// cached for minutes, then revalidated; never "immutable".
+	if cc := res.Header.Get("Cache-Control"); cc != "public, max-age=300" {
+		t.Errorf("Cache-Control %q", cc)
 	}
 	if m.Grade == nil || *m.Grade != "A" || m.PublishedAt.Equal(t0) || len(m.Tools) != 3 || m.Tools[0].Description == nil || *m.Tools[0].Description != poisoned {
 		t.Fatalf("the newest publication's row is served: %+v", m)
@@ -46,9 +51,9 @@ func TestManifest(t *testing.T) {
 	if r := ts.do(req); r.StatusCode != 200 {
 		t.Fatalf("If-None-Match with another tag: %d", r.StatusCode)
 	}
-	// A refused package has no manifest hash: the row hash is the tag.
+	// A refused package has no manifest hash: it has a tag all the same.
 	res, body = ts.get("/manifest/minified-server/2.0.0")
-	if res.StatusCode != 200 || !strings.HasPrefix(res.Header.Get("ETag"), `"row-`) || !strings.Contains(body, `"manifest_reason":"surface_not_parsed"`) {
+	if res.StatusCode != 200 || len(res.Header.Get("ETag")) != 66 || !strings.Contains(body, `"manifest_reason":"surface_not_parsed"`) {
 		t.Fatalf("refused: %d %s %s", res.StatusCode, res.Header.Get("ETag"), body)
 	}
 }
@@ -188,5 +193,38 @@ func TestNoDatabaseIs503(t *testing.T) {
 		if res, _ := ts.get(p); res.StatusCode != 503 {
 			t.Errorf("%s: %d", p, res.StatusCode)
 		}
+	}
+}
+
+// TestRevalidationSeesAnAppeal: a version whose tools (so its manifest hash)
+// stay the same while its grade changes with a newer publication must not
+// answer 304 to the tag a client cached before: the client would keep the
+// old grade.
+func TestRevalidationSeesAnAppeal(t *testing.T) {
+	t.Parallel()
+	st := openStore(t)
+	pubs := seedPublications()
+	if err := st.LoadPublication(context.Background(), pubs[0]); err != nil {
+		t.Fatal(err)
+	}
+	ts := newTestServer(t, st)
+	res, before := ts.get("/manifest/@acme/files/1.0.0")
+	if res.StatusCode != 200 || !strings.Contains(before, `"grade":"F"`) {
+		t.Fatalf("before the appeal: %d %s", res.StatusCode, before)
+	}
+	tag := res.Header.Get("ETag")
+	if err := st.LoadPublication(context.Background(), pubs[1]); err != nil {
+		t.Fatal(err)
+	}
+	req := httptest.NewRequest(http.MethodGet, "/manifest/@acme/files/1.0.0", nil)
+	req.Header.Set("If-None-Match", tag)
+	after := ts.do(req)
+	b, _ := io.ReadAll(after.Body)
+	if after.StatusCode != 200 || !strings.Contains(string(b), `"grade":"A"`) || after.Header.Get("ETag") == tag {
+		t.Fatalf("after the appeal, revalidating with the old tag: %d %s (tag %s)", after.StatusCode, b, after.Header.Get("ETag"))
+	}
+	var m1, m2 api.Manifest
+	if json.Unmarshal([]byte(before), &m1) != nil || json.Unmarshal(b, &m2) != nil || *m1.ManifestHash != *m2.ManifestHash {
+		t.Fatal("the test's premise: the attested tools, and so the manifest hash, are the same")
 	}
 }

@@ -1,6 +1,8 @@
 package httpapi
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"sync"
 	"sync/atomic"
@@ -38,6 +40,11 @@ type manifestCache struct {
 type manifestKey struct{ registry, name, version string }
 
 type cachedManifest struct {
+	// etag is the SHA-256 of body: a strong validator changes with every
+	// byte a client receives. The manifest hash cannot serve: a version's
+	// grade (after an appeal) and stamps (with a newer publication) change
+	// while its attested tools, and so its manifest hash, do not, and a
+	// cache revalidating with the manifest hash would keep the old grade.
 	etag string
 	body []byte // the JSON body exactly as writeJSON writes it, newline included
 }
@@ -85,7 +92,9 @@ func (c *manifestCache) put(k manifestKey, gen uint64, m *api.Manifest) (*cached
 	if err != nil {
 		return nil, err
 	}
-	e := &cachedManifest{etag: m.ETag(), body: append(b, '\n')}
+	body := append(b, '\n')
+	sum := sha256.Sum256(body)
+	e := &cachedManifest{etag: `"` + hex.EncodeToString(sum[:]) + `"`, body: body}
 	if c == nil || c.limit <= 0 || !c.live.Load() || len(e.body) > c.limit/16 {
 		return e, nil
 	}

@@ -59,7 +59,7 @@ func (s *Server) methodologyVersion(w http.ResponseWriter, r *http.Request) erro
 	if !ok {
 		return &Problem{Status: http.StatusNotFound, Detail: "no published methodology has that version; GET /methodology lists them"}
 	}
-	w.Header().Set("Cache-Control", "public, max-age=31536000, immutable")
+	w.Header().Set("Cache-Control", cacheImmutable)
 	w.Header().Set("ETag", `"`+sn.SHA256+`"`)
 	if r.URL.Query().Get("format") == "markdown" {
 		w.Header().Set("Content-Type", "text/markdown; charset=utf-8")

@@ -65,7 +65,6 @@ func (s *Store) Manifest(ctx context.Context, registry, name, version string) (*
 			ExtractorVersion: r.ExtractorVersion, DecidedAt: t(r.DecidedAt), PublishedAt: t(r.PublishedAt)},
 		Registry: r.Registry, Name: r.Name, Version: r.Version, ArtifactSHA256: r.ArtifactSha256,
 		ManifestHash: r.ManifestHash, ManifestReason: r.ManifestReason, Verdict: r.Verdict, Grade: r.Grade,
-		RowSHA256: r.RowSha256,
 	}
 	if err := json.Unmarshal(r.Tools, &m.Tools); err != nil {
 		return nil, fmt.Errorf("manifest %s@%s: tools: %w", name, version, err)
