@@ -6,8 +6,8 @@
 // source bytes plus the encoding those bytes are written in; the verifier
 // later matches a quote against the decoded text and maps it back to source
 // bytes with Locate, so that an excerpt verifies byte for byte against the
-// stored file even when the description contains escapes (DESIGN.md decision
-// 4). Both sides must decode identically, which is why this is one package.
+// stored file even when the description contains escapes.
+// Both sides must decode identically, which is why this is one package.
 //
 // It must not guess: bytes it cannot decode exactly as the language does
 // (invalid UTF-8, malformed escapes, a lone surrogate, an unknown \N{name})

@@ -1,5 +1,5 @@
 // Package pgcluster finds or starts the PostgreSQL server Attestari talks to,
-// the one way for `make run` and for tests (DESIGN.md decision 9):
+// the one way for `make run` and for tests:
 //
 //  1. DATABASE_URL, when set, is used as it is;
 //  2. else a private cluster from local PostgreSQL binaries (initdb and pg_ctl on
