@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"math"
 	"math/rand/v2"
 	"net/http"
@@ -15,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/attestari/attestari/internal/httpretry"
 	"github.com/attestari/attestari/internal/registry"
 )
 
@@ -138,16 +138,7 @@ func (o Options) withDefaults() Options {
 		o.Now = time.Now
 	}
 	if o.Sleep == nil {
-		o.Sleep = func(ctx context.Context, d time.Duration) error {
-			t := time.NewTimer(d)
-			defer t.Stop()
-			select {
-			case <-ctx.Done():
-				return ctx.Err()
-			case <-t.C:
-				return nil
-			}
-		}
+		o.Sleep = httpretry.Sleep
 	}
 	if o.Jitter == nil {
 		o.Jitter = rand.Float64
@@ -162,7 +153,7 @@ type Client struct {
 	webHost   string
 	shorthand bool
 	o         Options
-	ua        string
+	http      *httpretry.Client
 }
 
 // New returns a client for cfg.
@@ -178,8 +169,28 @@ func New(cfg Config, opts Options) (*Client, error) {
 		web = strings.TrimPrefix(h, "api.")
 	}
 	o := opts.withDefaults()
+	hc := httpretry.New(httpretry.Options{
+		Policy: httpretry.Policy{
+			MaxAttempts:   o.MaxAttempts,
+			BaseBackoff:   o.BaseBackoff,
+			MaxBackoff:    o.MaxBackoff,
+			Jitter:        o.Jitter,
+			MaxRetryAfter: o.MaxRetryAfter,
+			// A rate-limit window longer than we wait for is recorded now.
+			GiveUpBeyondCap: true,
+			Sleep:           o.Sleep,
+		},
+		HTTPClient:     o.HTTPClient,
+		UserAgent:      registry.UserAgent(o.Version),
+		RequestTimeout: o.RequestTimeout,
+		OverallTimeout: o.OverallTimeout,
+		MaxBodyBytes:   o.MaxBodyBytes,
+		ErrTooLarge:    registry.ErrTooLarge,
+		Now:            o.Now,
+		Classify:       classifyStatus,
+	})
 	return &Client{base: strings.TrimRight(raw, "/"), token: cfg.Token, webHost: web, shorthand: cfg.Shorthand,
-		o: o, ua: registry.UserAgent(o.Version)}, nil
+		o: o, http: hc}, nil
 }
 
 // WebHost is the host whose repositories this client looks up.
@@ -424,110 +435,39 @@ func (c *Client) malformed(r *registry.Response, what, subject string, err error
 // get fetches rawURL with bounded retries; the Record always says what
 // happened, and err is nil exactly when the outcome is ok.
 func (c *Client) get(ctx context.Context, kind, rawURL string) (*registry.Response, error) {
-	resp := &registry.Response{Record: registry.Record{Kind: kind, URL: rawURL}}
-	ctx, cancel := context.WithTimeout(ctx, c.o.OverallTimeout)
-	defer cancel()
-	var last attempt
-	for n := 1; ; n++ {
-		last = c.once(ctx, rawURL)
-		var se *registry.StatusError
-		if errors.As(last.err, &se) {
-			se.Attempts = n
-		}
-		resp.Record.Status = last.status
-		resp.Record.FetchedAt = c.o.Now().UTC()
-		if last.err == nil {
-			resp.Body, resp.ContentType = last.body, last.contentType
-			resp.Record.SHA256 = sha256Hex(last.body)
-			resp.Record.Outcome, resp.Record.Error = registry.OutcomeOK, ""
-			return resp, nil
-		}
-		if !last.retryable || n >= c.o.MaxAttempts {
-			break
-		}
-		wait := c.backoff(n)
-		if last.retryAfter > 0 {
-			if last.retryAfter > c.o.MaxRetryAfter {
-				// A rate-limit window longer than we wait for: record it now.
-				break
-			}
-			wait = last.retryAfter
-		}
-		if dl, ok := ctx.Deadline(); ok && time.Until(dl) < wait {
-			break
-		}
-		if err := c.o.Sleep(ctx, wait); err != nil {
-			last.err = fmt.Errorf("waiting to retry after %v: %w", last.err, err)
-			break
-		}
+	h := http.Header{}
+	h.Set("Accept", "application/vnd.github+json")
+	h.Set("X-GitHub-Api-Version", "2022-11-28")
+	if c.token != "" {
+		h.Set("Authorization", "Bearer "+c.token)
 	}
-	err := fmt.Errorf("repohost: GET %s (%s): %w", rawURL, kind, last.err)
-	resp.Record.Outcome, resp.Record.Error = classify(last.err), err.Error()
+	r, err := c.http.Do(ctx, httpretry.Request{URL: rawURL, Header: h})
+	resp := &registry.Response{Record: registry.Record{Kind: kind, URL: rawURL, Status: r.Status, FetchedAt: r.Received.UTC()}}
+	if err == nil {
+		resp.Body, resp.ContentType = r.Body, r.ContentType
+		resp.Record.SHA256 = sha256Hex(r.Body)
+		resp.Record.Outcome = registry.OutcomeOK
+		return resp, nil
+	}
+	if se, ok := err.(*httpretry.StatusError); ok {
+		err = &registry.StatusError{Kind: "repohost", URL: rawURL, Status: se.Status, Attempts: se.Attempts}
+	}
+	err = fmt.Errorf("repohost: GET %s (%s): %w", rawURL, kind, err)
+	resp.Record.Outcome, resp.Record.Error = classify(err), err.Error()
 	return resp, err
 }
 
-type attempt struct {
-	status      int
-	body        []byte
-	contentType string
-	err         error
-	retryable   bool
-	retryAfter  time.Duration
-}
-
-func (c *Client) once(ctx context.Context, rawURL string) (a attempt) {
-	actx, cancel := context.WithTimeout(ctx, c.o.RequestTimeout)
-	defer cancel()
-	req, err := http.NewRequestWithContext(actx, http.MethodGet, rawURL, nil)
-	if err != nil {
-		return attempt{err: fmt.Errorf("%w: %v", registry.ErrInvalidRequest, err)}
-	}
-	req.Header.Set("User-Agent", c.ua)
-	req.Header.Set("Accept", "application/vnd.github+json")
-	req.Header.Set("X-GitHub-Api-Version", "2022-11-28")
-	if c.token != "" {
-		req.Header.Set("Authorization", "Bearer "+c.token)
-	}
-	res, err := c.o.HTTPClient.Do(req)
-	if err != nil {
-		return attempt{err: err, retryable: ctx.Err() == nil}
-	}
-	defer res.Body.Close()
-	a.status, a.contentType = res.StatusCode, res.Header.Get("Content-Type")
+// classifyStatus retries a rate limit (429, or a 403 that says it is one)
+// after the wait the host names, and a 5xx but 501 after the backoff: this
+// host's 5xx carry no Retry-After worth reading.
+func classifyStatus(res *http.Response, now time.Time) (bool, time.Duration) {
 	switch {
-	case res.StatusCode >= 200 && res.StatusCode < 300:
 	case res.StatusCode == http.StatusTooManyRequests || (res.StatusCode == http.StatusForbidden && rateLimited(res.Header)):
-		a.err = &registry.StatusError{Kind: "repohost", URL: rawURL, Status: res.StatusCode}
-		a.retryable = true
-		a.retryAfter = rateLimitWait(res.Header, c.o.Now())
-		drain(res.Body)
-		return a
+		return true, rateLimitWait(res.Header, now)
 	case res.StatusCode >= 500 && res.StatusCode != http.StatusNotImplemented:
-		a.err = &registry.StatusError{Kind: "repohost", URL: rawURL, Status: res.StatusCode}
-		a.retryable = true
-		drain(res.Body)
-		return a
-	default:
-		a.err = &registry.StatusError{Kind: "repohost", URL: rawURL, Status: res.StatusCode}
-		drain(res.Body)
-		return a
+		return true, 0
 	}
-	limit := c.o.MaxBodyBytes
-	if res.ContentLength > limit {
-		a.err = fmt.Errorf("%w: Content-Length %d exceeds cap %d", registry.ErrTooLarge, res.ContentLength, limit)
-		return a
-	}
-	body, err := io.ReadAll(io.LimitReader(res.Body, limit+1))
-	if err != nil {
-		a.err, a.retryable = fmt.Errorf("reading body: %w", err), ctx.Err() == nil
-		return a
-	}
-	if int64(len(body)) > limit {
-		a.err = fmt.Errorf("%w: body exceeds cap %d", registry.ErrTooLarge, limit)
-		return a
-	}
-	a.body = body
-	return a
+	return false, 0
 }
 
 // rateLimited tells a primary rate limit (remaining 0) or a secondary one
@@ -554,18 +494,6 @@ func rateLimitWait(h http.Header, now time.Time) time.Duration {
 	return 0
 }
 
-func (c *Client) backoff(n int) time.Duration {
-	ceil := float64(c.o.MaxBackoff)
-	if n-1 < 62 {
-		ceil = math.Min(ceil, float64(c.o.BaseBackoff)*math.Pow(2, float64(n-1)))
-	}
-	j := c.o.Jitter()
-	if j < 0 || j >= 1 || math.IsNaN(j) {
-		j = 0
-	}
-	return time.Duration(j * ceil)
-}
-
 func classify(err error) string {
 	var se *registry.StatusError
 	switch {
@@ -581,5 +509,3 @@ func classify(err error) string {
 		return registry.OutcomeNetworkError
 	}
 }
-
-func drain(r io.Reader) { _, _ = io.Copy(io.Discard, io.LimitReader(r, 64<<10)) }
