@@ -643,3 +643,129 @@ func capNamed(f *file, n nid) []nid {
 	}
 	return f.named(n)
 }
+
+// ---- what the JavaScript and Python scans share ----
+
+// capBinds is what a capability scan knows of a file's names: for each
+// local name, the scopes that bind it and the API reference each binding
+// names ("" for a binding that shadows one). The two languages differ in
+// how bindings are found, not in how they are kept and looked up.
+type capBinds struct {
+	f     *file
+	binds map[string]map[nid]string
+	// globals are the names that resolve without a binding (JavaScript's
+	// globals, Python's builtins), each to its canonical reference.
+	globals map[string]string
+	// envRef is the environment object's reference (process.env,
+	// os.environ); envNames are the local names bound to it.
+	envRef   string
+	envNames map[string]bool
+}
+
+func newCapBinds(f *file, globals map[string]string, envRef string) capBinds {
+	return capBinds{f: f, binds: map[string]map[nid]string{}, globals: globals, envRef: envRef, envNames: map[string]bool{}}
+}
+
+// bind records that name, in scope, names ref. The first binding of a
+// name in a scope wins: imports are collected first.
+func (b *capBinds) bind(name string, scope nid, ref string) {
+	if name == "" {
+		return
+	}
+	m := b.binds[name]
+	if m == nil {
+		m = map[nid]string{}
+		b.binds[name] = m
+	}
+	if _, ok := m[scope]; ok {
+		return
+	}
+	m[scope] = ref
+	if ref == b.envRef {
+		b.envNames[name] = true
+	}
+}
+
+// interesting reports a name the inventory reads: a global or a name some
+// import binds. Other declarations matter only when they shadow one.
+func (b *capBinds) interesting(name string) bool {
+	if _, ok := b.globals[name]; ok {
+		return true
+	}
+	_, ok := b.binds[name]
+	return ok
+}
+
+// identRef resolves identifier n through the nearest enclosing scope that
+// binds it, else as a global; a shadowing binding resolves to nothing.
+func (b *capBinds) identRef(n nid) (string, bool) {
+	f := b.f
+	name := f.bytesOf(n)
+	if m, ok := b.binds[string(name)]; ok {
+		for a := f.parent(n); a >= 0; a = f.parent(a) {
+			if ref, ok := m[a]; ok {
+				return ref, ref != ""
+			}
+		}
+	}
+	g, ok := b.globals[string(name)]
+	return g, ok
+}
+
+// mayBeEnvName is the cheap test before resolving an identifier as the
+// environment object: some local name is bound to it and n is spelled so.
+func (b *capBinds) mayBeEnvName(n nid) bool {
+	return len(b.envNames) != 0 && b.envNames[string(b.f.bytesOf(n))]
+}
+
+// envRead records an environment variable read, and a credentials fact
+// when its name matches the secret pattern.
+func (a *capAcc) envRead(name string, cite nid) {
+	a.add(CapEnvironment, TagRead, name, cite)
+	if name != TargetDynamic && secretEnvName(name) {
+		a.add(CapCredentials, TagEnv, name, cite)
+	}
+}
+
+// process records a spawn or exec, and a pip install from a URL among its
+// literal words as remote_import.
+func (a *capAcc) process(c nid, tag, target string, words []string) {
+	a.add(CapProcess, tag, target, c)
+	if h, ok := pipInstallURL(words); ok {
+		a.add(CapRemoteCode, TagRemoteImport, h, c)
+	}
+}
+
+// openByMode decides an open of target by its mode argument (fs.open's
+// flags, open()'s mode): a literal with any of the writes characters
+// writes; none, or any other literal, reads; a mode that is not a literal
+// may do either, so both are recorded.
+func (a *capAcc) openByMode(c nid, target string, mode nid, literal func(nid) (string, bool), writes string) {
+	if mode < 0 {
+		a.add(CapFilesystem, TagRead, target, c)
+		return
+	}
+	if m, ok := literal(mode); ok {
+		if strings.ContainsAny(m, writes) {
+			a.add(CapFilesystem, TagWrite, target, c)
+		} else {
+			a.add(CapFilesystem, TagRead, target, c)
+		}
+		return
+	}
+	a.add(CapFilesystem, TagRead, target, c)
+	a.add(CapFilesystem, TagWrite, target, c)
+}
+
+// credentialParts records each literal part (of kind part) of a string
+// with substitutions that names a credential file, citing the string.
+func (a *capAcc) credentialParts(f *file, n nid, part string) {
+	for _, c := range capNamed(f, n) {
+		if f.kind(c) != part {
+			continue
+		}
+		if t := f.text(c); credentialPath(t) {
+			a.add(CapCredentials, TagFile, t, n)
+		}
+	}
+}

@@ -14,16 +14,15 @@ import (
 // destructuring of either, or a well-known global that no declaration in
 // scope shadows. Nothing bound under another name is followed.
 type jsCapScan struct {
-	f   *file
+	// capBinds maps a local name to the scopes that declare it and what
+	// each declaration binds: a canonical module reference, or "" for any
+	// other declaration (which shadows a global or an outer import). Its
+	// envNames are the local names bound to process.env
+	// (import { env } from "process").
+	capBinds
 	acc *capAcc
-	// binds maps a local name to the scopes that declare it and what each
-	// declaration binds: a canonical module reference, or "" for any other
-	// declaration (which shadows a global or an outer import).
-	binds map[string]map[nid]string
 	// moduleDecls are the declarators already bound to a module.
 	moduleDecls map[nid]bool
-	// envNames are local names bound to process.env (import { env } from "process").
-	envNames map[string]bool
 }
 
 // jsGlobals are the globals the inventory reads by name, with their
@@ -43,7 +42,7 @@ var jsInteropWrappers = map[string]bool{
 }
 
 func scanJSCapabilities(f *file, acc *capAcc) {
-	s := &jsCapScan{f: f, acc: acc, binds: map[string]map[nid]string{}, moduleDecls: map[nid]bool{}, envNames: map[string]bool{}}
+	s := &jsCapScan{capBinds: newCapBinds(f, jsGlobals, "process.env"), acc: acc, moduleDecls: map[nid]bool{}}
 	s.collectModuleBindings()
 	s.collectShadows()
 	s.scan()
@@ -75,24 +74,6 @@ func joinRef(base, prop string) string {
 		return prop
 	}
 	return base + "." + prop
-}
-
-func (s *jsCapScan) bind(name string, scope nid, ref string) {
-	if name == "" {
-		return
-	}
-	m := s.binds[name]
-	if m == nil {
-		m = map[nid]string{}
-		s.binds[name] = m
-	}
-	if _, ok := m[scope]; ok {
-		return
-	}
-	m[scope] = ref
-	if ref == "process.env" {
-		s.envNames[name] = true
-	}
 }
 
 // blockScope is the node a let, const, class or function declaration at n
@@ -280,16 +261,9 @@ func (s *jsCapScan) moduleExpr(n nid) (string, bool) {
 // local function named require is not taken for the API.
 func (s *jsCapScan) collectShadows() {
 	f := s.f
-	interesting := func(name string) bool {
-		if _, ok := jsGlobals[name]; ok {
-			return true
-		}
-		_, ok := s.binds[name]
-		return ok
-	}
 	shadow := func(p nid, scope nid) {
 		for _, d := range patternNames(f, p) {
-			if interesting(d.name) {
+			if s.interesting(d.name) {
 				s.bind(d.name, scope, "")
 			}
 		}
@@ -303,7 +277,7 @@ func (s *jsCapScan) collectShadows() {
 				shadow(f.field(n, "name"), s.declScope(n))
 			}
 		case k == "class_declaration" || k == "abstract_class_declaration":
-			if nm := f.field(n, "name"); nm >= 0 && interesting(f.text(nm)) {
+			if nm := f.field(n, "name"); nm >= 0 && s.interesting(f.text(nm)) {
 				s.bind(f.text(nm), s.blockScope(n), "")
 			}
 		case k == "catch_clause":
@@ -312,7 +286,7 @@ func (s *jsCapScan) collectShadows() {
 			}
 		case functionKind(k):
 			if k == "function_declaration" || k == "generator_function_declaration" {
-				if nm := f.field(n, "name"); nm >= 0 && interesting(f.text(nm)) {
+				if nm := f.field(n, "name"); nm >= 0 && s.interesting(f.text(nm)) {
 					s.bind(f.text(nm), s.blockScope(n), "")
 				}
 			}
@@ -325,7 +299,7 @@ func (s *jsCapScan) collectShadows() {
 				}
 			}
 			if k == "function_expression" || k == "function" || k == "generator_function" {
-				if nm := f.field(n, "name"); nm >= 0 && interesting(f.text(nm)) {
+				if nm := f.field(n, "name"); nm >= 0 && s.interesting(f.text(nm)) {
 					s.bind(f.text(nm), n, "")
 				}
 			}
@@ -340,16 +314,7 @@ func (s *jsCapScan) resolve(n nid) (string, bool) {
 	for depth := 0; depth < 32 && n >= 0; depth++ {
 		switch f.kind(n) {
 		case "identifier":
-			b := f.bytesOf(n)
-			if m, ok := s.binds[string(b)]; ok {
-				for a := f.parent(n); a >= 0; a = f.parent(a) {
-					if ref, ok := m[a]; ok {
-						return ref, ref != ""
-					}
-				}
-			}
-			g, ok := jsGlobals[string(b)]
-			return g, ok
+			return s.identRef(n)
 		case "member_expression":
 			prop := f.field(n, "property")
 			if f.kind(prop) != "property_identifier" {
@@ -409,7 +374,7 @@ func (s *jsCapScan) scan() {
 				s.envObject(n)
 			}
 		case "identifier":
-			if len(s.envNames) == 0 || !s.envNames[string(f.bytesOf(n))] || !s.expressionPosition(n) {
+			if !s.mayBeEnvName(n) || !s.expressionPosition(n) {
 				continue
 			}
 			if ref, ok := s.resolve(n); ok && ref == "process.env" {
@@ -786,10 +751,10 @@ func (s *jsCapScan) classify(c nid, ref string, isNew bool) {
 			return
 		}
 	case ref == "Deno.env.get":
-		s.envRead(s.commandValue(arg(0)), c)
+		s.acc.envRead(s.commandValue(arg(0)), c)
 		return
 	case ref == "Deno.env.toObject":
-		s.envRead(TargetDynamic, c)
+		s.acc.envRead(TargetDynamic, c)
 		return
 	}
 	switch ref {
@@ -804,20 +769,20 @@ func (s *jsCapScan) classify(c nid, ref string, isNew bool) {
 		if s.shellOption(args[min(1, len(args)):]) {
 			tag = TagExec
 		}
-		s.process(c, tag, s.commandValue(arg(0)), s.literalWords(arg(0), arg(1)))
+		s.acc.process(c, tag, s.commandValue(arg(0)), s.literalWords(arg(0), arg(1)))
 	case "child_process.fork":
-		s.process(c, TagSpawn, s.commandValue(arg(0)), nil)
+		s.acc.process(c, TagSpawn, s.commandValue(arg(0)), nil)
 	case "child_process.exec", "child_process.execSync", "shelljs.exec":
-		s.process(c, TagExec, s.commandValue(arg(0)), s.literalWords(arg(0), none))
+		s.acc.process(c, TagExec, s.commandValue(arg(0)), s.literalWords(arg(0), none))
 	case "execa.execaCommand", "execa.execaCommandSync", "execa.command", "execa.commandSync":
 		line, ok := s.jsLiteral(arg(0))
 		switch {
 		case s.shellOption(args[min(1, len(args)):]):
-			s.process(c, TagExec, s.commandValue(arg(0)), strings.Fields(line))
+			s.acc.process(c, TagExec, s.commandValue(arg(0)), strings.Fields(line))
 		case ok:
-			s.process(c, TagSpawn, firstWord(line), strings.Fields(line))
+			s.acc.process(c, TagSpawn, firstWord(line), strings.Fields(line))
 		default:
-			s.process(c, TagSpawn, TargetDynamic, nil)
+			s.acc.process(c, TagSpawn, TargetDynamic, nil)
 		}
 	case "execa.$", "Bun.$":
 		a := arg(0)
@@ -831,14 +796,14 @@ func (s *jsCapScan) classify(c nid, ref string, isNew bool) {
 			if ok && whole {
 				t = text
 			}
-			s.process(c, TagExec, t, strings.Fields(text))
+			s.acc.process(c, TagExec, t, strings.Fields(text))
 			return
 		}
 		t := TargetDynamic
 		if ok && (whole || strings.IndexAny(strings.TrimLeft(text, " \t"), " \t\n") > 0) {
 			t = firstWord(text)
 		}
-		s.process(c, TagSpawn, t, strings.Fields(text))
+		s.acc.process(c, TagSpawn, t, strings.Fields(text))
 	case "Bun.spawn", "Bun.spawnSync":
 		argv := arg(0)
 		if f.kind(argv) == "object" {
@@ -846,7 +811,7 @@ func (s *jsCapScan) classify(c nid, ref string, isNew bool) {
 		}
 		s.argvProcess(c, argv)
 	case "Deno.Command":
-		s.process(c, TagSpawn, s.commandValue(arg(0)), s.literalWords(arg(0), objectValue(f, arg(1), "args")))
+		s.acc.process(c, TagSpawn, s.commandValue(arg(0)), s.literalWords(arg(0), objectValue(f, arg(1), "args")))
 	case "Deno.run":
 		s.argvProcess(c, objectValue(f, arg(0), "cmd"))
 	case "eval":
@@ -878,21 +843,7 @@ func (s *jsCapScan) fsOps(c nid, ops []fsArg, arg func(int) nid) {
 // openCall decides fs.open by its flags: w, a or + writes; none or r
 // reads; flags that are not a literal may do either, so both are recorded.
 func (s *jsCapScan) openCall(c, p, flags nid) {
-	target := s.pathValue(p)
-	if flags < 0 {
-		s.acc.add(CapFilesystem, TagRead, target, c)
-		return
-	}
-	if fl, ok := s.jsLiteral(flags); ok {
-		if strings.ContainsAny(fl, "wa+") {
-			s.acc.add(CapFilesystem, TagWrite, target, c)
-		} else {
-			s.acc.add(CapFilesystem, TagRead, target, c)
-		}
-		return
-	}
-	s.acc.add(CapFilesystem, TagRead, target, c)
-	s.acc.add(CapFilesystem, TagWrite, target, c)
+	s.acc.openByMode(c, s.pathValue(p), flags, s.jsLiteral, "wa+")
 }
 
 // shellOption reports an options object with shell: true or a shell path.
@@ -925,16 +876,7 @@ func (s *jsCapScan) argvProcess(c, argv nid) {
 			words = append(words, t)
 		}
 	}
-	s.process(c, TagSpawn, target, words)
-}
-
-// process records a spawn or exec, and a pip install from a URL among its
-// literal words as remote_import.
-func (s *jsCapScan) process(c nid, tag, target string, words []string) {
-	s.acc.add(CapProcess, tag, target, c)
-	if h, ok := pipInstallURL(words); ok {
-		s.acc.add(CapRemoteCode, TagRemoteImport, h, c)
-	}
+	s.acc.process(c, TagSpawn, target, words)
 }
 
 // codeValue is the target of an evaluation: the code literal, or dynamic.
@@ -967,15 +909,6 @@ func (s *jsCapScan) importCall(c nid, args []nid) {
 
 // ---- environment ----
 
-// envRead records a variable read, and a credentials fact when its name
-// matches the secret pattern.
-func (s *jsCapScan) envRead(name string, cite nid) {
-	s.acc.add(CapEnvironment, TagRead, name, cite)
-	if name != TargetDynamic && secretEnvName(name) {
-		s.acc.add(CapCredentials, TagEnv, name, cite)
-	}
-}
-
 // envObject records what is read from process.env (or Bun.env) at n.
 func (s *jsCapScan) envObject(n nid) {
 	f := s.f
@@ -988,7 +921,7 @@ func (s *jsCapScan) envObject(n nid) {
 		if s.written(p) {
 			return
 		}
-		s.envRead(f.text(f.field(p, "property")), p)
+		s.acc.envRead(f.text(f.field(p, "property")), p)
 		return
 	case "subscript_expression":
 		if f.field(p, "object") != n {
@@ -1001,7 +934,7 @@ func (s *jsCapScan) envObject(n nid) {
 		if t, ok := s.jsLiteral(f.field(p, "index")); ok {
 			name = t
 		}
-		s.envRead(name, p)
+		s.acc.envRead(name, p)
 		return
 	case "variable_declarator":
 		pat := f.field(p, "name")
@@ -1011,24 +944,24 @@ func (s *jsCapScan) envObject(n nid) {
 		for _, c := range capNamed(f, pat) {
 			switch f.kind(c) {
 			case "shorthand_property_identifier_pattern":
-				s.envRead(f.text(c), p)
+				s.acc.envRead(f.text(c), p)
 			case "object_assignment_pattern":
-				s.envRead(f.text(f.field(c, "left")), p)
+				s.acc.envRead(f.text(f.field(c, "left")), p)
 			case "pair_pattern":
 				if k := propKeyName(f, f.field(c, "key")); k != "" {
-					s.envRead(k, p)
+					s.acc.envRead(k, p)
 				} else {
-					s.envRead(TargetDynamic, p)
+					s.acc.envRead(TargetDynamic, p)
 				}
 			default:
-				s.envRead(TargetDynamic, p)
+				s.acc.envRead(TargetDynamic, p)
 			}
 		}
 		return
 	case "binary_expression":
 		if f.text(f.field(p, "operator")) == "in" && f.field(p, "right") == n {
 			if t, ok := s.jsLiteral(f.field(p, "left")); ok {
-				s.envRead(t, p)
+				s.acc.envRead(t, p)
 				return
 			}
 		}
@@ -1039,7 +972,7 @@ func (s *jsCapScan) envObject(n nid) {
 		}
 	}
 	// The whole environment is read (spread, passed on, copied).
-	s.envRead(TargetDynamic, n)
+	s.acc.envRead(TargetDynamic, n)
 }
 
 // written reports whether a member is assigned or deleted rather than read.
@@ -1100,12 +1033,5 @@ func (s *jsCapScan) credentialTemplate(n nid) {
 		}
 		return
 	}
-	for _, c := range capNamed(f, n) {
-		if f.kind(c) != "string_fragment" {
-			continue
-		}
-		if t := f.text(c); credentialPath(t) {
-			s.acc.add(CapCredentials, TagFile, t, n)
-		}
-	}
+	s.acc.credentialParts(f, n, "string_fragment")
 }

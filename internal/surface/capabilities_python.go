@@ -10,37 +10,17 @@ import (
 // (`import subprocess as sp`, `from subprocess import run as r`) or a
 // builtin no binding in scope shadows; nothing else is followed.
 type pyCapScan struct {
-	f        *file
+	capBinds // its envNames are the local names bound to os.environ
 	acc      *capAcc
-	binds    map[string]map[nid]string
-	envNames map[string]bool // local names bound to os.environ
 }
 
 // pyBuiltinRefs are the builtins the inventory reads by name.
 var pyBuiltinRefs = map[string]string{"open": "open", "exec": "exec", "eval": "eval", "compile": "compile", "__import__": "__import__"}
 
 func scanPyCapabilities(f *file, acc *capAcc) {
-	s := &pyCapScan{f: f, acc: acc, binds: map[string]map[nid]string{}, envNames: map[string]bool{}}
+	s := &pyCapScan{capBinds: newCapBinds(f, pyBuiltinRefs, "os.environ"), acc: acc}
 	s.collect()
 	s.scan()
-}
-
-func (s *pyCapScan) bind(name string, scope nid, ref string) {
-	if name == "" {
-		return
-	}
-	m := s.binds[name]
-	if m == nil {
-		m = map[nid]string{}
-		s.binds[name] = m
-	}
-	if _, ok := m[scope]; ok {
-		return
-	}
-	m[scope] = ref
-	if ref == "os.environ" {
-		s.envNames[name] = true
-	}
 }
 
 // scopeOf is the scope a binding at n belongs to.
@@ -103,18 +83,11 @@ func (s *pyCapScan) collect() {
 			}
 		}
 	}
-	interesting := func(name string) bool {
-		if _, ok := pyBuiltinRefs[name]; ok {
-			return true
-		}
-		_, ok := s.binds[name]
-		return ok
-	}
 	var target func(t, scope nid)
 	target = func(t, scope nid) {
 		switch f.kind(t) {
 		case "identifier":
-			if name := f.text(t); interesting(name) {
+			if name := f.text(t); s.interesting(name) {
 				s.bind(name, scope, "")
 			}
 		case "pattern_list", "tuple_pattern", "list_pattern", "tuple", "list", "list_splat_pattern":
@@ -137,17 +110,17 @@ func (s *pyCapScan) collect() {
 				}
 			}
 		case "function_definition", "class_definition":
-			if nm := f.field(n, "name"); nm >= 0 && interesting(f.text(nm)) {
+			if nm := f.field(n, "name"); nm >= 0 && s.interesting(f.text(nm)) {
 				s.bind(f.text(nm), s.scopeOf(n), "")
 			}
 			for _, p := range capNamed(f, f.field(n, "parameters")) {
-				if name := pyParamName(f, p); name != "" && interesting(name) {
+				if name := pyParamName(f, p); name != "" && s.interesting(name) {
 					s.bind(name, n, "")
 				}
 			}
 		case "lambda":
 			for _, p := range capNamed(f, f.field(n, "parameters")) {
-				if name := pyParamName(f, p); name != "" && interesting(name) {
+				if name := pyParamName(f, p); name != "" && s.interesting(name) {
 					s.bind(name, n, "")
 				}
 			}
@@ -161,16 +134,7 @@ func (s *pyCapScan) resolve(n nid) (string, bool) {
 	for depth := 0; depth < 32 && n >= 0; depth++ {
 		switch f.kind(n) {
 		case "identifier":
-			b := f.bytesOf(n)
-			if m, ok := s.binds[string(b)]; ok {
-				for a := f.parent(n); a >= 0; a = f.parent(a) {
-					if ref, ok := m[a]; ok {
-						return ref, ref != ""
-					}
-				}
-			}
-			r, ok := pyBuiltinRefs[string(b)]
-			return r, ok
+			return s.identRef(n)
 		case "attribute":
 			base, ok := s.resolve(f.field(n, "object"))
 			if !ok {
@@ -206,7 +170,7 @@ func (s *pyCapScan) scan() {
 				s.envObject(n)
 			}
 		case "identifier":
-			if len(s.envNames) == 0 || !s.envNames[string(f.bytesOf(n))] || !s.readPosition(n) {
+			if !s.mayBeEnvName(n) || !s.readPosition(n) {
 				continue
 			}
 			if ref, ok := s.resolve(n); ok && ref == "os.environ" {
@@ -643,7 +607,7 @@ func (s *pyCapScan) call(c nid) {
 			s.acc.add(CapRemoteCode, TagRemoteImport, h, c)
 		}
 	case "os.getenv", "os.getenvb":
-		s.envRead(s.nameValue(s.argOf(c, 0, "key")), c)
+		s.acc.envRead(s.nameValue(s.argOf(c, 0, "key")), c)
 	case "exec", "eval", "compile", "builtins.exec", "builtins.eval", "builtins.compile":
 		s.acc.add(CapRemoteCode, TagDynamicEvaluation, s.nameValue(s.argOf(c, 0, "source")), c)
 	case "importlib.import_module", "__import__", "builtins.__import__":
@@ -673,21 +637,7 @@ func (s *pyCapScan) fsOps(c nid, ops []fsArg) {
 // openCall decides open() by its mode: w, a, x or + writes; none or r
 // reads; a mode that is not a literal may do either, so both are recorded.
 func (s *pyCapScan) openCall(c, p, mode nid) {
-	target := s.pathValue(p)
-	if mode < 0 {
-		s.acc.add(CapFilesystem, TagRead, target, c)
-		return
-	}
-	if m, ok := s.pyLiteral(mode); ok {
-		if strings.ContainsAny(m, "wax+") {
-			s.acc.add(CapFilesystem, TagWrite, target, c)
-		} else {
-			s.acc.add(CapFilesystem, TagRead, target, c)
-		}
-		return
-	}
-	s.acc.add(CapFilesystem, TagRead, target, c)
-	s.acc.add(CapFilesystem, TagWrite, target, c)
+	s.acc.openByMode(c, s.pathValue(p), mode, s.pyLiteral, "wax+")
 }
 
 // pathMethod records a pathlib method called on a pathlib expression
@@ -711,21 +661,7 @@ func (s *pyCapScan) pathMethod(c, fn nid) {
 		target = p
 	}
 	if method == "open" {
-		mode := s.argOf(c, 0, "mode")
-		if mode < 0 {
-			s.acc.add(CapFilesystem, TagRead, target, c)
-			return
-		}
-		if m, ok := s.pyLiteral(mode); ok {
-			if strings.ContainsAny(m, "wax+") {
-				s.acc.add(CapFilesystem, TagWrite, target, c)
-			} else {
-				s.acc.add(CapFilesystem, TagRead, target, c)
-			}
-			return
-		}
-		s.acc.add(CapFilesystem, TagRead, target, c)
-		s.acc.add(CapFilesystem, TagWrite, target, c)
+		s.acc.openByMode(c, target, s.argOf(c, 0, "mode"), s.pyLiteral, "wax+")
 		return
 	}
 	s.acc.add(CapFilesystem, tag, target, c)
@@ -765,20 +701,10 @@ func (s *pyCapScan) argvProcess(c nid, tag string, a nid) {
 			}
 		}
 	}
-	s.acc.add(CapProcess, tag, target, c)
-	if h, ok := pipInstallURL(words); ok {
-		s.acc.add(CapRemoteCode, TagRemoteImport, h, c)
-	}
+	s.acc.process(c, tag, target, words)
 }
 
 // ---- environment ----
-
-func (s *pyCapScan) envRead(name string, cite nid) {
-	s.acc.add(CapEnvironment, TagRead, name, cite)
-	if name != TargetDynamic && secretEnvName(name) {
-		s.acc.add(CapCredentials, TagEnv, name, cite)
-	}
-}
 
 // envObject records what is read from os.environ at n.
 func (s *pyCapScan) envObject(n nid) {
@@ -794,12 +720,12 @@ func (s *pyCapScan) envObject(n nid) {
 		switch method := f.text(f.field(p, "attribute")); {
 		case !called:
 		case method == "get" || method == "setdefault" || method == "pop":
-			s.envRead(s.nameValue(s.argOf(gp, 0, "key")), gp)
+			s.acc.envRead(s.nameValue(s.argOf(gp, 0, "key")), gp)
 			return
 		case method == "update" || method == "clear" || method == "__setitem__" || method == "__delitem__":
 			return
 		default:
-			s.envRead(TargetDynamic, gp)
+			s.acc.envRead(TargetDynamic, gp)
 			return
 		}
 	case "subscript":
@@ -810,20 +736,20 @@ func (s *pyCapScan) envObject(n nid) {
 		if f.kind(gp) == "assignment" && f.field(gp, "left") == p || f.kind(gp) == "delete_statement" {
 			return
 		}
-		s.envRead(s.nameValue(f.field(p, "subscript")), p)
+		s.acc.envRead(s.nameValue(f.field(p, "subscript")), p)
 		return
 	case "comparison_operator":
 		ch := capNamed(f, p)
 		if len(ch) == 2 && ch[1] == n {
 			if op := f.field(p, "operators"); op >= 0 && strings.HasSuffix(f.text(op), "in") {
 				if t, ok := s.pyLiteral(ch[0]); ok {
-					s.envRead(t, p)
+					s.acc.envRead(t, p)
 					return
 				}
 			}
 		}
 	}
-	s.envRead(TargetDynamic, n)
+	s.acc.envRead(TargetDynamic, n)
 }
 
 // ---- credential files ----
@@ -848,11 +774,5 @@ func (s *pyCapScan) credentialString(n nid) {
 		}
 		return
 	}
-	for _, c := range capNamed(f, n) {
-		if f.kind(c) == "string_content" {
-			if t := f.text(c); credentialPath(t) {
-				s.acc.add(CapCredentials, TagFile, t, n)
-			}
-		}
-	}
+	s.acc.credentialParts(f, n, "string_content")
 }
