@@ -38,16 +38,10 @@ type Anthropic struct {
 
 // NewAnthropic builds the analyzer. Model must be set.
 func NewAnthropic(cfg AnthropicConfig) (*Anthropic, error) {
-	if cfg.Model == "" {
-		return nil, errors.New("analyzer: anthropic: no model configured")
+	hc, err := sdkDefaults("anthropic", cfg.Model, &cfg.MaxTokens, &cfg.Timeout, cfg.HTTPClient)
+	if err != nil {
+		return nil, err
 	}
-	if cfg.MaxTokens <= 0 {
-		cfg.MaxTokens = 8192
-	}
-	if cfg.Timeout <= 0 {
-		cfg.Timeout = 180 * time.Second
-	}
-	hc := wrapHTTPClient(cfg.HTTPClient)
 	opts := []option.RequestOption{
 		option.WithoutEnvironmentDefaults(),
 		option.WithHTTPClient(hc),
@@ -101,24 +95,14 @@ func (a *Anthropic) Analyze(ctx context.Context, req Request) (Response, error) 
 	defer a.sem.release()
 
 	params := a.params(req)
-	var msg *anthropic.Message
-	calls, err := withRetries(ctx, a.cfg.Retry, func(ctx context.Context) error {
-		actx, cancel := context.WithTimeout(ctx, a.cfg.Timeout)
-		defer cancel()
-		m, err := a.client.Messages.New(actx, params)
-		if err != nil {
-			var apiErr *anthropic.Error
-			if errors.As(err, &apiErr) {
-				var h http.Header
-				if apiErr.Response != nil {
-					h = apiErr.Response.Header
-				}
-				return statusError(apiErr.StatusCode, h, string(apiErr.Type()))
-			}
-			return clientError(ctx, err)
+	msg, calls, err := sdkCall(ctx, a.cfg.Retry, a.cfg.Timeout, func(ctx context.Context) (*anthropic.Message, error) {
+		return a.client.Messages.New(ctx, params)
+	}, func(err error) (int, http.Header, string, bool) {
+		var apiErr *anthropic.Error
+		if !errors.As(err, &apiErr) {
+			return 0, nil, "", false
 		}
-		msg = m
-		return nil
+		return apiErr.StatusCode, responseHeader(apiErr.Response), string(apiErr.Type()), true
 	})
 	resp.Usage.Calls = calls
 	if err != nil {

@@ -41,16 +41,10 @@ type OpenAI struct {
 
 // NewOpenAI builds the analyzer. Model must be set.
 func NewOpenAI(cfg OpenAIConfig) (*OpenAI, error) {
-	if cfg.Model == "" {
-		return nil, errors.New("analyzer: openai: no model configured")
+	hc, err := sdkDefaults("openai", cfg.Model, &cfg.MaxTokens, &cfg.Timeout, cfg.HTTPClient)
+	if err != nil {
+		return nil, err
 	}
-	if cfg.MaxTokens <= 0 {
-		cfg.MaxTokens = 8192
-	}
-	if cfg.Timeout <= 0 {
-		cfg.Timeout = 180 * time.Second
-	}
-	hc := wrapHTTPClient(cfg.HTTPClient)
 	opts := []option.RequestOption{
 		option.WithHTTPClient(hc),
 		option.WithMaxRetries(0),
@@ -97,24 +91,14 @@ func (o *OpenAI) Analyze(ctx context.Context, req Request) (Response, error) {
 	defer o.sem.release()
 
 	params := o.params(req)
-	var cc *openai.ChatCompletion
-	calls, err := withRetries(ctx, o.cfg.Retry, func(ctx context.Context) error {
-		actx, cancel := context.WithTimeout(ctx, o.cfg.Timeout)
-		defer cancel()
-		c, err := o.client.Chat.Completions.New(actx, params)
-		if err != nil {
-			var apiErr *openai.Error
-			if errors.As(err, &apiErr) {
-				var h http.Header
-				if apiErr.Response != nil {
-					h = apiErr.Response.Header
-				}
-				return statusError(apiErr.StatusCode, h, apiErr.Type)
-			}
-			return clientError(ctx, err)
+	cc, calls, err := sdkCall(ctx, o.cfg.Retry, o.cfg.Timeout, func(ctx context.Context) (*openai.ChatCompletion, error) {
+		return o.client.Chat.Completions.New(ctx, params)
+	}, func(err error) (int, http.Header, string, bool) {
+		var apiErr *openai.Error
+		if !errors.As(err, &apiErr) {
+			return 0, nil, "", false
 		}
-		cc = c
-		return nil
+		return apiErr.StatusCode, responseHeader(apiErr.Response), apiErr.Type, true
 	})
 	resp.Usage.Calls = calls
 	if err != nil {

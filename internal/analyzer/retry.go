@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/attestari/attestari/internal/httpretry"
 )
 
 // Sleeper waits for d or until ctx ends. Tests inject one that records the
@@ -18,16 +20,7 @@ import (
 type Sleeper func(ctx context.Context, d time.Duration) error
 
 // RealSleep is the Sleeper of production runs.
-func RealSleep(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
-}
+func RealSleep(ctx context.Context, d time.Duration) error { return httpretry.Sleep(ctx, d) }
 
 // RetryPolicy says how often and how long a network analyzer retries. The
 // SDKs' own retries are switched off so that this one policy, with its
@@ -55,28 +48,22 @@ func (p RetryPolicy) withDefaults() RetryPolicy {
 	return p
 }
 
-// attemptError is what one attempt of a network analyzer reports: whether
-// trying again may help, the wait the server asked for, and the error.
-type attemptError struct {
-	retryable  bool
-	retryAfter time.Duration // 0: none given
-	err        error
-}
-
-func (e *attemptError) Error() string { return e.err.Error() }
-func (e *attemptError) Unwrap() error { return e.err }
-
 // retryableStatus is the set of HTTP statuses worth another attempt: request
 // timeout, conflict, rate limit, every server error, and 529 (overloaded).
+// It is wider than httpretry.RetryableStatus: the model APIs document 408
+// and 409 as transient, and a 501 is retried as any other 5xx.
 func retryableStatus(code int) bool {
 	return code == http.StatusRequestTimeout || code == http.StatusConflict ||
 		code == http.StatusTooManyRequests || code >= 500
 }
 
 // statusError classifies an HTTP error status of an attempt.
-func statusError(code int, h http.Header, kind string) *attemptError {
+func statusError(code int, h http.Header, kind string) error {
 	err := fmt.Errorf("%w: HTTP %d %s", ErrUnavailable, code, kind)
-	return &attemptError{retryable: retryableStatus(code), retryAfter: retryAfter(h, time.Now()), err: err}
+	if !retryableStatus(code) {
+		return err
+	}
+	return httpretry.Retry(err, retryAfter(h, time.Now()))
 }
 
 // clientError classifies an SDK error that is not an HTTP status. An error
@@ -85,15 +72,15 @@ func statusError(code int, h http.Header, kind string) *attemptError {
 // timeout) is worth another attempt unless the caller's context ctx has
 // ended. Anything else arises after a whole body arrived, while decoding it:
 // an answer that does not parse, ErrMalformed, not retried.
-func clientError(ctx context.Context, err error) *attemptError {
+func clientError(ctx context.Context, err error) error {
 	if ctx.Err() != nil {
-		return &attemptError{err: fmt.Errorf("%w: %v", ErrUnavailable, ctx.Err())}
+		return fmt.Errorf("%w: %v", ErrUnavailable, ctx.Err())
 	}
 	var ue *url.Error
 	if errors.As(err, &ue) {
-		return &attemptError{retryable: true, err: fmt.Errorf("%w: %v", ErrUnavailable, err)}
+		return httpretry.Retry(fmt.Errorf("%w: %v", ErrUnavailable, err), 0)
 	}
-	return &attemptError{err: fmt.Errorf("%w: response body: %v", ErrMalformed, err)}
+	return fmt.Errorf("%w: response body: %v", ErrMalformed, err)
 }
 
 // maxResponseBytes bounds one response body; an answer to a bounded batch
@@ -144,8 +131,9 @@ func wrapHTTPClient(hc *http.Client) *http.Client {
 	return c
 }
 
-// retryAfter reads Retry-After (seconds or an HTTP date) and the
-// retry-after-ms header some servers send. Zero when absent or unreadable.
+// retryAfter reads the retry-after-ms header some servers send, then
+// Retry-After as seconds (fractions allowed, as these APIs send them) or an
+// HTTP date. Zero when absent or unreadable.
 func retryAfter(h http.Header, now time.Time) time.Duration {
 	if h == nil {
 		return 0
@@ -156,52 +144,85 @@ func retryAfter(h http.Header, now time.Time) time.Duration {
 		}
 	}
 	v := strings.TrimSpace(h.Get("Retry-After"))
-	if v == "" {
-		return 0
-	}
 	if s, err := strconv.ParseFloat(v, 64); err == nil {
 		if s <= 0 {
 			return 0
 		}
 		return time.Duration(s * float64(time.Second))
 	}
-	if t, err := http.ParseTime(v); err == nil {
-		if d := t.Sub(now); d > 0 {
-			return d
-		}
-	}
-	return 0
+	return httpretry.ParseRetryAfter(v, now)
 }
 
 // withRetries runs attempt until it succeeds, fails for good, or the policy's
 // attempts are spent. The wait before attempt n+1 is the server's
-// Retry-After when given, else BaseDelay·2^(n-1), capped at MaxDelay. It
-// returns the number of attempts made.
+// Retry-After when given, else BaseDelay·2^(n-1), capped at MaxDelay; no
+// jitter, and a wait is begun even past ctx's deadline (the sleep then
+// reports it). It returns the number of attempts made.
 func withRetries(ctx context.Context, p RetryPolicy, attempt func(ctx context.Context) error) (int, error) {
 	p = p.withDefaults()
-	for n := 1; ; n++ {
-		err := attempt(ctx)
-		if err == nil {
-			return n, nil
-		}
-		var ae *attemptError
-		if !errors.As(err, &ae) || !ae.retryable {
-			return n, err
-		}
-		if n >= p.MaxAttempts {
-			return n, fmt.Errorf("%w (gave up after %d attempts)", err, n)
-		}
-		d := ae.retryAfter
-		if d <= 0 {
-			d = p.BaseDelay << (n - 1)
-		}
-		if d > p.MaxDelay || d < 0 {
-			d = p.MaxDelay
-		}
-		if serr := p.Sleep(ctx, d); serr != nil {
-			return n, fmt.Errorf("%w: waiting to retry: %v", ErrUnavailable, serr)
-		}
+	n, err := httpretry.Policy{
+		MaxAttempts:       p.MaxAttempts,
+		BaseBackoff:       p.BaseDelay,
+		MaxBackoff:        p.MaxDelay,
+		NoJitter:          true,
+		MaxRetryAfter:     p.MaxDelay,
+		SleepPastDeadline: true,
+		Sleep:             p.Sleep,
+	}.Do(ctx, func(ctx context.Context, _ int) error { return attempt(ctx) })
+	var w *httpretry.WaitError
+	if errors.As(err, &w) {
+		return n, fmt.Errorf("%w: waiting to retry: %v", ErrUnavailable, w.Err)
 	}
+	return n, err
+}
+
+// sdkDefaults applies the defaults both SDK analyzers share (8192 output
+// tokens, 180 s per attempt), checks that a model is named, and returns the
+// body-buffering client to hand the SDK.
+func sdkDefaults(provider, model string, maxTokens *int64, timeout *time.Duration, hc *http.Client) (*http.Client, error) {
+	if model == "" {
+		return nil, fmt.Errorf("analyzer: %s: no model configured", provider)
+	}
+	if *maxTokens <= 0 {
+		*maxTokens = 8192
+	}
+	if *timeout <= 0 {
+		*timeout = 180 * time.Second
+	}
+	return wrapHTTPClient(hc), nil
+}
+
+// sdkCall makes one SDK request under policy p, each attempt bounded by
+// timeout. apiStatus reads the SDK's API error (status, headers, error
+// type; ok false for any other error), so a status is classified by
+// statusError and anything else by clientError. It returns the result, the
+// number of attempts and the error.
+func sdkCall[T any](ctx context.Context, p RetryPolicy, timeout time.Duration,
+	call func(ctx context.Context) (T, error),
+	apiStatus func(error) (code int, h http.Header, kind string, ok bool)) (T, int, error) {
+	var out T
+	calls, err := withRetries(ctx, p, func(ctx context.Context) error {
+		actx, cancel := context.WithTimeout(ctx, timeout)
+		defer cancel()
+		v, err := call(actx)
+		if err != nil {
+			if code, h, kind, ok := apiStatus(err); ok {
+				return statusError(code, h, kind)
+			}
+			return clientError(ctx, err)
+		}
+		out = v
+		return nil
+	})
+	return out, calls, err
+}
+
+// responseHeader is r's header, nil when the SDK kept no response.
+func responseHeader(r *http.Response) http.Header {
+	if r == nil {
+		return nil
+	}
+	return r.Header
 }
 
 // semaphore bounds how many calls an analyzer has in flight at once.
