@@ -12,9 +12,11 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/netip"
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"time"
 
@@ -43,6 +45,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	logFormat := fs.String("log-format", envOr(getenv, "ATTESTARI_LOG_FORMAT", "text"), "log format: text or json (env ATTESTARI_LOG_FORMAT)")
 	rate := fs.Int("rate", 600, "requests per minute per client before 429")
 	conns := fs.Int("db-conns", 32, "connections in the database pool")
+	proxies := fs.String("trusted-proxies", getenv("ATTESTARI_TRUSTED_PROXIES"), "comma-separated CIDR prefixes of the reverse proxies in front of the server; the client is then read from X-Forwarded-For (env ATTESTARI_TRUSTED_PROXIES; empty: the TCP peer is the client)")
 	cacheMB := fs.Int("manifest-cache-mb", 64, "memory for cached GET /manifest answers, in MiB; cached only while the server hears the loader's notifications (0: no cache)")
 	fs.Usage = func() {
 		fmt.Fprintf(stdout, `Usage: attestari-api [flags]
@@ -61,6 +64,15 @@ Flags:
 			return nil
 		}
 		return err
+	}
+	var trusted []string
+	for _, p := range strings.Split(*proxies, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			if _, err := netip.ParsePrefix(p); err != nil {
+				return fmt.Errorf("--trusted-proxies: %q is not a CIDR prefix such as 10.0.0.0/8 or 127.0.0.1/32", p)
+			}
+			trusted = append(trusted, p)
+		}
 	}
 	var log *slog.Logger
 	switch *logFormat {
@@ -119,9 +131,9 @@ Flags:
 	if *cacheMB <= 0 {
 		cacheBytes = -1
 	}
-	api, err := httpapi.New(httpapi.Options{Reader: st, Logger: log, RequestsPerMinute: *rate, Version: version, ManifestCacheBytes: cacheBytes})
+	api, err := httpapi.New(httpapi.Options{Reader: st, Logger: log, RequestsPerMinute: *rate, Version: version, ManifestCacheBytes: cacheBytes, TrustedProxies: trusted})
 	if err != nil {
-		return fmt.Errorf("load the API contract: %w", err)
+		return fmt.Errorf("start the API: %w", err)
 	}
 	// Cached manifests are served only while every load is heard of.
 	wctx, stopWatch := context.WithCancel(ctx)

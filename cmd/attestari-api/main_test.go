@@ -37,6 +37,19 @@ func TestNoDatabaseIsClear(t *testing.T) {
 	}
 }
 
+func TestBadTrustedProxyIsClear(t *testing.T) {
+	env := func(k string) string {
+		if k == "ATTESTARI_TRUSTED_PROXIES" {
+			return "10.0.0.0/8, proxy.local"
+		}
+		return ""
+	}
+	err := run(context.Background(), []string{"--addr", "127.0.0.1:0"}, io.Discard, io.Discard, env)
+	if err == nil || !strings.Contains(err.Error(), `"proxy.local" is not a CIDR prefix`) {
+		t.Fatalf("got %v", err)
+	}
+}
+
 // TestServesAndShutsDown starts the binary's run against a real database,
 // reads /readyz, then cancels: run must return nil after draining.
 func TestServesAndShutsDown(t *testing.T) {

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -71,5 +72,47 @@ func TestGzipCORSAndSecurityHeaders(t *testing.T) {
 		if !strings.Contains(res.Header.Get(k), want) {
 			t.Errorf("%s: %q", k, res.Header.Get(k))
 		}
+	}
+}
+
+// TestRateLimitBucketsFollowTheTrustModel: without trusted proxies a client
+// cannot pick its bucket with X-Forwarded-For; behind a trusted proxy each
+// forwarded client has its own bucket, and a peer outside the trusted
+// prefixes is its own client whatever it forwards.
+func TestRateLimitBucketsFollowTheTrustModel(t *testing.T) {
+	statuses := func(s *Server, peer string, xffs ...string) []int {
+		var out []int
+		for _, xff := range xffs {
+			req := httptest.NewRequest(http.MethodGet, "/healthz", nil)
+			req.RemoteAddr = peer + ":40000"
+			if xff != "" {
+				req.Header.Set("X-Forwarded-For", xff)
+			}
+			rec := httptest.NewRecorder()
+			s.ServeHTTP(rec, req)
+			out = append(out, rec.Code)
+		}
+		return out
+	}
+	direct, err := New(Options{RequestsPerMinute: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := statuses(direct, "198.51.100.7", "203.0.113.1", "203.0.113.2", "203.0.113.3"); got[2] != http.StatusTooManyRequests {
+		t.Fatalf("no trusted proxy: forged X-Forwarded-For escaped the limit: %v", got)
+	}
+	proxied, err := New(Options{RequestsPerMinute: 2, TrustedProxies: []string{"192.0.2.0/24"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := statuses(proxied, "192.0.2.10", "203.0.113.1", "203.0.113.1", "203.0.113.2", "203.0.113.2", "203.0.113.1")
+	if want := []int{200, 200, 200, 200, 429}; !slices.Equal(got, want) {
+		t.Fatalf("behind a trusted proxy: %v, want %v (one bucket per forwarded client)", got, want)
+	}
+	if got := statuses(proxied, "198.51.100.9", "203.0.113.5", "203.0.113.6", "203.0.113.7"); got[2] != http.StatusTooManyRequests {
+		t.Fatalf("an untrusted peer chose its bucket: %v", got)
+	}
+	if _, err := New(Options{TrustedProxies: []string{"not-a-cidr"}}); err == nil || !strings.Contains(err.Error(), "CIDR") {
+		t.Fatalf("a bad prefix is refused with a clear error: %v", err)
 	}
 }

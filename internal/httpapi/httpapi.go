@@ -14,8 +14,10 @@ package httpapi
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"net/http"
+	"net/netip"
 	"strings"
 	"sync"
 	"time"
@@ -44,6 +46,12 @@ type Options struct {
 	// memory (0: 64 MiB; negative: no cache). The cache is used only while
 	// PublicationsChanged(true) holds (see manifestcache.go).
 	ManifestCacheBytes int
+	// TrustedProxies are the CIDR prefixes of the reverse proxies in front of
+	// the server. Empty: the TCP peer is the client (X-Forwarded-For is never
+	// read, so no client can choose its rate-limit bucket). Set: the client is
+	// the rightmost X-Forwarded-For entry outside these prefixes, and only
+	// when the TCP peer itself is one of them.
+	TrustedProxies []string
 }
 
 var registerDecoders sync.Once
@@ -68,6 +76,11 @@ func New(opts Options) (*Server, error) {
 	}
 	if opts.RequestsPerMinute == 0 {
 		opts.RequestsPerMinute = 600
+	}
+	for _, p := range opts.TrustedProxies {
+		if _, err := netip.ParsePrefix(p); err != nil {
+			return nil, fmt.Errorf("trusted proxy %q is not a CIDR prefix such as 10.0.0.0/8 or 127.0.0.1/32: %w", p, err)
+		}
 	}
 	spec, err := LoadSpec()
 	if err != nil {
@@ -119,12 +132,17 @@ func (s *Server) routes(metricsHandler http.Handler) chi.Router {
 	r := chi.NewRouter()
 	r.Use(joinScopedNames)
 	r.Use(middleware.RequestID)
+	if len(s.opts.TrustedProxies) > 0 {
+		r.Use(middleware.ClientIPFromXFF(s.opts.TrustedProxies...))
+	} else {
+		r.Use(middleware.ClientIPFromRemoteAddr)
+	}
 	r.Use(s.accessLog)
 	r.Use(s.recoverer)
 	r.Use(securityHeaders)
 	r.Use(compressWhenAsked(middleware.Compress(5)))
 	r.Use(httprate.Limit(s.opts.RequestsPerMinute, time.Minute,
-		httprate.WithKeyFuncs(httprate.KeyByIP),
+		httprate.WithKeyFuncs(clientKey),
 		// Retry-After on a 429 is what a client needs; the X-RateLimit-*
 		// headers on every answer would only weigh on the hot path.
 		httprate.WithResponseHeaders(httprate.ResponseHeaders{RetryAfter: "Retry-After"}),

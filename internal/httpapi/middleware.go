@@ -15,6 +15,7 @@ import (
 	"github.com/getkin/kin-openapi/routers"
 	"github.com/go-chi/chi/v5"
 	"github.com/go-chi/chi/v5/middleware"
+	"github.com/go-chi/httprate"
 	"github.com/prometheus/client_golang/prometheus"
 )
 
@@ -216,8 +217,20 @@ func (s *Server) accessLog(next http.Handler) http.Handler {
 		s.log.LogAttrs(r.Context(), slog.LevelInfo, "request",
 			slog.String("method", r.Method), slog.String("path", r.URL.Path), slog.Int("status", ww.Status()),
 			slog.Int("bytes", ww.BytesWritten()), slog.Duration("duration", elapsed),
-			slog.String("request_id", middleware.GetReqID(r.Context())), slog.String("remote", r.RemoteAddr))
+			slog.String("request_id", middleware.GetReqID(r.Context())), slog.String("remote", r.RemoteAddr), slog.String("client", middleware.GetClientIP(r.Context())))
 	})
+}
+
+// clientKey is the rate limiter's bucket: the client address the ClientIPFrom
+// middleware resolved (IPv6 by /64). A request whose client could not be
+// resolved (a malformed X-Forwarded-For chain from a trusted proxy) shares
+// one bucket with every other such request rather than getting its own.
+func clientKey(r *http.Request) (string, error) {
+	ip := middleware.GetClientIP(r.Context())
+	if ip == "" {
+		return "unresolved", nil
+	}
+	return httprate.CanonicalizeIP(ip), nil
 }
 
 // recoverer turns a panic into a 500 problem; the stack goes to the log only.
