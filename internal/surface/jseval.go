@@ -43,13 +43,12 @@ func (x *extractor) stepFailure() val {
 	return unknown("resolution of this site passed its step limit")
 }
 
-// eval resolves a JS/TS expression node to a value under env.
+// eval resolves an expression node to a value under env. The guards
+// (steps, depth, cycles) are the same for both languages; the node is read
+// by evalNode (JS/TS) or evalPyNode (Python).
 func (x *extractor) eval(f *file, n nid, e *env) val {
 	if n < 0 {
 		return val{k: vUndefined}
-	}
-	if f.lang == LangPython {
-		return x.evalPy(f, n, e)
 	}
 	if !x.step() {
 		return x.stepFailure()
@@ -65,7 +64,12 @@ func (x *extractor) eval(f *file, n nid, e *env) val {
 	}
 	x.inProgress[key] = true
 	defer delete(x.inProgress, key)
-	v := x.evalNode(f, n, e)
+	var v val
+	if f.lang == LangPython {
+		v = x.evalPyNode(f, n, e)
+	} else {
+		v = x.evalNode(f, n, e)
+	}
 	if (v.k == vUnknown || v.k == vExternal) && v.f == nil {
 		// Remember where resolution stopped: a schema that is not a JSON
 		// literal is recorded as these source bytes.
@@ -549,13 +553,9 @@ func (x *extractor) destructure(f *file, pat, id nid, v val, e *env) val {
 // evaluated, through a call site of the function chosen for this instance,
 // or through the elements the function is called back with.
 func (x *extractor) paramBinding(f *file, b binding, e *env) val {
-	s := scopeRef{f, b.fn}
-	fr := e.lookup(s)
-	if fr == nil {
-		return val{k: vNeed, need: s}
-	}
-	if fr.dead != "" {
-		return unknown(fr.dead)
+	fr, stop, ok := e.liveFrame(scopeRef{f, b.fn})
+	if !ok {
+		return stop
 	}
 	var arg val
 	switch {
@@ -619,29 +619,36 @@ func (x *extractor) paramBinding(f *file, b binding, e *env) val {
 // loopBinding resolves the variable of a for...of / for...in loop to the
 // element this instance chose.
 func (x *extractor) loopBinding(f *file, b binding, e *env) val {
-	s := scopeRef{f, b.decl}
-	fr := e.lookup(s)
-	if fr == nil {
-		return val{k: vNeed, need: s}
-	}
-	if fr.dead != "" {
-		return unknown(fr.dead)
-	}
-	items, ok := x.loopItems(f, b.decl, e)
+	el, ok := x.loopElement(f, b.decl, e, x.loopItems)
 	if !ok {
-		if len(items) == 1 {
-			return items[0]
-		}
-		return unknown("loop over an unresolved value")
-	}
-	if fr.index >= len(items) {
-		return unknown("loop element out of range")
+		return el
 	}
 	left := f.field(b.decl, "left")
 	if left == b.id {
-		return items[fr.index]
+		return el
 	}
-	return x.destructure(f, left, b.id, items[fr.index], e)
+	return x.destructure(f, left, b.id, el, e)
+}
+
+// loopElement is the element of loop's items that this instance chose, or
+// (ok false) the value that stops resolution: a binding still needed, a
+// dead frame, items not resolved. items reads the loop in its language.
+func (x *extractor) loopElement(f *file, loop nid, e *env, items func(*file, nid, *env) ([]val, bool)) (val, bool) {
+	fr, stop, ok := e.liveFrame(scopeRef{f, loop})
+	if !ok {
+		return stop, false
+	}
+	its, ok := items(f, loop, e)
+	if !ok {
+		if len(its) == 1 {
+			return its[0], false
+		}
+		return unknown("loop over an unresolved value"), false
+	}
+	if fr.index >= len(its) {
+		return unknown("loop element out of range"), false
+	}
+	return its[fr.index], true
 }
 
 // loopItems returns what a for...of iterates (elements) or a for...in
@@ -1126,23 +1133,27 @@ func (x *extractor) mapEntries(v val, e *env) (keys, vals []val, ok bool) {
 	if v.spec == "Set" {
 		method = "add"
 	}
+	// add reads one s.add(el) or m.set(key, value) call.
+	add := func(c nid) {
+		a := f.args(c)
+		if v.spec == "Set" && len(a) >= 1 {
+			el := x.eval(f, a[0], e)
+			if !neverRuns(el) {
+				keys, vals = append(keys, el), append(vals, el)
+			}
+		} else if len(a) >= 2 {
+			kv, vv := x.eval(f, a[0], e), x.eval(f, a[1], e)
+			if !neverRuns(kv) && !neverRuns(vv) {
+				keys, vals = append(keys, kv), append(vals, vv)
+			}
+		}
+	}
 	decl := f.parent(v.n)
 	if f.kind(decl) != "variable_declarator" || f.field(decl, "value") != v.n {
 		// A Map held by a member (this.m = new Map(), or a field): its
 		// this.m.set(...) calls in the same class.
 		for _, c := range memberMutations(f, v.n, method) {
-			a := f.args(c)
-			if v.spec == "Set" && len(a) >= 1 {
-				el := x.eval(f, a[0], e)
-				if !neverRuns(el) {
-					keys, vals = append(keys, el), append(vals, el)
-				}
-			} else if len(a) >= 2 {
-				kv, vv := x.eval(f, a[0], e), x.eval(f, a[1], e)
-				if !neverRuns(kv) && !neverRuns(vv) {
-					keys, vals = append(keys, kv), append(vals, vv)
-				}
-			}
+			add(c)
 		}
 		return keys, vals, true
 	}
@@ -1160,18 +1171,7 @@ func (x *extractor) mapEntries(v val, e *env) (keys, vals []val, ok bool) {
 		if b, ok := x.lookup(f, obj, name); !ok || b.decl != decl {
 			continue
 		}
-		a := f.args(c)
-		if v.spec == "Set" && len(a) >= 1 {
-			el := x.eval(f, a[0], e)
-			if !neverRuns(el) {
-				keys, vals = append(keys, el), append(vals, el)
-			}
-		} else if len(a) >= 2 {
-			kv, vv := x.eval(f, a[0], e), x.eval(f, a[1], e)
-			if !neverRuns(kv) && !neverRuns(vv) {
-				keys, vals = append(keys, kv), append(vals, vv)
-			}
-		}
+		add(c)
 	}
 	return keys, vals, true
 }
@@ -1318,15 +1318,21 @@ func (x *extractor) call(fn val, args []thunk, this *val, e *env) val {
 	if f.kind(body) != "statement_block" {
 		return x.eval(f, body, ne)
 	}
-	rets := returnsOf(f, body)
+	return x.returnValues(f, returnsOf(f, body), ne, val{k: vUndefined})
+}
+
+// returnValues is the union of what a function's return statements return
+// under ne; nothing is the language's value of a bare return or of a body
+// without one (undefined, None). A needed binding stops the union.
+func (x *extractor) returnValues(f *file, rets []nid, ne *env, nothing val) val {
 	if len(rets) == 0 {
-		return val{k: vUndefined}
+		return nothing
 	}
 	var alts []val
 	for _, r := range rets {
 		ch := f.named(r)
 		if len(ch) == 0 {
-			alts = append(alts, val{k: vUndefined})
+			alts = append(alts, nothing)
 			continue
 		}
 		v := x.eval(f, ch[0], ne)
@@ -1778,6 +1784,17 @@ func (x *extractor) pushedElements(v val, e *env) []val {
 	return out
 }
 
+// spreadEntries is what a spread written in an object or dict literal
+// (...obj, **d) adds to it: the entries of the value it spreads, none for
+// an empty spread.
+func (x *extractor) spreadEntries(f *file, spread nid, at, e *env) (keys, vals []val, ok bool) {
+	inner := f.named(spread)
+	if len(inner) == 0 {
+		return nil, nil, true
+	}
+	return x.entries(x.eval(f, inner[0], at), e)
+}
+
 // entries lists the keys (as text) and values of an object value.
 func (x *extractor) entries(v val, e *env) (keys, vals []val, ok bool) {
 	if !x.step() {
@@ -1831,11 +1848,7 @@ func (x *extractor) entries(v val, e *env) (keys, vals []val, ok bool) {
 				keys = append(keys, literalText(f, f.start(nm), f.end(nm), "js_string"))
 				vals = append(vals, val{k: vFunc, f: f, n: c, env: v.env})
 			case "spread_element":
-				inner := f.named(c)
-				if len(inner) == 0 {
-					continue
-				}
-				k, vs, ok := x.entries(x.eval(f, inner[0], v.env), e)
+				k, vs, ok := x.spreadEntries(f, c, v.env, e)
 				if !ok {
 					return nil, nil, false
 				}

@@ -336,30 +336,16 @@ func (x *extractor) pyUnpack(f *file, target nid, name string, v val, e *env) va
 // pyLoopBinding resolves a for-loop or comprehension variable to the element
 // this instance chose.
 func (x *extractor) pyLoopBinding(f *file, loop nid, name string, e *env) val {
-	s := scopeRef{f, loop}
-	fr := e.lookup(s)
-	if fr == nil {
-		return val{k: vNeed, need: s}
-	}
-	if fr.dead != "" {
-		return unknown(fr.dead)
-	}
-	items, ok := x.pyLoopItems(f, loop, e)
+	el, ok := x.loopElement(f, loop, e, x.pyLoopItems)
 	if !ok {
-		if len(items) == 1 {
-			return items[0]
-		}
-		return unknown("loop over an unresolved value")
-	}
-	if fr.index >= len(items) {
-		return unknown("loop element out of range")
+		return el
 	}
 	left := f.field(loop, "left")
 	if f.kind(loop) == "list_comprehension" || strings.HasSuffix(f.kind(loop), "comprehension") || f.kind(loop) == "generator_expression" {
 		clause := f.childOfKind(loop, "for_in_clause")
 		left = f.field(clause, "left")
 	}
-	return x.pyUnpack(f, left, name, items[fr.index], e)
+	return x.pyUnpack(f, left, name, el, e)
 }
 
 func (x *extractor) pyLoopItems(f *file, loop nid, e *env) ([]val, bool) {
@@ -390,15 +376,11 @@ func (x *extractor) pyLoopItems(f *file, loop nid, e *env) ([]val, bool) {
 // pyParamBinding resolves a function parameter through the call frame or
 // the call site chosen for this instance, or its default.
 func (x *extractor) pyParamBinding(f *file, p, fn nid, name string, e *env) val {
-	s := scopeRef{f, fn}
-	fr := e.lookup(s)
+	fr, stop, ok := e.liveFrame(scopeRef{f, fn})
+	if !ok {
+		return stop
+	}
 	def := f.field(p, "value")
-	if fr == nil {
-		return val{k: vNeed, need: s}
-	}
-	if fr.dead != "" {
-		return unknown(fr.dead)
-	}
 	idx := -1
 	params := f.named(f.field(fn, "parameters"))
 	for i, q := range params {
@@ -486,29 +468,7 @@ func (x *extractor) pyArgThunks(f *file, call nid, e *env) []thunk {
 	return out
 }
 
-// evalPy resolves a Python expression node.
-func (x *extractor) evalPy(f *file, n nid, e *env) val {
-	if !x.step() {
-		return x.stepFailure()
-	}
-	x.depth++
-	defer func() { x.depth-- }()
-	if x.depth > x.opts.MaxDepth {
-		return unknown("resolution depth limit reached")
-	}
-	key := progKey{f, n, e}
-	if x.inProgress[key] {
-		return unknown("resolution cycle")
-	}
-	x.inProgress[key] = true
-	defer delete(x.inProgress, key)
-	v := x.evalPyNode(f, n, e)
-	if (v.k == vUnknown || v.k == vExternal) && v.f == nil {
-		v.f, v.n = f, n
-	}
-	return v
-}
-
+// evalPyNode reads a Python expression node; eval guards it.
 func (x *extractor) evalPyNode(f *file, n nid, e *env) val {
 	switch f.kind(n) {
 	case "string":
@@ -906,23 +866,7 @@ func (x *extractor) callPy(fn val, args []thunk, e *env) val {
 		}
 		return true
 	})
-	if len(rets) == 0 {
-		return val{k: vNull}
-	}
-	var alts []val
-	for _, r := range rets {
-		ch := f.named(r)
-		if len(ch) == 0 {
-			alts = append(alts, val{k: vNull})
-			continue
-		}
-		v := x.eval(f, ch[0], ne)
-		if v.k == vNeed {
-			return v
-		}
-		alts = append(alts, v)
-	}
-	return union(alts...)
+	return x.returnValues(f, rets, ne, val{k: vNull})
 }
 
 // pyDictGet reads a string key of a dict literal.
@@ -988,11 +932,7 @@ func (x *extractor) pyDictEntries(v val, e *env) (keys, vals []val, ok bool) {
 			keys = append(keys, x.eval(f, f.field(c, "key"), v.env))
 			vals = append(vals, x.eval(f, f.field(c, "value"), v.env))
 		case "dictionary_splat":
-			inner := f.named(c)
-			if len(inner) == 0 {
-				continue
-			}
-			k, vs, ok := x.entries(x.eval(f, inner[0], v.env), e)
+			k, vs, ok := x.spreadEntries(f, c, v.env, e)
 			if !ok {
 				return nil, nil, false
 			}

@@ -113,6 +113,20 @@ func (e *env) lookup(s scopeRef) *env {
 	return nil
 }
 
+// liveFrame is the frame of scope s, or (ok false) the value that stops
+// resolution: a binding still needed when no frame is chosen yet, the
+// frame's reason when it is dead.
+func (e *env) liveFrame(s scopeRef) (fr *env, stop val, ok bool) {
+	fr = e.lookup(s)
+	if fr == nil {
+		return nil, val{k: vNeed, need: s}, false
+	}
+	if fr.dead != "" {
+		return nil, unknown(fr.dead), false
+	}
+	return fr, val{}, true
+}
+
 func (e *env) push(fr env) *env {
 	fr.parent = e
 	if e != nil {
