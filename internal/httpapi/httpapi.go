@@ -141,8 +141,7 @@ func (s *Server) routes(metricsHandler http.Handler) chi.Router {
 	r.Use(s.recoverer)
 	r.Use(securityHeaders)
 	r.Use(compressWhenAsked(middleware.Compress(5)))
-	r.Use(httprate.Limit(s.opts.RequestsPerMinute, time.Minute,
-		httprate.WithKeyFuncs(clientKey),
+	r.Use(httprate.LimitBy(s.opts.RequestsPerMinute, time.Minute, clientKey,
 		// Retry-After on a 429 is what a client needs; the X-RateLimit-*
 		// headers on every answer would only weigh on the hot path.
 		httprate.WithResponseHeaders(httprate.ResponseHeaders{RetryAfter: "Retry-After"}),
