@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"math/rand/v2"
 	"net/http"
 	"net/url"
 	"strings"
@@ -17,14 +16,14 @@ import (
 
 // Defaults for Options fields left zero.
 const (
-	DefaultRequestTimeout   = 60 * time.Second
-	DefaultOverallTimeout   = 5 * time.Minute
-	DefaultMaxAttempts      = 4
-	DefaultBaseBackoff      = 500 * time.Millisecond
-	DefaultMaxBackoff       = 30 * time.Second
-	DefaultMaxRetryAfter    = 60 * time.Second
-	DefaultMaxDocumentBytes = 64 << 20  // packuments of popular packages run to tens of MB
-	DefaultMaxArtifactBytes = 256 << 20 // well above any MCP server tarball seen; the archive reader has its own limits
+	DefaultRequestTimeout   = httpretry.DefaultRequestTimeout // 60 s
+	DefaultOverallTimeout   = httpretry.DefaultOverallTimeout // 5 min
+	DefaultMaxAttempts      = httpretry.DefaultMaxAttempts    // 4
+	DefaultBaseBackoff      = httpretry.DefaultBaseBackoff    // 500 ms
+	DefaultMaxBackoff       = httpretry.DefaultMaxBackoff     // 30 s
+	DefaultMaxRetryAfter    = httpretry.DefaultMaxRetryAfter  // 60 s
+	DefaultMaxDocumentBytes = 64 << 20                        // packuments of popular packages run to tens of MB
+	DefaultMaxArtifactBytes = 256 << 20                       // well above any MCP server tarball seen; the archive reader has its own limits
 )
 
 // Options configures a client. The zero value is usable: every zero field
@@ -71,28 +70,9 @@ func UserAgent(version string) string {
 	return "attestari/" + version + " (+supply-chain examination)"
 }
 
+// withDefaults fills the fields this package reads itself; the retry and
+// timeout fields are left to httpretry, whose defaults are this package's.
 func (o Options) withDefaults() Options {
-	if o.HTTPClient == nil {
-		o.HTTPClient = &http.Client{Transport: http.DefaultTransport}
-	}
-	if o.RequestTimeout <= 0 {
-		o.RequestTimeout = DefaultRequestTimeout
-	}
-	if o.OverallTimeout <= 0 {
-		o.OverallTimeout = DefaultOverallTimeout
-	}
-	if o.MaxAttempts <= 0 {
-		o.MaxAttempts = DefaultMaxAttempts
-	}
-	if o.BaseBackoff <= 0 {
-		o.BaseBackoff = DefaultBaseBackoff
-	}
-	if o.MaxBackoff <= 0 {
-		o.MaxBackoff = DefaultMaxBackoff
-	}
-	if o.MaxRetryAfter <= 0 {
-		o.MaxRetryAfter = DefaultMaxRetryAfter
-	}
 	if o.MaxDocumentBytes <= 0 {
 		o.MaxDocumentBytes = DefaultMaxDocumentBytes
 	}
@@ -101,12 +81,6 @@ func (o Options) withDefaults() Options {
 	}
 	if o.Now == nil {
 		o.Now = time.Now
-	}
-	if o.Sleep == nil {
-		o.Sleep = httpretry.Sleep
-	}
-	if o.Jitter == nil {
-		o.Jitter = rand.Float64
 	}
 	return o
 }
@@ -183,7 +157,7 @@ func (f *fetcher) get(ctx context.Context, kind, rawURL, accept string, limit in
 	if se, ok := err.(*httpretry.StatusError); ok {
 		err = &StatusError{Kind: kind, URL: resp.Record.URL, Status: se.Status, Attempts: se.Attempts}
 	}
-	return resp, f.fail(resp, classify(err), fmt.Errorf("registry: GET %s (%s): %w", resp.Record.URL, kind, err))
+	return resp, f.fail(resp, OutcomeOf(err), fmt.Errorf("registry: GET %s (%s): %w", resp.Record.URL, kind, err))
 }
 
 // fail records a failed fetch.
@@ -196,7 +170,10 @@ func (f *fetcher) fail(resp *Response, outcome string, err error) error {
 	return err
 }
 
-func classify(err error) string {
+// OutcomeOf is the Record outcome a failed fetch's error stands for:
+// not_found, http_error, too_large, canceled, else network_error. Clients
+// that share this package's records (repohost) classify with it too.
+func OutcomeOf(err error) string {
 	var se *StatusError
 	switch {
 	case errors.Is(err, ErrNotFound):

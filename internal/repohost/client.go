@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"net/http"
 	"net/url"
 	"os"
@@ -90,10 +89,10 @@ func ConfigFromEnv() (Config, error) {
 const (
 	DefaultRequestTimeout = 30 * time.Second
 	DefaultOverallTimeout = 2 * time.Minute
-	DefaultMaxAttempts    = 4
-	DefaultBaseBackoff    = 500 * time.Millisecond
+	DefaultMaxAttempts    = httpretry.DefaultMaxAttempts // 4
+	DefaultBaseBackoff    = httpretry.DefaultBaseBackoff // 500 ms
 	DefaultMaxBackoff     = 20 * time.Second
-	DefaultMaxRetryAfter  = 60 * time.Second
+	DefaultMaxRetryAfter  = httpretry.DefaultMaxRetryAfter // 60 s
 	DefaultMaxBodyBytes   = 4 << 20
 )
 
@@ -114,10 +113,10 @@ type Options struct {
 	Jitter         func() float64
 }
 
+// withDefaults fills the fields whose defaults are this package's own (and
+// Now, which it reads itself); the rest are httpretry's, which equal the
+// constants above.
 func (o Options) withDefaults() Options {
-	if o.HTTPClient == nil {
-		o.HTTPClient = &http.Client{Transport: http.DefaultTransport}
-	}
 	def := func(d *time.Duration, v time.Duration) {
 		if *d <= 0 {
 			*d = v
@@ -125,23 +124,12 @@ func (o Options) withDefaults() Options {
 	}
 	def(&o.RequestTimeout, DefaultRequestTimeout)
 	def(&o.OverallTimeout, DefaultOverallTimeout)
-	def(&o.BaseBackoff, DefaultBaseBackoff)
 	def(&o.MaxBackoff, DefaultMaxBackoff)
-	def(&o.MaxRetryAfter, DefaultMaxRetryAfter)
-	if o.MaxAttempts <= 0 {
-		o.MaxAttempts = DefaultMaxAttempts
-	}
 	if o.MaxBodyBytes <= 0 {
 		o.MaxBodyBytes = DefaultMaxBodyBytes
 	}
 	if o.Now == nil {
 		o.Now = time.Now
-	}
-	if o.Sleep == nil {
-		o.Sleep = httpretry.Sleep
-	}
-	if o.Jitter == nil {
-		o.Jitter = rand.Float64
 	}
 	return o
 }
@@ -453,7 +441,7 @@ func (c *Client) get(ctx context.Context, kind, rawURL string) (*registry.Respon
 		err = &registry.StatusError{Kind: "repohost", URL: rawURL, Status: se.Status, Attempts: se.Attempts}
 	}
 	err = fmt.Errorf("repohost: GET %s (%s): %w", rawURL, kind, err)
-	resp.Record.Outcome, resp.Record.Error = classify(err), err.Error()
+	resp.Record.Outcome, resp.Record.Error = registry.OutcomeOf(err), err.Error()
 	return resp, err
 }
 
@@ -492,20 +480,4 @@ func rateLimitWait(h http.Header, now time.Time) time.Duration {
 		}
 	}
 	return 0
-}
-
-func classify(err error) string {
-	var se *registry.StatusError
-	switch {
-	case errors.Is(err, registry.ErrNotFound):
-		return registry.OutcomeNotFound
-	case errors.As(err, &se):
-		return registry.OutcomeHTTPError
-	case errors.Is(err, registry.ErrTooLarge):
-		return registry.OutcomeTooLarge
-	case errors.Is(err, context.Canceled):
-		return registry.OutcomeCanceled
-	default:
-		return registry.OutcomeNetworkError
-	}
 }
