@@ -258,7 +258,6 @@ type provCtx struct {
 	// declared repository (shared by the registry paths)
 	repoEv       *rundir.Evidence // the declaring member, when present
 	repoRef      *repohost.Ref
-	repoResolved bool
 	firstRelease time.Time
 	firstWhere   string
 }

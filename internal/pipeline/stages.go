@@ -152,10 +152,9 @@ type fetched struct {
 
 // pkgWork is one package's state while its stages run.
 type pkgWork struct {
-	pf       *packageFile
-	got      *fetched
-	art      *artifact.Artifact
-	failures []rundir.Failure
+	pf  *packageFile
+	got *fetched
+	art *artifact.Artifact
 }
 
 // stage runs one named stage of a package, recording its timing, and any
