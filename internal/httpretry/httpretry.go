@@ -77,19 +77,18 @@ type Policy struct {
 	Sleep func(ctx context.Context, d time.Duration) error
 }
 
+// orDefault sets *v to d when *v is zero or negative.
+func orDefault[T int | int64 | time.Duration](v *T, d T) {
+	if *v <= 0 {
+		*v = d
+	}
+}
+
 func (p Policy) withDefaults() Policy {
-	if p.MaxAttempts <= 0 {
-		p.MaxAttempts = DefaultMaxAttempts
-	}
-	if p.BaseBackoff <= 0 {
-		p.BaseBackoff = DefaultBaseBackoff
-	}
-	if p.MaxBackoff <= 0 {
-		p.MaxBackoff = DefaultMaxBackoff
-	}
-	if p.MaxRetryAfter <= 0 {
-		p.MaxRetryAfter = DefaultMaxRetryAfter
-	}
+	orDefault(&p.MaxAttempts, DefaultMaxAttempts)
+	orDefault(&p.BaseBackoff, DefaultBaseBackoff)
+	orDefault(&p.MaxBackoff, DefaultMaxBackoff)
+	orDefault(&p.MaxRetryAfter, DefaultMaxRetryAfter)
 	if p.Jitter == nil {
 		p.Jitter = rand.Float64
 	}
@@ -300,15 +299,9 @@ func New(o Options) *Client {
 	if o.HTTPClient == nil {
 		o.HTTPClient = &http.Client{Transport: http.DefaultTransport}
 	}
-	if o.RequestTimeout <= 0 {
-		o.RequestTimeout = DefaultRequestTimeout
-	}
-	if o.OverallTimeout <= 0 {
-		o.OverallTimeout = DefaultOverallTimeout
-	}
-	if o.MaxBodyBytes <= 0 {
-		o.MaxBodyBytes = DefaultMaxBodyBytes
-	}
+	orDefault(&o.RequestTimeout, DefaultRequestTimeout)
+	orDefault(&o.OverallTimeout, DefaultOverallTimeout)
+	orDefault(&o.MaxBodyBytes, DefaultMaxBodyBytes)
 	if o.ErrTooLarge == nil {
 		o.ErrTooLarge = ErrTooLarge
 	}

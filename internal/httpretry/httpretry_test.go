@@ -18,24 +18,16 @@ import (
 
 var fixedNow = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 
-// sleeper records the waits asked for and waits for none of them.
-type sleeper struct {
-	mu    sync.Mutex
-	waits []time.Duration
-}
+// sleeper records the waits asked for and waits for none of them. A call's
+// attempts run one after another, so it needs no lock.
+type sleeper struct{ waits []time.Duration }
 
 func (s *sleeper) Sleep(ctx context.Context, d time.Duration) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
 	s.waits = append(s.waits, d)
 	return ctx.Err()
 }
 
-func (s *sleeper) Waits() []time.Duration {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]time.Duration(nil), s.waits...)
-}
+func (s *sleeper) Waits() []time.Duration { return s.waits }
 
 // script answers the i-th request with steps[i] (the last step repeats).
 type step struct {
