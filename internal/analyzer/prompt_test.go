@@ -273,8 +273,10 @@ func TestFromEnv(t *testing.T) {
 func TestSemaphoreBoundsCalls(t *testing.T) {
 	s := newSemaphore(2)
 	ctx := context.Background()
-	if s.acquire(ctx) != nil || s.acquire(ctx) != nil {
-		t.Fatal("two slots")
+	for i := range 2 {
+		if err := s.acquire(ctx); err != nil {
+			t.Fatalf("slot %d of 2: %v", i+1, err)
+		}
 	}
 	done, cancel := context.WithCancel(ctx)
 	cancel()
