@@ -693,23 +693,8 @@ func (x *extractor) listResult(f *file, at nid, method string, ret val, e *env, 
 			x.listFailed(c, method, list)
 			continue
 		}
-		for _, el := range els {
-			if c.needs(el) {
-				return
-			}
-			switch method {
-			case "tools/list":
-				x.toolFromObject(f, at, el, e, c, "")
-			case "prompts/list":
-				x.promptFromObject(f, at, el, e, c)
-			case "resources/list":
-				x.resourceFromObject(f, at, el, e, c, false)
-			case "resources/templates/list":
-				x.resourceFromObject(f, at, el, e, c, true)
-			}
-			if c.need != nil {
-				return
-			}
+		if x.listedEntries(f, at, method, els, e, c) {
+			return
 		}
 	}
 }
@@ -959,20 +944,54 @@ func (x *extractor) typedToolSite(f *file, n nid, e *env, c *collector) {
 		x.toolFromObject(f, n, v, e, c, "")
 		return
 	}
+	x.toolList(f, n, v, "Tool[]", e, c)
+}
+
+// toolList reads a list of tool objects written at n (a Tool[], a
+// list[Tool], a tools table's array); a list that does not resolve is
+// recorded under label. stop says the site is done: the list did not
+// resolve, or an element needs a binding.
+func (x *extractor) toolList(f *file, n nid, v val, label string, e *env, c *collector) (stop bool) {
 	els, ok := x.elements(v, e)
 	if !ok {
 		if len(els) == 1 && c.needs(els[0]) {
-			return
+			return true
 		}
-		x.listFailed(c, "Tool[]", v)
-		return
+		x.listFailed(c, label, v)
+		return true
 	}
 	for _, el := range els {
 		x.toolFromObject(f, n, el, e, c, "")
 		if c.need != nil {
-			return
+			return true
 		}
 	}
+	return false
+}
+
+// listedEntries reads the elements a list handler (method) returns, each
+// as a tool, prompt, resource or resource template entry. stop says an
+// element or entry needs a binding, which ends the site.
+func (x *extractor) listedEntries(f *file, at nid, method string, els []val, e *env, c *collector) (stop bool) {
+	for _, el := range els {
+		if c.needs(el) {
+			return true
+		}
+		switch method {
+		case "tools/list":
+			x.toolFromObject(f, at, el, e, c, "")
+		case "prompts/list":
+			x.promptFromObject(f, at, el, e, c)
+		case "resources/list":
+			x.resourceFromObject(f, at, el, e, c, false)
+		case "resources/templates/list":
+			x.resourceFromObject(f, at, el, e, c, true)
+		}
+		if c.need != nil {
+			return true
+		}
+	}
+	return false
 }
 
 func (x *extractor) toolClassSite(f *file, n nid, e *env, c *collector) {
@@ -1019,19 +1038,8 @@ func (x *extractor) toolsTableSite(f *file, n nid, e *env, c *collector) {
 			}
 			return
 		}
-		els, ok := x.elements(tv, e)
-		if !ok {
-			if len(els) == 1 && c.needs(els[0]) {
-				return
-			}
-			x.listFailed(c, "tools table", tv)
+		if x.toolList(f, n, tv, "tools table", e, c) {
 			return
-		}
-		for _, el := range els {
-			x.toolFromObject(f, n, el, e, c, "")
-			if c.need != nil {
-				return
-			}
 		}
 	}
 }

@@ -77,20 +77,7 @@ func (x *extractor) pySites(f *file) {
 					if c.needs(v) {
 						return
 					}
-					els, ok := x.elements(v, e)
-					if !ok {
-						if len(els) == 1 && c.needs(els[0]) {
-							return
-						}
-						x.listFailed(c, "list[Tool]", v)
-						return
-					}
-					for _, el := range els {
-						x.toolFromObject(f, n, el, e, c, "")
-						if c.need != nil {
-							return
-						}
-					}
+					x.toolList(f, n, v, "list[Tool]", e, c)
 				}
 			})
 		}
@@ -181,24 +168,7 @@ func (x *extractor) pyListResult(f *file, at nid, method string, ret val, e *env
 		x.listFailed(c, method, ret)
 		return
 	}
-	for _, el := range els {
-		if c.needs(el) {
-			return
-		}
-		switch method {
-		case "tools/list":
-			x.toolFromObject(f, at, el, e, c, "")
-		case "prompts/list":
-			x.promptFromObject(f, at, el, e, c)
-		case "resources/list":
-			x.resourceFromObject(f, at, el, e, c, false)
-		case "resources/templates/list":
-			x.resourceFromObject(f, at, el, e, c, true)
-		}
-		if c.need != nil {
-			return
-		}
-	}
+	x.listedEntries(f, at, method, els, e, c)
 }
 
 func kwarg(args []thunk, name string) (thunk, bool) {
@@ -393,7 +363,7 @@ func (x *extractor) pyParamDescriptions(c *collector, tool string, f *file, para
 					}
 					switch f.kind(inner[0]) {
 					case "string", "concatenated_string":
-						x.pyParamEntry(c, tool, name, f, inner[0], e)
+						x.paramEntry(c, tool, name, f, inner[0], e)
 					case "call":
 						x.pyFieldDescription(c, tool, name, f, inner[0], e)
 					}
@@ -415,20 +385,9 @@ func (x *extractor) pyFieldDescription(c *collector, tool, name string, f *file,
 	}
 	for _, a := range f.named(f.field(call, "arguments")) {
 		if f.kind(a) == "keyword_argument" && f.text(f.field(a, "name")) == "description" {
-			x.pyParamEntry(c, tool, name, f, f.field(a, "value"), e)
+			x.paramEntry(c, tool, name, f, f.field(a, "value"), e)
 		}
 	}
-}
-
-func (x *extractor) pyParamEntry(c *collector, tool, name string, f *file, n nid, e *env) {
-	v := x.eval(f, n, e)
-	if c.needs(v) {
-		return
-	}
-	ent := entryBase(KindParameterDescription, f, n)
-	ent.Parent, ent.Name = tool, name
-	describe(&ent, v, true)
-	c.entries = append(c.entries, ent)
 }
 
 // pyPromptTexts reads the literal text a prompt function returns: a string
@@ -660,8 +619,7 @@ func pyJSONValue(f *file, n nid, b *strings.Builder, depth int) bool {
 		b.WriteByte(']')
 		return true
 	case "dictionary":
-		var keys []string
-		vals := map[string]string{}
+		var obj jsonMembers
 		for _, c := range f.named(n) {
 			if f.kind(c) != "pair" {
 				return false
@@ -678,21 +636,9 @@ func pyJSONValue(f *file, n nid, b *strings.Builder, depth int) bool {
 			if !pyJSONValue(f, f.field(c, "value"), &vb, depth+1) {
 				return false
 			}
-			if _, dup := vals[ks]; !dup {
-				keys = append(keys, ks)
-			}
-			vals[ks] = vb.String()
+			obj.set(ks, vb.String())
 		}
-		b.WriteByte('{')
-		for i, k := range keys {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			writeJSONStringTo(b, k)
-			b.WriteByte(':')
-			b.WriteString(vals[k])
-		}
-		b.WriteByte('}')
+		obj.writeTo(b)
 		return true
 	}
 	return false

@@ -100,8 +100,7 @@ func jsonValue(f *file, n nid, buf *bytes.Buffer, depth int) bool {
 		buf.WriteByte(']')
 		return true
 	case "object":
-		var keys []string
-		vals := map[string][]byte{}
+		var obj jsonMembers
 		for _, c := range f.named(n) {
 			if f.kind(c) != "pair" {
 				return false
@@ -124,24 +123,47 @@ func jsonValue(f *file, n nid, buf *bytes.Buffer, depth int) bool {
 			if !jsonValue(f, f.field(c, "value"), &vb, depth+1) {
 				return false
 			}
-			if _, dup := vals[key]; !dup {
-				keys = append(keys, key)
-			}
-			vals[key] = vb.Bytes()
+			obj.set(key, vb.String())
 		}
-		buf.WriteByte('{')
-		for i, k := range keys {
-			if i > 0 {
-				buf.WriteByte(',')
-			}
-			writeJSONString(buf, k)
-			buf.WriteByte(':')
-			buf.Write(vals[k])
-		}
-		buf.WriteByte('}')
+		obj.writeTo(buf)
 		return true
 	}
 	return false
+}
+
+// jsonMembers are an object literal's members as JSON.parse and a Python
+// dict keep them: a repeated key keeps its first position and its last
+// value. Each value is already JSON text.
+type jsonMembers struct {
+	keys []string
+	vals map[string]string
+}
+
+func (m *jsonMembers) set(key, value string) {
+	if m.vals == nil {
+		m.vals = map[string]string{}
+	}
+	if _, dup := m.vals[key]; !dup {
+		m.keys = append(m.keys, key)
+	}
+	m.vals[key] = value
+}
+
+// writeTo writes the members as a JSON object.
+func (m *jsonMembers) writeTo(w interface {
+	io.StringWriter
+	io.ByteWriter
+}) {
+	_ = w.WriteByte('{')
+	for i, k := range m.keys {
+		if i > 0 {
+			_ = w.WriteByte(',')
+		}
+		writeJSONStringTo(w, k)
+		_ = w.WriteByte(':')
+		_, _ = w.WriteString(m.vals[k])
+	}
+	_ = w.WriteByte('}')
 }
 
 func writeJSONString(buf *bytes.Buffer, s string) {
