@@ -712,10 +712,36 @@ func (b *capBinds) identRef(n nid) (string, bool) {
 	return g, ok
 }
 
-// mayBeEnvName is the cheap test before resolving an identifier as the
-// environment object: some local name is bound to it and n is spelled so.
-func (b *capBinds) mayBeEnvName(n nid) bool {
-	return len(b.envNames) != 0 && b.envNames[string(b.f.bytesOf(n))]
+// namesEnv reports identifier n naming the environment object through a
+// binding in scope. The spelling is tested first: most files bind no name
+// to it.
+func (b *capBinds) namesEnv(n nid) bool {
+	if len(b.envNames) == 0 || !b.envNames[string(b.f.bytesOf(n))] {
+		return false
+	}
+	ref, ok := b.identRef(n)
+	return ok && ref == b.envRef
+}
+
+// orDynamic is a target read as a literal, or dynamic when it is not one.
+func orDynamic(t string, ok bool) string {
+	if ok {
+		return t
+	}
+	return TargetDynamic
+}
+
+// prefixURL is the network target of a URL whose literal prefix was read
+// (text, whole, ok as the prefix readers return them).
+func prefixURL(t string, whole, ok bool) string {
+	switch {
+	case !ok:
+		return TargetDynamic
+	case whole:
+		return urlTarget(t)
+	default:
+		return prefixTarget(t)
+	}
 }
 
 // envRead records an environment variable read, and a credentials fact

@@ -374,10 +374,7 @@ func (s *jsCapScan) scan() {
 				s.envObject(n)
 			}
 		case "identifier":
-			if !s.mayBeEnvName(n) || !s.expressionPosition(n) {
-				continue
-			}
-			if ref, ok := s.resolve(n); ok && ref == "process.env" {
+			if s.namesEnv(n) && s.expressionPosition(n) {
 				s.envObject(n)
 			}
 		case "string":
@@ -490,15 +487,7 @@ func (s *jsCapScan) urlValue(n nid) string {
 			return s.urlValue(ch[0])
 		}
 	}
-	t, whole, ok := s.jsPrefix(n)
-	switch {
-	case !ok:
-		return TargetDynamic
-	case whole:
-		return urlTarget(t)
-	default:
-		return prefixTarget(t)
-	}
+	return prefixURL(s.jsPrefix(n))
 }
 
 // objectValue returns the value of key in an object literal, or none.
@@ -517,10 +506,7 @@ func objectValue(f *file, obj nid, key string) nid {
 // pathValue is a filesystem target: a literal, or path.join / path.resolve
 // of literals only.
 func (s *jsCapScan) pathValue(n nid) string {
-	if p, ok := s.literalPath(n, 0); ok {
-		return p
-	}
-	return TargetDynamic
+	return orDynamic(s.literalPath(n, 0))
 }
 
 func (s *jsCapScan) literalPath(n nid, depth int) (string, bool) {
@@ -556,10 +542,7 @@ func (s *jsCapScan) literalPath(n nid, depth int) (string, bool) {
 
 // commandValue is a process target: the literal, or dynamic.
 func (s *jsCapScan) commandValue(n nid) string {
-	if t, ok := s.jsLiteral(n); ok {
-		return t
-	}
-	return TargetDynamic
+	return orDynamic(s.jsLiteral(n))
 }
 
 // literalWords lists a command's literal words (for pip install from a
@@ -881,10 +864,7 @@ func (s *jsCapScan) argvProcess(c, argv nid) {
 
 // codeValue is the target of an evaluation: the code literal, or dynamic.
 func (s *jsCapScan) codeValue(n nid) string {
-	if t, ok := s.jsLiteral(n); ok {
-		return t
-	}
-	return TargetDynamic
+	return orDynamic(s.jsLiteral(n))
 }
 
 // importCall records import(x) or require(x): an http(s) URL literal is a

@@ -170,10 +170,7 @@ func (s *pyCapScan) scan() {
 				s.envObject(n)
 			}
 		case "identifier":
-			if !s.mayBeEnvName(n) || !s.readPosition(n) {
-				continue
-			}
-			if ref, ok := s.resolve(n); ok && ref == "os.environ" {
+			if s.namesEnv(n) && s.readPosition(n) {
 				s.envObject(n)
 			}
 		case "string":
@@ -328,15 +325,7 @@ func (s *pyCapScan) urlValue(n nid) string {
 		}
 		return TargetDynamic
 	}
-	t, whole, ok := s.pyPrefix(n)
-	switch {
-	case !ok:
-		return TargetDynamic
-	case whole:
-		return urlTarget(t)
-	default:
-		return prefixTarget(t)
-	}
+	return prefixURL(s.pyPrefix(n))
 }
 
 // literalPath is a filesystem path written with literals only: a string,
@@ -369,10 +358,7 @@ func (s *pyCapScan) literalPath(n nid, depth int) (string, bool) {
 }
 
 func (s *pyCapScan) pathValue(n nid) string {
-	if p, ok := s.literalPath(n, 0); ok {
-		return p
-	}
-	return TargetDynamic
+	return orDynamic(s.literalPath(n, 0))
 }
 
 var pyPathClasses = map[string]bool{
@@ -622,10 +608,7 @@ func (s *pyCapScan) call(c nid) {
 
 // nameValue is the literal text of n, or dynamic.
 func (s *pyCapScan) nameValue(n nid) string {
-	if t, ok := s.pyLiteral(n); ok {
-		return t
-	}
-	return TargetDynamic
+	return orDynamic(s.pyLiteral(n))
 }
 
 func (s *pyCapScan) fsOps(c nid, ops []fsArg) {

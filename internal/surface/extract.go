@@ -338,12 +338,7 @@ func (p *packageJSON) entryPoints() []string {
 		case string:
 			add(b)
 		case map[string]any:
-			keys := make([]string, 0, len(b))
-			for k := range b {
-				keys = append(keys, k)
-			}
-			sort.Strings(keys)
-			for _, k := range keys {
+			for _, k := range sortedKeys(b) {
 				if s, ok := b[k].(string); ok {
 					add(s)
 				}
@@ -361,12 +356,7 @@ func (p *packageJSON) entryPoints() []string {
 			case string:
 				add(t)
 			case map[string]any:
-				keys := make([]string, 0, len(t))
-				for k := range t {
-					keys = append(keys, k)
-				}
-				sort.Strings(keys)
-				for _, k := range keys {
+				for _, k := range sortedKeys(t) {
 					if k == "types" {
 						continue
 					}
@@ -386,31 +376,25 @@ func (p *packageJSON) entryPoints() []string {
 	return out
 }
 
+// sortedKeys are a JSON object's keys in order, so entry points are
+// listed the same way on every run.
+func sortedKeys(m map[string]any) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
 // markUnreachedSources marks TypeScript sources that the package's entry
 // points never import as not run: a package that ships src/*.ts beside its
 // compiled dist/*.js runs the JavaScript. JavaScript files outside the
 // import closure stay readable, since a server may load them dynamically.
 func (x *extractor) markUnreachedSources() {
-	if len(x.entryFiles) == 0 {
+	reached := x.reachedFromEntries()
+	if reached == nil {
 		return
-	}
-	reached := map[*file]bool{}
-	queue := append([]*file(nil), x.entryFiles...)
-	for len(queue) > 0 {
-		f := queue[0]
-		queue = queue[1:]
-		if reached[f] {
-			continue
-		}
-		reached[f] = true
-		if f.facts == nil {
-			continue
-		}
-		for _, im := range f.facts.imports {
-			if t := x.resolveModule(f, im.spec); t != nil && t.parsed != nil && !reached[t] {
-				queue = append(queue, t)
-			}
-		}
 	}
 	for _, f := range x.files {
 		if !reached[f] && (f.lang == LangTS || f.lang == LangTSX) {
