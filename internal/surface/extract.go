@@ -602,6 +602,31 @@ func (x *extractor) addEntry(e rundir.Entry) {
 	}
 }
 
+// loopInstances lists a loop's frames, one an element of the items it
+// iterates (read by items, in the loop's language); empty is the reason
+// recorded for a loop over nothing.
+func (x *extractor) loopInstances(s scopeRef, e *env, items func(*file, nid, *env) ([]val, bool), empty string) ([]env, string, *scopeRef) {
+	its, ok := items(s.f, s.n, e)
+	if !ok {
+		if len(its) == 1 && its[0].k == vNeed {
+			nd := its[0].need
+			return nil, "", &nd
+		}
+		if len(its) == 1 {
+			return nil, "loop over a value that is not resolved: " + reasonOf(its[0]), nil
+		}
+		return nil, "loop over a value that is not resolved", nil
+	}
+	if len(its) == 0 {
+		return nil, empty, nil
+	}
+	var frames []env
+	for i := range its {
+		frames = append(frames, env{scope: s, index: i, isLoop: true})
+	}
+	return frames, "", nil
+}
+
 // instances lists the frames a scope's bindings can take under e. need2 is
 // set when the scope's own source must be enumerated first.
 func (x *extractor) instances(s scopeRef, e *env) (frames []env, reason string, need2 *scopeRef) {
@@ -610,24 +635,7 @@ func (x *extractor) instances(s scopeRef, e *env) (frames []env, reason string, 
 		return x.pyInstances(s, e)
 	}
 	if f.kind(n) == "for_in_statement" {
-		items, ok := x.loopItems(f, n, e)
-		if !ok {
-			if len(items) == 1 && items[0].k == vNeed {
-				nd := items[0].need
-				return nil, "", &nd
-			}
-			if len(items) == 1 {
-				return nil, "loop over a value that is not resolved: " + reasonOf(items[0]), nil
-			}
-			return nil, "loop over a value that is not resolved", nil
-		}
-		if len(items) == 0 {
-			return nil, "loop over an empty array", nil
-		}
-		for i := range items {
-			frames = append(frames, env{scope: s, index: i, isLoop: true})
-		}
-		return frames, "", nil
+		return x.loopInstances(s, e, x.loopItems, "loop over an empty array")
 	}
 	// A callback handed to an array method: bound to each element.
 	if argsNode := f.parent(n); f.kind(argsNode) == "arguments" {

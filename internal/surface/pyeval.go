@@ -99,18 +99,8 @@ func buildPyFacts(f *file) *pyFacts {
 				fa.notServer = append(fa.notServer, f.site(n, "imports an MCP client: "+mod))
 			}
 		case "class_definition":
-			body := f.field(n, "body")
-			for _, st := range f.named(body) {
-				def := st
-				if f.kind(def) == "decorated_definition" {
-					def = f.field(def, "definition")
-				}
-				if f.kind(def) == "function_definition" {
-					switch f.text(f.field(def, "name")) {
-					case "tool", "add_tool", "list_tools", "add_prompt":
-						fa.notServer = append(fa.notServer, f.site(def, "defines the tool API: method "+f.text(f.field(def, "name"))))
-					}
-				}
+			for _, def := range pyAPIMethods(f, n) {
+				fa.notServer = append(fa.notServer, f.site(def, "defines the tool API: method "+f.text(f.field(def, "name"))))
 			}
 		}
 	}
@@ -1131,25 +1121,7 @@ func (x *extractor) pyInstances(s scopeRef, e *env) ([]env, string, *scopeRef) {
 	f, n := s.f, s.n
 	k := f.kind(n)
 	if k == "for_statement" || strings.HasSuffix(k, "comprehension") || k == "generator_expression" {
-		items, ok := x.pyLoopItems(f, n, e)
-		if !ok {
-			if len(items) == 1 && items[0].k == vNeed {
-				nd := items[0].need
-				return nil, "", &nd
-			}
-			if len(items) == 1 {
-				return nil, "loop over a value that is not resolved: " + reasonOf(items[0]), nil
-			}
-			return nil, "loop over a value that is not resolved", nil
-		}
-		if len(items) == 0 {
-			return nil, "loop over an empty list", nil
-		}
-		var frames []env
-		for i := range items {
-			frames = append(frames, env{scope: s, index: i, isLoop: true})
-		}
-		return frames, "", nil
+		return x.loopInstances(s, e, x.pyLoopItems, "loop over an empty list")
 	}
 	if k != "function_definition" {
 		return nil, "parameter of a " + k, nil

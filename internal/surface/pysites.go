@@ -87,23 +87,31 @@ func (x *extractor) pySites(f *file) {
 // pyInsideAPIClass reports whether n sits in a class that defines the tool API.
 func (x *extractor) pyInsideAPIClass(f *file, n nid) bool {
 	for a := f.parent(n); a >= 0; a = f.parent(a) {
-		if f.kind(a) != "class_definition" {
-			continue
-		}
-		for _, st := range f.named(f.field(a, "body")) {
-			def := st
-			if f.kind(def) == "decorated_definition" {
-				def = f.field(def, "definition")
-			}
-			if f.kind(def) == "function_definition" {
-				switch f.text(f.field(def, "name")) {
-				case "tool", "add_tool", "list_tools", "add_prompt":
-					return true
-				}
-			}
+		if f.kind(a) == "class_definition" && len(pyAPIMethods(f, a)) > 0 {
+			return true
 		}
 	}
 	return false
+}
+
+// pyAPIMethods are the methods of class cls that define the tool API
+// (tool, add_tool, list_tools, add_prompt): a class with one is a server
+// framework, not a server.
+func pyAPIMethods(f *file, cls nid) []nid {
+	var out []nid
+	for _, st := range f.named(f.field(cls, "body")) {
+		def := st
+		if f.kind(def) == "decorated_definition" {
+			def = f.field(def, "definition")
+		}
+		if f.kind(def) == "function_definition" {
+			switch f.text(f.field(def, "name")) {
+			case "tool", "add_tool", "list_tools", "add_prompt":
+				out = append(out, def)
+			}
+		}
+	}
+	return out
 }
 
 // pyDecoratorSite reads @x.tool, @x.tool(...), @x.prompt, @x.resource("uri")
