@@ -1616,17 +1616,7 @@ func (x *extractor) objectBuiltin(f *file, method string, args []nid, e *env) va
 		if !ok {
 			return unknown("Object." + method + " of an unresolved object: " + reasonOf(v))
 		}
-		switch method {
-		case "values":
-			return val{k: vArray, n: none, elems: vals}
-		case "keys":
-			return val{k: vArray, n: none, elems: keys}
-		}
-		out := make([]val, len(keys))
-		for i := range keys {
-			out[i] = val{k: vArray, n: none, elems: []val{keys[i], vals[i]}}
-		}
-		return val{k: vArray, n: none, elems: out}
+		return entriesView(method, keys, vals)
 	case "fromEntries":
 		if len(args) != 1 {
 			break
@@ -1705,12 +1695,7 @@ func (x *extractor) elements(v val, e *env) ([]val, bool) {
 		var out []val
 		for _, c := range v.f.named(v.n) {
 			if v.f.kind(c) == "spread_element" {
-				inner := v.f.named(c)
-				if len(inner) == 0 {
-					continue
-				}
-				sv := x.eval(v.f, inner[0], v.env)
-				els, ok := x.elements(sv, e)
+				els, ok := x.spreadElements(v.f, c, v.env, e)
 				if !ok {
 					return els, false
 				}
@@ -1782,6 +1767,34 @@ func (x *extractor) pushedElements(v val, e *env) []val {
 		}
 	}
 	return out
+}
+
+// spreadElements is what a spread written in an array or list literal
+// (...xs, *xs) adds to it: the elements of the value it spreads, none for
+// an empty spread.
+func (x *extractor) spreadElements(f *file, spread nid, at, e *env) ([]val, bool) {
+	inner := f.named(spread)
+	if len(inner) == 0 {
+		return nil, true
+	}
+	return x.elements(x.eval(f, inner[0], at), e)
+}
+
+// entriesView is Object.keys/values/entries, or dict.keys()/values()/
+// items(), of an object's entries: its keys, its values, or otherwise its
+// [key, value] pairs.
+func entriesView(view string, keys, vals []val) val {
+	switch view {
+	case "values":
+		return val{k: vArray, n: none, elems: vals}
+	case "keys":
+		return val{k: vArray, n: none, elems: keys}
+	}
+	out := make([]val, len(keys))
+	for i := range keys {
+		out[i] = val{k: vArray, n: none, elems: []val{keys[i], vals[i]}}
+	}
+	return val{k: vArray, n: none, elems: out}
 }
 
 // spreadEntries is what a spread written in an object or dict literal

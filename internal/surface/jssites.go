@@ -26,22 +26,34 @@ var requestSchemaMethod = map[string]string{
 	"ListResourceTemplatesRequestSchema": "resources/templates/list",
 }
 
+// clientRequestSite records the first runnable sampling or elicitation
+// request of the package (sampling and elicitation are the method names in
+// the file's language); handled says s was such a site.
+func (x *extractor) clientRequestSite(f *file, s siteRef, sampling, elicitation string) (handled bool) {
+	var at **rundir.Site
+	var detail string
+	switch s.kind {
+	case siteSampling:
+		at, detail = &x.s.Sampling, sampling
+	case siteElicitation:
+		at, detail = &x.s.Elicitation, elicitation
+	default:
+		return false
+	}
+	if *at == nil && f.runnable() && !f.inVendoredRegion(s.n) {
+		st := f.site(s.n, detail)
+		*at = &st
+	}
+	return true
+}
+
 // jsSite evaluates one candidate site of a JS/TS file.
 func (x *extractor) jsSite(f *file, s siteRef) {
 	n := s.n
+	if x.clientRequestSite(f, s, "createMessage", "elicitInput") {
+		return
+	}
 	switch s.kind {
-	case siteSampling:
-		if x.s.Sampling == nil && f.runnable() && !f.inVendoredRegion(n) {
-			st := f.site(n, "createMessage")
-			x.s.Sampling = &st
-		}
-		return
-	case siteElicitation:
-		if x.s.Elicitation == nil && f.runnable() && !f.inVendoredRegion(n) {
-			st := f.site(n, "elicitInput")
-			x.s.Elicitation = &st
-		}
-		return
 	case siteReassign, siteConsumeCall, siteDefineMethod:
 		return // read after the sites (reassignment) or for the outcome
 	}

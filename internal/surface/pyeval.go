@@ -738,17 +738,7 @@ func (x *extractor) evalPyCall(f *file, n nid, e *env) val {
 				if !ok {
 					return unknown("dict." + name + "() of an unresolved dict")
 				}
-				switch name {
-				case "keys":
-					return val{k: vArray, n: none, elems: keys}
-				case "values":
-					return val{k: vArray, n: none, elems: vals}
-				}
-				out := make([]val, len(keys))
-				for i := range keys {
-					out[i] = val{k: vArray, n: none, elems: []val{keys[i], vals[i]}}
-				}
-				return val{k: vArray, n: none, elems: out}
+				return entriesView(name, keys, vals)
 			}
 		case "dedent", "cleandoc":
 			if recv.k == vExternal && (recv.spec == "textwrap" || recv.spec == "inspect") && len(args) == 1 {
@@ -898,11 +888,7 @@ func (x *extractor) pyElements(v val, e *env) ([]val, bool) {
 	var out []val
 	for _, c := range f.named(v.n) {
 		if f.kind(c) == "list_splat" {
-			inner := f.named(c)
-			if len(inner) == 0 {
-				continue
-			}
-			els, ok := x.elements(x.eval(f, inner[0], v.env), e)
+			els, ok := x.spreadElements(f, c, v.env, e)
 			if !ok {
 				return els, false
 			}

@@ -19,18 +19,7 @@ func (x *extractor) pySites(f *file) {
 			return
 		}
 		n := s.n
-		switch s.kind {
-		case siteSampling:
-			if x.s.Sampling == nil && f.runnable() && !f.inVendoredRegion(n) {
-				st := f.site(n, "create_message")
-				x.s.Sampling = &st
-			}
-			continue
-		case siteElicitation:
-			if x.s.Elicitation == nil && f.runnable() && !f.inVendoredRegion(n) {
-				st := f.site(n, "elicit")
-				x.s.Elicitation = &st
-			}
+		if x.clientRequestSite(f, s, "create_message", "elicit") {
 			continue
 		}
 		if !f.runnable() || f.inVendoredRegion(n) || x.pyInsideAPIClass(f, n) {
