@@ -655,19 +655,27 @@ func (x *extractor) loopElement(f *file, loop nid, e *env, items func(*file, nid
 // enumerates (keys).
 func (x *extractor) loopItems(f *file, loop nid, e *env) ([]val, bool) {
 	right := x.eval(f, f.field(loop, "right"), e)
-	if right.k == vNeed {
-		return []val{right}, false
+	op := f.field(loop, "operator")
+	return x.iterate(right, op >= 0 && f.text(op) == "in", e)
+}
+
+// iterate lists what a loop over v visits: its keys (a for...in loop, a
+// Python loop over a dict) or its elements. When they do not resolve, ok
+// is false and the list is v alone (or the elements read, if any).
+func (x *extractor) iterate(v val, keys bool, e *env) ([]val, bool) {
+	if v.k == vNeed {
+		return []val{v}, false
 	}
-	if op := f.field(loop, "operator"); op >= 0 && f.text(op) == "in" {
-		keys, _, ok := x.entries(right, e)
+	if keys {
+		ks, _, ok := x.entries(v, e)
 		if !ok {
-			return []val{right}, false
+			return []val{v}, false
 		}
-		return keys, true
+		return ks, true
 	}
-	els, ok := x.elements(right, e)
+	els, ok := x.elements(v, e)
 	if !ok && len(els) == 0 {
-		return []val{right}, false
+		return []val{v}, false
 	}
 	return els, ok
 }

@@ -345,22 +345,8 @@ func (x *extractor) pyLoopItems(f *file, loop nid, e *env) ([]val, bool) {
 		right = f.field(clause, "right")
 	}
 	rv := x.eval(f, right, e)
-	if rv.k == vNeed {
-		return []val{rv}, false
-	}
-	if rv.k == vObject {
-		// Iterating a dict yields its keys.
-		keys, _, ok := x.entries(rv, e)
-		if !ok {
-			return []val{rv}, false
-		}
-		return keys, true
-	}
-	els, ok := x.elements(rv, e)
-	if !ok && len(els) == 0 {
-		return []val{rv}, false
-	}
-	return els, ok
+	// Iterating a dict yields its keys.
+	return x.iterate(rv, rv.k == vObject, e)
 }
 
 // pyParamBinding resolves a function parameter through the call frame or
