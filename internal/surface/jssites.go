@@ -1164,16 +1164,20 @@ func (x *extractor) promptSite(f *file, n nid, register bool, e *env, c *collect
 	x.promptTexts(f, n, ent.Name, handler, e, c)
 }
 
+// unreadMessages records a prompt's messages as one prompt_text whose text
+// was not read, cited at the prompt's site.
+func (c *collector) unreadMessages(f *file, at nid, prompt, reason string) {
+	pt := entryBase(KindPromptText, f, at)
+	pt.Parent, pt.Name = prompt, "messages"
+	describe(&pt, unknown(reason), true)
+	c.entries = append(c.entries, pt)
+}
+
 // promptTexts reads the literal message text a prompt handler returns; a
 // handler that builds its messages some other way yields one unreadable
 // prompt_text.
 func (x *extractor) promptTexts(f *file, at nid, prompt string, handler nid, e *env, c *collector) {
-	unreadable := func(reason string) {
-		pt := entryBase(KindPromptText, f, at)
-		pt.Parent, pt.Name = prompt, "messages"
-		describe(&pt, unknown(reason), true)
-		c.entries = append(c.entries, pt)
-	}
+	unreadable := func(reason string) { c.unreadMessages(f, at, prompt, reason) }
 	if handler < 0 {
 		unreadable("no prompt handler the extractor can read")
 		return

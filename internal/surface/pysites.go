@@ -390,12 +390,7 @@ func (x *extractor) pyFieldDescription(c *collector, tool, name string, f *file,
 // pyPromptTexts reads the literal text a prompt function returns: a string
 // (sent as one user message), or a list of messages.
 func (x *extractor) pyPromptTexts(f *file, def nid, prompt string, fn val, e *env, c *collector) {
-	unreadable := func(reason string) {
-		pt := entryBase(KindPromptText, f, def)
-		pt.Parent, pt.Name = prompt, "messages"
-		describe(&pt, unknown(reason), true)
-		c.entries = append(c.entries, pt)
-	}
+	unreadable := func(reason string) { c.unreadMessages(f, def, prompt, reason) }
 	arg := unknown("the prompt's arguments")
 	var args []thunk
 	params := f.named(f.field(def, "parameters"))
