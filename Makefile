@@ -31,9 +31,10 @@ generate: ## Regenerate sqlc code (internal/store/internal/dbq)
 	$(GO) tool sqlc generate
 
 .PHONY: verify
-verify: ## Fail when gofmt, go vet or generated code is not clean
+verify: ## Fail when gofmt, go vet, staticcheck or generated code is not clean
 	@out=$$(gofmt -l $$(git ls-files '*.go') 2>/dev/null); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
+	$(GO) tool staticcheck ./...
 	$(GO) tool sqlc diff
 
 .PHONY: bench

@@ -2,7 +2,6 @@ package surface
 
 import (
 	"sort"
-	"strings"
 )
 
 // nid indexes a node of one file's flat copy; -1 is no node.
@@ -44,13 +43,6 @@ func (g *grammar) kindName(sym uint16) string {
 	return g.kinds[sym]
 }
 
-func (f *file) fieldOf(n nid) string {
-	if n < 0 {
-		return ""
-	}
-	return f.g.fields[f.nodes[n].field]
-}
-
 func (f *file) text(n nid) string {
 	if n < 0 {
 		return ""
@@ -70,16 +62,6 @@ func (f *file) parent(n nid) nid {
 		return none
 	}
 	return f.nodes[n].parent
-}
-
-// children returns the kept children of n (named nodes, fielded tokens and
-// the few kept keywords).
-func (f *file) children(n nid) []nid {
-	var out []nid
-	for c := f.nodes[n].first; c >= 0; c = f.nodes[c].next {
-		out = append(out, c)
-	}
-	return out
 }
 
 // named returns the children of n that are named nodes of the grammar.
@@ -186,36 +168,6 @@ func (f *file) inVendoredRegion(n nid) bool {
 		}
 	}
 	return false
-}
-
-// sexp renders the subtree at n for debugging and tests.
-func (f *file) sexp(n nid) string {
-	var b strings.Builder
-	var rec func(n nid, depth int)
-	rec = func(n nid, depth int) {
-		if depth > 0 {
-			b.WriteByte('\n')
-		}
-		b.WriteString(strings.Repeat("  ", depth))
-		if fl := f.fieldOf(n); fl != "" {
-			b.WriteString(fl + ": ")
-		}
-		b.WriteString(f.kind(n))
-		if f.nodes[n].first < 0 {
-			t := f.text(n)
-			if len(t) > 40 {
-				t = t[:40] + "…"
-			}
-			b.WriteString(" " + strings.ReplaceAll(t, "\n", `\n`))
-		}
-		for _, c := range f.children(n) {
-			rec(c, depth+1)
-		}
-	}
-	if len(f.nodes) > 0 {
-		rec(n, 0)
-	}
-	return b.String()
 }
 
 // walk calls fn for every node of the file in preorder; returning false

@@ -522,7 +522,7 @@ func (x *extractor) destructure(f *file, pat, id nid, v val, e *env) val {
 		case 'i':
 			els, ok := x.elements(v, e)
 			if !ok {
-				if els != nil && len(els) == 1 {
+				if len(els) == 1 {
 					return els[0]
 				}
 				return unknown("array destructuring of an unresolved value")

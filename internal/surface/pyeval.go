@@ -912,7 +912,7 @@ func (x *extractor) pyImportValue(f *file, d nid, name string) val {
 	if f.kind(stmt) == "import_from_statement" {
 		modNode := f.field(stmt, "module_name")
 		mod := f.text(modNode)
-		imported := name
+		var imported string
 		if f.kind(d) == "aliased_import" {
 			imported = f.text(f.field(d, "name"))
 		} else {
@@ -930,7 +930,7 @@ func (x *extractor) pyImportValue(f *file, d nid, name string) val {
 		v, _ := x.pyModuleAttr(target, imported)
 		return v
 	}
-	full := f.text(d)
+	var full string
 	if f.kind(d) == "aliased_import" {
 		full = f.text(f.field(d, "name"))
 	} else {

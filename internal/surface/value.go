@@ -268,7 +268,7 @@ func (s seg) slice(i, j int) seg {
 	out := s
 	out.text = s.text[i:j]
 	srcStart := s.offs[i]
-	srcEnd := s.offs[j]
+	var srcEnd int
 	if j == len(s.text) {
 		srcEnd = s.end - s.start
 	} else {
