@@ -31,8 +31,8 @@ var helloTools = []rundir.Entry{
 func helloManifest() api.Manifest {
 	att := manifest.Compute(&rundir.Surface{Outcome: "parsed", Tools: helloTools})
 	m := api.Manifest{
-		Stamps: api.Stamps{MethodologyVersion: "2.3.1", MethodologySHA256: "5d1c2f0b0c6e2a4a8f3d9b7e6c5a4f3e2d1c0b9a8f7e6d5c4b3a2f1e0d9c8b7a",
-			ExtractorVersion: "syntax-tree-3", DecidedAt: time.Date(2026, 10, 1, 0, 0, 0, 0, time.UTC), PublishedAt: time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)},
+		Stamps: api.Stamps{MethodologyVersion: "2.3.2", MethodologySHA256: "5d1c2f0b0c6e2a4a8f3d9b7e6c5a4f3e2d1c0b9a8f7e6d5c4b3a2f1e0d9c8b7a",
+			ExtractorVersion: "syntax-tree-4", DecidedAt: time.Date(2026, 10, 1, 0, 0, 0, 0, time.UTC), PublishedAt: time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)},
 		Registry: "npm", Name: "@example/hello-server", Version: "1.0.0",
 		ArtifactSHA256: "5b3f6e2e94db23c027dd1d0c4087d076c97aa9a3690161f5f01e4263144cf62f",
 		Verdict:        "graded", Grade: ptr("A"), ManifestHash: ptr(att.ManifestHash),

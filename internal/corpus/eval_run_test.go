@@ -100,10 +100,10 @@ func TestEvaluateAdvertised(t *testing.T) {
 
 	r := Evaluate(truths, surfaces)
 	md := EvalMarkdown(EvalHeader{Command: "make corpus-eval", Date: time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC),
-		ExtractorVersion: "syntax-tree-3", Listed: 4, Extracted: 4, Truths: 4, Missing: []string{"t@1.0.0"}},
+		ExtractorVersion: "syntax-tree-4", Listed: 4, Extracted: 4, Truths: 4, Missing: []string{"t@1.0.0"}},
 		r, a, surfaces, []Extracted{{Key: "p@1.0.0", WallMs: 5, SourceBytes: 1 << 20, RSSBytes: 2 << 20}})
 	for _, want := range []string{
-		"Produced by `make corpus-eval` on 2026-11-30 with extractor `syntax-tree-3`",
+		"Produced by `make corpus-eval` on 2026-11-30 with extractor `syntax-tree-4`",
 		"Not fetched, so not evaluated: t@1.0.0.",
 		"### On parsed packages",
 		"#### p@1.0.0",

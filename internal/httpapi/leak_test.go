@@ -37,7 +37,7 @@ func TestNothingUnpublishedIsServed(t *testing.T) {
 	defer conn.Close(ctx)
 	if _, err := conn.Exec(ctx, `INSERT INTO runs (id, candidates_sha256, started_at, methodology_version, methodology_sha256,
 		extractor_version, code_commit, code_dirty, package_count, header)
-		VALUES ('run-unpublished', $1, now(), '2.3.1', $1, 'syntax-tree-3', $2, false, 1, $3)`,
+		VALUES ('run-unpublished', $1, now(), '2.3.2', $1, 'syntax-tree-4', $2, false, 1, $3)`,
 		strings.Repeat("0", 64), secret, `{"note":"`+secret+`"}`); err != nil {
 		t.Fatal(err)
 	}

@@ -20,6 +20,7 @@ import (
 // fix is a new version, never a new pin for an old one.
 var publishedSHA256 = map[string]string{
 	"2.3.1": "919e52bd705e63c185e91a0384c4e17ff1f883c975990b709a8373b1d9d5163c",
+	"2.3.2": "643917dcd7e748a949dfc5c121c7bbd02801084cf56eb17847c727834c162918",
 }
 
 func TestDocumentFirstLineIsVersion(t *testing.T) {
@@ -223,7 +224,11 @@ func TestExtractorAllowed(t *testing.T) {
 	if !ExtractorAllowed("2.3.1", "syntax-tree-3") {
 		t.Fatal("2.3.1 with syntax-tree-3 refused")
 	}
+	if !ExtractorAllowed("2.3.2", "syntax-tree-4") {
+		t.Fatal("2.3.2 with syntax-tree-4 refused")
+	}
 	refused := [][2]string{
+		{"2.3.2", "syntax-tree-3"}, // its advertised names were read under the older rule
 		{"2.3.1", "syntax-tree-2"},
 		{"2.3.1", "syntax-tree-4"},
 		{"2.3.0", "syntax-tree-3"},

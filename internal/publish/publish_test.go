@@ -15,6 +15,7 @@ import (
 
 	"github.com/attestari/attestari/internal/appeals"
 	"github.com/attestari/attestari/internal/checks"
+	"github.com/attestari/attestari/internal/methodology"
 	"github.com/attestari/attestari/internal/policy"
 	"github.com/attestari/attestari/internal/rundir"
 )
@@ -660,7 +661,7 @@ func TestNotices(t *testing.T) {
 	}
 	reg := read("a-high.registry.md")
 	pub := read("a-high.publisher.md")
-	for _, s := range []string{"NOT SENT", alphaExfil, "Methodology 2.3.1", decidedFinding(t, d, "a-high").EvidenceSHA256, "security-contact@registry.test"} {
+	for _, s := range []string{"NOT SENT", alphaExfil, "Methodology " + methodology.Version, decidedFinding(t, d, "a-high").EvidenceSHA256, "security-contact@registry.test"} {
 		if !strings.Contains(reg, s) {
 			t.Errorf("registry notice lacks %q", s)
 		}

@@ -110,7 +110,11 @@ var (
 // the next heading of the same or a higher level. Inside it, a name is the
 // inline code span a list item or a table row begins with, or the whole
 // text of a subheading that is one code span, when it has the shape of a
-// tool name. Prose, links and code blocks are never names.
+// tool name. Prose, links and code blocks are never names. Two places
+// document a tool rather than name one, and give no names (2.3.2): a list
+// item nested in another list item (a tool's parameters, listed under it),
+// and the section under a subheading that is one code span (that subheading
+// names the tool; what follows describes it).
 func readmeTools(md string) []rundir.Advertised {
 	var out []rundir.Advertised
 	lines := strings.Split(md, "\n")
@@ -118,8 +122,10 @@ func readmeTools(md string) []rundir.Advertised {
 		lines[i] = strings.TrimRight(lines[i], "\r")
 	}
 	level := 0 // the open tools section's heading level, 0 when none
+	named := 0 // the level of the open section under a code-span subheading, 0 when none
 	fence := ""
 	inList := false
+	listIndent := 0 // the indent of the current list's first item
 	prevBlank := true
 	for i := 0; i < len(lines); i++ {
 		l := lines[i]
@@ -159,11 +165,15 @@ func readmeTools(md string) []rundir.Advertised {
 			if level > 0 && lv <= level {
 				level = 0
 			}
+			if named > 0 && (level == 0 || lv <= named) {
+				named = 0
+			}
 			if level == 0 && toolsWord.MatchString(stripMarkdown(text)) {
 				level = lv
-			} else if level > 0 && lv > level {
+			} else if level > 0 && lv > level && named == 0 {
 				if name, ok := wholeCodeSpan(text); ok {
 					out = append(out, rundir.Advertised{Name: name, Line: headingLine(i, l, lines)})
+					named = lv
 				}
 			}
 			prevBlank, inList = false, false
@@ -175,9 +185,16 @@ func readmeTools(md string) []rundir.Advertised {
 		}
 		indent := len(l) - len(strings.TrimLeft(l, " "))
 		if m := listMarker.FindStringSubmatch(l); m != nil && (indent < 4 || inList) {
+			if !inList {
+				listIndent = indent
+			}
+			// An item indented past the list's first marker (by the two
+			// columns a marker and its space take at least) is nested in
+			// the item above it.
+			nested := inList && indent >= listIndent+2
 			inList = true
 			prevBlank = false
-			if level > 0 {
+			if level > 0 && named == 0 && !nested {
 				if name, ok := leadingCodeSpan(l[len(m[0]):]); ok {
 					out = append(out, rundir.Advertised{Name: name, Line: i + 1})
 				}
@@ -192,7 +209,7 @@ func readmeTools(md string) []rundir.Advertised {
 			inList = false
 		}
 		prevBlank = false
-		if t := strings.TrimSpace(l); strings.HasPrefix(t, "|") && level > 0 {
+		if t := strings.TrimSpace(l); strings.HasPrefix(t, "|") && level > 0 && named == 0 {
 			if isTableDelimiter(t) {
 				continue
 			}

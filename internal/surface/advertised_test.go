@@ -51,6 +51,41 @@ func TestReadmeToolsRule(t *testing.T) {
 	}
 }
 
+// TestReadmeToolsRuleSkipsWhatDocumentsATool: since 2.3.2 a list item nested
+// in another, and anything under a subheading that is one code span, gives
+// no name: both are how READMEs document a tool's parameters.
+func TestReadmeToolsRuleSkipsWhatDocumentsATool(t *testing.T) {
+	md := strings.Join([]string{
+		"## Tools",                       // 1
+		"- `read_file` reads a file",     // 2
+		"  - `path` (string): the file",  // 3: nested under read_file
+		"    - `encoding`: deeper still", // 4
+		"- `write_file`",                 // 5: back at the list's margin
+		"",                               // 6
+		" * `indented_list_first`",       // 7: a new list whose first item is indented one column
+		"   * `its_child`",               // 8: nested relative to that first item
+		" * `indented_list_second`",      // 9
+		"",                               // 10
+		"### `search`",                   // 11: a tool named by its subheading
+		"- `query`: what to find",        // 12: documents search
+		"| `limit` | how many |",         // 13: documents search
+		"#### `deeper_code_heading`",     // 14: still inside search's section
+		"### `delete`",                   // 15: the next tool
+		"- `id`",                         // 16
+		"### Other tools",                // 17: ends delete's section
+		"- `ping`",                       // 18
+		"| `stats` | usage |",            // 19
+	}, "\n")
+	var got []string
+	for _, a := range readmeTools(md) {
+		got = append(got, a.Name+":"+itoa(a.Line))
+	}
+	want := []string{"read_file:2", "write_file:5", "indented_list_first:7", "indented_list_second:9", "search:11", "delete:15", "ping:18", "stats:19"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("readmeTools = %v\nwant %v", got, want)
+	}
+}
+
 func TestManifestToolNames(t *testing.T) {
 	cases := []struct {
 		doc  string

@@ -21,7 +21,7 @@ import (
 )
 
 // ExtractorVersion is the extractor version synthetic rows carry.
-const ExtractorVersion = "syntax-tree-3"
+const ExtractorVersion = "syntax-tree-4"
 
 // Publication returns an empty publication with its header filled in.
 func Publication(id, runID string, at time.Time) *publish.Publication {
