@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/attestari/attestari/internal/dbtest"
+	"github.com/attestari/attestari/internal/store"
+	"github.com/attestari/attestari/internal/store/storetest"
 )
 
 func TestMain(m *testing.M) { os.Exit(dbtest.Main(m)) }
@@ -81,6 +83,7 @@ func TestServesAndShutsDown(t *testing.T) {
 		t.Fatalf("readyz: %v %v", res, err)
 	}
 	res.Body.Close()
+	checkManifestCacheWiring(t, url, base)
 	cancel()
 	select {
 	case err := <-done:
@@ -89,6 +92,62 @@ func TestServesAndShutsDown(t *testing.T) {
 		}
 	case <-time.After(30 * time.Second):
 		t.Fatal("server did not shut down")
+	}
+}
+
+// checkManifestCacheWiring: the binary serves manifests from its cache
+// (the metrics count hits) and a load made by another process is seen at
+// once, which is the watcher run wires to the store.
+func checkManifestCacheWiring(t *testing.T, url, base string) {
+	t.Helper()
+	ctx := context.Background()
+	st, err := store.Open(ctx, url, store.Options{MaxConns: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	at := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
+	p1 := storetest.Publication("pub-1", "run-1", at)
+	p1.Packages = append(p1.Packages, storetest.Package("npm", "wired", "1.0.0", "graded", "F", nil,
+		storetest.Tool("t", "readable", "A tool.", "none", "")))
+	if err := st.LoadPublication(ctx, p1); err != nil {
+		t.Fatal(err)
+	}
+	get := func(path string) string {
+		res, err := http.Get(base + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		b, _ := io.ReadAll(res.Body)
+		return string(b)
+	}
+	hits := regexp.MustCompile(`attestari_manifest_cache_total\{result="hit"\} (\d+)`)
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		if body := get("/manifest/wired/1.0.0"); !strings.Contains(body, `"grade":"F"`) {
+			t.Fatalf("manifest: %s", body)
+		}
+		if m := hits.FindStringSubmatch(get("/metrics")); m != nil && m[1] != "0" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("no manifest was ever served from the cache: is the watcher wired?")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	p2 := storetest.Publication("pub-2", "run-2", at.Add(24*time.Hour))
+	p2.Header.Supersedes = "pub-1"
+	p2.Packages = append(p2.Packages, storetest.Package("npm", "wired", "1.0.0", "graded", "A", nil,
+		storetest.Tool("t", "readable", "A tool.", "none", "")))
+	if err := st.LoadPublication(ctx, p2); err != nil {
+		t.Fatal(err)
+	}
+	for !strings.Contains(get("/manifest/wired/1.0.0"), `"grade":"A"`) {
+		if time.Now().After(deadline.Add(20 * time.Second)) {
+			t.Fatal("the cache kept serving the row a later load replaced")
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
 }
 
