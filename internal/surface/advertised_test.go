@@ -108,3 +108,26 @@ func TestManifestToolNames(t *testing.T) {
 		}
 	}
 }
+
+// FuzzReadmeTools: a package's README is hostile input. Whatever it holds,
+// every name has a tool name's shape and at most 128 bytes, every line is a
+// line of the README, and names come in line order.
+func FuzzReadmeTools(f *testing.F) {
+	f.Add("## Tools\n- `a`\n  - `b`\n### `c`\n- `d`\n#### x\n| `e` | f |\n")
+	f.Add("Tools\n=====\n1. `one`\n   2. `two`\n```\n- `fenced`\n```\n")
+	f.Add("# Tool list\n * `x`\n   * `y`\n * `z`\n## other\n- `w`\n")
+	f.Fuzz(func(t *testing.T, md string) {
+		lines := strings.Count(md, "\n") + 1
+		prev := 0
+		got := readmeTools(md)
+		for _, a := range got {
+			if len(a.Name) > 128 || !toolNameRule.MatchString(a.Name) {
+				t.Fatalf("name %q has not a tool name's shape", a.Name)
+			}
+			if a.Line < 1 || a.Line > lines || a.Line < prev {
+				t.Fatalf("line %d (previous %d, %d lines)", a.Line, prev, lines)
+			}
+			prev = a.Line
+		}
+	})
+}
