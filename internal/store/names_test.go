@@ -69,3 +69,43 @@ func TestPyPINamesMatchUnderAnySpelling(t *testing.T) {
 		}
 	}
 }
+
+// TestPyPIVersionsMatchUnderPEP440: a PyPI version is found under any
+// spelling PEP 440 makes the same version, and answered as published;
+// npm versions stay exact.
+func TestPyPIVersionsMatchUnderPEP440(t *testing.T) {
+	t.Parallel()
+	s := dbtest.Open(t)
+	ctx := context.Background()
+	p := storetest.Publication("pub-v", "run-v", t0)
+	p.Packages = append(p.Packages,
+		storetest.Package("pypi", "mcp-server-time", "2025.1.7", "graded", "A", nil, storetest.Tool("now", "readable", "Tells the time.", "none", "")),
+		storetest.Package("pypi", "mcp-server-time", "2.0rc1", "graded", "B", nil, storetest.Tool("now", "readable", "Tells the time.", "none", "")),
+		storetest.Package("npm", "npm-server", "1.0.0", "graded", "A", nil))
+	if err := s.LoadPublication(ctx, p); err != nil {
+		t.Fatal(err)
+	}
+	for asked, published := range map[string]string{
+		"2025.01.07": "2025.1.7", "2025.1.7.0": "2025.1.7", "v2025.1.7": "2025.1.7", "2.0RC1": "2.0rc1", "2.0.0-rc.1": "2.0rc1",
+	} {
+		for _, reg := range []string{"pypi", ""} {
+			m, err := s.Manifest(ctx, reg, "mcp-server-time", asked)
+			if err != nil || m.Version != published {
+				t.Fatalf("manifest %s on %q: %+v %v", asked, reg, m, err)
+			}
+		}
+		if d, err := s.Package(ctx, "pypi", "mcp-server-time", asked); err != nil || d.Version != published {
+			t.Fatalf("package %s: %v", asked, err)
+		}
+	}
+	if _, err := s.VersionDiff(ctx, "pypi", "mcp-server-time", "2025.01.07", "2.0RC1"); err != nil {
+		t.Fatalf("diff across spellings: %v", err)
+	}
+	var nf *api.VersionNotFoundError
+	if _, err := s.Manifest(ctx, "pypi", "mcp-server-time", "2025.1.8"); !errors.As(err, &nf) || len(nf.KnownVersions) != 2 {
+		t.Fatalf("another version is still unknown: %v", err)
+	}
+	if _, err := s.Manifest(ctx, "npm", "npm-server", "1.0"); !errors.Is(err, api.ErrNotFound) {
+		t.Fatalf("npm version 1.0 found 1.0.0: %v", err)
+	}
+}

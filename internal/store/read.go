@@ -16,6 +16,7 @@ import (
 	"github.com/attestari/attestari/internal/methodology"
 	"github.com/attestari/attestari/internal/policy"
 	"github.com/attestari/attestari/internal/publish"
+	pyreg "github.com/attestari/attestari/internal/registry"
 	"github.com/attestari/attestari/internal/store/internal/dbq"
 )
 
@@ -54,6 +55,9 @@ func (s *Store) Manifest(ctx context.Context, registry, name, version string) (*
 		return nil, fmt.Errorf("manifest %s@%s: %w", name, version, err)
 	}
 	if len(rows) == 0 {
+		if v, ok := s.pypiSpelling(ctx, registry, name, version); ok {
+			return s.Manifest(respelled(ctx), registry, name, v)
+		}
 		return nil, s.missing(ctx, registry, name, version)
 	}
 	if registry == "" && (len(rows) > 1 || rows[0].OnOtherRegistry) {
@@ -104,19 +108,60 @@ func (s *Store) missing(ctx context.Context, registry, name, version string) err
 	return &api.VersionNotFoundError{Registry: registry, Name: name, Version: version, KnownVersions: vs}
 }
 
-// resolve finds the registry of name@version when none was given.
-func (s *Store) resolve(ctx context.Context, registry, name, version string) (string, error) {
+// pypiSpelling finds the published spelling of a PyPI version that PEP 440
+// makes the same version as the one asked for (1.0 and 1.0.0, 01.2 and
+// 1.2, 1.0RC1 and 1.0rc1): PyPI accepts one release per such version, so
+// a gateway may ask in either spelling. Only a lookup that found nothing
+// comes here; npm versions are compared as written.
+func (s *Store) pypiSpelling(ctx context.Context, registry, name, version string) (string, bool) {
+	if registry != "" && registry != api.RegistryPyPI || ctx.Value(respelledKey{}) != nil {
+		return "", false
+	}
+	want, err := pyreg.ParsePEP440(version)
+	if err != nil {
+		return "", false
+	}
+	vs, err := s.q.PackageVersionVersionsForName(ctx, dbq.PackageVersionVersionsForNameParams{Registry: api.RegistryPyPI, LookupName: api.LookupName(api.RegistryPyPI, name)})
+	if err != nil {
+		return "", false // the caller's own lookup reports the missing version
+	}
+	for _, v := range vs {
+		if v == version {
+			continue
+		}
+		if got, err := pyreg.ParsePEP440(v); err == nil && got.Compare(want) == 0 {
+			return v, true
+		}
+	}
+	return "", false
+}
+
+// respelledKey marks a lookup already retried under a published spelling,
+// so a retry is never retried again.
+type respelledKey struct{}
+
+func respelled(ctx context.Context) context.Context {
+	return context.WithValue(ctx, respelledKey{}, true)
+}
+
+// resolve finds the registry of name@version when none was given, and the
+// version as it was published (a PyPI version may be asked in another
+// spelling, see pypiSpelling).
+func (s *Store) resolve(ctx context.Context, registry, name, version string) (string, string, error) {
 	rows, err := s.q.PackageVersionFindCurrent(ctx, dbq.PackageVersionFindCurrentParams{Name: name, PypiName: api.LookupName(api.RegistryPyPI, name), Version: version, Registry: optional(registry)})
 	if err != nil {
-		return "", fmt.Errorf("find %s@%s: %w", name, version, err)
+		return "", "", fmt.Errorf("find %s@%s: %w", name, version, err)
 	}
 	if len(rows) == 0 {
-		return "", s.missing(ctx, registry, name, version)
+		if v, ok := s.pypiSpelling(ctx, registry, name, version); ok {
+			return s.resolve(respelled(ctx), registry, name, v)
+		}
+		return "", "", s.missing(ctx, registry, name, version)
 	}
 	if registry == "" && (len(rows) > 1 || rows[0].OnOtherRegistry) {
-		return "", &api.AmbiguousNameError{Name: name, Registries: []string{api.RegistryNPM, api.RegistryPyPI}}
+		return "", "", &api.AmbiguousNameError{Name: name, Registries: []string{api.RegistryNPM, api.RegistryPyPI}}
 	}
-	return rows[0].Registry, nil
+	return rows[0].Registry, version, nil
 }
 
 // Lookup returns one item per key, in order; a key with no published row
@@ -151,11 +196,11 @@ func (s *Store) Lookup(ctx context.Context, keys []api.PackageKey) ([]api.Lookup
 
 // VersionDiff compares two published versions of a package.
 func (s *Store) VersionDiff(ctx context.Context, registry, name, from, to string) (*api.VersionDiff, error) {
-	reg, err := s.resolve(ctx, registry, name, from)
+	reg, from, err := s.resolve(ctx, registry, name, from)
 	if err != nil {
 		return nil, err
 	}
-	if _, err := s.resolve(ctx, reg, name, to); err != nil {
+	if _, to, err = s.resolve(ctx, reg, name, to); err != nil {
 		return nil, err
 	}
 	a, err := s.q.PackageVersionGetCurrent(ctx, dbq.PackageVersionGetCurrentParams{Registry: reg, LookupName: api.LookupName(reg, name), Version: from})
@@ -326,6 +371,9 @@ func (s *Store) Package(ctx context.Context, registry, name, version string) (*a
 	r, err := s.q.PackageVersionGetCurrent(ctx, dbq.PackageVersionGetCurrentParams{Registry: registry, LookupName: api.LookupName(registry, name), Version: version})
 	if err != nil {
 		if errors.Is(notFound(err), ErrNotFound) {
+			if v, ok := s.pypiSpelling(ctx, registry, name, version); ok {
+				return s.Package(respelled(ctx), registry, name, v)
+			}
 			return nil, s.missing(ctx, registry, name, version)
 		}
 		return nil, fmt.Errorf("package %s %s@%s: %w", registry, name, version, err)
