@@ -128,3 +128,11 @@ LIMIT 1000;
 
 -- name: PackageVersionCountCurrent :one
 SELECT count(*)::bigint FROM current_versions;
+
+-- name: PackageVersionPyPIVersions :many
+-- The published versions of some PyPI projects (by lookup name), for the
+-- batch read to find a version asked in another PEP 440 spelling.
+SELECT lookup_name, version FROM current_versions
+WHERE registry = 'pypi' AND lookup_name = ANY(sqlc.arg(names)::text[])
+ORDER BY lookup_name, version
+LIMIT 10000;

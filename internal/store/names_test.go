@@ -3,6 +3,7 @@ package store_test
 import (
 	"context"
 	"errors"
+	"slices"
 	"testing"
 	"time"
 
@@ -107,5 +108,25 @@ func TestPyPIVersionsMatchUnderPEP440(t *testing.T) {
 	}
 	if _, err := s.Manifest(ctx, "npm", "npm-server", "1.0"); !errors.Is(err, api.ErrNotFound) {
 		t.Fatalf("npm version 1.0 found 1.0.0: %v", err)
+	}
+	items, err := s.Lookup(ctx, []api.PackageKey{
+		{Registry: "pypi", Name: "MCP_Server_Time", Version: "2025.01.07"},
+		{Registry: "npm", Name: "npm-server", Version: "1.0"},
+		{Registry: "pypi", Name: "mcp-server-time", Version: "2.0rc1"},
+		{Registry: "pypi", Name: "mcp-server-time", Version: "9.9"},
+		{Registry: "pypi", Name: "mcp-server-time", Version: "2.0.0rc1"},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var found []bool
+	for _, it := range items {
+		found = append(found, it.Found)
+	}
+	if want := []bool{true, false, true, false, true}; !slices.Equal(found, want) {
+		t.Fatalf("lookup found %v, want %v", found, want)
+	}
+	if *items[0].Grade != "A" || *items[4].Grade != "B" || items[0].Version != "2025.01.07" {
+		t.Fatalf("lookup answers for the key asked, with the published row: %+v %+v", items[0], items[4])
 	}
 }

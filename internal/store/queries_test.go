@@ -103,7 +103,7 @@ func TestNameReadsUseIndexes(t *testing.T) {
 	for name, nargs := range map[string]int{
 		"ManifestGet": 4, "PackageVersionFindCurrent": 4, "PackageVersionRegistriesForName": 2,
 		"PackageVersionVersionsForName": 2, "PackageVersionGetCurrent": 3, "PackageVersionHistory": 2,
-		"VersionDiffGet": 4, "VersionDiffListForPackage": 2,
+		"VersionDiffGet": 4, "VersionDiffListForPackage": 2, "PackageVersionPyPIVersions": 1,
 	} {
 		q, ok := queries[name]
 		if !ok {
@@ -112,6 +112,9 @@ func TestNameReadsUseIndexes(t *testing.T) {
 		args := make([]any, nargs)
 		for i := range args {
 			args[i] = "x"
+		}
+		if name == "PackageVersionPyPIVersions" {
+			args[0] = []string{"x", "y"}
 		}
 		plan, err := store.Explain(ctx, s, strings.TrimSuffix(q, ";"), args...)
 		if err != nil {

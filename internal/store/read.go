@@ -171,19 +171,74 @@ func (s *Store) Lookup(ctx context.Context, keys []api.PackageKey) ([]api.Lookup
 	for i, k := range keys {
 		regs[i], names[i], versions[i] = k.Registry, api.LookupName(k.Registry, k.Name), k.Version
 	}
-	rows, err := s.q.PackageVersionLookup(ctx, dbq.PackageVersionLookupParams{Registries: regs, Names: names, Versions: versions})
-	if err != nil {
-		return nil, fmt.Errorf("lookup %d items: %w", len(keys), err)
-	}
 	out := make([]api.LookupItem, len(keys))
 	for i, k := range keys {
 		out[i] = api.LookupItem{PackageKey: k}
 	}
-	for _, r := range rows {
-		i := int(r.Ord) - 1 // generate_subscripts counts from 1
-		if i < 0 || i >= len(out) {
+	all := make([]int, len(keys))
+	for i := range all {
+		all[i] = i
+	}
+	if err := s.lookupInto(ctx, out, all, regs, names, versions); err != nil {
+		return nil, err
+	}
+	// PyPI items not found as written: look again under the published
+	// spelling of the same PEP 440 version (two more queries at most).
+	want := map[int]pyreg.PEP440Version{}
+	var missingNames []string
+	for i, k := range keys {
+		if out[i].Found || k.Registry != api.RegistryPyPI {
 			continue
 		}
+		if v, err := pyreg.ParsePEP440(k.Version); err == nil {
+			want[i] = v
+			missingNames = append(missingNames, names[i])
+		}
+	}
+	if len(want) == 0 {
+		return out, nil
+	}
+	published, err := s.q.PackageVersionPyPIVersions(ctx, missingNames)
+	if err != nil {
+		return nil, fmt.Errorf("lookup: PyPI versions: %w", err)
+	}
+	byName := map[string][]string{}
+	for _, p := range published {
+		byName[p.LookupName] = append(byName[p.LookupName], p.Version)
+	}
+	var idx []int
+	var rregs, rnames, rversions []string
+	for i, w := range want {
+		for _, v := range byName[names[i]] {
+			if got, err := pyreg.ParsePEP440(v); err == nil && v != versions[i] && got.Compare(w) == 0 {
+				idx = append(idx, i)
+				rregs, rnames, rversions = append(rregs, regs[i]), append(rnames, names[i]), append(rversions, v)
+				break
+			}
+		}
+	}
+	if len(idx) == 0 {
+		return out, nil
+	}
+	if err := s.lookupInto(ctx, out, idx, rregs, rnames, rversions); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// lookupInto reads the current rows of (regs[j], names[j], versions[j])
+// into out[idx[j]].
+func (s *Store) lookupInto(ctx context.Context, out []api.LookupItem, idx []int, regs, names, versions []string) error {
+	rows, err := s.q.PackageVersionLookup(ctx, dbq.PackageVersionLookupParams{Registries: regs, Names: names, Versions: versions})
+	if err != nil {
+		return fmt.Errorf("lookup %d items: %w", len(idx), err)
+	}
+	for _, r := range rows {
+		j := int(r.Ord) - 1 // generate_subscripts counts from 1
+		if j < 0 || j >= len(idx) {
+			continue
+		}
+		i := idx[j]
 		verdict := r.Verdict
 		out[i].Found = true
 		out[i].Verdict = &verdict
@@ -191,7 +246,7 @@ func (s *Store) Lookup(ctx context.Context, keys []api.PackageKey) ([]api.Lookup
 		out[i].ManifestHash = r.ManifestHash
 		out[i].PublishedAt = tp(r.PublishedAt)
 	}
-	return out, nil
+	return nil
 }
 
 // VersionDiff compares two published versions of a package.

@@ -601,6 +601,40 @@ func (q *Queries) PackageVersionLookup(ctx context.Context, arg PackageVersionLo
 	return items, nil
 }
 
+const packageVersionPyPIVersions = `-- name: PackageVersionPyPIVersions :many
+SELECT lookup_name, version FROM current_versions
+WHERE registry = 'pypi' AND lookup_name = ANY($1::text[])
+ORDER BY lookup_name, version
+LIMIT 10000
+`
+
+type PackageVersionPyPIVersionsRow struct {
+	LookupName string
+	Version    string
+}
+
+// The published versions of some PyPI projects (by lookup name), for the
+// batch read to find a version asked in another PEP 440 spelling.
+func (q *Queries) PackageVersionPyPIVersions(ctx context.Context, names []string) ([]PackageVersionPyPIVersionsRow, error) {
+	rows, err := q.db.Query(ctx, packageVersionPyPIVersions, names)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []PackageVersionPyPIVersionsRow{}
+	for rows.Next() {
+		var i PackageVersionPyPIVersionsRow
+		if err := rows.Scan(&i.LookupName, &i.Version); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const packageVersionRegistriesForName = `-- name: PackageVersionRegistriesForName :many
 SELECT DISTINCT registry FROM current_versions
 WHERE lookup_name IN ($1::text, $2::text)
