@@ -108,3 +108,17 @@ func Explain(ctx context.Context, s *Store, q string, args ...any) (string, erro
 	}
 	return b.String(), rows.Err()
 }
+
+// TerminateListeners ends the server sessions listening on
+// PublicationsChannel, as a restart or a network cut would, and says how
+// many it ended.
+func TerminateListeners(ctx context.Context, s *Store) (int, error) {
+	var n int
+	err := s.pool.QueryRow(ctx, `SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity
+		WHERE datname = current_database() AND pid <> pg_backend_pid() AND query LIKE 'LISTEN%'`).Scan(&n)
+	return n, err
+}
+
+// SetWatchError sets what WatchPublications tells when it loses its
+// connection (Options.WatchError on a store opened by a test helper).
+func SetWatchError(s *Store, f func(error)) { s.watchErr = f }

@@ -3,6 +3,7 @@ package store_test
 import (
 	"context"
 	"errors"
+	"sync"
 	"testing"
 	"time"
 
@@ -65,5 +66,66 @@ func TestWatchPublicationsHearsEveryCommittedLoad(t *testing.T) {
 	}
 	if err := <-done; !errors.Is(err, context.Canceled) {
 		t.Fatalf("returned %v, want context.Canceled", err)
+	}
+}
+
+// TestWatchPublicationsSurvivesALostConnection: when the listening session
+// is cut, the watcher says it stopped listening (so a cache stops trusting
+// itself), connects again, says it listens again, and hears the next load.
+func TestWatchPublicationsSurvivesALostConnection(t *testing.T) {
+	t.Parallel()
+	s := dbtest.Open(t)
+	events := make(chan bool, 16)
+	var reasons []error
+	var mu sync.Mutex
+	store.SetWatchError(s, func(err error) { mu.Lock(); reasons = append(reasons, err); mu.Unlock() })
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() { _ = s.WatchPublications(ctx, func(live bool) { events <- live }) }()
+	next := func(what string) bool {
+		t.Helper()
+		select {
+		case v := <-events:
+			return v
+		case <-time.After(30 * time.Second):
+			t.Fatalf("no event: %s", what)
+			return false
+		}
+	}
+	if !next("listening") {
+		t.Fatal("first event is not live")
+	}
+	// The LISTEN statement may still be the session's last query a moment
+	// after the event; wait until the session shows.
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		n, err := store.TerminateListeners(ctx, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("no listening session found to cut")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if next("cut") {
+		t.Fatal("a cut connection was not announced as not live")
+	}
+	if !next("reconnected") {
+		t.Fatal("the watcher did not listen again")
+	}
+	if err := s.LoadPublication(ctx, storetest.Publication("pub-1", "run-1", t0)); err != nil {
+		t.Fatal(err)
+	}
+	if !next("load after reconnect") {
+		t.Fatal("a load after the reconnect was not heard")
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(reasons) == 0 {
+		t.Fatal("the lost connection's error was not reported")
 	}
 }
