@@ -560,26 +560,13 @@ func reportedAs(e rundir.Entry) (string, string) {
 func verifyProposal(surface *rundir.Surface, src *memoFiles, e rundir.Entry, quote string) (Verified, error) {
 	one := &rundir.Surface{Package: surface.Package}
 	kind, name := e.Kind, e.Name
-	switch e.Kind {
-	case "tool", "":
-		one.Tools = []rundir.Entry{e}
+	if kind == "" {
 		kind = "tool"
-	case "prompt":
-		one.Prompts = []rundir.Entry{e}
-	case "prompt_text":
-		one.PromptTexts = []rundir.Entry{e}
-		if e.Parent != "" {
-			name = e.Parent
-		}
-	case "resource":
-		one.Resources = []rundir.Entry{e}
-	case "resource_template":
-		one.ResourceTemplates = []rundir.Entry{e}
-	case "instructions":
-		one.Instructions = []rundir.Entry{e}
-	case "parameter_description":
-		one.ParameterDescriptions = []rundir.Entry{e}
-	default:
+	}
+	if kind == "prompt_text" && e.Parent != "" {
+		name = e.Parent
+	}
+	if !one.Add(kind, e) {
 		return Verified{}, reject(RejectNoEntry, "entry kind %q", e.Kind)
 	}
 	var files []string

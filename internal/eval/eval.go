@@ -277,22 +277,7 @@ func surfaceFor(c Case) (*rundir.Surface, []byte, error) {
 	}
 	s := &rundir.Surface{Package: rundir.PackageRef{Registry: "eval", Name: c.ID, Version: "0"}, Outcome: "parsed",
 		Files: []rundir.SourceFile{{Path: caseFile, SHA256: rundir.SHA256Hex(file), Size: int64(len(file)), Language: "json"}}}
-	switch c.SurfaceKind {
-	case "tool":
-		s.Tools = []rundir.Entry{e}
-	case "prompt":
-		s.Prompts = []rundir.Entry{e}
-	case "prompt_text":
-		s.PromptTexts = []rundir.Entry{e}
-	case "resource":
-		s.Resources = []rundir.Entry{e}
-	case "resource_template":
-		s.ResourceTemplates = []rundir.Entry{e}
-	case "instructions":
-		s.Instructions = []rundir.Entry{e}
-	case "parameter_description":
-		s.ParameterDescriptions = []rundir.Entry{e}
-	}
+	s.Add(c.SurfaceKind, e)
 	return s, file, nil
 }
 

@@ -261,6 +261,33 @@ type Surface struct {
 	Budget                Budget       `json:"budget"`
 }
 
+// Add appends e to the list of its kind ("tool", "prompt", "prompt_text",
+// "resource", "resource_template", "instructions", "parameter_description")
+// and reports whether the kind is one of those.
+func (s *Surface) Add(kind string, e Entry) bool {
+	var list *[]Entry
+	switch kind {
+	case "tool":
+		list = &s.Tools
+	case "prompt":
+		list = &s.Prompts
+	case "prompt_text":
+		list = &s.PromptTexts
+	case "resource":
+		list = &s.Resources
+	case "resource_template":
+		list = &s.ResourceTemplates
+	case "instructions":
+		list = &s.Instructions
+	case "parameter_description":
+		list = &s.ParameterDescriptions
+	default:
+		return false
+	}
+	*list = append(*list, e)
+	return true
+}
+
 // AllEntries returns every text entry of the surface, of every kind, in a fixed order.
 func (s *Surface) AllEntries() []Entry {
 	var out []Entry

@@ -58,3 +58,28 @@ func TestMarshalIsStable(t *testing.T) {
 		t.Fatalf("unstable or escaped encoding: %q", a)
 	}
 }
+
+func TestSurfaceAddPutsEachKindInItsList(t *testing.T) {
+	var s Surface
+	kinds := []string{"tool", "prompt", "prompt_text", "resource", "resource_template", "instructions", "parameter_description"}
+	for _, k := range kinds {
+		if !s.Add(k, Entry{Kind: k, Name: k}) {
+			t.Fatalf("kind %q refused", k)
+		}
+	}
+	if s.Add("widget", Entry{Name: "w"}) {
+		t.Fatal("an unknown kind was accepted")
+	}
+	all := s.AllEntries()
+	if len(all) != len(kinds) {
+		t.Fatalf("%d entries, want %d", len(all), len(kinds))
+	}
+	for i, e := range all {
+		if e.Kind != kinds[i] {
+			t.Fatalf("entry %d is %q, want %q (AllEntries' order is the kinds' order)", i, e.Kind, kinds[i])
+		}
+	}
+	if len(s.Tools) != 1 || len(s.ParameterDescriptions) != 1 || s.PromptTexts[0].Name != "prompt_text" {
+		t.Fatalf("%+v", s)
+	}
+}

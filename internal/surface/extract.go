@@ -583,23 +583,7 @@ func (x *extractor) addEntry(e rundir.Entry) {
 	if e.DescriptionState == StateUnreadable {
 		x.addUnresolved(e.File, e.Line, e.Kind+" "+e.Name+": description "+e.UnreadableReason)
 	}
-	s := x.s
-	switch e.Kind {
-	case KindTool:
-		s.Tools = append(s.Tools, e)
-	case KindPrompt:
-		s.Prompts = append(s.Prompts, e)
-	case KindPromptText:
-		s.PromptTexts = append(s.PromptTexts, e)
-	case KindResource:
-		s.Resources = append(s.Resources, e)
-	case KindResourceTemplate:
-		s.ResourceTemplates = append(s.ResourceTemplates, e)
-	case KindInstructions:
-		s.Instructions = append(s.Instructions, e)
-	case KindParameterDescription:
-		s.ParameterDescriptions = append(s.ParameterDescriptions, e)
-	}
+	x.s.Add(e.Kind, e)
 }
 
 // loopInstances lists a loop's frames, one an element of the items it
