@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -285,3 +286,49 @@ func TestManifestCacheStaysWithinItsBound(t *testing.T) {
 }
 
 func prometheusRegistry() *prometheus.Registry { return prometheus.NewRegistry() }
+
+// TestManifestCacheUnderConcurrentChanges: readers filling and hitting while
+// publications land keep the byte count true (run with -race to check the
+// locking too).
+func TestManifestCacheUnderConcurrentChanges(t *testing.T) {
+	t.Parallel()
+	c := newManifestCache(32<<10, prometheusRegistry())
+	c.changed(true)
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	for w := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; ; i++ {
+				select {
+				case <-done:
+					return
+				default:
+				}
+				k := manifestKey{"npm", fmt.Sprintf("p%d-%d", w, i%200), "1.0.0"}
+				if _, gen, ok := c.get(k); !ok {
+					if _, err := c.put(k, gen, &api.Manifest{Name: k.name + strings.Repeat("x", i%300)}); err != nil {
+						t.Error(err)
+						return
+					}
+				}
+			}
+		}()
+	}
+	for i := range 200 {
+		c.changed(i%10 != 9) // now and then the watcher loses its connection
+		time.Sleep(time.Millisecond)
+	}
+	close(done)
+	wg.Wait()
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	held := 0
+	for _, e := range c.entries {
+		held += len(e.body)
+	}
+	if held != c.bytes || c.bytes > c.limit {
+		t.Fatalf("counted %d bytes, held %d, limit %d", c.bytes, held, c.limit)
+	}
+}
