@@ -23,16 +23,7 @@ func TestWatchPublicationsHearsEveryCommittedLoad(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- s.WatchPublications(ctx, func(live bool) { events <- live }) }()
-	next := func(what string) bool {
-		t.Helper()
-		select {
-		case v := <-events:
-			return v
-		case <-time.After(30 * time.Second):
-			t.Fatalf("no event: %s", what)
-			return false
-		}
-	}
+	next := func(what string) bool { t.Helper(); return nextEvent(t, events, what) }
 	if !next("listening") {
 		t.Fatal("first event is not live")
 	}
@@ -82,16 +73,7 @@ func TestWatchPublicationsSurvivesALostConnection(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	go func() { _ = s.WatchPublications(ctx, func(live bool) { events <- live }) }()
-	next := func(what string) bool {
-		t.Helper()
-		select {
-		case v := <-events:
-			return v
-		case <-time.After(30 * time.Second):
-			t.Fatalf("no event: %s", what)
-			return false
-		}
-	}
+	next := func(what string) bool { t.Helper(); return nextEvent(t, events, what) }
 	if !next("listening") {
 		t.Fatal("first event is not live")
 	}
@@ -127,5 +109,17 @@ func TestWatchPublicationsSurvivesALostConnection(t *testing.T) {
 	defer mu.Unlock()
 	if len(reasons) == 0 {
 		t.Fatal("the lost connection's error was not reported")
+	}
+}
+
+// nextEvent waits for the watcher's next call, failing the test after 30 s.
+func nextEvent(t *testing.T, events <-chan bool, what string) bool {
+	t.Helper()
+	select {
+	case v := <-events:
+		return v
+	case <-time.After(30 * time.Second):
+		t.Fatalf("no event: %s", what)
+		return false
 	}
 }
