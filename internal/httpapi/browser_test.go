@@ -117,6 +117,31 @@ func do(t *testing.T, ctx context.Context, steps ...chromedp.Action[chromedp.Voi
 	}
 }
 
+// contrastJS lists the text elements whose colour does not meet WCAG 2 AA
+// contrast against their effective background (the first opaque background
+// among the element and its ancestors; white when none). Colours with
+// transparency are blended over that background first.
+const contrastJS = `(() => {
+  const parse = c => { const m = c.match(/rgba?\(([^)]+)\)/); if (!m) return null; const p = m[1].split(/[ ,\/]+/).filter(Boolean).map(Number); return [p[0], p[1], p[2], p.length > 3 ? p[3] : 1]; };
+  const lum = ([r, g, b]) => { const f = v => { v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); }; return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b); };
+  const bgOf = el => { for (let e = el; e; e = e.parentElement) { const c = parse(getComputedStyle(e).backgroundColor); if (c && c[3] > 0) return c; } return [255, 255, 255, 1]; };
+  const out = [];
+  for (const el of document.querySelectorAll("body *")) {
+    const own = Array.from(el.childNodes).some(n => n.nodeType === 3 && n.textContent.trim() !== "");
+    if (!own || el.getClientRects().length === 0) continue;
+    const st = getComputedStyle(el);
+    if (st.visibility === "hidden" || st.opacity === "0") continue;
+    const bg = bgOf(el); let fg = parse(st.color); if (!fg) continue;
+    fg = [0, 1, 2].map(i => fg[i] * fg[3] + bg[i] * (1 - fg[3]));
+    const [a, b] = [lum(fg), lum(bg)].sort((x, y) => y - x);
+    const ratio = (a + 0.05) / (b + 0.05);
+    const size = parseFloat(st.fontSize), bold = parseInt(st.fontWeight, 10) >= 700;
+    const large = size >= 24 || (bold && size >= 18.66);
+    if (ratio < (large ? 3 : 4.5)) out.push(el.tagName.toLowerCase() + (el.className ? "." + el.className : "") + " " + ratio.toFixed(2) + ": " + el.textContent.trim().slice(0, 40));
+  }
+  return out;
+})()`
+
 func TestWebsiteInBrowser(t *testing.T) {
 	t.Parallel()
 	ts, _ := seeded(t)
@@ -192,6 +217,20 @@ func TestWebsiteInBrowser(t *testing.T) {
 	} {
 		do(t, ctx, chromedp.Navigate(srv.URL+p.path), chromedp.WaitVisible(chromedp.CSS(p.wait)))
 		shoot(t, ctx, p.shot, p.shot != "methodology")
+	}
+
+	// Contrast: every piece of text on every page meets WCAG 2 AA (4.5:1,
+	// 3:1 for large text) against the background it is drawn on.
+	for _, page := range []string{"/", "/package/npm/minified-server/2.0.0", "/package/npm/@acme/notes/2.0.0", "/package/npm/@acme/files/1.1.0", "/gate-map", "/docs/methodology"} {
+		do(t, ctx, chromedp.Navigate(srv.URL+page), chromedp.WaitVisible(chromedp.CSS("main")))
+		if low := run(t, ctx, chromedp.Evaluate[[]string](contrastJS)); len(low) > 0 {
+			t.Errorf("%s: text below WCAG AA contrast: %v", page, low)
+		}
+	}
+	// The check itself sees pale text: grey #aaa on white is 2.32:1.
+	run(t, ctx, chromedp.Evaluate[string](`(() => { const p = document.createElement("p"); p.textContent = "pale"; p.style.color = "#aaa"; p.style.background = "#fff"; document.querySelector("main").appendChild(p); return "ok"; })()`))
+	if low := run(t, ctx, chromedp.Evaluate[[]string](contrastJS)); len(low) != 1 || !strings.Contains(low[0], "2.32: pale") {
+		t.Errorf("the contrast check missed planted pale text: %v", low)
 	}
 
 	// Links resolve: every same-site link of every page above answers 200.
