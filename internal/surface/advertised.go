@@ -306,9 +306,12 @@ func isTableDelimiter(t string) bool {
 
 // findDelegation records that the package's server lives in a declared
 // dependency: an entry point that imports, re-exports or requires it while
-// the package registers nothing itself.
+// the package registers nothing itself. A package whose registration text
+// sits in its own bundles (minified_only) registers, in code it ships; a
+// package that is not a server (not_a_server) has no server to hand over:
+// neither delegates, whatever its entry point imports (§4).
 func (x *extractor) findDelegation() {
-	if x.pkg == nil || x.readSites > 0 {
+	if x.pkg == nil || x.readSites > 0 || x.s.Outcome == OutcomeMinifiedOnly || x.s.Outcome == OutcomeNotAServer {
 		return
 	}
 	deps := map[string]string{}
