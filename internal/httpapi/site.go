@@ -469,8 +469,12 @@ func (s *Server) packagePage(w http.ResponseWriter, r *http.Request) error {
 		file := strings.TrimPrefix(strings.ReplaceAll(d.Name, "/", "-"), "@") + "-" + d.Version + ".tgz"
 		v.Repro.Fetch, v.Repro.File, v.Repro.Unpack = "npm pack "+d.Name+"@"+d.Version, file, "tar xzf "+file+" (files are under package/)"
 	} else {
-		v.Repro.Fetch, v.Repro.File, v.Repro.Unpack = "pip download --no-deps --no-binary :all: "+d.Name+"=="+d.Version,
-			"the downloaded file", "tar xzf (an sdist) or unzip (a wheel) the downloaded file"
+		// The run examines the pure-Python wheel when the release has one,
+		// else the sdist (pipeline.pickDistribution); pip's own choice for a
+		// pure-Python project is the same wheel. The SHA-256 names the file.
+		v.Repro.Fetch, v.Repro.File, v.Repro.Unpack = "pip download --no-deps "+d.Name+"=="+d.Version+
+			" (it fetches the pure-Python wheel when the release has one, as the run did; if the checksum below differs, the release's other files are listed on the index, and one of them has it)",
+			"the downloaded file", "unzip (a wheel) or tar xzf (an sdist) the downloaded file"
 	}
 	for _, h := range hist {
 		row := historyRow{Version: h.Version, URL: packageURL(d.Registry, d.Name, h.Version), Current: h.Version == d.Version,

@@ -46,6 +46,12 @@ func TestSitePages(t *testing.T) {
 	if res.StatusCode != 200 || !strings.Contains(body, "since 1.0.0:") || !strings.Contains(body, "tool read_file: description changed") {
 		t.Fatalf("the history shows the manifest change: %d", res.StatusCode)
 	}
+	// A PyPI package is fetched the way the run chose its file: pip's own
+	// choice (the pure-Python wheel), never a forced sdist.
+	res, body = ts.get("/package/pypi/twin/1.0.0")
+	if res.StatusCode != 200 || !strings.Contains(body, "pip download --no-deps twin==1.0.0") || strings.Contains(body, "--no-binary") {
+		t.Fatalf("PyPI reproduction steps: %d", res.StatusCode)
+	}
 	res, body = ts.get("/package/npm/minified-server/2.0.0")
 	if res.StatusCode != 200 || !strings.Contains(body, "Not graded") || !strings.Contains(body, html.EscapeString(e.Line)) {
 		t.Fatalf("refusal page: %d", res.StatusCode)
