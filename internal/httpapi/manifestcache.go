@@ -46,7 +46,7 @@ type cachedManifest struct {
 	// while its attested tools, and so its manifest hash, do not, and a
 	// cache revalidating with the manifest hash would keep the old grade.
 	etag string
-	body []byte // the JSON body exactly as writeJSON writes it, newline included
+	body []byte // the JSON body exactly as writeJSON would write it, newline included
 }
 
 // defaultManifestCacheBytes bounds the cache when Options does not: a
@@ -57,7 +57,7 @@ func newManifestCache(limit int, reg prometheus.Registerer) *manifestCache {
 	c := &manifestCache{limit: limit, entries: map[manifestKey]*cachedManifest{}}
 	v := prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "attestari_manifest_cache_total",
-		Help: "GET /manifest answers by cache outcome: hit, miss (read from the database and kept), bypass (cache not live).",
+		Help: "GET /manifest answers by cache outcome: hit, miss (read from the database, then kept when it may be), bypass (cache off or not live).",
 	}, []string{"result"})
 	reg.MustRegister(v)
 	c.hits, c.misses, c.bypass = v.WithLabelValues("hit"), v.WithLabelValues("miss"), v.WithLabelValues("bypass")
