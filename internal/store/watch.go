@@ -23,12 +23,17 @@ const PublicationsChannel = "attestari_publications"
 // changed(true).
 //
 // It runs on its own connection, outside the pool, until ctx ends; then it
-// returns ctx's error. Reconnection waits grow from 100 ms to 5 s.
+// returns ctx's error. Reconnection waits grow from 100 ms to 5 s while
+// connecting fails, and start again from 100 ms after a session that listened.
 func (s *Store) WatchPublications(ctx context.Context, changed func(live bool)) error {
-	wait := 100 * time.Millisecond
+	const first = 100 * time.Millisecond
+	wait := first
 	for {
-		err := s.listen(ctx, changed)
+		listened, err := s.listen(ctx, changed)
 		changed(false)
+		if listened {
+			wait = first
+		}
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
@@ -44,23 +49,24 @@ func (s *Store) WatchPublications(ctx context.Context, changed func(live bool)) 
 	}
 }
 
-// listen holds one LISTEN session until it fails or ctx ends.
-func (s *Store) listen(ctx context.Context, changed func(live bool)) error {
+// listen holds one LISTEN session until it fails or ctx ends, and reports
+// whether it got as far as listening.
+func (s *Store) listen(ctx context.Context, changed func(live bool)) (bool, error) {
 	conn, err := pgx.ConnectConfig(ctx, s.pool.Config().ConnConfig.Copy())
 	if err != nil {
-		return fmt.Errorf("watch publications: connect: %w", err)
+		return false, fmt.Errorf("watch publications: connect: %w", err)
 	}
 	defer conn.Close(context.WithoutCancel(ctx))
 	if _, err := conn.Exec(ctx, "LISTEN "+pgx.Identifier{PublicationsChannel}.Sanitize()); err != nil {
-		return fmt.Errorf("watch publications: listen: %w", err)
+		return false, fmt.Errorf("watch publications: listen: %w", err)
 	}
 	changed(true)
 	for {
 		if _, err := conn.WaitForNotification(ctx); err != nil {
 			if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-				return ctx.Err()
+				return true, ctx.Err()
 			}
-			return fmt.Errorf("watch publications: %w", err)
+			return true, fmt.Errorf("watch publications: %w", err)
 		}
 		changed(true)
 	}
