@@ -12,7 +12,6 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"net/netip"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -68,11 +67,11 @@ Flags:
 	var trusted []string
 	for _, p := range strings.Split(*proxies, ",") {
 		if p = strings.TrimSpace(p); p != "" {
-			if _, err := netip.ParsePrefix(p); err != nil {
-				return fmt.Errorf("--trusted-proxies: %q is not a CIDR prefix such as 10.0.0.0/8 or 127.0.0.1/32", p)
-			}
 			trusted = append(trusted, p)
 		}
+	}
+	if err := httpapi.CheckTrustedProxies(trusted); err != nil {
+		return fmt.Errorf("--trusted-proxies: %w", err)
 	}
 	var log *slog.Logger
 	switch *logFormat {

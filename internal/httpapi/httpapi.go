@@ -77,10 +77,8 @@ func New(opts Options) (*Server, error) {
 	if opts.RequestsPerMinute == 0 {
 		opts.RequestsPerMinute = 600
 	}
-	for _, p := range opts.TrustedProxies {
-		if _, err := netip.ParsePrefix(p); err != nil {
-			return nil, fmt.Errorf("trusted proxy %q is not a CIDR prefix such as 10.0.0.0/8 or 127.0.0.1/32: %w", p, err)
-		}
+	if err := CheckTrustedProxies(opts.TrustedProxies); err != nil {
+		return nil, err
 	}
 	spec, err := LoadSpec()
 	if err != nil {
@@ -105,6 +103,18 @@ func New(opts Options) (*Server, error) {
 	s.manifests = newManifestCache(opts.ManifestCacheBytes, reg)
 	s.router = s.routes(promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
 	return s, nil
+}
+
+// CheckTrustedProxies reports the first entry that is not a CIDR prefix
+// (chi's ClientIPFromXFF would panic on it), so a command can refuse a bad
+// flag before it starts anything.
+func CheckTrustedProxies(prefixes []string) error {
+	for _, p := range prefixes {
+		if _, err := netip.ParsePrefix(p); err != nil {
+			return fmt.Errorf("trusted proxy %q is not a CIDR prefix such as 10.0.0.0/8 or 127.0.0.1/32", p)
+		}
+	}
+	return nil
 }
 
 // LoadSpec parses and validates the embedded openapi.yaml.
