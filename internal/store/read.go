@@ -125,8 +125,14 @@ func (s *Store) pypiSpelling(ctx context.Context, registry, name, version string
 	if err != nil {
 		return "", false // the caller's own lookup reports the missing version
 	}
-	for _, v := range vs {
-		if v == version {
+	return samePEP440(want, version, vs)
+}
+
+// samePEP440 finds among published the spelling, other than asked, of the
+// version want.
+func samePEP440(want pyreg.PEP440Version, asked string, published []string) (string, bool) {
+	for _, v := range published {
+		if v == asked {
 			continue
 		}
 		if got, err := pyreg.ParsePEP440(v); err == nil && got.Compare(want) == 0 {
@@ -209,12 +215,9 @@ func (s *Store) Lookup(ctx context.Context, keys []api.PackageKey) ([]api.Lookup
 	var idx []int
 	var rregs, rnames, rversions []string
 	for i, w := range want {
-		for _, v := range byName[names[i]] {
-			if got, err := pyreg.ParsePEP440(v); err == nil && v != versions[i] && got.Compare(w) == 0 {
-				idx = append(idx, i)
-				rregs, rnames, rversions = append(rregs, regs[i]), append(rnames, names[i]), append(rversions, v)
-				break
-			}
+		if v, ok := samePEP440(w, versions[i], byName[names[i]]); ok {
+			idx = append(idx, i)
+			rregs, rnames, rversions = append(rregs, regs[i]), append(rnames, names[i]), append(rversions, v)
 		}
 	}
 	if len(idx) == 0 {
