@@ -139,7 +139,8 @@ Flags:
 	defer stopWatch()
 	go func() { _ = st.WatchPublications(wctx, api.PublicationsChanged) }()
 	srv := &http.Server{
-		Handler:           http.MaxBytesHandler(api, 1<<20),
+		// The body limit (413) is the API's own: httpapi.Options.MaxBodyBytes.
+		Handler:           api,
 		ReadHeaderTimeout: 5 * time.Second,
 		ReadTimeout:       10 * time.Second,
 		WriteTimeout:      30 * time.Second,
@@ -150,7 +151,9 @@ Flags:
 	base := "http://" + ln.Addr().String()
 	fmt.Fprintf(stdout, "attestari-api %s listening (database: %s)\n  website        %s/\n  gate map       %s/gate_map.json\n  a manifest     %s/manifest/@attestari-demo/weather/1.0.0\n  readiness      %s/readyz\n  methodology    %s/methodology\n  metrics        %s/metrics\nCtrl-C stops everything.\n", version, cl.How, base, base, base, base, base, base)
 	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
+	// net/http's own refusals (a malformed request line or header) go out
+	// as problem+json like every other error.
+	go func() { errc <- srv.Serve(httpapi.ProblemListener(ln)) }()
 	select {
 	case err := <-errc:
 		return err

@@ -52,6 +52,9 @@ type Options struct {
 	// the rightmost X-Forwarded-For entry outside these prefixes, and only
 	// when the TCP peer itself is one of them.
 	TrustedProxies []string
+	// MaxBodyBytes bounds a request body (0 or less: 1 MiB); a larger one
+	// answers 413.
+	MaxBodyBytes int64
 }
 
 var registerDecoders sync.Once
@@ -67,6 +70,12 @@ type Server struct {
 	site    *site
 	// manifests caches GET /manifest answers while publications are watched.
 	manifests *manifestCache
+	// paramNames are the parameter names an input refusal may name;
+	// headerParams the contract's header parameters; apiRoots the first path
+	// segments of the contract's paths (input.go, fallback.go).
+	paramNames   map[string]bool
+	headerParams []string
+	apiRoots     map[string]bool
 }
 
 // New loads and validates the contract, then builds the router.
@@ -90,7 +99,13 @@ func New(opts Options) (*Server, error) {
 		openapi3filter.RegisterBodyDecoder("text/markdown", openapi3filter.PlainBodyDecoder)
 	})
 	s := &Server{opts: opts, spec: spec, log: opts.Logger}
+	if opts.MaxBodyBytes <= 0 {
+		opts.MaxBodyBytes = defaultMaxBodyBytes
+	}
+	s.opts.MaxBodyBytes = opts.MaxBodyBytes
 	s.ops = indexOperations(spec)
+	s.textParams()
+	s.apiRoots = apiRootsOf(s.ops)
 	if s.site, err = newSite(); err != nil {
 		return nil, err
 	}
@@ -156,14 +171,15 @@ func (s *Server) routes(metricsHandler http.Handler) chi.Router {
 		// headers on every answer would only weigh on the hot path.
 		httprate.WithResponseHeaders(httprate.ResponseHeaders{RetryAfter: "Retry-After"}),
 		httprate.WithLimitHandler(func(w http.ResponseWriter, r *http.Request) {
-			render(w, r, s.log, &Problem{Status: http.StatusTooManyRequests, Detail: "rate limit exceeded; retry after the number of seconds in Retry-After"})
+			s.fail(w, r, &Problem{Status: http.StatusTooManyRequests, Detail: "rate limit exceeded; retry after the number of seconds in Retry-After"})
 		})))
-	r.NotFound(func(w http.ResponseWriter, r *http.Request) {
-		render(w, r, s.log, &Problem{Status: http.StatusNotFound, Detail: "no such endpoint; the contract (openapi.yaml) lists every path"})
-	})
-	r.MethodNotAllowed(func(w http.ResponseWriter, r *http.Request) {
-		render(w, r, s.log, &Problem{Status: http.StatusMethodNotAllowed, Detail: "this API is read-only: use GET"})
-	})
+	// HEAD is served wherever GET is: chi routes it to the GET handler and
+	// net/http drops the body (no HEAD route is registered, so the router
+	// still equals the contract's GET operations).
+	r.Use(middleware.GetHead)
+	r.Use(s.checkInput)
+	r.NotFound(s.notFound)
+	r.MethodNotAllowed(s.methodNotAllowed)
 	r.Group(func(r chi.Router) {
 		r.Use(s.validateRequest)
 		r.Get("/healthz", s.handle(s.healthz))

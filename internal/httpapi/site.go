@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"html/template"
+	"io"
 	"io/fs"
 	"net/http"
 	"net/url"
@@ -37,7 +38,7 @@ var SiteRoutes = []string{
 type site struct {
 	pages      map[string]*template.Template
 	cssVersion string
-	static     http.Handler
+	assets     map[string]*asset // "style.css" → its bytes, type and ETag
 }
 
 func newSite() (*site, error) {
@@ -55,15 +56,9 @@ func newSite() (*site, error) {
 	}
 	sum := sha256.Sum256(css)
 	st.cssVersion = hex.EncodeToString(sum[:6])
-	sub, err := fs.Sub(web.Static, "static")
-	if err != nil {
-		return nil, err
+	if st.assets, err = loadAssets(web.Static, "static"); err != nil {
+		return nil, fmt.Errorf("website assets: %w", err)
 	}
-	files := http.StripPrefix("/static/", http.FileServer(http.FS(sub)))
-	st.static = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Cache-Control", "public, max-age=86400")
-		files.ServeHTTP(w, r)
-	})
 	return st, nil
 }
 
@@ -73,7 +68,7 @@ func (s *Server) siteRoutes(r chi.Router) {
 	r.Get("/gate-map", s.page(s.gateMapPage))
 	r.Get("/docs/methodology", s.page(s.methodologyPage))
 	r.Get("/docs/methodology/{version}", s.page(s.methodologyPage))
-	r.Method(http.MethodGet, "/static/*", s.site.static)
+	r.Get("/static/*", s.staticAsset)
 }
 
 // common is what the layout shows on every page.
@@ -92,29 +87,54 @@ func (s *Server) common(section string) common {
 // site's counterpart of render; the detail is a fixed client-safe string).
 func (s *Server) page(h handler) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		err := h(w, r)
-		if err == nil {
-			return
+		if err := h(w, r); err != nil {
+			s.errorPage(w, r, err)
 		}
-		var p *Problem
-		if !errors.As(readError(err), &p) {
-			s.log.ErrorContext(r.Context(), "page failed", "path", r.URL.Path, "error", err.Error())
-			p = &Problem{Status: http.StatusInternalServerError, Detail: "Something went wrong on our side. Please try again later."}
-		}
-		view := errorView{Common: s.common(""), Title: http.StatusText(p.Status), Detail: p.Detail}
-		if p.Status == http.StatusNotFound {
-			view.Title = "Not published"
-		}
-		if len(p.KnownVersions) > 0 {
-			reg, name := chi.URLParam(r, "registry"), pathParam(r, "name")
-			for _, v := range p.KnownVersions {
-				view.KnownVersions = append(view.KnownVersions, versionLink{Version: v, URL: packageURL(reg, name, v)})
-			}
-		}
-		w.Header().Set("Cache-Control", "no-store")
-		s.renderPage(w, r, p.Status, "error", view)
 	}
 }
+
+// errorPage writes err as the website's error page: a *Problem keeps its
+// status and detail, anything else is a 500 whose cause goes to the log only.
+func (s *Server) errorPage(w http.ResponseWriter, r *http.Request, err error) {
+	var p *Problem
+	if !errors.As(readError(err), &p) {
+		s.log.ErrorContext(r.Context(), "page failed", "path", r.URL.Path, "error", err.Error())
+		p = &Problem{Status: http.StatusInternalServerError, Detail: "Something went wrong on our side. Please try again later."}
+	}
+	view := errorView{Common: s.common(""), Title: p.Title, Detail: p.Detail}
+	switch {
+	case view.Title != "":
+	case p.Status == http.StatusNotFound:
+		view.Title = "Not published"
+	default:
+		view.Title = http.StatusText(p.Status)
+	}
+	if len(p.KnownVersions) > 0 {
+		reg, name := chi.URLParam(r, "registry"), pathParam(r, "name")
+		for _, v := range p.KnownVersions {
+			view.KnownVersions = append(view.KnownVersions, versionLink{Version: v, URL: packageURL(reg, name, v)})
+		}
+	}
+	h := w.Header()
+	// The page may be written before the site group's pageHeaders ran (an
+	// unknown path, refused input, the rate limit).
+	h["Content-Security-Policy"] = hdrCSP
+	h["X-Frame-Options"] = hdrDeny
+	h["Referrer-Policy"] = hdrNoReferrer
+	h.Set("Cache-Control", "no-store")
+	if p.RetryAfter > 0 {
+		h.Set("Retry-After", strconv.Itoa(p.RetryAfter))
+	}
+	s.renderPage(w, r, p.Status, "error", view)
+}
+
+// fallbackErrorPage is the error page when a template itself fails: fixed
+// HTML with no template behind it.
+const fallbackErrorPage = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Internal Server Error · Attestari</title></head>
+<body><main id="main"><h1>Internal Server Error</h1><p>Something went wrong on our side. Please try again later.</p>
+<p><a href="/">Back to the grades</a></p></main></body></html>
+`
 
 type errorView struct {
 	Common        common
@@ -128,7 +148,10 @@ func (s *Server) renderPage(w http.ResponseWriter, r *http.Request, status int, 
 	var buf bytes.Buffer
 	if err := s.site.pages[name].ExecuteTemplate(&buf, "layout", view); err != nil {
 		s.log.ErrorContext(r.Context(), "render page", "page", name, "error", err.Error())
-		http.Error(w, "internal error", http.StatusInternalServerError)
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Header().Set("Cache-Control", "no-store")
+		w.WriteHeader(http.StatusInternalServerError)
+		_, _ = io.WriteString(w, fallbackErrorPage)
 		return
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
