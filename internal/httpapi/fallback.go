@@ -14,8 +14,9 @@ import (
 
 // Which format an error takes. The rule, in order (docs/reliability.md §7):
 //
-//  1. A website path — "/", /package/…, /gate-map, /docs and /docs/…,
-//     /static and /static/… — answers the HTML error page.
+//  1. A website path — one whose first segment is a website route's
+//     ("/", /package…, /gate-map…, /docs…, /static…) — answers the HTML
+//     error page.
 //  2. A path whose first segment is one of the contract's (/manifest,
 //     /packages, /lookup, …) answers problem+json, whatever Accept says:
 //     an API client must be able to parse every answer it gets.
@@ -27,18 +28,26 @@ import (
 // has no trustworthy path or Accept header: ProblemListener turns the
 // server's plain-text answer into problem+json.
 func (s *Server) wantsHTML(r *http.Request) bool {
-	p := r.URL.Path
+	first, _, _ := strings.Cut(strings.TrimPrefix(r.URL.Path, "/"), "/")
 	switch {
-	case p == "/", p == "/gate-map", p == "/docs", strings.HasPrefix(p, "/docs/"),
-		p == "/static", strings.HasPrefix(p, "/static/"), strings.HasPrefix(p, "/package/"):
+	case siteRoots[first]:
 		return true
-	}
-	first, _, _ := strings.Cut(strings.TrimPrefix(p, "/"), "/")
-	if s.apiRoots[first] {
+	case s.apiRoots[first]:
 		return false
 	}
 	return acceptsHTML(r.Header.Get("Accept"))
 }
+
+// siteRoots are the first path segments of SiteRoutes ("" for "/").
+var siteRoots = func() map[string]bool {
+	out := map[string]bool{}
+	for _, rt := range SiteRoutes {
+		_, path, _ := strings.Cut(rt, " ")
+		first, _, _ := strings.Cut(strings.TrimPrefix(path, "/"), "/")
+		out[first] = true
+	}
+	return out
+}()
 
 // acceptsHTML reports whether an Accept header names text/html (or XHTML)
 // with a non-zero quality.
