@@ -133,8 +133,8 @@ func (s *Server) methodNotAllowed(w http.ResponseWriter, r *http.Request) {
 // serverErrorHeaders; a handler's answer always carries Date, and net/http
 // sorts header names, so Connection never follows Content-Type last). The
 // tests pin that shape for the Go release in go.mod: if a release changes
-// it, TestServerOwnErrorsAreProblems fails rather than letting text/plain
-// through unnoticed.
+// it, TestMalformedRequests (class "malformed request line or header") fails
+// rather than letting text/plain through unnoticed.
 func ProblemListener(ln net.Listener) net.Listener { return problemListener{ln} }
 
 type problemListener struct{ net.Listener }

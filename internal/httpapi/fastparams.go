@@ -157,8 +157,8 @@ func (p *paramCheck) check(v string) bool {
 		}
 		return (p.min == nil || n >= *p.min) && (p.max == nil || n <= *p.max)
 	}
-	if !utf8.ValidString(v) {
-		return false
+	if !validText(v) {
+		return false // checkInput refused it already; never vouch for it here
 	}
 	n := utf8.RuneCountInString(v)
 	if n < p.minLen || (p.maxLen >= 0 && n > p.maxLen) {
