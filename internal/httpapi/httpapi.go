@@ -1,7 +1,10 @@
 // Package httpapi is the public, read-only HTTP service: the chi router, the
-// middleware every request passes (contract validation, rate limits, body and
-// header limits, recovery, access logs, metrics), the handlers, and the one
-// renderer of errors (problem+json, RFC 9457).
+// middleware every request passes (the text and body check of input.go,
+// contract validation, rate limits, body and header limits, recovery, access
+// logs, metrics), the handlers, and the one renderer of errors (problem+json,
+// RFC 9457; on the website's paths its HTML error page, by the rule in
+// fallback.go). ProblemListener extends that rule to the answers net/http
+// writes itself before a request reaches the router.
 //
 // It reads through the small Reader interface that package store satisfies and
 // never imports pgx. A request is bounded by the http.Server's read and write
