@@ -99,6 +99,10 @@ func FuzzFastCheckIsSound(f *testing.F) {
 	f.Add(uint8(3), "abc", "200", "zz", "")
 	f.Add(uint8(7), "a_b", "F", "graded", "1")
 	f.Add(uint8(9), "-1", "0", "2.3.1", "markdown")
+	// The shapes that reached PostgreSQL as 500s (issue 13): NUL and
+	// invalid UTF-8 in parameters without a pattern.
+	f.Add(uint8(1), "a\x00b", "\xff", "\xc3\x28", "\x00")
+	f.Add(uint8(4), "\xed\xa0\x80", "1.0\x00", "q\xff", "")
 	f.Fuzz(func(t *testing.T, i uint8, a, b, c, d string) {
 		op := ops[int(i)%len(ops)]
 		if len(op.fast.params) == 0 {

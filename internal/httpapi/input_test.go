@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -177,4 +178,60 @@ func TestStaticAssetRevalidates(t *testing.T) {
 	if rec.Code != http.StatusNotModified || rec.Body.Len() != 0 {
 		t.Fatalf("If-None-Match: %d, %d bytes", rec.Code, rec.Body.Len())
 	}
+}
+
+// FuzzInputCheck: whatever path, query and body arrive, checkInput either
+// refuses them with a 4xx problem or passes on a request whose path and
+// query are UTF-8 without NUL and whose body the next handler reads whole.
+func FuzzInputCheck(f *testing.F) {
+	s, err := New(Options{})
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add("/packages", "q=acme", []byte(nil), false)
+	f.Add("/packages", "q=%FF", []byte(nil), false)
+	f.Add("/diff/a/\x00/1", "", []byte(nil), false)
+	f.Add("/", "q=a%00b&registry=npm", []byte(nil), false)
+	f.Add("/lookup", "", []byte(`{"items":[{"registry":"npm","name":"a\u0000","version":"1"}]}`), true)
+	f.Add("/lookup", "", []byte("{\"items\":[{\"name\":\"\xff\"}]}"), true)
+	f.Add("/lookup", "", []byte(`{"items":[]}{}`), true)
+	f.Add("/lookup", "", []byte(strings.Repeat("[", 5000)), true)
+	f.Add("/packages", "a;b=%zz", []byte{}, false)
+	f.Fuzz(func(t *testing.T, path, query string, body []byte, isJSON bool) {
+		r := &http.Request{Method: http.MethodPost, URL: &url.URL{Path: path, RawQuery: query}, Header: http.Header{},
+			Body: http.NoBody, Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1, RemoteAddr: "192.0.2.1:1"}
+		r = r.WithContext(context.Background())
+		if body != nil {
+			r.Body, r.ContentLength = io.NopCloser(bytes.NewReader(body)), int64(len(body))
+		}
+		if isJSON {
+			r.Header.Set("Content-Type", "application/json")
+		}
+		reached := false
+		h := s.checkInput(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			reached = true
+			if !validText(r.URL.Path) {
+				t.Errorf("path %q passed", r.URL.Path)
+			}
+			q, err := url.ParseQuery(r.URL.RawQuery)
+			if err != nil {
+				t.Errorf("query %q passed: %v", r.URL.RawQuery, err)
+			}
+			for k, vs := range q {
+				for _, v := range append(vs, k) {
+					if !validText(v) {
+						t.Errorf("query text %q passed", v)
+					}
+				}
+			}
+			if got, _ := io.ReadAll(r.Body); !bytes.Equal(got, body) {
+				t.Errorf("the handler read %d bytes of %d", len(got), len(body))
+			}
+		}))
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, r)
+		if !reached && (rec.Code < 400 || rec.Code >= 500) {
+			t.Fatalf("refused with %d: %s", rec.Code, rec.Body)
+		}
+	})
 }
