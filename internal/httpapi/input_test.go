@@ -235,3 +235,21 @@ func FuzzInputCheck(f *testing.F) {
 		}
 	})
 }
+
+// TestProblemListenerLeavesHandlersAlone: a handler's own text/plain error
+// with Connection: close, the closest a handler's answer comes to net/http's
+// own shape, passes the listener untouched; net/http's own is rewritten.
+func TestProblemListenerLeavesHandlersAlone(t *testing.T) {
+	addr := liveServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Connection", "close")
+		http.Error(w, "handler text", http.StatusBadRequest)
+	}), 5*time.Second)
+	res := sendRaw(t, addr, "GET", rawRequest("GET", "/x", nil, nil))
+	if res.status != 400 || !strings.HasPrefix(res.header.Get("Content-Type"), "text/plain") || string(res.body) != "handler text\n" {
+		t.Fatalf("a handler's answer was changed: %d %q %q", res.status, res.header.Get("Content-Type"), res.body)
+	}
+	res = sendRaw(t, addr, "GET", []byte("GET /x HTTP/1.1\r\n\r\n")) // no Host: net/http's own 400
+	if res.status != 400 || res.header.Get("Content-Type") != "application/problem+json" || !bytes.Contains(res.body, []byte(`"detail":"the request line or a header is malformed`)) {
+		t.Fatalf("net/http's own 400 was not rewritten: %d %q %s", res.status, res.header.Get("Content-Type"), res.body)
+	}
+}
