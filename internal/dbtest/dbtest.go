@@ -122,3 +122,45 @@ func Open(t testing.TB) *store.Store {
 	t.Cleanup(s.Close)
 	return s
 }
+
+// Private starts a PostgreSQL server of the test's own and returns it with
+// one migrated, empty database at its URL. The test may stop, restart and
+// freeze it (pgcluster's Down, Up, Freeze and Thaw) without touching the
+// server the other tests share. It is always a private cluster from local
+// binaries, even under DATABASE_URL: a server named there is used by others,
+// and a container cannot be frozen from here. At cleanup, whatever the test
+// did and however it ended (a failure, a panic in the test), the server is
+// thawed and stopped and its directory removed.
+func Private(t testing.TB) *pgcluster.Cluster {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	c, err := pgcluster.Start(ctx, pgcluster.Options{
+		Env: func(k string) string {
+			if k == "DATABASE_URL" {
+				return ""
+			}
+			return os.Getenv(k)
+		},
+		NoContainers: true,
+	})
+	if err != nil {
+		t.Fatalf("dbtest: a private PostgreSQL for a fault drill needs local server binaries: %v", err)
+	}
+	t.Cleanup(func() {
+		sctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		if err := c.Stop(sctx); err != nil {
+			t.Errorf("dbtest: stop the private cluster: %v", err)
+		}
+	})
+	s, err := store.Open(ctx, c.URL, store.Options{MaxConns: 2})
+	if err != nil {
+		t.Fatalf("dbtest: open the private cluster: %v", err)
+	}
+	defer s.Close()
+	if _, err := s.Migrate(ctx); err != nil {
+		t.Fatalf("dbtest: migrate the private cluster: %v", err)
+	}
+	return c
+}

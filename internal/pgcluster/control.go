@@ -28,7 +28,7 @@ type control struct {
 
 	mu     sync.Mutex
 	down   bool // stopped by Down, not yet started by Up
-	frozen int  // the process group Freeze stopped (0: none)
+	frozen []int // the processes Freeze stopped, the postmaster first
 }
 
 func (c *Cluster) control() (*control, error) {
@@ -84,9 +84,10 @@ func (c *Cluster) Up(ctx context.Context) error {
 // statement_timeout can fire. It is the fault a hung host or a stalled disk
 // looks like from a client. Thaw (or Stop, or Down) resumes it.
 //
-// pg_ctl starts the postmaster as a session leader, so its process group is
-// the whole server (backends and auxiliary processes inherit it); Freeze
-// refuses when that does not hold rather than signal the wrong group.
+// Each backend is its own session leader (PostgreSQL's child processes call
+// setsid), so signalling the postmaster's group would miss them: the
+// postmaster is stopped first, so it forks nothing more, then each of its
+// children.
 func (c *Cluster) Freeze() error {
 	ctl, err := c.control()
 	if err != nil {
@@ -97,21 +98,62 @@ func (c *Cluster) Freeze() error {
 	if ctl.down {
 		return errors.New("pgcluster: freeze: the server is down")
 	}
-	if ctl.frozen != 0 {
+	if len(ctl.frozen) != 0 {
 		return nil
 	}
 	pid, err := postmasterPID(ctl.data)
 	if err != nil {
 		return fmt.Errorf("pgcluster: freeze: %w", err)
 	}
-	if pgid, err := syscall.Getpgid(pid); err != nil || pgid != pid {
-		return fmt.Errorf("pgcluster: freeze: postmaster %d does not lead its own process group (group %d, %v)", pid, pgid, err)
-	}
-	if err := syscall.Kill(-pid, syscall.SIGSTOP); err != nil {
+	if err := syscall.Kill(pid, syscall.SIGSTOP); err != nil {
 		return fmt.Errorf("pgcluster: freeze: %w", err)
 	}
-	ctl.frozen = pid
+	ctl.frozen = []int{pid}
+	kids, err := children(pid)
+	if err != nil {
+		_ = ctl.thawLocked()
+		return fmt.Errorf("pgcluster: freeze: %w", err)
+	}
+	for _, k := range kids {
+		// A child that exited meanwhile (ESRCH) has nothing left to freeze.
+		if err := syscall.Kill(k, syscall.SIGSTOP); err == nil {
+			ctl.frozen = append(ctl.frozen, k)
+		} else if !errors.Is(err, syscall.ESRCH) {
+			_ = ctl.thawLocked()
+			return fmt.Errorf("pgcluster: freeze %d: %w", k, err)
+		}
+	}
 	return nil
+}
+
+// children lists the processes whose parent is pid, from /proc.
+func children(pid int) ([]int, error) {
+	ents, err := os.ReadDir("/proc")
+	if err != nil {
+		return nil, err
+	}
+	var out []int
+	for _, e := range ents {
+		k, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
+		if err != nil {
+			continue // gone since ReadDir
+		}
+		// "pid (comm) state ppid ...": comm may hold spaces and parentheses,
+		// so the fields are counted from the last ')'.
+		i := strings.LastIndexByte(string(b), ')')
+		if i < 0 {
+			continue
+		}
+		f := strings.Fields(string(b[i+1:]))
+		if len(f) > 1 && f[1] == strconv.Itoa(pid) {
+			out = append(out, k)
+		}
+	}
+	return out, nil
 }
 
 // Thaw resumes a server Freeze stopped; it does nothing otherwise.
@@ -126,14 +168,14 @@ func (c *Cluster) Thaw() error {
 }
 
 func (ctl *control) thawLocked() error {
-	if ctl.frozen == 0 {
-		return nil
+	var errs []error
+	for _, pid := range ctl.frozen {
+		if err := syscall.Kill(pid, syscall.SIGCONT); err != nil && !errors.Is(err, syscall.ESRCH) {
+			errs = append(errs, fmt.Errorf("pgcluster: thaw %d: %w", pid, err))
+		}
 	}
-	if err := syscall.Kill(-ctl.frozen, syscall.SIGCONT); err != nil && !errors.Is(err, syscall.ESRCH) {
-		return fmt.Errorf("pgcluster: thaw: %w", err)
-	}
-	ctl.frozen = 0
-	return nil
+	ctl.frozen = nil
+	return errors.Join(errs...)
 }
 
 // shutdown is Stop's part: thaw, then stop unless Down already did.

@@ -59,8 +59,22 @@ func TestControls(t *testing.T) {
 		t.Fatalf("after Up the same URL answers: %v", err)
 	}
 
+	open, err := pgx.Connect(ctx, c.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer open.Close(context.Background())
 	if err := c.Freeze(); err != nil {
 		t.Fatal(err)
+	}
+	// A session opened before the freeze is frozen too: its backend is a
+	// child of the postmaster in a session of its own.
+	qctx, qcancel := context.WithTimeout(ctx, time.Second)
+	var one int
+	err = open.QueryRow(qctx, "SELECT 1").Scan(&one)
+	qcancel()
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("a session open before the freeze must not answer, got %v", err)
 	}
 	u, _ := url.Parse(c.URL)
 	tcp, err := net.DialTimeout("tcp", u.Host, 5*time.Second)

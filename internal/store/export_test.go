@@ -122,3 +122,12 @@ func TerminateListeners(ctx context.Context, s *Store) (int, error) {
 // SetWatchError sets what WatchPublications tells when it loses its
 // connection (Options.WatchError on a store opened by a test helper).
 func SetWatchError(s *Store, f func(error)) { s.watchErr = f }
+
+// SleepRead runs pg_sleep through the read path (classified, retried).
+func SleepRead(ctx context.Context, s *Store, d time.Duration) error {
+	_, err := reads{s.pool}.Exec(ctx, "SELECT pg_sleep($1)", d.Seconds())
+	return err
+}
+
+// PoolConns is the number of connections the pool holds.
+func PoolConns(s *Store) int { return int(s.pool.Stat().TotalConns()) }
