@@ -92,6 +92,8 @@ func (s *Server) common(section string) common {
 // site's counterpart of render; the detail is a fixed client-safe string).
 func (s *Server) page(h handler) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
+		r, cancel := s.pageDeadline(r)
+		defer cancel()
 		err := h(w, r)
 		if err == nil {
 			return
@@ -101,9 +103,16 @@ func (s *Server) page(h handler) http.HandlerFunc {
 			s.log.ErrorContext(r.Context(), "page failed", "path", r.URL.Path, "error", err.Error())
 			p = &Problem{Status: http.StatusInternalServerError, Detail: "Something went wrong on our side. Please try again later."}
 		}
+		logCause(r, s.log, p)
+		if p.RetryAfter > 0 {
+			w.Header().Set("Retry-After", strconv.Itoa(p.RetryAfter))
+		}
 		view := errorView{Common: s.common(""), Title: http.StatusText(p.Status), Detail: p.Detail}
 		if p.Status == http.StatusNotFound {
 			view.Title = "Not published"
+		}
+		if p.Status == http.StatusServiceUnavailable || p.Status == http.StatusGatewayTimeout {
+			view.Detail = "Our database is not answering right now. Please try again in a few seconds."
 		}
 		if len(p.KnownVersions) > 0 {
 			reg, name := chi.URLParam(r, "registry"), pathParam(r, "name")

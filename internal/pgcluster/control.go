@@ -27,7 +27,7 @@ type control struct {
 	start, stop func(context.Context) error
 
 	mu     sync.Mutex
-	down   bool // stopped by Down, not yet started by Up
+	down   bool  // stopped by Down, not yet started by Up
 	frozen []int // the processes Freeze stopped, the postmaster first
 }
 
