@@ -1,7 +1,9 @@
 // Package dbtest gives tests a real PostgreSQL: one server per test binary
 // (started through package pgcluster, the same helper `make run` uses), one
 // migrated template database, and one fresh database per test cloned from it,
-// so tests stay isolated and can run in parallel.
+// so tests stay isolated and can run in parallel. A drill of database
+// faults gets a server of its own instead (Private), which it may stop,
+// restart and freeze.
 //
 // It is for tests only. It never skips: when no PostgreSQL can be had, the
 // test fails with pgcluster's message naming the three ways to provide one.

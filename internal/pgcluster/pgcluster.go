@@ -9,8 +9,10 @@
 //     engine answers;
 //  4. else one error that names the three ways.
 //
-// It returns a connection string and a stop function. It knows nothing of the
-// schema: migrating is package store's job.
+// It returns a connection string and a stop function. A private cluster it
+// started can also be stopped and started again on the same port, and
+// frozen with SIGSTOP (control.go), for the drills of database faults. It
+// knows nothing of the schema: migrating is package store's job.
 package pgcluster
 
 import (

@@ -1,7 +1,10 @@
 // Package store is the only importer of pgx and of the sqlc-generated code
 // (internal/store/internal/dbq): it owns the connection pool, the migrations
 // runner, transactions and the conversion of rows to the project's types.
-// Nothing outside it writes SQL.
+// Nothing outside it writes SQL. A read fails with ErrUnavailable when the
+// database cannot be reached and ErrTimeout when it did not answer in time
+// (faults.go), so callers classify database faults with errors.Is and
+// never by pgx's types or texts.
 package store
 
 import (
