@@ -169,3 +169,45 @@ func readAllWithin(s *store.Store, n int, d time.Duration) []error {
 	wg.Wait()
 	return errs
 }
+
+// TestPreparedReadsAfterRestart: a statement pgx had prepared on a
+// connection reports the connection's death on the first row, not from
+// Query; that read (Query, then Next) and a QueryRow are tried again on a
+// new connection too.
+func TestPreparedReadsAfterRestart(t *testing.T) {
+	t.Parallel()
+	c := dbtest.Private(t)
+	const n = 6
+	s, err := store.Open(context.Background(), c.URL, store.Options{MaxConns: n})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	ctx := context.Background()
+	for name, read := range map[string]func(context.Context, *store.Store, time.Duration) error{"rows": store.ReadRows, "row": store.ReadRow} {
+		// n reads held at once: each connection runs, so prepares, the statement.
+		var wg sync.WaitGroup
+		for range n {
+			wg.Go(func() {
+				if err := read(ctx, s, 200*time.Millisecond); err != nil {
+					t.Errorf("%s: warm: %v", name, err)
+				}
+			})
+		}
+		wg.Wait()
+		if err := c.Down(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if err := c.Up(ctx); err != nil {
+			t.Fatal(err)
+		}
+		for range n {
+			wg.Go(func() {
+				if err := read(ctx, s, 0); err != nil {
+					t.Errorf("%s: read after the restart: %v", name, err)
+				}
+			})
+		}
+		wg.Wait()
+	}
+}
