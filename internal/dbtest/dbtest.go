@@ -13,8 +13,13 @@ import (
 	"context"
 	"fmt"
 	"os"
+	osexec "os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -132,7 +137,9 @@ func Open(t testing.TB) *store.Store {
 // binaries, even under DATABASE_URL: a server named there is used by others,
 // and a container cannot be frozen from here. At cleanup, whatever the test
 // did and however it ended (a failure, a panic in the test), the server is
-// thawed and stopped and its directory removed.
+// thawed and stopped and its directory removed; and should the binary die
+// without its cleanups (go test's -timeout, a signal), a sentinel process
+// does the same once the binary is gone (watchOver).
 func Private(t testing.TB) *pgcluster.Cluster {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
@@ -156,6 +163,9 @@ func Private(t testing.TB) *pgcluster.Cluster {
 			t.Errorf("dbtest: stop the private cluster: %v", err)
 		}
 	})
+	if err := watchOver(c); err != nil {
+		t.Fatalf("dbtest: %v", err)
+	}
 	s, err := store.Open(ctx, c.URL, store.Options{MaxConns: 2})
 	if err != nil {
 		t.Fatalf("dbtest: open the private cluster: %v", err)
@@ -165,4 +175,46 @@ func Private(t testing.TB) *pgcluster.Cluster {
 		t.Fatalf("dbtest: migrate the private cluster: %v", err)
 	}
 	return c
+}
+
+// sentinelScript waits for the test binary ($1) to end, then thaws and
+// stops the cluster in $2 if it still runs, and removes $2. Each backend is
+// a session leader of its own, so the postmaster's children are signalled
+// one by one (pgrep -P), as pgcluster.Freeze stops them.
+const sentinelScript = `while [ -d /proc/$1 ]; do sleep 1; done
+pm=$(head -1 "$2/data/postmaster.pid" 2>/dev/null)
+if [ -n "$pm" ]; then
+  kill -CONT "$pm" $(pgrep -P "$pm") 2>/dev/null
+  if [ "$(id -u)" = 0 ]; then
+    runuser -u "$(stat -c %U "$2/data")" -- "$3" stop -D "$2/data" -m immediate -w -t 30
+  else
+    "$3" stop -D "$2/data" -m immediate -w -t 30
+  fi
+fi
+rm -rf "$2"
+`
+
+// watchOver starts a sentinel process that outlives the test binary: when
+// the binary ends without its cleanups (killed by go test's -timeout, a
+// signal, os.Exit), the private cluster is thawed and stopped all the same,
+// rather than left frozen for good. After a normal cleanup it finds nothing
+// to do.
+func watchOver(c *pgcluster.Cluster) error {
+	bin, err := pgcluster.FindBinaries(nil)
+	if err != nil {
+		return err
+	}
+	// The sentinel removes the directory at the end: only ever the
+	// temporary one pgcluster made for this cluster.
+	if !filepath.IsAbs(c.Dir) || !strings.HasPrefix(filepath.Base(c.Dir), "attestari-pg-") {
+		return fmt.Errorf("the private cluster has no directory to watch over: %q", c.Dir)
+	}
+	cmd := osexec.Command("/bin/sh", "-c", sentinelScript, "sentinel", strconv.Itoa(os.Getpid()), c.Dir, bin.PgCtl)
+	// Its own session, so a signal to the test's process group spares it.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("start the private cluster's sentinel: %w", err)
+	}
+	go func() { _ = cmd.Wait() }() // reaped if it ends first (it should not)
+	return nil
 }
