@@ -26,8 +26,11 @@ import (
 // by purl) and lookup, the JSON readers, and the website's pages.
 
 // drillDeadline is the request deadline of the drills: short, so a freeze
-// drill takes seconds, and far below the server's write timeout.
-const drillDeadline = time.Second
+// drill takes seconds, far below the server's write timeout, and long
+// enough that on a loaded machine an ordinary request (a fresh connection
+// and five queries for a package) does not reach it: at 1 s, the first
+// requests after SIGCONT sometimes did, with the load average at 20.
+const drillDeadline = 3 * time.Second
 
 type target struct {
 	method, path, body string
