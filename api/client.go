@@ -44,7 +44,8 @@ type Problem struct {
 	Registries    []string `json:"registries,omitempty"`
 }
 
-// ProblemError is a non-2xx answer. errors.Is(err, ErrNotFound) holds for a 404.
+// ProblemError is a non-2xx answer. errors.Is(err, ErrNotFound) holds for a
+// 404, ErrUnavailable for a 503 and ErrTimeout for a 504.
 type ProblemError struct {
 	Problem
 }
@@ -53,9 +54,19 @@ func (e *ProblemError) Error() string {
 	return fmt.Sprintf("api: %d %s: %s", e.Status, e.Title, e.Detail)
 }
 
-// Is makes errors.Is(err, ErrNotFound) hold for a 404.
+// Is makes errors.Is(err, ErrNotFound) hold for a 404, ErrUnavailable for a
+// 503 and ErrTimeout for a 504, so a gateway can tell "not published" from
+// "ask again later".
 func (e *ProblemError) Is(target error) bool {
-	return target == ErrNotFound && e.Status == http.StatusNotFound
+	switch target {
+	case ErrNotFound:
+		return e.Status == http.StatusNotFound
+	case ErrUnavailable:
+		return e.Status == http.StatusServiceUnavailable
+	case ErrTimeout:
+		return e.Status == http.StatusGatewayTimeout
+	}
+	return false
 }
 
 // Manifest fetches the attested manifest of name@version. registry may be

@@ -10,6 +10,18 @@ import (
 // store returns it (or an error that wraps it); the Client returns it for a 404.
 var ErrNotFound = errors.New("not published")
 
+// ErrUnavailable reports that the service could not reach its database or
+// lost the connection: the same request may succeed later. The server's
+// store returns it (wrapping the cause) and the API answers 503 with
+// Retry-After; the Client returns it for a 503.
+var ErrUnavailable = errors.New("database unavailable")
+
+// ErrTimeout reports that the database did not answer in time: a statement
+// ran past the server's statement_timeout, or the request's deadline passed
+// while it waited. The API answers 504 with Retry-After; the Client returns
+// it for a 504.
+var ErrTimeout = errors.New("database did not answer in time")
+
 // ErrBadCursor reports a pagination cursor the service did not issue.
 var ErrBadCursor = errors.New("cursor is not one this service issued")
 

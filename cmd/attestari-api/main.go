@@ -45,6 +45,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	rate := fs.Int("rate", 600, "requests per minute per client before 429")
 	conns := fs.Int("db-conns", 32, "connections in the database pool")
 	proxies := fs.String("trusted-proxies", getenv("ATTESTARI_TRUSTED_PROXIES"), "comma-separated CIDR prefixes of the reverse proxies in front of the server; the client is then read from X-Forwarded-For (env ATTESTARI_TRUSTED_PROXIES; empty: the TCP peer is the client)")
+	deadline := fs.String("request-deadline", envOr(getenv, "ATTESTARI_REQUEST_DEADLINE", httpapi.DefaultRequestDeadline.String()), "bound on the database work of one request, as a Go duration (env ATTESTARI_REQUEST_DEADLINE); past it the answer is 504. At most the write timeout less the read timeout ("+maxDeadline.String()+")")
 	cacheMB := fs.Int("manifest-cache-mb", 64, "memory for cached GET /manifest answers, in MiB; cached only while the server hears the loader's notifications (0: no cache)")
 	fs.Usage = func() {
 		fmt.Fprintf(stdout, `Usage: attestari-api [flags]
@@ -62,6 +63,10 @@ Flags:
 		if errors.Is(err, flag.ErrHelp) {
 			return nil
 		}
+		return err
+	}
+	reqDeadline, err := checkDeadline(*deadline)
+	if err != nil {
 		return err
 	}
 	var trusted []string
@@ -130,7 +135,7 @@ Flags:
 	if *cacheMB <= 0 {
 		cacheBytes = -1
 	}
-	api, err := httpapi.New(httpapi.Options{Reader: st, Logger: log, RequestsPerMinute: *rate, Version: version, ManifestCacheBytes: cacheBytes, TrustedProxies: trusted})
+	api, err := httpapi.New(httpapi.Options{Reader: st, Logger: log, RequestsPerMinute: *rate, Version: version, ManifestCacheBytes: cacheBytes, TrustedProxies: trusted, RequestDeadline: reqDeadline})
 	if err != nil {
 		return fmt.Errorf("start the API: %w", err)
 	}
@@ -142,8 +147,8 @@ Flags:
 		// The body limit (413) is the API's own: httpapi.Options.MaxBodyBytes.
 		Handler:           api,
 		ReadHeaderTimeout: 5 * time.Second,
-		ReadTimeout:       10 * time.Second,
-		WriteTimeout:      30 * time.Second,
+		ReadTimeout:       readTimeout,
+		WriteTimeout:      writeTimeout,
 		IdleTimeout:       120 * time.Second,
 		MaxHeaderBytes:    32 << 10,
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
@@ -166,6 +171,30 @@ Flags:
 		return fmt.Errorf("shutdown: %w", err)
 	}
 	return nil
+}
+
+// The server's timeouts. The write timeout runs from the end of the request
+// headers, and reading the body (up to 1 MiB, POST /lookup) may take up to
+// the read timeout before the handler reads the database; so a request's
+// answer is written in time only when the request deadline fits in what is
+// left: maxDeadline.
+const (
+	readTimeout  = 10 * time.Second
+	writeTimeout = 30 * time.Second
+	maxDeadline  = writeTimeout - readTimeout
+)
+
+// checkDeadline parses --request-deadline and refuses one the server could
+// not answer within.
+func checkDeadline(v string) (time.Duration, error) {
+	d, err := time.ParseDuration(v)
+	if err != nil || d <= 0 {
+		return 0, fmt.Errorf("--request-deadline %q is not a positive duration such as 10s or 1500ms", v)
+	}
+	if d > maxDeadline {
+		return 0, fmt.Errorf("--request-deadline %v is longer than %v, the server's %v write timeout less its %v read timeout: a request that waited that long could not be answered before the server cut the connection; choose %v or less", d, maxDeadline, writeTimeout, readTimeout, maxDeadline)
+	}
+	return d, nil
 }
 
 func envOr(getenv func(string) string, k, def string) string {

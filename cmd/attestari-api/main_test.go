@@ -52,6 +52,36 @@ func TestBadTrustedProxyIsClear(t *testing.T) {
 	}
 }
 
+// TestRequestDeadlineIsChecked: a deadline the server could not answer
+// within (longer than its write timeout less its read timeout), or no
+// duration at all, is refused before anything starts, with a message that
+// says what to choose; one within the bound is taken.
+func TestRequestDeadlineIsChecked(t *testing.T) {
+	for flagOrEnv, want := range map[[2]string]string{
+		{"--request-deadline=25s", ""}:       "longer than 20s, the server's 30s write timeout less its 10s read timeout",
+		{"", "31s"}:                          "longer than 20s",
+		{"--request-deadline=0s", ""}:        "not a positive duration",
+		{"--request-deadline=soon", ""}:      "not a positive duration",
+		{"--request-deadline=20s", ""}:       "set DATABASE_URL",
+		{"--request-deadline=1500ms", "99s"}: "set DATABASE_URL", // the flag wins over the environment
+	} {
+		args := []string{"--addr", "127.0.0.1:0"}
+		if flagOrEnv[0] != "" {
+			args = append(args, flagOrEnv[0])
+		}
+		env := func(k string) string {
+			if k == "ATTESTARI_REQUEST_DEADLINE" {
+				return flagOrEnv[1]
+			}
+			return ""
+		}
+		err := run(context.Background(), args, io.Discard, io.Discard, env)
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%v: want an error containing %q, got %v", flagOrEnv, want, err)
+		}
+	}
+}
+
 // TestServesAndShutsDown starts the binary's run against a real database,
 // reads /readyz, then cancels: run must return nil after draining.
 func TestServesAndShutsDown(t *testing.T) {

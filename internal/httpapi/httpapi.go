@@ -8,11 +8,16 @@
 //
 // It reads through the small Reader interface that package store satisfies and
 // never imports pgx. A request is bounded by the http.Server's read and write
-// timeouts (cmd/attestari-api sets them) and each database read by the
-// pool's statement_timeout (store.Options.StatementTimeout); there is no
-// per-request timer context, which cost a measurable share of throughput on
-// the gateways' hot path under load (docs/benchmarks.md, "API load"). Handlers return error; only render writes an error body,
-// and a client never sees a stack trace or an internal message.
+// timeouts (cmd/attestari-api sets them), each statement by the pool's
+// statement_timeout (store.Options.StatementTimeout), and the database work
+// of a request by Options.RequestDeadline, set on the context of each Reader
+// call rather than by a timer on every request: a timer context per request
+// cost a measurable share of the gateways' hot path, which a cached
+// manifest answers without a Reader call (deadline.go, docs/reliability.md
+// section 6). A database that is down answers 503 with Retry-After, one that
+// does not answer in time 504 (readError). Handlers return error; only
+// render writes an error body, and a client never sees a stack trace or an
+// internal message.
 package httpapi
 
 import (
@@ -49,6 +54,13 @@ type Options struct {
 	// memory (0: 64 MiB; negative: no cache). The cache is used only while
 	// PublicationsChanged(true) holds (see manifestcache.go).
 	ManifestCacheBytes int
+	// RequestDeadline bounds the database reads of one request (0:
+	// DefaultRequestDeadline): each Reader call a handler makes gets it, and
+	// a website page shares one across its calls. When it passes, the
+	// answer is 504 problem+json (deadline.go says why it is not a timer on
+	// every request). cmd/attestari-api keeps it shorter than its write
+	// timeout, so the answer is always written.
+	RequestDeadline time.Duration
 	// TrustedProxies are the CIDR prefixes of the reverse proxies in front of
 	// the server. Empty: the TCP peer is the client (X-Forwarded-For is never
 	// read, so no client can choose its rate-limit bucket). Set: the client is
@@ -64,7 +76,10 @@ var registerDecoders sync.Once
 
 // Server is the HTTP handler with its contract and metrics.
 type Server struct {
-	opts    Options
+	opts Options
+	// rd is opts.Reader with a deadline on every call (deadline.go); nil
+	// without a Reader.
+	rd      Reader
 	spec    *openapi3.T
 	ops     map[string]*operation // "GET /manifest/{name}/{version}" → operation
 	router  chi.Router
@@ -89,6 +104,12 @@ func New(opts Options) (*Server, error) {
 	if opts.RequestsPerMinute == 0 {
 		opts.RequestsPerMinute = 600
 	}
+	if opts.RequestDeadline == 0 {
+		opts.RequestDeadline = DefaultRequestDeadline
+	}
+	if opts.RequestDeadline < 0 {
+		return nil, fmt.Errorf("request deadline %v is negative", opts.RequestDeadline)
+	}
 	if err := CheckTrustedProxies(opts.TrustedProxies); err != nil {
 		return nil, err
 	}
@@ -106,6 +127,9 @@ func New(opts Options) (*Server, error) {
 		opts.MaxBodyBytes = defaultMaxBodyBytes
 	}
 	s.opts.MaxBodyBytes = opts.MaxBodyBytes
+	if opts.Reader != nil {
+		s.rd = deadlineReader{Reader: opts.Reader, d: opts.RequestDeadline}
+	}
 	s.ops = indexOperations(spec)
 	s.textParams()
 	s.apiRoots = apiRootsOf(s.ops)

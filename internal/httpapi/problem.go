@@ -22,6 +22,9 @@ type Problem struct {
 	KnownVersions []string `json:"known_versions,omitempty"`
 	Registries    []string `json:"registries,omitempty"`
 	RetryAfter    int      `json:"-"`
+	// cause is why a fault answered as this problem (a 503 or 504 from
+	// the database), for the log only.
+	cause error
 }
 
 func (p *Problem) Error() string { return strconv.Itoa(p.Status) + " " + p.Detail }
@@ -34,6 +37,7 @@ func render(w http.ResponseWriter, r *http.Request, log *slog.Logger, err error)
 			"request_id", middleware.GetReqID(r.Context()), "error", err.Error())
 		p = &Problem{Status: http.StatusInternalServerError, Detail: "internal error; the request id in the log identifies it"}
 	}
+	logCause(r, log, p)
 	out := *p
 	if out.Type == "" {
 		out.Type = "about:blank"
@@ -76,3 +80,12 @@ var (
 	hdrJSON = []string{"application/json"}
 	newline = []byte{'\n'}
 )
+
+// logCause writes why a fault became p, when it did: the client sees only
+// p's fixed detail.
+func logCause(r *http.Request, log *slog.Logger, p *Problem) {
+	if p.cause != nil {
+		log.WarnContext(r.Context(), "database fault", "method", r.Method, "path", r.URL.Path, "status", p.Status,
+			"request_id", middleware.GetReqID(r.Context()), "error", p.cause.Error())
+	}
+}

@@ -12,7 +12,8 @@ import (
 // Reader is everything the service reads. Package store satisfies it; every
 // method returns only what a loaded publication holds. Errors are classified
 // with the api package's values: api.ErrNotFound (or *api.VersionNotFoundError),
-// *api.AmbiguousNameError and api.ErrBadCursor; anything else is a 500.
+// *api.AmbiguousNameError, api.ErrBadCursor, api.ErrUnavailable (503) and
+// api.ErrTimeout or context.DeadlineExceeded (504); anything else is a 500.
 type Reader interface {
 	Ping(ctx context.Context) error
 	Manifest(ctx context.Context, registry, name, version string) (*api.Manifest, error)
@@ -30,12 +31,13 @@ type Reader interface {
 
 var errNoDatabase = &Problem{Status: http.StatusServiceUnavailable, Detail: "no database configured", RetryAfter: 5}
 
-// reader returns the configured Reader, or a 503 problem without one.
+// reader returns the configured Reader with its deadline, or a 503 problem
+// without one.
 func (s *Server) reader() (Reader, error) {
-	if s.opts.Reader == nil {
+	if s.rd == nil {
 		return nil, errNoDatabase
 	}
-	return s.opts.Reader, nil
+	return s.rd, nil
 }
 
 // Client-facing details of read failures: fixed strings.
@@ -44,7 +46,13 @@ const (
 	detailVersionUnknown = "this version is not published; known_versions lists the versions that are"
 	detailAmbiguous      = "the name is published on more than one registry; pass ?registry= with one of registries"
 	detailBadCursor      = "the cursor is not one this service issued; start again without it"
+	detailUnavailable    = "the database is not answering; retry after the number of seconds in Retry-After"
+	detailTimeout        = "the database did not answer in time; retry after the number of seconds in Retry-After"
 )
+
+// retryAfterFault is the Retry-After of a 503 or 504 for a database fault:
+// what a restart or a failover usually takes.
+const retryAfterFault = 5
 
 // readError turns a Reader error into the problem a client sees.
 func readError(err error) error {
@@ -59,6 +67,11 @@ func readError(err error) error {
 		return &Problem{Status: http.StatusNotFound, Detail: detailNotPublished}
 	case errors.Is(err, api.ErrBadCursor):
 		return &Problem{Status: http.StatusBadRequest, Detail: detailBadCursor}
+	case errors.Is(err, api.ErrUnavailable):
+		return &Problem{Status: http.StatusServiceUnavailable, Detail: detailUnavailable, RetryAfter: retryAfterFault, cause: err}
+	case errors.Is(err, api.ErrTimeout), errors.Is(err, context.DeadlineExceeded):
+		// A Reader other than the store may hand back the deadline as it is.
+		return &Problem{Status: http.StatusGatewayTimeout, Detail: detailTimeout, RetryAfter: retryAfterFault, cause: err}
 	}
 	return err
 }

@@ -87,6 +87,8 @@ func (s *Server) common(section string) common {
 // site's counterpart of render; the detail is a fixed client-safe string).
 func (s *Server) page(h handler) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
+		r, cancel := s.pageDeadline(r)
+		defer cancel()
 		if err := h(w, r); err != nil {
 			s.errorPage(w, r, err)
 		}
@@ -101,7 +103,11 @@ func (s *Server) errorPage(w http.ResponseWriter, r *http.Request, err error) {
 		s.log.ErrorContext(r.Context(), "page failed", "path", r.URL.Path, "error", err.Error())
 		p = &Problem{Status: http.StatusInternalServerError, Detail: "Something went wrong on our side. Please try again later."}
 	}
+	logCause(r, s.log, p)
 	view := errorView{Common: s.common(""), Title: p.Title, Detail: p.Detail}
+	if p.Status == http.StatusServiceUnavailable || p.Status == http.StatusGatewayTimeout {
+		view.Detail = "Our database is not answering right now. Please try again in a few seconds."
+	}
 	switch {
 	case view.Title != "":
 	case p.Status == http.StatusNotFound:

@@ -9,8 +9,10 @@
 //     engine answers;
 //  4. else one error that names the three ways.
 //
-// It returns a connection string and a stop function. It knows nothing of the
-// schema: migrating is package store's job.
+// It returns a connection string and a stop function. A private cluster it
+// started can also be stopped and started again on the same port, and
+// frozen with SIGSTOP (control.go), for the drills of database faults. It
+// knows nothing of the schema: migrating is package store's job.
 package pgcluster
 
 import (
@@ -57,6 +59,9 @@ type Cluster struct {
 	// Dir is the private cluster's data directory, when there is one.
 	Dir  string
 	stop func(context.Context) error
+	// ctl is set for a cluster Start started from local binaries: what
+	// Down, Up, Freeze and Thaw need (control.go).
+	ctl *control
 }
 
 // Stop stops what Start started. It does nothing for DATABASE_URL or for a
@@ -334,13 +339,22 @@ func startLocal(ctx context.Context, bin Binaries, opts Options) (*Cluster, erro
 		return nil, fmt.Errorf("pg_ctl start failed: %v: %s %s", err, lastLines(out, 3), lastLines(log, 5))
 	}
 	c.URL = localURL(port, opts.Database)
-	c.stop = func(ctx context.Context) error {
-		out, err := run(ctx, bin.PgCtl, "stop", "-D", data, "-m", "fast", "-w", "-t", "30")
-		cleanup()
-		if err != nil {
+	c.ctl = &control{data: data, start: func(ctx context.Context) error {
+		if out, err := run(ctx, bin.PgCtl, "start", "-D", data, "-w", "-t", "60", "-l", logFile, "-o", serverOpts); err != nil {
+			log, _ := os.ReadFile(logFile)
+			return fmt.Errorf("pg_ctl start failed: %v: %s %s", err, lastLines(out, 3), lastLines(log, 5))
+		}
+		return nil
+	}, stop: func(ctx context.Context) error {
+		if out, err := run(ctx, bin.PgCtl, "stop", "-D", data, "-m", "fast", "-w", "-t", "30"); err != nil {
 			return fmt.Errorf("pg_ctl stop: %v: %s", err, lastLines(out, 3))
 		}
 		return nil
+	}}
+	c.stop = func(ctx context.Context) error {
+		err := c.ctl.shutdown(ctx)
+		cleanup()
+		return err
 	}
 	if err := ensureDatabase(ctx, c.URL, opts.Database); err != nil {
 		_ = c.Stop(context.Background())

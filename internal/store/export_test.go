@@ -122,3 +122,34 @@ func TerminateListeners(ctx context.Context, s *Store) (int, error) {
 // SetWatchError sets what WatchPublications tells when it loses its
 // connection (Options.WatchError on a store opened by a test helper).
 func SetWatchError(s *Store, f func(error)) { s.watchErr = f }
+
+// SleepRead runs pg_sleep through the read path (classified, retried).
+func SleepRead(ctx context.Context, s *Store, d time.Duration) error {
+	_, err := reads{s.pool}.Exec(ctx, "SELECT pg_sleep($1)", d.Seconds())
+	return err
+}
+
+// PoolConns is the number of connections the pool holds.
+func PoolConns(s *Store) int { return int(s.pool.Stat().TotalConns()) }
+
+// readSleepSQL is one statement text, so pgx caches it as a prepared
+// statement on every connection that ran it.
+const readSleepSQL = "SELECT pg_sleep($1::float8)::text"
+
+// ReadRows runs readSleepSQL through the read path's Query and reads its rows.
+func ReadRows(ctx context.Context, s *Store, d time.Duration) error {
+	rows, err := reads{s.pool}.Query(ctx, readSleepSQL, d.Seconds())
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+	}
+	return rows.Err()
+}
+
+// ReadRow runs readSleepSQL through the read path's QueryRow.
+func ReadRow(ctx context.Context, s *Store, d time.Duration) error {
+	var out string
+	return reads{s.pool}.QueryRow(ctx, readSleepSQL, d.Seconds()).Scan(&out)
+}

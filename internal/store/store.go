@@ -1,7 +1,10 @@
 // Package store is the only importer of pgx and of the sqlc-generated code
 // (internal/store/internal/dbq): it owns the connection pool, the migrations
 // runner, transactions and the conversion of rows to the project's types.
-// Nothing outside it writes SQL.
+// Nothing outside it writes SQL. A read fails with ErrUnavailable when the
+// database cannot be reached and ErrTimeout when it did not answer in time
+// (faults.go), so callers classify database faults with errors.Is and
+// never by pgx's types or texts.
 package store
 
 import (
@@ -24,7 +27,10 @@ var ErrNotFound = api.ErrNotFound
 // Store is a pool of connections and the queries over it.
 type Store struct {
 	pool *pgxpool.Pool
-	q    *dbq.Queries
+	// q runs the reads through reads (faults.go), which classifies their
+	// errors and retries a read a dead connection failed; writers use
+	// q.WithTx on their own transaction.
+	q *dbq.Queries
 	// watchErr hears why WatchPublications lost its connection (Options.WatchError).
 	watchErr func(error)
 }
@@ -58,6 +64,7 @@ func Open(ctx context.Context, url string, opts Options) (*Store, error) {
 	case opts.StatementTimeout > 0:
 		cfg.ConnConfig.RuntimeParams["statement_timeout"] = strconv.FormatInt(opts.StatementTimeout.Milliseconds(), 10)
 	}
+	recycle(cfg)
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("open pool: %w", err)
@@ -68,7 +75,26 @@ func Open(ctx context.Context, url string, opts Options) (*Store, error) {
 		pool.Close()
 		return nil, fmt.Errorf("connect to %s: %w", cfg.ConnConfig.Host, err)
 	}
-	return &Store{pool: pool, q: dbq.New(pool), watchErr: opts.WatchError}, nil
+	return &Store{pool: pool, q: dbq.New(reads{pool}), watchErr: opts.WatchError}, nil
+}
+
+// Pooled connections are checked and recycled so that one a restart left
+// dead costs no client an error: a connection idle for more than a second
+// is pinged before it is handed out (pgxpool's rule, pinned here so an
+// upgrade cannot drop it), idle ones are closed after idleFor, and the
+// health check that closes them runs every healthEvery. What the ping cannot
+// catch (a connection used again within the second) the read path catches
+// and retries once on a fresh connection (reads, faults.go).
+const (
+	pingIdleAfter = time.Second
+	idleFor       = 5 * time.Minute
+	healthEvery   = 15 * time.Second
+)
+
+func recycle(cfg *pgxpool.Config) {
+	cfg.ShouldPing = func(_ context.Context, p pgxpool.ShouldPingParams) bool { return p.IdleDuration > pingIdleAfter }
+	cfg.MaxConnIdleTime = idleFor
+	cfg.HealthCheckPeriod = healthEvery
 }
 
 // Close releases the pool.
