@@ -372,14 +372,12 @@ func build(ctx context.Context, opts Options) (*built, error) {
 		}
 	}
 	pub.GateMap = policy.ExportGateMap()
-	if diff, err := os.ReadFile(filepath.Join(opts.RunDir, DiffFileName)); err == nil {
-		if !json.Valid(diff) {
-			b.warnings = append(b.warnings, DiffFileName+" is not JSON and is not published")
-		} else if hits := stringHits(diff); len(hits) > 0 {
-			b.warnings = append(b.warnings, DiffFileName+" carries personal data ("+hits[0]+") and is not published")
-		} else {
-			pub.Diff = diff
+	if raw, err := os.ReadFile(filepath.Join(opts.RunDir, DiffFileName)); err == nil {
+		diff, warning := b.projectDiff(raw, pub, prevs)
+		if warning != "" {
+			b.warnings = append(b.warnings, warning)
 		}
+		pub.Diff = diff
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("publish: %w", err)
 	}
@@ -414,6 +412,44 @@ func build(ctx context.Context, opts Options) (*built, error) {
 		return nil, fmt.Errorf("publish: run id %q does not make a valid publication id", d.Header.RunID)
 	}
 	return &built{pub: pub, withheld: b.withheld, warnings: b.warnings}, nil
+}
+
+// projectDiff is the run's diff.json as the publication carries it
+// (ProjectDiff against the latest earlier publication of the previous run),
+// or nil and the reason it is not published.
+func (b *builder) projectDiff(raw []byte, pub *Publication, prevs []Header) (json.RawMessage, string) {
+	rd, err := ParseRunDiff(raw)
+	if err != nil {
+		return nil, DiffFileName + " is not a run diff and is not published"
+	}
+	if rd.RunID != b.d.Header.RunID {
+		return nil, DiffFileName + " is the diff of run " + rd.RunID + ", not of this run, and is not published"
+	}
+	var prev *DiffSide
+	if rd.PreviousRunID != "" {
+		for i := len(prevs) - 1; i >= 0; i-- {
+			if prevs[i].RunID != rd.PreviousRunID {
+				continue
+			}
+			side, err := publishedSide(filepath.Join(b.opts.Home, prevs[i].ID), prevs[i])
+			if err != nil {
+				b.warnings = append(b.warnings, "publication "+prevs[i].ID+" of the previous run cannot be read ("+err.Error()+"); the diff names no change and no removed finding")
+				break
+			}
+			prev = &side
+			break
+		}
+	}
+	// The id is chosen later; the findings and outcomes are what count here.
+	cur := SideOf("", pub.Packages, pub.Findings)
+	out, err := rundir.Marshal(ProjectDiff(FromRunDiff(rd), cur, prev))
+	if err != nil {
+		return nil, DiffFileName + " cannot be encoded and is not published"
+	}
+	if hits := stringHits(out); len(hits) > 0 {
+		return nil, DiffFileName + " carries personal data (" + hits[0] + ") and is not published"
+	}
+	return out, ""
 }
 
 // List returns the headers of the publications under home, oldest first
