@@ -77,6 +77,14 @@ type Options struct {
 	Load func(ctx context.Context, p *Publication) error
 	// ArtifactLimits bound reading a stored artifact to recover a file.
 	ArtifactLimits artifact.Limits
+	// IsLoaded, when set with Load, reports whether a publication id is
+	// loaded (the CLI wires internal/store's PublicationLoaded). Publish
+	// then first loads the publications of this run and of its candidates
+	// file that were written and never loaded (a process killed between
+	// writing and loading), oldest first; when one of them is this run's,
+	// Publish stops there and returns it: the interrupted publication is
+	// completed, never superseded by a new one.
+	IsLoaded func(ctx context.Context, id string) (bool, error)
 }
 
 // Result is what Publish did.
@@ -92,6 +100,9 @@ type Result struct {
 	// finding the run does not publish, a diff left out).
 	Warnings []string
 	Loaded   bool
+	// Recovered is set when Publish wrote nothing and loaded this run's
+	// publication that an earlier publish wrote and did not load.
+	Recovered bool
 }
 
 // WithheldFinding is one finding withheld at publication.
@@ -158,6 +169,12 @@ func Publish(ctx context.Context, opts Options) (*Result, error) {
 	if opts.Blobs == nil {
 		return nil, errors.New("publish: Options.Blobs is required")
 	}
+	if opts.Load != nil && opts.IsLoaded != nil {
+		res, err := loadPending(ctx, opts)
+		if err != nil || res != nil {
+			return res, err
+		}
+	}
 	pb, err := build(ctx, opts)
 	if err != nil {
 		return nil, err
@@ -172,6 +189,47 @@ func Publish(ctx context.Context, opts Options) (*Result, error) {
 			return res, fmt.Errorf("publish: %s written, not loaded: %w", dir, err)
 		}
 		res.Loaded = true
+	}
+	return res, nil
+}
+
+// loadPending loads, oldest first, the publications of the run in
+// opts.RunDir and of its candidates file that are written and not loaded
+// (each supersedes an older one the database must already hold). It returns
+// the last of them that is this run's, as a Result, or nil when the run has
+// none and a new publication is to be made.
+func loadPending(ctx context.Context, opts Options) (*Result, error) {
+	d, _, err := ReadDecisions(opts.RunDir)
+	if err != nil {
+		return nil, err
+	}
+	prevs, err := List(opts.Home)
+	if err != nil {
+		return nil, err
+	}
+	var res *Result
+	for _, h := range prevs {
+		if h.RunID != d.Header.RunID && (d.Header.CandidatesFile == "" || h.CandidatesFile != d.Header.CandidatesFile) {
+			continue
+		}
+		loaded, err := opts.IsLoaded(ctx, h.ID)
+		if err != nil {
+			return nil, fmt.Errorf("publish: is %s loaded: %w", h.ID, err)
+		}
+		if loaded {
+			continue
+		}
+		dir := filepath.Join(opts.Home, h.ID)
+		p, err := Read(dir)
+		if err != nil {
+			return nil, fmt.Errorf("publish: %s was written and not loaded, and cannot be read: %w", dir, err)
+		}
+		if err := opts.Load(ctx, p); err != nil {
+			return nil, fmt.Errorf("publish: %s was written and not loaded, and loading it failed: %w", dir, err)
+		}
+		if h.RunID == d.Header.RunID {
+			res = &Result{ID: h.ID, Dir: dir, Supersedes: h.Supersedes, Publication: p, Loaded: true, Recovered: true}
+		}
 	}
 	return res, nil
 }
