@@ -169,6 +169,10 @@ func Publish(ctx context.Context, opts Options) (*Result, error) {
 	if opts.Blobs == nil {
 		return nil, errors.New("publish: Options.Blobs is required")
 	}
+	// What a publisher killed inside Write left; never a live writer's.
+	if _, err := RemoveStaleTemps(opts.Home, StaleTempAge, opts.Now()); err != nil {
+		return nil, err
+	}
 	if opts.Load != nil && opts.IsLoaded != nil {
 		res, err := loadPending(ctx, opts)
 		if err != nil || res != nil {
