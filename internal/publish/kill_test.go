@@ -96,7 +96,7 @@ wait:
 		}
 	}
 	// While the child lives, its temporary directory is its own, however old.
-	if n, err := RemoveStaleTemps(r.home(), StaleTempAge, time.Now().Add(2*StaleTempAge)); err != nil || n != 0 {
+	if n, err := RemoveStaleTemps(context.Background(), r.home(), StaleTempAge, time.Now().Add(2*StaleTempAge)); err != nil || n != 0 {
 		t.Fatalf("a live publisher's temporary directory was removed: %d %v", n, err)
 	}
 	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
@@ -185,7 +185,7 @@ func TestRemoveStaleTempDirs(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer lock.Close()
-	n, err := RemoveStaleTemps(home, StaleTempAge, now)
+	n, err := RemoveStaleTemps(context.Background(), home, StaleTempAge, now)
 	if err != nil || n != 1 {
 		t.Fatalf("removed %d (%v), want 1", n, err)
 	}

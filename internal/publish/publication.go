@@ -1,16 +1,21 @@
 // Package publish owns the published form of a decided run (docs/publish-contract.md):
 // its Go types, writing and reading a publication directory, and — in the
 // files that implement `attestari publish` — the disclosure clock, appeals
-// applied to the published status, projections of upstream records and the
-// personal-data scan.
+// applied to the published status, projections of upstream records and of
+// the run's diff (ProjectDiff: only published findings by reference, the
+// rest as counts), and the personal-data scan.
 //
 // A publication is what the public may see, and nothing else: the loader puts
 // exactly a publication into the database. This package never reads the
-// network or a model, and never edits a run's decisions.
+// network or a model, and never edits a run's decisions. What a killed
+// publish leaves is picked up by the next one: a temporary directory no live
+// writer holds is removed (RemoveStaleTemps), and a publication written and
+// never loaded is loaded rather than superseded (Options.IsLoaded).
 package publish
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -240,7 +245,7 @@ const StaleTempAge = time.Hour
 // Write killed midway left under home: those last modified at least minAge
 // before now whose lock no live writer holds. It returns how many it
 // removed. Publish calls it before writing.
-func RemoveStaleTemps(home string, minAge time.Duration, now time.Time) (int, error) {
+func RemoveStaleTemps(ctx context.Context, home string, minAge time.Duration, now time.Time) (int, error) {
 	ents, err := os.ReadDir(home)
 	if errors.Is(err, fs.ErrNotExist) {
 		return 0, nil
@@ -250,6 +255,9 @@ func RemoveStaleTemps(home string, minAge time.Duration, now time.Time) (int, er
 	}
 	n := 0
 	for _, e := range ents {
+		if err := ctx.Err(); err != nil {
+			return n, fmt.Errorf("publish: %w", err)
+		}
 		if !e.IsDir() || !strings.HasPrefix(e.Name(), tempPrefix) {
 			continue
 		}

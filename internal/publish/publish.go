@@ -170,7 +170,7 @@ func Publish(ctx context.Context, opts Options) (*Result, error) {
 		return nil, errors.New("publish: Options.Blobs is required")
 	}
 	// What a publisher killed inside Write left; never a live writer's.
-	if _, err := RemoveStaleTemps(opts.Home, StaleTempAge, opts.Now()); err != nil {
+	if _, err := RemoveStaleTemps(ctx, opts.Home, StaleTempAge, opts.Now()); err != nil {
 		return nil, err
 	}
 	if opts.Load != nil && opts.IsLoaded != nil {
