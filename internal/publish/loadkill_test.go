@@ -246,3 +246,42 @@ func TestFailedLoadIsCompletedByTheNextPublish(t *testing.T) {
 		t.Errorf("publications %v, want the two written", ids)
 	}
 }
+
+// TestPendingOlderPublicationDoesNotStopANewOne: an older publication of the
+// run that was never loaded is loaded, but when a later one of the run is
+// already served, the publish makes a new publication as asked.
+func TestPendingOlderPublicationDoesNotStopANewOne(t *testing.T) {
+	ctx := context.Background()
+	base := t.TempDir()
+	home := filepath.Join(base, "publications")
+	r := decidedRun(t, base, "")
+	st, err := store.Open(ctx, dbtest.URL(t), store.Options{MaxConns: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	at := lkDay31
+	opts := publish.Options{RunDir: r.Dir, Home: home, Blobs: r.Blobs, Now: func() time.Time { return at }}
+	unloaded, err := publish.Publish(ctx, opts) // no database
+	if err != nil {
+		t.Fatal(err)
+	}
+	at = at.Add(time.Hour)
+	opts.Load = st.LoadPublication // loaded, with no look for pending ones
+	served, err := publish.Publish(ctx, opts)
+	if err != nil || !served.Loaded || served.Supersedes != unloaded.ID {
+		t.Fatalf("second: %+v %v", served, err)
+	}
+	at = at.Add(time.Hour)
+	opts.IsLoaded = st.PublicationLoaded
+	res, err := publish.Publish(ctx, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Recovered || res.ID != r.Header.RunID+".3" || res.Supersedes != served.ID || !res.Loaded {
+		t.Fatalf("third: %+v", res)
+	}
+	if ok, err := st.PublicationLoaded(ctx, unloaded.ID); err != nil || !ok {
+		t.Errorf("the older unloaded publication was not loaded: %v %v", ok, err)
+	}
+}

@@ -198,10 +198,11 @@ func Publish(ctx context.Context, opts Options) (*Result, error) {
 }
 
 // loadPending loads, oldest first, the publications of the run in
-// opts.RunDir and of its candidates file that are written and not loaded
-// (each supersedes an older one the database must already hold). It returns
-// the last of them that is this run's, as a Result, or nil when the run has
-// none and a new publication is to be made.
+// opts.RunDir and of its candidates file that are written and not loaded,
+// so the database holds every publication the operator made. When the run's
+// latest publication was one of them it returns it, as a Result: the
+// interrupted publish is completed. Otherwise (the run has no publication,
+// or its latest was loaded) it returns nil and a new publication is made.
 func loadPending(ctx context.Context, opts Options) (*Result, error) {
 	d, _, err := ReadDecisions(opts.RunDir)
 	if err != nil {
@@ -235,7 +236,22 @@ func loadPending(ctx context.Context, opts Options) (*Result, error) {
 			res = &Result{ID: h.ID, Dir: dir, Supersedes: h.Supersedes, Publication: p, Loaded: true, Recovered: true}
 		}
 	}
+	if res != nil && res.ID != latestOfRun(prevs, d.Header.RunID) {
+		return nil, nil // a later publication of the run was loaded already
+	}
 	return res, nil
+}
+
+// latestOfRun is the id of the run's latest publication among hs (oldest
+// first), or "".
+func latestOfRun(hs []Header, runID string) string {
+	id := ""
+	for _, h := range hs {
+		if h.RunID == runID {
+			id = h.ID
+		}
+	}
+	return id
 }
 
 type built struct {
