@@ -81,9 +81,9 @@ type Options struct {
 	// loaded (the CLI wires internal/store's PublicationLoaded). Publish
 	// then first loads the publications of this run and of its candidates
 	// file that were written and never loaded (a process killed between
-	// writing and loading), oldest first; when one of them is this run's,
-	// Publish stops there and returns it: the interrupted publication is
-	// completed, never superseded by a new one.
+	// writing and loading), oldest first; when the run's latest publication
+	// is one of them, Publish stops there and returns it: the interrupted
+	// publication is completed, never superseded by a new one.
 	IsLoaded func(ctx context.Context, id string) (bool, error)
 }
 
