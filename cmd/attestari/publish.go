@@ -65,7 +65,9 @@ stays readable at $ATTESTARI_HOME/publications/<id>/. Evidence carrying personal
 withheld and its package published as not_gradeable (evidence_unpublishable).
 
 Loads the publication into PostgreSQL in one transaction when DATABASE_URL is set (or with
---start-postgres); a failed load leaves the previous publication served.
+--start-postgres); a failed load leaves the previous publication served. When an earlier
+publish of the run wrote its publication and never loaded it (killed in between, or a failed
+load), publish loads that one and writes nothing new; publishing again then supersedes it.
 
 --now exists only for tests and the demo: a publication made with it says so.`,
 		example: "attestari publish 20261130T071500Z-3f2a9c\nattestari publish --now 2027-01-01T00:00:00Z --start-postgres ./var/runs/demo",
@@ -117,7 +119,7 @@ func publishRun(ctx context.Context, e *env, dir string, clock func() time.Time,
 		Previous: previous,
 	}
 	if st != nil {
-		opts.Load = st.LoadPublication
+		opts.Load, opts.IsLoaded = st.LoadPublication, st.PublicationLoaded
 	}
 	res, err := publish.Publish(ctx, opts)
 	switch {
@@ -130,6 +132,10 @@ func publishRun(ctx context.Context, e *env, dir string, clock func() time.Time,
 }
 
 func printPublished(e *env, res *publish.Result) {
+	if res.Recovered {
+		fmt.Fprintf(e.stdout, "loaded %s from %s: an earlier publish wrote it and did not load it; nothing new was published (publish again to supersede it)\n", res.ID, res.Dir)
+		return
+	}
 	fmt.Fprintf(e.stdout, "published %s at %s\n", res.ID, res.Dir)
 	if res.Supersedes != "" {
 		fmt.Fprintf(e.stdout, "  supersedes %s (still readable at its own address)\n", res.Supersedes)

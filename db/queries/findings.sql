@@ -15,3 +15,11 @@ LIMIT 1;
 
 -- name: FindingListByPackageVersion :many
 SELECT * FROM findings WHERE package_version_id = $1 ORDER BY id LIMIT 10000;
+
+-- name: FindingIDsInPublication :many
+-- Which of the given finding ids a publication publishes (a run diff names
+-- only those).
+SELECT id FROM findings
+WHERE publication_id = sqlc.arg(publication_id) AND id = ANY (sqlc.arg(ids)::text[])
+ORDER BY id
+LIMIT 100000;

@@ -136,3 +136,14 @@ SELECT lookup_name, version FROM current_versions
 WHERE registry = 'pypi' AND lookup_name = ANY(sqlc.arg(names)::text[])
 ORDER BY lookup_name, version
 LIMIT 10000;
+
+-- name: PackageVersionOutcomesInPublication :many
+-- The published outcomes of the given package versions (keys as
+-- registry:name@version) in one publication: a run diff shows a change only
+-- as published. The publication's index narrows the rows first.
+SELECT pv.registry, pv.name, pv.version, pv.verdict, pv.grade, pv.blocked_by
+FROM package_versions pv
+WHERE pv.publication_id = sqlc.arg(publication_id)
+  AND (pv.registry || ':' || pv.name || '@' || pv.version) = ANY (sqlc.arg(keys)::text[])
+ORDER BY pv.registry, pv.name, pv.version
+LIMIT 100000;

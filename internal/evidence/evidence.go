@@ -11,8 +11,19 @@
 // kill -9 leaves either the whole blob or none, and two writers of the same
 // blob, in one process or several, cannot corrupt it.
 //
+// A write interrupted by a kill leaves its temporary file (".tmp-*" beside
+// the blobs or the proposal records); it is never read, since only a rename
+// gives a file a hash name. Each writer holds an exclusive flock on its
+// temporary file from creation until the file has its final name, and the
+// kernel drops that lock when the writer dies. RemoveStaleTemps, which the
+// pipeline calls when a run starts, removes a temporary file only when it is
+// at least StaleTempAge old and its lock can be taken, so a write still in
+// progress in this process or in another sharing the store (even one of a
+// build that takes no lock, thanks to the age) is never disturbed.
+//
 // The package must not interpret blobs (it knows bytes, not packages),
-// touch the network or the database, or delete anything it did not create.
+// touch the network or the database, or delete anything it did not create:
+// RemoveStaleTemps deletes only files named as its own temporary files.
 package evidence
 
 import (
@@ -27,6 +38,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"syscall"
 )
 
 // Directory names under the store root; DESIGN.md fixes the layout.
@@ -35,7 +47,8 @@ const (
 	proposalsDir = "proposals"
 	// tempPrefix marks files that are still being written. A rename is the
 	// only way a file loses it, so a reader never sees a partial blob under a
-	// hash name; temp files a killed writer left behind are inert.
+	// hash name; temp files a killed writer left behind are inert until
+	// RemoveStaleTemps removes them.
 	tempPrefix = ".tmp-"
 )
 
@@ -161,19 +174,18 @@ func (s *Store) PutReader(ctx context.Context, r io.Reader) (string, int64, erro
 		return "", 0, fmt.Errorf("evidence: put reader: %w", err)
 	}
 	dir := filepath.Join(s.root, blobsDir)
-	tmp, err := os.CreateTemp(dir, tempPrefix+"*")
+	tmp, err := createTemp(dir)
 	if err != nil {
 		return "", 0, fmt.Errorf("evidence: put reader: %w", err)
 	}
 	tmpName := tmp.Name()
+	defer tmp.Close()        // last: the lock is held until the temporary name is gone
 	defer os.Remove(tmpName) // no-op after a successful rename
 
 	h := sha256.New()
 	n, err := io.Copy(io.MultiWriter(tmp, h), ctxReader{ctx, r})
 	if err == nil {
-		err = finishTemp(tmp)
-	} else {
-		tmp.Close()
+		err = sealTemp(tmp)
 	}
 	if err != nil {
 		return "", n, fmt.Errorf("evidence: put reader: %w", err)
@@ -275,17 +287,17 @@ func (s *Store) Has(ctx context.Context, sha string) (bool, error) {
 // an existing file wins; noReplace is then called to decide whether that
 // existing file should be replaced after all (it failed verification).
 func writeAtomic(dir, name string, r io.Reader, noReplace func() (replace bool, err error)) error {
-	tmp, err := os.CreateTemp(dir, tempPrefix+"*")
+	tmp, err := createTemp(dir)
 	if err != nil {
 		return err
 	}
 	tmpName := tmp.Name()
-	defer os.Remove(tmpName) // no-op after a successful rename
+	defer tmp.Close()        // last: the lock is held until the temporary name is gone
+	defer os.Remove(tmpName) // no-op after a successful rename or link
 	if _, err := io.Copy(tmp, r); err != nil {
-		tmp.Close()
 		return err
 	}
-	if err := finishTemp(tmp); err != nil {
+	if err := sealTemp(tmp); err != nil {
 		return err
 	}
 	final := filepath.Join(dir, name)
@@ -305,21 +317,34 @@ func writeAtomic(dir, name string, r io.Reader, noReplace func() (replace bool, 
 	return renameAndSyncDir(tmpName, final)
 }
 
-// finishTemp makes a temp file's bytes durable before it gets its final
+// createTemp creates a temporary file in dir and takes an exclusive flock
+// on it, which the writer holds (the file stays open) until the file has its
+// final name or is removed. The kernel drops the lock when the writer dies,
+// so RemoveStaleTemps can tell a live writer's file from a killed one's.
+func createTemp(dir string) (*os.File, error) {
+	f, err := os.CreateTemp(dir, tempPrefix+"*")
+	if err != nil {
+		return nil, err
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
+		f.Close()
+		os.Remove(f.Name())
+		return nil, fmt.Errorf("lock %s: %w", f.Name(), err)
+	}
+	return f, nil
+}
+
+// sealTemp makes a temp file's bytes durable before it gets its final
 // name, so a crash after the rename cannot leave an empty or partial blob.
-func finishTemp(f *os.File) error {
+// The file stays open: its lock must outlive the rename.
+func sealTemp(f *os.File) error {
 	// Blobs are immutable once named; read-only mode guards against an
 	// accidental in-place edit. Rename and unlink still work (they need
 	// the directory's permission, not the file's).
 	if err := f.Chmod(0o444); err != nil {
-		f.Close()
 		return err
 	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	return f.Sync()
 }
 
 func renameAndSyncDir(from, to string) error {

@@ -40,6 +40,10 @@
 // (cleaned of what differs between executions); a failure in one package
 // never stops the run.
 //
+// Before the first package, a run removes the temporary files that writers
+// killed earlier left in the evidence store (evidence.RemoveStaleTemps:
+// only old ones no live writer holds, so two processes may share a store).
+//
 // # The run directory
 //
 // Home/runs/<run-id>/ holds:

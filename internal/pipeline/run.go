@@ -106,7 +106,31 @@ func Run(ctx context.Context, o Options) (*RunResult, error) {
 		return nil, err
 	}
 	defer unlock()
+	r.removeStaleTemps(ctx)
 	return r.run(ctx)
+}
+
+// staleTempRemover is the part of *evidence.Store that cleans up after
+// writers a kill interrupted.
+type staleTempRemover interface {
+	RemoveStaleTemps(ctx context.Context, minAge time.Duration, now time.Time) (int, error)
+}
+
+// removeStaleTemps clears the temporary files killed writers left in the
+// evidence store (evidence.RemoveStaleTemps: old, and no live writer's). A
+// failure to clean up is logged and never stops the run.
+func (r *runner) removeStaleTemps(ctx context.Context) {
+	c, ok := r.blobs.(staleTempRemover)
+	if !ok {
+		return
+	}
+	n, err := c.RemoveStaleTemps(ctx, evidence.StaleTempAge, r.now())
+	if err != nil {
+		r.log.Warn("evidence store: stale temporary files not removed", "err", err)
+	}
+	if n > 0 {
+		r.log.Info("evidence store: removed temporary files of interrupted writes", "count", n)
+	}
 }
 
 func prepare(o Options) (*runner, func(), error) {

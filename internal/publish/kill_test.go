@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -94,6 +95,10 @@ wait:
 			}
 		}
 	}
+	// While the child lives, its temporary directory is its own, however old.
+	if n, err := RemoveStaleTemps(context.Background(), r.home(), StaleTempAge, time.Now().Add(2*StaleTempAge)); err != nil || n != 0 {
+		t.Fatalf("a live publisher's temporary directory was removed: %d %v", n, err)
+	}
 	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
@@ -140,5 +145,59 @@ wait:
 	second := r.publish(day31.Add(2 * time.Hour))
 	if second.ID != first.ID+".2" || second.Supersedes != first.ID {
 		t.Errorf("after the kill: %s supersedes %q", second.ID, second.Supersedes)
+	}
+	// The next publish removed what the killed one left.
+	if _, err := os.Stat(filepath.Join(r.home(), tmp[0])); !os.IsNotExist(err) {
+		t.Errorf("the killed publisher's temporary directory %s is still there: %v", tmp[0], err)
+	}
+}
+
+// TestRemoveStaleTempDirs: only old, unlocked directories named as Write
+// names its temporary directories go; a fresh one, a locked one, a
+// publication and a file are left.
+func TestRemoveStaleTempDirs(t *testing.T) {
+	home := t.TempDir()
+	now := time.Now()
+	old := now.Add(-2 * StaleTempAge)
+	mk := func(name string, mtime time.Time) string {
+		t.Helper()
+		p := filepath.Join(home, name)
+		if err := os.MkdirAll(filepath.Join(p, EvidenceDir), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(p, mtime, mtime); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	mk(".tmp-run-1-old", old)
+	mk(".tmp-run-1-fresh", now)
+	mk("run-1", old)
+	held := mk(".tmp-run-1-held", old)
+	if err := os.WriteFile(filepath.Join(home, ".tmp-file"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chtimes(held, old, old); err != nil {
+		t.Fatal(err)
+	}
+	lock, err := lockDir(held)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lock.Close()
+	n, err := RemoveStaleTemps(context.Background(), home, StaleTempAge, now)
+	if err != nil || n != 1 {
+		t.Fatalf("removed %d (%v), want 1", n, err)
+	}
+	ents, err := os.ReadDir(home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range ents {
+		got = append(got, e.Name())
+	}
+	if want := []string{".tmp-file", ".tmp-run-1-fresh", ".tmp-run-1-held", "run-1"}; !slices.Equal(got, want) {
+		t.Errorf("left %v, want %v", got, want)
 	}
 }

@@ -1,23 +1,31 @@
 // Package publish owns the published form of a decided run (docs/publish-contract.md):
 // its Go types, writing and reading a publication directory, and — in the
 // files that implement `attestari publish` — the disclosure clock, appeals
-// applied to the published status, projections of upstream records and the
-// personal-data scan.
+// applied to the published status, projections of upstream records and of
+// the run's diff (ProjectDiff: only published findings by reference, the
+// rest as counts), and the personal-data scan.
 //
 // A publication is what the public may see, and nothing else: the loader puts
 // exactly a publication into the database. This package never reads the
-// network or a model, and never edits a run's decisions.
+// network or a model, and never edits a run's decisions. What a killed
+// publish leaves is picked up by the next one: a temporary directory no live
+// writer holds is removed (RemoveStaleTemps), and a publication written and
+// never loaded is loaded rather than superseded (Options.IsLoaded).
 package publish
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
 	"sort"
+	"strings"
+	"syscall"
 	"time"
 
 	"github.com/attestari/attestari/internal/policy"
@@ -210,6 +218,92 @@ func step(name string) error {
 	return writeStep(name)
 }
 
+// tempPrefix starts the name of Write's temporary directories: hidden, and
+// never a valid id.
+const tempPrefix = ".tmp-"
+
+// lockDir opens dir and takes an exclusive flock on it; closing the file
+// releases it, as the kernel does when the process dies.
+func lockDir(dir string) (*os.File, error) {
+	f, err := os.Open(dir)
+	if err != nil {
+		return nil, err
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("lock %s: %w", dir, err)
+	}
+	return f, nil
+}
+
+// StaleTempAge is how old a temporary publication directory must be before
+// RemoveStaleTemps considers it; its lock already protects a live writer of
+// this build, and the age also protects one that takes no lock.
+const StaleTempAge = time.Hour
+
+// RemoveStaleTemps removes the temporary directories (".tmp-*") that a
+// Write killed midway left under home: those last modified at least minAge
+// before now whose lock no live writer holds. It returns how many it
+// removed. Publish calls it before writing.
+func RemoveStaleTemps(ctx context.Context, home string, minAge time.Duration, now time.Time) (int, error) {
+	ents, err := os.ReadDir(home)
+	if errors.Is(err, fs.ErrNotExist) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, fmt.Errorf("publish: temporary directories under %s: %w", home, err)
+	}
+	n := 0
+	for _, e := range ents {
+		if err := ctx.Err(); err != nil {
+			return n, fmt.Errorf("publish: %w", err)
+		}
+		if !e.IsDir() || !strings.HasPrefix(e.Name(), tempPrefix) {
+			continue
+		}
+		ok, err := removeStaleDir(filepath.Join(home, e.Name()), minAge, now)
+		if err != nil {
+			return n, fmt.Errorf("publish: %w", err)
+		}
+		if ok {
+			n++
+		}
+	}
+	return n, nil
+}
+
+func removeStaleDir(p string, minAge time.Duration, now time.Time) (bool, error) {
+	f, err := os.Open(p)
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, nil // renamed into place or removed meanwhile
+	}
+	if err != nil {
+		return false, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return false, err
+	}
+	if now.Sub(fi.ModTime()) < minAge {
+		return false, nil
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		if errors.Is(err, syscall.EWOULDBLOCK) {
+			return false, nil // a live writer holds it
+		}
+		return false, fmt.Errorf("lock %s: %w", p, err)
+	}
+	cur, err := os.Lstat(p)
+	if errors.Is(err, fs.ErrNotExist) || err == nil && !os.SameFile(fi, cur) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	return true, os.RemoveAll(p)
+}
+
 // ErrIncomplete reports a publication directory whose files do not match its header.
 var ErrIncomplete = errors.New("publication is incomplete or altered")
 
@@ -227,11 +321,18 @@ func Write(dir string, p *Publication) error {
 	if err := os.MkdirAll(parent, 0o755); err != nil {
 		return err
 	}
-	tmp, err := os.MkdirTemp(parent, ".tmp-"+filepath.Base(dir)+"-")
+	tmp, err := os.MkdirTemp(parent, tempPrefix+filepath.Base(dir)+"-")
 	if err != nil {
 		return err
 	}
 	defer os.RemoveAll(tmp)
+	// Locked until Write returns (after the rename), so RemoveStaleTemps
+	// never removes the directory of a live writer.
+	lock, err := lockDir(tmp)
+	if err != nil {
+		return err
+	}
+	defer lock.Close()
 	if err := os.Mkdir(filepath.Join(tmp, EvidenceDir), 0o755); err != nil {
 		return err
 	}

@@ -77,6 +77,14 @@ type Options struct {
 	Load func(ctx context.Context, p *Publication) error
 	// ArtifactLimits bound reading a stored artifact to recover a file.
 	ArtifactLimits artifact.Limits
+	// IsLoaded, when set with Load, reports whether a publication id is
+	// loaded (the CLI wires internal/store's PublicationLoaded). Publish
+	// then first loads the publications of this run and of its candidates
+	// file that were written and never loaded (a process killed between
+	// writing and loading), oldest first; when the run's latest publication
+	// is one of them, Publish stops there and returns it: the interrupted
+	// publication is completed, never superseded by a new one.
+	IsLoaded func(ctx context.Context, id string) (bool, error)
 }
 
 // Result is what Publish did.
@@ -92,6 +100,9 @@ type Result struct {
 	// finding the run does not publish, a diff left out).
 	Warnings []string
 	Loaded   bool
+	// Recovered is set when Publish wrote nothing and loaded this run's
+	// publication that an earlier publish wrote and did not load.
+	Recovered bool
 }
 
 // WithheldFinding is one finding withheld at publication.
@@ -158,6 +169,16 @@ func Publish(ctx context.Context, opts Options) (*Result, error) {
 	if opts.Blobs == nil {
 		return nil, errors.New("publish: Options.Blobs is required")
 	}
+	// What a publisher killed inside Write left; never a live writer's.
+	if _, err := RemoveStaleTemps(ctx, opts.Home, StaleTempAge, opts.Now()); err != nil {
+		return nil, err
+	}
+	if opts.Load != nil && opts.IsLoaded != nil {
+		res, err := loadPending(ctx, opts)
+		if err != nil || res != nil {
+			return res, err
+		}
+	}
 	pb, err := build(ctx, opts)
 	if err != nil {
 		return nil, err
@@ -174,6 +195,63 @@ func Publish(ctx context.Context, opts Options) (*Result, error) {
 		res.Loaded = true
 	}
 	return res, nil
+}
+
+// loadPending loads, oldest first, the publications of the run in
+// opts.RunDir and of its candidates file that are written and not loaded,
+// so the database holds every publication the operator made. When the run's
+// latest publication was one of them it returns it, as a Result: the
+// interrupted publish is completed. Otherwise (the run has no publication,
+// or its latest was loaded) it returns nil and a new publication is made.
+func loadPending(ctx context.Context, opts Options) (*Result, error) {
+	d, _, err := ReadDecisions(opts.RunDir)
+	if err != nil {
+		return nil, err
+	}
+	prevs, err := List(opts.Home)
+	if err != nil {
+		return nil, err
+	}
+	var res *Result
+	for _, h := range prevs {
+		if h.RunID != d.Header.RunID && (d.Header.CandidatesFile == "" || h.CandidatesFile != d.Header.CandidatesFile) {
+			continue
+		}
+		loaded, err := opts.IsLoaded(ctx, h.ID)
+		if err != nil {
+			return nil, fmt.Errorf("publish: is %s loaded: %w", h.ID, err)
+		}
+		if loaded {
+			continue
+		}
+		dir := filepath.Join(opts.Home, h.ID)
+		p, err := Read(dir)
+		if err != nil {
+			return nil, fmt.Errorf("publish: %s was written and not loaded, and cannot be read: %w", dir, err)
+		}
+		if err := opts.Load(ctx, p); err != nil {
+			return nil, fmt.Errorf("publish: %s was written and not loaded, and loading it failed: %w", dir, err)
+		}
+		if h.RunID == d.Header.RunID {
+			res = &Result{ID: h.ID, Dir: dir, Supersedes: h.Supersedes, Publication: p, Loaded: true, Recovered: true}
+		}
+	}
+	if res != nil && res.ID != latestOfRun(prevs, d.Header.RunID) {
+		return nil, nil // a later publication of the run was loaded already
+	}
+	return res, nil
+}
+
+// latestOfRun is the id of the run's latest publication among hs (oldest
+// first), or "".
+func latestOfRun(hs []Header, runID string) string {
+	id := ""
+	for _, h := range hs {
+		if h.RunID == runID {
+			id = h.ID
+		}
+	}
+	return id
 }
 
 type built struct {
@@ -372,14 +450,12 @@ func build(ctx context.Context, opts Options) (*built, error) {
 		}
 	}
 	pub.GateMap = policy.ExportGateMap()
-	if diff, err := os.ReadFile(filepath.Join(opts.RunDir, DiffFileName)); err == nil {
-		if !json.Valid(diff) {
-			b.warnings = append(b.warnings, DiffFileName+" is not JSON and is not published")
-		} else if hits := stringHits(diff); len(hits) > 0 {
-			b.warnings = append(b.warnings, DiffFileName+" carries personal data ("+hits[0]+") and is not published")
-		} else {
-			pub.Diff = diff
+	if raw, err := os.ReadFile(filepath.Join(opts.RunDir, DiffFileName)); err == nil {
+		diff, warning := b.projectDiff(raw, pub, prevs)
+		if warning != "" {
+			b.warnings = append(b.warnings, warning)
 		}
+		pub.Diff = diff
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("publish: %w", err)
 	}
@@ -414,6 +490,44 @@ func build(ctx context.Context, opts Options) (*built, error) {
 		return nil, fmt.Errorf("publish: run id %q does not make a valid publication id", d.Header.RunID)
 	}
 	return &built{pub: pub, withheld: b.withheld, warnings: b.warnings}, nil
+}
+
+// projectDiff is the run's diff.json as the publication carries it
+// (ProjectDiff against the latest earlier publication of the previous run),
+// or nil and the reason it is not published.
+func (b *builder) projectDiff(raw []byte, pub *Publication, prevs []Header) (json.RawMessage, string) {
+	rd, err := ParseRunDiff(raw)
+	if err != nil {
+		return nil, DiffFileName + " is not a run diff and is not published"
+	}
+	if rd.RunID != b.d.Header.RunID {
+		return nil, DiffFileName + " is the diff of run " + rd.RunID + ", not of this run, and is not published"
+	}
+	var prev *DiffSide
+	if rd.PreviousRunID != "" {
+		for i := len(prevs) - 1; i >= 0; i-- {
+			if prevs[i].RunID != rd.PreviousRunID {
+				continue
+			}
+			side, err := publishedSide(filepath.Join(b.opts.Home, prevs[i].ID), prevs[i])
+			if err != nil {
+				b.warnings = append(b.warnings, "publication "+prevs[i].ID+" of the previous run cannot be read ("+err.Error()+"); the diff names no change and no removed finding")
+				break
+			}
+			prev = &side
+			break
+		}
+	}
+	// The id is chosen later; the findings and outcomes are what count here.
+	cur := SideOf("", pub.Packages, pub.Findings)
+	out, err := rundir.Marshal(ProjectDiff(FromRunDiff(rd), cur, prev))
+	if err != nil {
+		return nil, DiffFileName + " cannot be encoded and is not published"
+	}
+	if hits := stringHits(out); len(hits) > 0 {
+		return nil, DiffFileName + " carries personal data (" + hits[0] + ") and is not published"
+	}
+	return out, ""
 }
 
 // List returns the headers of the publications under home, oldest first

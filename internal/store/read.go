@@ -17,6 +17,7 @@ import (
 	"github.com/attestari/attestari/internal/policy"
 	"github.com/attestari/attestari/internal/publish"
 	pyreg "github.com/attestari/attestari/internal/registry"
+	"github.com/attestari/attestari/internal/rundir"
 	"github.com/attestari/attestari/internal/store/internal/dbq"
 )
 
@@ -611,8 +612,12 @@ func (s *Store) ListRuns(ctx context.Context, cursor string, limit int) (*api.Ru
 	return out, nil
 }
 
-// RunDiff returns the diff.json of a run's newest publication, with run_id
-// set to the run.
+// RunDiff returns the diff.json of a run's newest publication, projected
+// again onto what the publications on its two sides publish
+// (publish.ProjectDiff): a publication made before the projection existed
+// carries the run's whole diff, and none of its unpublished findings or
+// decided outcomes may be served from it. A projected diff passes through
+// unchanged.
 func (s *Store) RunDiff(ctx context.Context, runID string) (json.RawMessage, error) {
 	p, err := s.q.PublicationLatestForRun(ctx, runID)
 	if err != nil {
@@ -621,18 +626,97 @@ func (s *Store) RunDiff(ctx context.Context, runID string) (json.RawMessage, err
 	if len(p.Diff) == 0 {
 		return nil, fmt.Errorf("run %s has no published diff: %w", runID, ErrNotFound)
 	}
-	var doc map[string]json.RawMessage
-	if err := json.Unmarshal(p.Diff, &doc); err != nil {
+	var d publish.Diff
+	if err := json.Unmarshal(p.Diff, &d); err != nil {
 		return nil, fmt.Errorf("run %s: diff: %w", runID, err)
 	}
-	if _, ok := doc["run_id"]; !ok {
-		doc["run_id"], _ = json.Marshal(runID)
+	if d.RunID == "" {
+		d.RunID = runID
 	}
-	b, err := json.Marshal(doc)
+	cur, err := s.diffSide(ctx, p.ID, d, d.FindingsAdded)
+	if err != nil {
+		return nil, fmt.Errorf("run %s: diff: %w", runID, err)
+	}
+	var prev *publish.DiffSide
+	if d.PreviousRunID != "" {
+		pp, err := s.previousPublication(ctx, d)
+		switch {
+		case errors.Is(err, ErrNotFound):
+		case err != nil:
+			return nil, fmt.Errorf("run %s: diff: %w", runID, err)
+		default:
+			side, err := s.diffSide(ctx, pp, d, d.FindingsRemoved)
+			if err != nil {
+				return nil, fmt.Errorf("run %s: diff: %w", runID, err)
+			}
+			prev = &side
+		}
+	}
+	b, err := json.Marshal(publish.ProjectDiff(d, cur, prev))
 	if err != nil {
 		return nil, err
 	}
 	return b, nil
+}
+
+// previousPublication is the publication of the previous run a diff's
+// "from" side is read from: the one it names, else that run's newest.
+func (s *Store) previousPublication(ctx context.Context, d publish.Diff) (string, error) {
+	if d.PreviousPublicationID != "" {
+		pp, err := s.q.PublicationGet(ctx, d.PreviousPublicationID)
+		if err != nil {
+			return "", fmt.Errorf("publication %s: %w", d.PreviousPublicationID, notFound(err))
+		}
+		if pp.RunID != d.PreviousRunID {
+			return "", fmt.Errorf("publication %s is not of run %s: %w", pp.ID, d.PreviousRunID, ErrNotFound)
+		}
+		return pp.ID, nil
+	}
+	pp, err := s.q.PublicationLatestForRun(ctx, d.PreviousRunID)
+	if err != nil {
+		return "", fmt.Errorf("run %s: %w", d.PreviousRunID, notFound(err))
+	}
+	return pp.ID, nil
+}
+
+// diffSide reads what publication pubID publishes of the findings refs and
+// of the packages d's changes name.
+func (s *Store) diffSide(ctx context.Context, pubID string, d publish.Diff, refs []policy.FindingRef) (publish.DiffSide, error) {
+	side := publish.DiffSide{PublicationID: pubID, Findings: map[string]bool{}, Outcomes: map[string]policy.Outcome{}}
+	if len(refs) > 0 {
+		ids := make([]string, len(refs))
+		for i, f := range refs {
+			ids[i] = f.ID
+		}
+		got, err := s.q.FindingIDsInPublication(ctx, dbq.FindingIDsInPublicationParams{PublicationID: pubID, Ids: ids})
+		if err != nil {
+			return side, fmt.Errorf("findings of %s: %w", pubID, err)
+		}
+		for _, id := range got {
+			side.Findings[id] = true
+		}
+	}
+	if len(d.Changes) > 0 {
+		keys := make([]string, len(d.Changes))
+		for i, c := range d.Changes {
+			keys[i] = c.Package.Key()
+		}
+		rows, err := s.q.PackageVersionOutcomesInPublication(ctx, dbq.PackageVersionOutcomesInPublicationParams{PublicationID: pubID, Keys: keys})
+		if err != nil {
+			return side, fmt.Errorf("outcomes in %s: %w", pubID, err)
+		}
+		for _, r := range rows {
+			o := policy.Outcome{Version: r.Version, Verdict: r.Verdict, BlockedBy: r.BlockedBy}
+			if r.Grade != nil {
+				o.Grade = *r.Grade
+			}
+			if len(o.BlockedBy) == 0 {
+				o.BlockedBy = nil
+			}
+			side.Outcomes[rundir.PackageRef{Registry: r.Registry, Name: r.Name, Version: r.Version}.Key()] = o
+		}
+	}
+	return side, nil
 }
 
 // History returns every published version of a package, newest publication

@@ -70,6 +70,40 @@ func (q *Queries) FindingGetLatest(ctx context.Context, id string) (FindingGetLa
 	return i, err
 }
 
+const findingIDsInPublication = `-- name: FindingIDsInPublication :many
+SELECT id FROM findings
+WHERE publication_id = $1 AND id = ANY ($2::text[])
+ORDER BY id
+LIMIT 100000
+`
+
+type FindingIDsInPublicationParams struct {
+	PublicationID string
+	Ids           []string
+}
+
+// Which of the given finding ids a publication publishes (a run diff names
+// only those).
+func (q *Queries) FindingIDsInPublication(ctx context.Context, arg FindingIDsInPublicationParams) ([]string, error) {
+	rows, err := q.db.Query(ctx, findingIDsInPublication, arg.PublicationID, arg.Ids)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []string{}
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		items = append(items, id)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const findingInsert = `-- name: FindingInsert :exec
 INSERT INTO findings (id, publication_id, package_version_id, check_id, tag, severity_assigned, severity_decided, status,
                       rule, surface_kind, entry_name, evidence_sha256, evidence_path, line_start, line_end, excerpt,

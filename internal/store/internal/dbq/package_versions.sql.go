@@ -601,6 +601,59 @@ func (q *Queries) PackageVersionLookup(ctx context.Context, arg PackageVersionLo
 	return items, nil
 }
 
+const packageVersionOutcomesInPublication = `-- name: PackageVersionOutcomesInPublication :many
+SELECT pv.registry, pv.name, pv.version, pv.verdict, pv.grade, pv.blocked_by
+FROM package_versions pv
+WHERE pv.publication_id = $1
+  AND (pv.registry || ':' || pv.name || '@' || pv.version) = ANY ($2::text[])
+ORDER BY pv.registry, pv.name, pv.version
+LIMIT 100000
+`
+
+type PackageVersionOutcomesInPublicationParams struct {
+	PublicationID string
+	Keys          []string
+}
+
+type PackageVersionOutcomesInPublicationRow struct {
+	Registry  string
+	Name      string
+	Version   string
+	Verdict   string
+	Grade     *string
+	BlockedBy []string
+}
+
+// The published outcomes of the given package versions (keys as
+// registry:name@version) in one publication: a run diff shows a change only
+// as published. The publication's index narrows the rows first.
+func (q *Queries) PackageVersionOutcomesInPublication(ctx context.Context, arg PackageVersionOutcomesInPublicationParams) ([]PackageVersionOutcomesInPublicationRow, error) {
+	rows, err := q.db.Query(ctx, packageVersionOutcomesInPublication, arg.PublicationID, arg.Keys)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []PackageVersionOutcomesInPublicationRow{}
+	for rows.Next() {
+		var i PackageVersionOutcomesInPublicationRow
+		if err := rows.Scan(
+			&i.Registry,
+			&i.Name,
+			&i.Version,
+			&i.Verdict,
+			&i.Grade,
+			&i.BlockedBy,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const packageVersionPyPIVersions = `-- name: PackageVersionPyPIVersions :many
 SELECT lookup_name, version FROM current_versions
 WHERE registry = 'pypi' AND lookup_name = ANY($1::text[])
