@@ -1,0 +1,336 @@
+package pipeline
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/attestari/attestari/internal/methodology"
+	"github.com/attestari/attestari/internal/policy"
+	"github.com/attestari/attestari/internal/registry/fakeregistry"
+	"github.com/attestari/attestari/internal/rundir"
+)
+
+// childModeEnv makes the test binary a child extraction process (TestMain):
+// the re-executed binary serves one request with testChildExtract.
+const childModeEnv = "ATTESTARI_PIPELINE_TEST_CHILD"
+
+// childPIDDirEnv, when set in a child, names a directory where the child
+// writes its pid, so a test can check it did not outlive its parent.
+const childPIDDirEnv = "ATTESTARI_PIPELINE_TEST_CHILD_PIDS"
+
+// serveTestChild is the child's main: the fake extractor, plus the deaths
+// an extractor can die, each chosen by a member of the artifact.
+func serveTestChild() int {
+	if dir := os.Getenv(childPIDDirEnv); dir != "" {
+		_ = os.WriteFile(filepath.Join(dir, fmt.Sprint(os.Getpid())), nil, 0o644)
+	}
+	if err := ServeChild(context.Background(), os.Stdin, os.Stdout, testChildExtract); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	return 0
+}
+
+//go:noinline
+func recurse(n int) int {
+	var pad [128]byte
+	pad[n%128] = byte(n)
+	return recurse(n+1) + int(pad[7])
+}
+
+var keep [][]byte
+
+func testChildExtract(ctx context.Context, in ExtractInput, b ChildBudget) (rundir.Surface, error) {
+	a := in.Artifact
+	switch {
+	case has(a, "STACKOVERFLOW"):
+		recurse(0)
+	case has(a, "FATAL"):
+		var mu sync.Mutex
+		//lint:ignore SA2001 an unlock of an unlocked mutex on purpose: an unrecoverable fatal error
+		mu.Unlock()
+	case has(a, "NILDEREF"):
+		var p *rundir.Surface
+		return *p, nil
+	case has(a, "SIGSEGV"):
+		// Sent to this goroutine's own thread, so the trace is this
+		// goroutine's whatever else runs.
+		runtime.LockOSThread()
+		_ = syscall.Tgkill(os.Getpid(), syscall.Gettid(), syscall.SIGSEGV)
+		time.Sleep(time.Minute)
+	case has(a, "EXIT"):
+		os.Exit(3)
+	case has(a, "MEMORY"):
+		// Grows resident memory until the parent ends it; stops at 8× the
+		// budget so a parent that never measures fails the test instead of
+		// the machine.
+		for i := int64(0); i < 8*b.RSS; i += 8 << 20 {
+			c := make([]byte, 8<<20)
+			for j := range c {
+				c[j] = byte(j)
+			}
+			keep = append(keep, c)
+		}
+		return rundir.Surface{}, errors.New("the memory child was never ended")
+	case has(a, "HANG"):
+		time.Sleep(time.Hour)
+	}
+	return fakeExtractor{}.Extract(ctx, in)
+}
+
+func has(a interface{ Bytes(string) ([]byte, bool) }, member string) bool {
+	_, ok := a.Bytes(member)
+	return ok
+}
+
+// allowedExtractorVersion is an extractor version the version table pairs
+// with the methodology in force, so decide evaluates the guards.
+func allowedExtractorVersion(t *testing.T) string {
+	for _, p := range methodology.VersionTable() {
+		if p.Methodology == methodology.Version {
+			return p.Extractor
+		}
+	}
+	t.Fatalf("the version table has no row for methodology %s", methodology.Version)
+	return ""
+}
+
+func testChild(t *testing.T, version string) *ChildExtractor {
+	t.Helper()
+	return &ChildExtractor{
+		Path: os.Args[0], Args: []string{"-test.run=^$"}, Env: []string{childModeEnv + "=1"},
+		ExtractorVersion: version, WallBudget: 3 * time.Second, Grace: 500 * time.Millisecond,
+		RSSBudget: 160 << 20,
+	}
+}
+
+// crashWorld serves two ordinary packages and one package per way an
+// extraction can die or pass its budget.
+func crashWorld(t *testing.T, kinds ...string) *world {
+	t.Helper()
+	w := newWorld(t, 2, false)
+	var cs []cand
+	for i, name := range w.names {
+		cs = append(cs, cand{Registry: "npm", Name: name, Version: "1.0.0", Rank: i + 1})
+	}
+	for _, k := range kinds {
+		name := "dies-" + strings.ToLower(k)
+		w.fake.AddNPM(name, "1.0.0", tgz(t, "package.json", `{"name":"`+name+`"}`, "index.js", "x();\n", k, "1"), fakeregistry.NPMOptions{})
+		cs = append(cs, cand{Registry: "npm", Name: name, Version: "1.0.0", Rank: len(cs) + 1})
+	}
+	writeCandidates(t, w.cands, cs)
+	return w
+}
+
+var addrRe = regexp.MustCompile(`0x[0-9a-fA-F]{5,}`)
+
+// TestChildDeathsAreFailureRows is the issue's item 2: an extraction that
+// dies by a stack overflow, a fatal runtime error, a nil dereference, a
+// SIGSEGV or an exit without a result ends as that package's failure row
+// (stage surface, extractor_crashed) with the runtime's cause, while the run
+// finishes; one that passes the memory or wall budget is the surface row
+// extraction_budget_exceeded with the measured peak beside the limit. Two
+// runs record the same rows, so the cause holds nothing that differs
+// between executions. Decide then refuses every one of them.
+func TestChildDeathsAreFailureRows(t *testing.T) {
+	kinds := []string{"STACKOVERFLOW", "FATAL", "NILDEREF", "SIGSEGV", "EXIT", "MEMORY", "HANG"}
+	w := crashWorld(t, kinds...)
+	version := allowedExtractorVersion(t)
+	var dirs []string
+	for run := range 2 {
+		o := w.options(t)
+		o.RunID = fmt.Sprintf("children-%d", run)
+		o.Concurrency = 2
+		child := testChild(t, version)
+		o.Extractor = child
+		res, err := Run(context.Background(), o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Status != rundir.StatusFinished || res.Packages != 2+len(kinds) {
+			t.Fatalf("run %+v", res)
+		}
+		if p := child.PeakChildren(); p < 1 || p > o.Concurrency {
+			t.Errorf("%d children alive at once with %d workers", p, o.Concurrency)
+		}
+		dirs = append(dirs, res.Dir)
+	}
+	a, b := seven(t, dirs[0]), seven(t, dirs[1])
+	for _, name := range rundir.SevenFiles {
+		if a[name] != b[name] {
+			t.Errorf("two runs over the same dying packages differ in %s:\n%s", name, lineDiff(a[name], b[name]))
+		}
+	}
+
+	files, err := rundir.Read(dirs[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	failures := map[string][]rundir.Failure{}
+	for _, p := range files.Summary.Packages {
+		failures[p.Package.Name] = p.Failures
+	}
+	surfaces := map[string]rundir.Surface{}
+	for _, s := range files.Surfaces {
+		surfaces[s.Package.Name] = s
+	}
+	wantCause := map[string]string{
+		"STACKOVERFLOW": "fatal error: stack overflow",
+		"FATAL":         "fatal error: sync: unlock of unlocked mutex",
+		"NILDEREF":      "panic: runtime error: invalid memory address or nil pointer dereference",
+		"SIGSEGV":       "SIGSEGV: segmentation violation",
+		"EXIT":          "exit status 3",
+	}
+	for k, cause := range wantCause {
+		name := "dies-" + strings.ToLower(k)
+		fs := failures[name]
+		if len(fs) != 1 || fs[0].Stage != StageSurface || fs[0].Kind != KindExtractorCrashed {
+			t.Errorf("%s: failures %+v, want one surface/%s", name, fs, KindExtractorCrashed)
+			continue
+		}
+		f := fs[0]
+		if !strings.Contains(f.Message, cause) || len(f.Message) > maxCauseBytes+100 || addrRe.MatchString(f.Message+f.Stack) {
+			t.Errorf("%s: message %q (stack %q): want the cause %q, bounded, without addresses", name, f.Message, f.Stack, cause)
+		}
+		if (k != "EXIT") != (f.Stack != "") {
+			t.Errorf("%s: stack %q", name, f.Stack)
+		}
+		if _, ok := surfaces[name]; ok {
+			t.Errorf("%s: a dead extraction has a surface row", name)
+		}
+	}
+	if f := failures["dies-stackoverflow"]; len(f) == 1 && !strings.Contains(f[0].Message, fmt.Sprintf("goroutine stack exceeds %d-byte limit", ChildStackLimit(160<<20))) {
+		t.Errorf("stack overflow cause %q does not name the child's stack limit", f[0].Message)
+	}
+	for _, k := range []string{"MEMORY", "HANG"} {
+		name := "dies-" + strings.ToLower(k)
+		s, ok := surfaces[name]
+		if !ok || s.Outcome != policy.CodeExtractionBudgetExceeded || len(failures[name]) != 0 {
+			t.Errorf("%s: surface %+v, failures %+v", name, s, failures[name])
+			continue
+		}
+		b := s.Budget
+		if b.RSSBytesLimit != 160<<20 || b.WallMsLimit != 3000 || b.RSSBytes <= 0 {
+			t.Errorf("%s: budget %+v", name, b)
+		}
+		if k == "MEMORY" && (b.RSSBytes <= b.RSSBytesLimit || !strings.Contains(s.OutcomeDetail, "resident memory")) {
+			t.Errorf("memory: peak %d against limit %d, detail %q", b.RSSBytes, b.RSSBytesLimit, s.OutcomeDetail)
+		}
+		if k == "HANG" && (b.WallMs < b.WallMsLimit || !strings.Contains(s.OutcomeDetail, "wall time")) {
+			t.Errorf("hang: wall %d ms against limit %d, detail %q", b.WallMs, b.WallMsLimit, s.OutcomeDetail)
+		}
+	}
+	for _, name := range w.names {
+		s := surfaces[name]
+		if s.Outcome != "parsed" || len(s.Tools) != 2 || len(failures[name]) != 0 {
+			t.Errorf("%s: surface %+v failures %+v", name, s, failures[name])
+		}
+		// The figures are the child's measured high-water mark: at least
+		// the Go runtime's own baseline, never the in-process estimate 0.
+		if s.Budget.RSSBytes < 1<<20 || s.Budget.RSSBytes > s.Budget.RSSBytesLimit {
+			t.Errorf("%s: recorded peak %d bytes", name, s.Budget.RSSBytes)
+		}
+	}
+
+	d, err := policy.Decide(context.Background(), dirs[0], w.store(t), policy.Options{Now: time.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := map[string]policy.PackageRow{}
+	for _, r := range d.Packages {
+		rows[r.Package.Name] = r
+	}
+	for _, k := range kinds {
+		name := "dies-" + strings.ToLower(k)
+		r := rows[name]
+		want := []string{policy.CodeGateFailedAsRecorded, policy.CodeGateNotRecomputable, policy.CodeCheckMissing, policy.CodeCheckFailed}
+		switch k {
+		case "EXIT":
+			want = want[:3] // no trace, so nothing says it was a crash but the missing row
+		case "MEMORY", "HANG":
+			want = []string{policy.CodeGateFailedAsRecorded, policy.CodeExtractionBudgetExceeded}
+		}
+		if r.Verdict != policy.VerdictNotGradeable {
+			t.Errorf("%s: verdict %q", name, r.Verdict)
+		}
+		for _, c := range want {
+			if !slices.Contains(r.BlockedBy, c) {
+				t.Errorf("%s: blocked_by %v lacks %s", name, r.BlockedBy, c)
+			}
+		}
+	}
+}
+
+// lineDiff shows the lines of a and b that differ, in order.
+func lineDiff(a, b string) string {
+	al, bl := strings.Split(a, "\n"), strings.Split(b, "\n")
+	var out []string
+	for i := range max(len(al), len(bl)) {
+		var x, y string
+		if i < len(al) {
+			x = al[i]
+		}
+		if i < len(bl) {
+			y = bl[i]
+		}
+		if x != y {
+			out = append(out, fmt.Sprintf("%d: %q\n   %q", i+1, x, y))
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
+// TestCrashCause checks the cause read from a runtime crash report: the
+// runtime's lines in order, addresses gone, bounded, then how the process
+// ended; and the goroutine trace cleaned of frame addresses.
+func TestCrashCause(t *testing.T) {
+	report := "runtime: goroutine stack exceeds 67108864-byte limit\n" +
+		"runtime: sp=0x1ade34ee03a8 stack=[0x1ade34ee0000, 0x1ade38ee0000]\n" +
+		"fatal error: stack overflow\n\nruntime stack:\nruntime.throw({0x4f3d68?, 0x200000001?})\n" +
+		"\t/usr/local/go/src/runtime/panic.go:1229 +0x48 fp=0x7ffc0c98e0f8 sp=0x7ffc0c98e0c8 pc=0x47ca68\n\n" +
+		"goroutine 1 gp=0x1ade30e341e0 m=0 mp=0x5d3360 [running]:\nmain.rec(0xd7931?)\n" +
+		"\t/tmp/crashx/main.go:13 +0xe5 fp=0x1ade34ee03b8 sp=0x1ade34ee03b0 pc=0x4c3cc5\nmain.rec(...)\n\t/tmp/crashx/main.go:13\n\n" +
+		"goroutine 2 gp=0x1 m=nil [force gc (idle)]:\nruntime.gopark()\n"
+	e := crashFrom(errors.New("exit status 2"), []byte(report))
+	want := "runtime: goroutine stack exceeds 67108864-byte limit; fatal error: stack overflow; exit status 2"
+	if e.Cause != want {
+		t.Errorf("cause %q, want %q", e.Cause, want)
+	}
+	wantStack := "main.rec(...)\n\t/tmp/crashx/main.go:13\n...the frame above 2 times in a row"
+	if e.Stack != wantStack {
+		t.Errorf("stack %q, want %q", e.Stack, wantStack)
+	}
+	long := "panic: " + strings.Repeat("é", 2000) + "\n"
+	e = crashFrom(errors.New("exit status 2"), []byte(long))
+	if len(e.Cause) > maxCauseBytes+4 || !strings.HasSuffix(e.Cause, "…; exit status 2") || !strings.HasPrefix(e.Cause, "panic: é") {
+		t.Errorf("long cause (%d bytes) %q", len(e.Cause), e.Cause[:40])
+	}
+	if e := crashFrom(errors.New("signal: killed"), nil); e.Cause != "no runtime error was printed; signal: killed" || e.Stack != "" {
+		t.Errorf("silent death: %+v", e)
+	}
+}
+
+func TestParseHWM(t *testing.T) {
+	n, ok := parseHWM([]byte("Name:\tx\nVmPeak:\t  9000 kB\nVmHWM:\t    1234 kB\nVmRSS:\t 1000 kB\n"))
+	if !ok || n != 1234<<10 {
+		t.Fatalf("parseHWM = %d %v", n, ok)
+	}
+	if _, ok := parseHWM([]byte("VmHWM: lots\n")); ok {
+		t.Fatal("a malformed VmHWM line parsed")
+	}
+	self, ok := selfPeakRSS()
+	if !ok || self < 1<<20 {
+		t.Fatalf("this process's own high-water mark: %d %v", self, ok)
+	}
+}
