@@ -1,14 +1,18 @@
 package pipeline
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -333,4 +337,199 @@ func TestParseHWM(t *testing.T) {
 	if !ok || self < 1<<20 {
 		t.Fatalf("this process's own high-water mark: %d %v", self, ok)
 	}
+}
+
+// workerEnv carries the re-executed worker's configuration in
+// TestKilledWorkerRetriesExtractionBoundedly.
+const workerEnv = "ATTESTARI_PIPELINE_TEST_WORKER"
+
+type workerConfig struct {
+	URL, Home, Candidates, RunID, PIDDir string
+	Resume                               bool
+}
+
+// TestKilledWorkerRetriesExtractionBoundedly: a worker killed with SIGKILL
+// while a package's extraction runs takes its child with it, and the
+// package is tried again on resume, but only MaxExtractAttempts times in
+// all: the next resume records extractor_abandoned for it without starting
+// the extraction, and the run finishes.
+func TestKilledWorkerRetriesExtractionBoundedly(t *testing.T) {
+	w := crashWorld(t, "HANG")
+	pidDir := t.TempDir()
+	cfg := workerConfig{URL: w.srv.URL, Home: w.home, Candidates: w.cands, RunID: "killed-in-extraction", PIDDir: pidDir}
+	dir := filepath.Join(w.home, "runs", cfg.RunID)
+	cs, _, err := LoadCandidates(w.cands)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var marker string
+	for _, c := range cs.Candidates {
+		if c.Name == "dies-hang" {
+			marker = filepath.Join(dir, PackagesDir, strings.TrimSuffix(packageFileName(c), ".json")+".attempts")
+		}
+	}
+	for attempt := 1; attempt <= MaxExtractAttempts; attempt++ {
+		cfg.Resume = attempt > 1
+		env, _ := json.Marshal(cfg)
+		cmd := exec.Command(os.Args[0], "-test.run=^TestHelperWorkerWithChildren$", "-test.timeout=5m")
+		cmd.Env = append(os.Environ(), workerEnv+"="+string(env))
+		var out bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &out
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		exited := make(chan error, 1)
+		go func() { exited <- cmd.Wait() }()
+		// The hanging package's extraction is under way once its marker
+		// counts this attempt and a child is alive (the ordinary
+		// packages' children have exited by then: one worker, in order).
+		var child int
+		deadline := time.After(2 * time.Minute)
+	wait:
+		for {
+			select {
+			case err := <-exited:
+				t.Fatalf("attempt %d: worker exited before it was killed: %v\n%s", attempt, err, out.String())
+			case <-deadline:
+				_ = cmd.Process.Kill()
+				t.Fatalf("attempt %d: the extraction never started\n%s", attempt, out.String())
+			case <-time.After(10 * time.Millisecond):
+				if markerCount(t, marker) == attempt {
+					if child = liveChild(t, pidDir); child != 0 {
+						break wait
+					}
+				}
+			}
+		}
+		if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+			t.Fatal(err)
+		}
+		if err := <-exited; err == nil || !strings.Contains(err.Error(), "killed") {
+			t.Fatalf("worker did not die by SIGKILL: %v", err)
+		}
+		// The kernel ends the child with its parent (Pdeathsig).
+		gone := time.After(30 * time.Second)
+		for alive(child) {
+			select {
+			case <-gone:
+				t.Fatalf("attempt %d: child %d outlived its killed worker", attempt, child)
+			case <-time.After(10 * time.Millisecond):
+			}
+		}
+		if _, err := os.Stat(filepath.Join(dir, rundir.SummaryFile)); err == nil {
+			t.Fatalf("attempt %d: the killed run finished", attempt)
+		}
+	}
+
+	o := w.options(t)
+	o.CandidatesPath, o.Resume, o.Concurrency = "", cfg.RunID, 1
+	rec := &recordingExtractor{inner: testChild(t, fakeExtractorVersion)}
+	o.Extractor = rec
+	res, err := Run(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Status != rundir.StatusFinished || res.Carried != 2 || res.Examined != 1 {
+		t.Fatalf("resumed %+v", res)
+	}
+	if n := rec.calls["dies-hang"]; n != 0 {
+		t.Fatalf("the abandoned package's extraction was started %d more times", n)
+	}
+	files, err := rundir.Read(res.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range files.Summary.Packages {
+		if p.Package.Name != "dies-hang" {
+			continue
+		}
+		if len(p.Failures) != 1 || p.Failures[0].Stage != StageSurface || p.Failures[0].Kind != KindExtractorAbandoned ||
+			!strings.Contains(p.Failures[0].Message, fmt.Sprintf("started %d times", MaxExtractAttempts)) {
+			t.Fatalf("abandoned package's failures %+v", p.Failures)
+		}
+	}
+	if ms, _ := filepath.Glob(filepath.Join(dir, PackagesDir, "*.attempts")); len(ms) != 0 {
+		t.Fatalf("a finished run keeps attempt markers %v", ms)
+	}
+}
+
+// TestHelperWorkerWithChildren is the worker of
+// TestKilledWorkerRetriesExtractionBoundedly; run directly it does nothing.
+func TestHelperWorkerWithChildren(t *testing.T) {
+	env := os.Getenv(workerEnv)
+	if env == "" {
+		return
+	}
+	var cfg workerConfig
+	if err := json.Unmarshal([]byte(env), &cfg); err != nil {
+		t.Fatal(err)
+	}
+	o := optionsFor(t, cfg.URL, cfg.Home, cfg.Candidates)
+	o.Concurrency = 1
+	if cfg.Resume {
+		o.CandidatesPath, o.Resume = "", cfg.RunID
+	} else {
+		o.RunID = cfg.RunID
+	}
+	child := testChild(t, fakeExtractorVersion)
+	child.WallBudget = time.Hour
+	child.Env = append(child.Env, childPIDDirEnv+"="+cfg.PIDDir)
+	o.Extractor = child
+	_, err := Run(context.Background(), o)
+	t.Fatalf("the worker was meant to be killed while the extraction hung; Run returned %v", err)
+}
+
+// recordingExtractor counts the extractions started per package name.
+type recordingExtractor struct {
+	inner Extractor
+	mu    sync.Mutex
+	calls map[string]int
+}
+
+func (r *recordingExtractor) Version() string { return r.inner.Version() }
+
+func (r *recordingExtractor) Extract(ctx context.Context, in ExtractInput) (rundir.Surface, error) {
+	r.mu.Lock()
+	if r.calls == nil {
+		r.calls = map[string]int{}
+	}
+	r.calls[in.Package.Name]++
+	r.mu.Unlock()
+	return r.inner.Extract(ctx, in)
+}
+
+// markerCount is the count an attempt marker holds, 0 without one.
+func markerCount(t *testing.T, path string) int {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return 0
+	}
+	n, _ := strconv.Atoi(strings.TrimSpace(string(b)))
+	return n
+}
+
+// liveChild is a child that wrote its pid to dir and is still running.
+func liveChild(t *testing.T, dir string) int {
+	t.Helper()
+	es, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range es {
+		if pid, err := strconv.Atoi(e.Name()); err == nil && alive(pid) {
+			return pid
+		}
+	}
+	return 0
+}
+
+// alive reports whether pid runs (a zombie has ended).
+func alive(pid int) bool {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return false
+	}
+	i := bytes.LastIndexByte(b, ')')
+	return i > 0 && i+2 < len(b) && b[i+2] != 'Z' && b[i+2] != 'X'
 }
