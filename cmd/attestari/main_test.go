@@ -10,6 +10,17 @@ import (
 	"testing"
 )
 
+// TestMain lets the test binary be the extraction child the commands start
+// (os.Executable is this binary under test), so `run` and `surface` in
+// these tests extract in real child processes.
+func TestMain(m *testing.M) {
+	if len(os.Args) > 1 && os.Args[1] == extractChildCommand {
+		e := &env{stdout: os.Stdout, stderr: os.Stderr, getenv: os.Getenv}
+		os.Exit(runMain(context.Background(), e, os.Args[1:]))
+	}
+	os.Exit(m.Run())
+}
+
 func runCLI(t *testing.T, home string, args ...string) (int, string, string) {
 	t.Helper()
 	var out, errb bytes.Buffer

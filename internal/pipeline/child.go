@@ -373,6 +373,9 @@ wait:
 	if s.ExtractorVersion == "" {
 		s.ExtractorVersion = c.ExtractorVersion
 	}
+	if s.ArtifactSHA256 == "" {
+		s.ArtifactSHA256 = in.ArtifactSHA256
+	}
 	// The figures on the row are the ones measured from outside: the
 	// child's whole life and its resident high-water mark.
 	s.Budget = budget
