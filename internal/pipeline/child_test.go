@@ -46,10 +46,14 @@ func serveTestChild() int {
 	return 0
 }
 
+// recurse never returns: a stack overflow on purpose, the way an
+// unbounded recursion over hostile input ends.
+//
 //go:noinline
 func recurse(n int) int {
 	var pad [128]byte
 	pad[n%128] = byte(n)
+	//lint:ignore SA5007 the infinite recursion is the point
 	return recurse(n+1) + int(pad[7])
 }
 
@@ -61,8 +65,8 @@ func testChildExtract(ctx context.Context, in ExtractInput, b ChildBudget) (rund
 	case has(a, "STACKOVERFLOW"):
 		recurse(0)
 	case has(a, "FATAL"):
+		// An unlock of an unlocked mutex: an unrecoverable fatal error.
 		var mu sync.Mutex
-		//lint:ignore SA2001 an unlock of an unlocked mutex on purpose: an unrecoverable fatal error
 		mu.Unlock()
 	case has(a, "NILDEREF"):
 		var p *rundir.Surface
