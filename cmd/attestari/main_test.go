@@ -99,3 +99,15 @@ func TestDecideFixture(t *testing.T) {
 		}
 	}
 }
+
+// TestExtractChildIsHidden: the worker's child subcommand is not offered
+// to people, and refuses what the worker never sends.
+func TestExtractChildIsHidden(t *testing.T) {
+	_, out, _ := runCLI(t, t.TempDir())
+	if strings.Contains(out, extractChildCommand) {
+		t.Fatalf("help lists %s:\n%s", extractChildCommand, out)
+	}
+	if code, _, errs := runCLI(t, t.TempDir(), extractChildCommand, "extra"); code != 2 || !strings.Contains(errs, "started by the worker") {
+		t.Fatalf("%s with an argument: %d %s", extractChildCommand, code, errs)
+	}
+}
