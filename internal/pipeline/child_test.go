@@ -118,7 +118,9 @@ func testChild(t *testing.T, version string) *ChildExtractor {
 	t.Helper()
 	return &ChildExtractor{
 		Path: os.Args[0], Args: []string{"-test.run=^$"}, Env: []string{childModeEnv + "=1"},
-		ExtractorVersion: version, WallBudget: 3 * time.Second, Grace: 500 * time.Millisecond,
+		// A wall budget far above what a loaded machine needs to start
+		// a child; TestChildWallBudget uses a short one on its own.
+		ExtractorVersion: version, WallBudget: 60 * time.Second, Grace: time.Second,
 		RSSBudget: 160 << 20,
 	}
 }
@@ -147,12 +149,13 @@ var addrRe = regexp.MustCompile(`0x[0-9a-fA-F]{5,}`)
 // dies by a stack overflow, a fatal runtime error, a nil dereference, a
 // SIGSEGV or an exit without a result ends as that package's failure row
 // (stage surface, extractor_crashed) with the runtime's cause, while the run
-// finishes; one that passes the memory or wall budget is the surface row
-// extraction_budget_exceeded with the measured peak beside the limit. Two
+// finishes; one that passes the memory budget is the surface row
+// extraction_budget_exceeded with the measured peak beside the limit
+// (TestChildWallBudget holds the wall budget). Two
 // runs record the same rows, so the cause holds nothing that differs
 // between executions. Decide then refuses every one of them.
 func TestChildDeathsAreFailureRows(t *testing.T) {
-	kinds := []string{"STACKOVERFLOW", "FATAL", "NILDEREF", "SIGSEGV", "EXIT", "MEMORY", "HANG"}
+	kinds := []string{"STACKOVERFLOW", "FATAL", "NILDEREF", "SIGSEGV", "EXIT", "MEMORY"}
 	w := crashWorld(t, kinds...)
 	version := allowedExtractorVersion(t)
 	var dirs []string
@@ -221,23 +224,9 @@ func TestChildDeathsAreFailureRows(t *testing.T) {
 	if f := failures["dies-stackoverflow"]; len(f) == 1 && !strings.Contains(f[0].Message, fmt.Sprintf("goroutine stack exceeds %d-byte limit", ChildStackLimit(160<<20))) {
 		t.Errorf("stack overflow cause %q does not name the child's stack limit", f[0].Message)
 	}
-	for _, k := range []string{"MEMORY", "HANG"} {
-		name := "dies-" + strings.ToLower(k)
-		s, ok := surfaces[name]
-		if !ok || s.Outcome != policy.CodeExtractionBudgetExceeded || len(failures[name]) != 0 {
-			t.Errorf("%s: surface %+v, failures %+v", name, s, failures[name])
-			continue
-		}
-		b := s.Budget
-		if b.RSSBytesLimit != 160<<20 || b.WallMsLimit != 3000 || b.RSSBytes <= 0 {
-			t.Errorf("%s: budget %+v", name, b)
-		}
-		if k == "MEMORY" && (b.RSSBytes <= b.RSSBytesLimit || !strings.Contains(s.OutcomeDetail, "resident memory")) {
-			t.Errorf("memory: peak %d against limit %d, detail %q", b.RSSBytes, b.RSSBytesLimit, s.OutcomeDetail)
-		}
-		if k == "HANG" && (b.WallMs < b.WallMsLimit || !strings.Contains(s.OutcomeDetail, "wall time")) {
-			t.Errorf("hang: wall %d ms against limit %d, detail %q", b.WallMs, b.WallMsLimit, s.OutcomeDetail)
-		}
+	if s, ok := surfaces["dies-memory"]; !ok || s.Outcome != policy.CodeExtractionBudgetExceeded || len(failures["dies-memory"]) != 0 ||
+		s.Budget.RSSBytesLimit != 160<<20 || s.Budget.RSSBytes <= s.Budget.RSSBytesLimit || !strings.Contains(s.OutcomeDetail, "resident memory") {
+		t.Errorf("memory: surface %+v, failures %+v", s, failures["dies-memory"])
 	}
 	for _, name := range w.names {
 		s := surfaces[name]
@@ -266,7 +255,7 @@ func TestChildDeathsAreFailureRows(t *testing.T) {
 		switch k {
 		case "EXIT":
 			want = want[:3] // no trace, so nothing says it was a crash but the missing row
-		case "MEMORY", "HANG":
+		case "MEMORY":
 			want = []string{policy.CodeGateFailedAsRecorded, policy.CodeExtractionBudgetExceeded}
 		}
 		if r.Verdict != policy.VerdictNotGradeable {
@@ -276,6 +265,49 @@ func TestChildDeathsAreFailureRows(t *testing.T) {
 			if !slices.Contains(r.BlockedBy, c) {
 				t.Errorf("%s: blocked_by %v lacks %s", name, r.BlockedBy, c)
 			}
+		}
+	}
+}
+
+// TestChildWallBudget: a child still running at the wall budget plus the
+// grace is ended by the parent and recorded extraction_budget_exceeded,
+// with the wall time it ran beside the limit.
+func TestChildWallBudget(t *testing.T) {
+	w := crashWorld(t, "HANG")
+	o := w.options(t)
+	child := testChild(t, allowedExtractorVersion(t))
+	child.WallBudget, child.Grace = time.Second, 200*time.Millisecond
+	o.Extractor = child
+	res, err := Run(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, err := rundir.Read(res.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, s := range files.Surfaces {
+		if s.Package.Name != "dies-hang" {
+			continue
+		}
+		found = true
+		b := s.Budget
+		if s.Outcome != policy.CodeExtractionBudgetExceeded || !strings.Contains(s.OutcomeDetail, "wall time passed the budget of 1s") ||
+			b.WallMsLimit != 1000 || b.WallMs < 1200 || b.RSSBytes <= 0 {
+			t.Errorf("hang: outcome %s (%s), budget %+v", s.Outcome, s.OutcomeDetail, b)
+		}
+	}
+	if !found {
+		t.Fatal("the hanging package has no surface row")
+	}
+	d, err := policy.Decide(context.Background(), res.Dir, w.store(t), policy.Options{Now: time.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range d.Packages {
+		if r.Package.Name == "dies-hang" && (r.Verdict != policy.VerdictNotGradeable || !slices.Contains(r.BlockedBy, policy.CodeExtractionBudgetExceeded)) {
+			t.Errorf("hang: verdict %s blocked by %v", r.Verdict, r.BlockedBy)
 		}
 	}
 }
