@@ -159,9 +159,12 @@ func ServeChild(ctx context.Context, stdin io.Reader, stdout io.Writer, fn Child
 	b := ChildBudget{Wall: time.Duration(req.WallBudgetMs) * time.Millisecond, RSS: req.RSSBudgetBytes}
 	res := childResult{Schema: childSchema}
 	art, err := ReadArtifact(ctx, data, req.Format, limits)
+	if err != nil {
+		// As extractor.FromArchive: an archive the reader refuses with an
+		// error is unreadable, whatever the error.
+		art = &artifact.Artifact{Outcome: artifact.OutcomeArchiveUnreadable, Cause: "read", Reason: err.Error()}
+	}
 	switch {
-	case err != nil:
-		res.Error = err.Error()
 	case art.Outcome == artifact.OutcomeArchiveUnreadable:
 		res.Surface = UnreadableSurface(req.Package, req.ArtifactSHA256, "", art)
 	default:

@@ -6,11 +6,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -19,6 +21,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/attestari/attestari/internal/artifact"
 	"github.com/attestari/attestari/internal/methodology"
 	"github.com/attestari/attestari/internal/policy"
 	"github.com/attestari/attestari/internal/registry/fakeregistry"
@@ -568,4 +571,42 @@ func alive(pid int) bool {
 	}
 	i := bytes.LastIndexByte(b, ')')
 	return i > 0 && i+2 < len(b) && b[i+2] != 'Z' && b[i+2] != 'X'
+}
+
+// TestServeChildProtocol: the child refuses a header it does not know and
+// bytes that are not the artifact the header names, and answers a good
+// request with one result line holding the surface row.
+func TestServeChildProtocol(t *testing.T) {
+	data := serverTarball(t, "p", "echo")
+	req := childRequest{Schema: childSchema, Package: rundir.PackageRef{Registry: "npm", Name: "p", Version: "1.0.0"},
+		ArtifactSHA256: rundir.SHA256Hex(data), Format: artifact.FormatNpmTarball, Size: int64(len(data)), WallBudgetMs: 1000, RSSBudgetBytes: 1 << 30}
+	// ServeChild sets this process's stack and memory limits, as a child's.
+	stack, mem := debug.SetMaxStack(1<<30), debug.SetMemoryLimit(-1)
+	t.Cleanup(func() { debug.SetMaxStack(stack); debug.SetMemoryLimit(mem) })
+	frame := func(r childRequest, body []byte) *bytes.Reader {
+		h, _ := json.Marshal(r)
+		return bytes.NewReader(append(append(h, '\n'), body...))
+	}
+	extract := func(ctx context.Context, in ExtractInput, _ ChildBudget) (rundir.Surface, error) {
+		return fakeExtractor{}.Extract(ctx, in)
+	}
+	bad := req
+	bad.Schema = "attestari.extract/v0"
+	if err := ServeChild(context.Background(), frame(bad, data), io.Discard, extract); err == nil {
+		t.Error("a header of another schema was served")
+	}
+	if err := ServeChild(context.Background(), frame(req, append([]byte("x"), data[1:]...)), io.Discard, extract); err == nil || !strings.Contains(err.Error(), "hashes to") {
+		t.Errorf("bytes that are not the artifact: %v", err)
+	}
+	if err := ServeChild(context.Background(), bytes.NewReader([]byte(`{"schema":"`+childSchema+`","extra":1}`+"\n")), io.Discard, extract); err == nil {
+		t.Error("a header with an unknown field was served")
+	}
+	var out bytes.Buffer
+	if err := ServeChild(context.Background(), frame(req, data), &out, extract); err != nil {
+		t.Fatal(err)
+	}
+	var res childResult
+	if err := json.Unmarshal(out.Bytes(), &res); err != nil || res.Surface == nil || res.Surface.Outcome != "parsed" || len(res.Surface.Tools) != 1 || res.PeakRSSBytes <= 0 {
+		t.Fatalf("result %s: %v", out.String(), err)
+	}
 }
