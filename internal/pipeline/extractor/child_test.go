@@ -1,12 +1,16 @@
 package extractor
 
 import (
+	"archive/zip"
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"net/http/httptest"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -15,6 +19,8 @@ import (
 	"github.com/attestari/attestari/internal/artifact"
 	"github.com/attestari/attestari/internal/pipeline"
 	"github.com/attestari/attestari/internal/policy"
+	"github.com/attestari/attestari/internal/registry"
+	"github.com/attestari/attestari/internal/registry/fakeregistry"
 	"github.com/attestari/attestari/internal/rundir"
 	"github.com/attestari/attestari/internal/surface"
 )
@@ -265,4 +271,95 @@ func BenchmarkHostileMemory(b *testing.B) {
 			}
 		})
 	}
+}
+
+// TestRunSurvivesTheIssuesImportCycle runs the issue's smallest Python
+// import cycle (server.py importing DESC from itself for a tool's
+// description) and an ordinary npm server through a run whose extractor is
+// the child. Extracted in the worker's own process, that package ended the
+// whole run with a Go stack overflow (this test binary would die with it).
+// Now the run finishes: the package is either read (once the extractor
+// bounds that recursion) or, while the extractor still overflows, recorded
+// as extractor_crashed with the runtime's cause.
+func TestRunSurvivesTheIssuesImportCycle(t *testing.T) {
+	fake := fakeregistry.New()
+	srv := httptest.NewServer(fake)
+	defer srv.Close()
+	fake.AddNPM("echo-mcp", "1.0.0", serverPackage(t, 1, 2), fakeregistry.NPMOptions{})
+	fake.AddPyPI("cyc-server", "0.1.0", []fakeregistry.PyPIFile{{Filename: "cyc_server-0.1.0-py3-none-any.whl", Content: wheel(t,
+		"cyc_server/__init__.py", "",
+		"cyc_server/server.py", "from mcp.server.fastmcp import FastMCP\nfrom .server import DESC\n\nmcp = FastMCP(\"cyc\")\n\n@mcp.tool(description=DESC)\ndef hello() -> str:\n    return \"hi\"\n",
+	)}}, fakeregistry.PyPIOptions{Summary: "cycle"})
+	home := t.TempDir()
+	cands := filepath.Join(home, "candidates.json")
+	if err := os.WriteFile(cands, []byte(`{"schema": "attestari.candidates/v1",
+  "selection": {"queries": [], "ranking_rule": "test", "page_size": 0, "window": null, "fetched_at": [], "datasets": []},
+  "candidates": [{"registry": "npm", "name": "echo-mcp", "version": "1.0.0", "rank": 1},
+                 {"registry": "pypi", "name": "cyc-server", "version": "0.1.0", "rank": 1}], "excluded": []}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ro := registry.Options{MaxAttempts: 1}
+	npm, err := registry.NewNPM(srv.URL, ro)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pypi, err := registry.NewPyPI(srv.URL, ro)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := pipeline.Run(context.Background(), pipeline.Options{
+		Home: home, CandidatesPath: cands, NPM: npm, PyPI: pypi, Extractor: testChild(), CodeCommit: "test",
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := rundir.Read(res.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Status != rundir.StatusFinished || res.Packages != 2 {
+		t.Fatalf("run %+v", res)
+	}
+	surfaces := map[string]rundir.Surface{}
+	for _, s := range f.Surfaces {
+		surfaces[s.Package.Name] = s
+	}
+	if s := surfaces["echo-mcp"]; s.Outcome != "parsed" || len(s.Tools) != 2 {
+		t.Fatalf("the ordinary package: %+v", s)
+	}
+	for _, p := range f.Summary.Packages {
+		if p.Package.Name != "cyc-server" {
+			continue
+		}
+		_, read := surfaces["cyc-server"]
+		switch {
+		case read && len(p.Failures) == 0:
+			t.Logf("the cycle was read: outcome %s", surfaces["cyc-server"].Outcome)
+		case !read && len(p.Failures) == 1 && p.Failures[0].Kind == pipeline.KindExtractorCrashed &&
+			strings.Contains(p.Failures[0].Message, "fatal error: stack overflow") && p.Failures[0].Stack != "":
+			t.Logf("the cycle crashed the child: %s", p.Failures[0].Message)
+		default:
+			t.Fatalf("the cycle: surface read %v, failures %+v", read, p.Failures)
+		}
+	}
+}
+
+// wheel builds a zip with the given members at its root.
+func wheel(t testing.TB, files ...string) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	for i := 0; i+1 < len(files); i += 2 {
+		w, err := zw.CreateHeader(&zip.FileHeader{Name: files[i], Method: zip.Deflate, Modified: time.Unix(499162500, 0)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := w.Write([]byte(files[i+1])); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
 }
