@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -608,5 +609,56 @@ func TestServeChildProtocol(t *testing.T) {
 	var res childResult
 	if err := json.Unmarshal(out.Bytes(), &res); err != nil || res.Surface == nil || res.Surface.Outcome != "parsed" || len(res.Surface.Tools) != 1 || res.PeakRSSBytes <= 0 {
 		t.Fatalf("result %s: %v", out.String(), err)
+	}
+}
+
+// TestCancelEndsChildren: cancelling a run ends the child that is
+// extracting, abandons its package (redone on resume) and does not count
+// the attempt, since this worker saw the extraction end.
+func TestCancelEndsChildren(t *testing.T) {
+	w := crashWorld(t, "HANG")
+	pidDir := t.TempDir()
+	o := w.options(t)
+	o.RunID, o.Concurrency = "cancelled-in-extraction", 1
+	child := testChild(t, fakeExtractorVersion)
+	child.Env = append(child.Env, childPIDDirEnv+"="+pidDir)
+	o.Extractor = child
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan error, 1)
+	go func() { _, err := Run(ctx, o); done <- err }()
+	cs, _, err := LoadCandidates(w.cands)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var marker string
+	for _, c := range cs.Candidates {
+		if c.Name == "dies-hang" {
+			marker = filepath.Join(w.home, "runs", o.RunID, PackagesDir, strings.TrimSuffix(packageFileName(c), ".json")+".attempts")
+		}
+	}
+	var pid int
+	for pid == 0 {
+		select {
+		case err := <-done:
+			t.Fatalf("the run ended before it was cancelled: %v", err)
+		case <-time.After(10 * time.Millisecond):
+			if markerCount(t, marker) == 1 {
+				pid = liveChild(t, pidDir)
+			}
+		}
+	}
+	cancel()
+	if err := <-done; !errors.Is(err, ErrCancelled) {
+		t.Fatalf("cancelled run returned %v", err)
+	}
+	if alive(pid) {
+		t.Fatalf("child %d outlived the cancelled run", pid)
+	}
+	if _, err := os.Stat(marker); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("the attempt marker is still there: %v", err)
+	}
+	if h := readHeader(t, filepath.Join(w.home, "runs", o.RunID)); h.Status != rundir.StatusCancelled {
+		t.Fatalf("header status %s", h.Status)
 	}
 }
