@@ -662,3 +662,24 @@ func TestCancelEndsChildren(t *testing.T) {
 		t.Fatalf("header status %s", h.Status)
 	}
 }
+
+// TestChildThatCannotStart: a child binary that does not exist leaves every
+// package that reads a failure row extractor_unavailable, and the run goes on.
+func TestChildThatCannotStart(t *testing.T) {
+	w := newWorld(t, 2, false)
+	o := w.options(t)
+	o.Extractor = &ChildExtractor{Path: filepath.Join(t.TempDir(), "no-such-binary"), ExtractorVersion: fakeExtractorVersion}
+	res, err := Run(context.Background(), o)
+	if err != nil || res.Status != rundir.StatusFinished {
+		t.Fatalf("run %+v: %v", res, err)
+	}
+	files, err := rundir.Read(res.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range files.Summary.Packages {
+		if len(p.Failures) != 1 || p.Failures[0].Stage != StageSurface || p.Failures[0].Kind != KindExtractorUnavailable {
+			t.Errorf("%s: failures %+v", p.Package.Name, p.Failures)
+		}
+	}
+}

@@ -547,9 +547,12 @@ func (r *runner) surfaceStage(ctx context.Context, w *pkgWork) error {
 	s, err := r.extractor.Extract(ctx, ExtractInput{Package: w.pf.Package, ArtifactSHA256: w.got.sha, Artifact: art,
 		Data: w.got.data, Format: w.got.format, Limits: r.limits})
 	var ce *ChildCrashError
+	var se *stageError
 	switch {
 	case errors.As(err, &ce):
 		return kinded(KindExtractorCrashed, err)
+	case errors.As(err, &se):
+		return err // already classified (a child that could not start: extractor_unavailable)
 	case err != nil:
 		return kinded(KindExtractorError, err)
 	}
