@@ -87,6 +87,9 @@ func runMain(ctx context.Context, e *env, args []string) int {
 		topUsage(e.stdout)
 		return 0
 	}
+	if args[0] == extractChildCommand {
+		return serveExtractChild(ctx, e, args[1:])
+	}
 	c := find(args[0])
 	if c == nil {
 		fmt.Fprintf(e.stderr, "attestari: unknown command %q\n\n", args[0])

@@ -10,6 +10,17 @@ import (
 	"testing"
 )
 
+// TestMain lets the test binary be the extraction child the commands start
+// (os.Executable is this binary under test), so `run` and `surface` in
+// these tests extract in real child processes.
+func TestMain(m *testing.M) {
+	if len(os.Args) > 1 && os.Args[1] == extractChildCommand {
+		e := &env{stdout: os.Stdout, stderr: os.Stderr, getenv: os.Getenv}
+		os.Exit(runMain(context.Background(), e, os.Args[1:]))
+	}
+	os.Exit(m.Run())
+}
+
 func runCLI(t *testing.T, home string, args ...string) (int, string, string) {
 	t.Helper()
 	var out, errb bytes.Buffer
@@ -86,5 +97,17 @@ func TestDecideFixture(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
 			t.Errorf("decide did not write %s", f)
 		}
+	}
+}
+
+// TestExtractChildIsHidden: the worker's child subcommand is not offered
+// to people, and refuses what the worker never sends.
+func TestExtractChildIsHidden(t *testing.T) {
+	_, out, _ := runCLI(t, t.TempDir())
+	if strings.Contains(out, extractChildCommand) {
+		t.Fatalf("help lists %s:\n%s", extractChildCommand, out)
+	}
+	if code, _, errs := runCLI(t, t.TempDir(), extractChildCommand, "extra"); code != 2 || !strings.Contains(errs, "started by the worker") {
+		t.Fatalf("%s with an argument: %d %s", extractChildCommand, code, errs)
 	}
 }

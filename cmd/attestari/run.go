@@ -17,7 +17,6 @@ import (
 	"github.com/attestari/attestari/internal/demo"
 	"github.com/attestari/attestari/internal/evidence"
 	"github.com/attestari/attestari/internal/pipeline"
-	"github.com/attestari/attestari/internal/pipeline/extractor"
 	"github.com/attestari/attestari/internal/policy"
 	"github.com/attestari/attestari/internal/publish"
 	"github.com/attestari/attestari/internal/registry"
@@ -34,7 +33,7 @@ type runFlags struct {
 
 func addRunFlags(fs *flag.FlagSet) runFlags {
 	return runFlags{
-		concurrency: fs.Int("concurrency", 0, "packages examined at once (default: the number of cores)"),
+		concurrency: fs.Int("concurrency", 0, "packages examined at once, and so extraction processes alive at once (default: the number of cores)"),
 		jsonLogs:    fs.Bool("json-logs", false, "structured JSON logs instead of a progress bar"),
 		demo:        fs.Bool("demo", false, "examine the built-in demo set (testdata/demo) served by an in-process fake registry on loopback; needs no network"),
 	}
@@ -131,9 +130,13 @@ func pipelineOptions(ctx context.Context, e *env, rf runFlags, fakeURL string) (
 	if err != nil {
 		return pipeline.Options{}, err
 	}
+	ex, err := childExtractor()
+	if err != nil {
+		return pipeline.Options{}, err
+	}
 	o := pipeline.Options{
 		Home: absHome(e), Concurrency: *rf.concurrency, NPM: npm, PyPI: pypi, Evidence: store,
-		Extractor: extractor.Surface{}, Checks: runningChecks(e, an, store), Logger: e.log, CodeCommit: commit, CodeDirty: dirty,
+		Extractor: ex, Checks: runningChecks(e, an, store), Logger: e.log, CodeCommit: commit, CodeDirty: dirty,
 		PromptVersion: analyzer.PromptVersion, PromptLayout: analyzer.PromptLayout, PromptSHA256: analyzer.PromptSHA256,
 	}
 	if an != nil {

@@ -10,7 +10,7 @@ import (
 	"strings"
 
 	"github.com/attestari/attestari/internal/artifact"
-	"github.com/attestari/attestari/internal/pipeline/extractor"
+	"github.com/attestari/attestari/internal/pipeline"
 	"github.com/attestari/attestari/internal/registry"
 	"github.com/attestari/attestari/internal/rundir"
 	"github.com/attestari/attestari/internal/surface"
@@ -74,11 +74,22 @@ func readSurface(ctx context.Context, target string) (rundir.Surface, error) {
 	if format == artifact.FormatWheel || format == artifact.FormatSdistTar || format == artifact.FormatSdistZip {
 		pkg.Registry = "pypi"
 	}
-	return surfaceFromBytes(ctx, pkg, data, format), nil
+	return surfaceFromBytes(ctx, pkg, data, format)
 }
 
-func surfaceFromBytes(ctx context.Context, pkg rundir.PackageRef, data []byte, format artifact.Format) rundir.Surface {
-	return extractor.FromArchive(ctx, pkg, data, format, surface.Options{})
+// surfaceFromBytes extracts in a child process, as a run does, so an
+// artifact that kills the extractor ends that process with a reported
+// cause, and the memory budget is the one a run enforces.
+func surfaceFromBytes(ctx context.Context, pkg rundir.PackageRef, data []byte, format artifact.Format) (rundir.Surface, error) {
+	ex, err := childExtractor()
+	if err != nil {
+		return rundir.Surface{}, err
+	}
+	s, err := ex.Extract(ctx, pipeline.ExtractInput{Package: pkg, ArtifactSHA256: rundir.SHA256Hex(data), Data: data, Format: format})
+	if err != nil {
+		return rundir.Surface{}, fmt.Errorf("extract %s: %w", pkg.Name, err)
+	}
+	return s, nil
 }
 
 func surfaceFromNPM(ctx context.Context, spec string) (rundir.Surface, error) {
@@ -104,5 +115,5 @@ func surfaceFromNPM(ctx context.Context, spec string) (rundir.Surface, error) {
 		return rundir.Surface{}, err
 	}
 	pkg := rundir.PackageRef{Registry: "npm", Name: name, Version: version}
-	return surfaceFromBytes(ctx, pkg, art.Response.Body, artifact.FormatNpmTarball), nil
+	return surfaceFromBytes(ctx, pkg, art.Response.Body, artifact.FormatNpmTarball)
 }

@@ -121,8 +121,13 @@ func newWarmStore(b *testing.B, sz benchSize) *warmStore {
 	return w
 }
 
-// TestMain removes the benchmarks' warm stores when the binary ends.
+// TestMain removes the benchmarks' warm stores when the binary ends. With
+// childModeEnv set, the binary is a child extraction process instead
+// (child_test.go), so the tests' children are real processes.
 func TestMain(m *testing.M) {
+	if os.Getenv(childModeEnv) != "" {
+		os.Exit(serveTestChild())
+	}
 	code := m.Run()
 	if warmRoot != "" {
 		_ = os.RemoveAll(warmRoot)

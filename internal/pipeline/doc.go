@@ -18,6 +18,16 @@
 //   - surface: read the archive in memory and hand it to the Extractor. An
 //     archive that cannot be read is the surface row archive_unreadable.
 //     Every member the surface row names is stored as a blob of its own.
+//     The CLI's Extractor is a ChildExtractor (child.go): each package is
+//     extracted in a child process, so a death no recover() catches (a
+//     stack overflow, a fatal runtime error, a signal) ends that process
+//     only and is the failure row extractor_crashed, with the runtime's own
+//     lines as its cause and the crashing goroutine's trace, both without
+//     addresses; the parent measures the child's resident memory
+//     (/proc/<pid>/status VmHWM, polled, and the child's own figure at
+//     exit) and its wall time, ends it past the budget, and records the
+//     surface row extraction_budget_exceeded with the measured peak. Each
+//     worker waits for its child, so at most Concurrency children are alive.
 //   - each check of Options.Checks (DefaultChecks: only the checks that exist
 //     in the tree). A check that does not exist, or whose input is missing,
 //     writes no result row, so the gate refuses the package (G5,
@@ -38,7 +48,9 @@
 //
 // A panic in any stage is recovered into a failure row with its stack
 // (cleaned of what differs between executions); a failure in one package
-// never stops the run.
+// never stops the run. An extraction in the worker's own process (a
+// stand-in extractor, or extractor.Surface) has no such protection against
+// a fatal error: that is what ChildExtractor is for.
 //
 // Before the first package, a run removes the temporary files that writers
 // killed earlier left in the evidence store (evidence.RemoveStaleTemps:
@@ -66,12 +78,22 @@
 // A package's file is written atomically when all its stages are done. A
 // run killed at any point (kill -9 included) leaves its header at running
 // and its finished packages on disk; Options.Resume continues it, examining
-// only the packages without a file (the waves of delegation targets are
+// only the packages without a file (a package whose file holds a failure
+// row is finished and is not redone; the waves of delegation targets are
 // recomputed from the finished files, so targets that finished are carried
 // over too), then assembles the seven files. Resume
 // refuses (ErrResumeMismatch) when the candidates file, the methodology,
 // extractor or verifier version, the checks or the code commit differ from
-// the header's: one run records one set of versions. On cancellation (ctx)
+// the header's: one run records one set of versions.
+//
+// A worker killed while a package's extraction ran leaves that package
+// without a file, so resume would extract it again, and a package that
+// kills the worker every time would stop every resume. The marker
+// packages/<h>.attempts counts the extractions started and is removed when
+// the package is saved (or abandoned on cancellation); once it reaches
+// MaxExtractAttempts (2), the surface stage records the failure
+// extractor_abandoned instead of starting the extraction again, and the
+// package finishes. On cancellation (ctx)
 // no new package starts, packages in flight are abandoned (their results may
 // carry the cancellation and are not saved), and the header says cancelled.
 //

@@ -51,6 +51,12 @@ type ExtractInput struct {
 	Package        rundir.PackageRef
 	ArtifactSHA256 string
 	Artifact       *artifact.Artifact
+	// Data, Format and Limits are the artifact's bytes as fetched and how
+	// Artifact was read from them, for an extractor that reads the archive
+	// again in a process of its own (ChildExtractor).
+	Data   []byte
+	Format artifact.Format
+	Limits artifact.Limits
 }
 
 // Check is one check that runs (methodology §5). Run returns the package's

@@ -13,6 +13,7 @@ import (
 	"reflect"
 	"regexp"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -396,6 +397,43 @@ func (r *runner) loadPackageFile(j job) (*packageFile, bool) {
 	return &pf, true
 }
 
+// attemptsPath is the marker counting the extractions of a package started
+// without the package being saved.
+func (r *runner) attemptsPath(c Candidate) string {
+	return filepath.Join(r.dir, PackagesDir, strings.TrimSuffix(packageFileName(c), ".json")+".attempts")
+}
+
+// startAttempt returns how many extractions of c were started before
+// without finishing and, below MaxExtractAttempts, counts this one.
+func (r *runner) startAttempt(c Candidate) (int, error) {
+	path := r.attemptsPath(c)
+	n := 0
+	if b, err := os.ReadFile(path); err == nil {
+		// A marker that does not read as a count was torn by a kill
+		// mid-write; it still says an attempt was made.
+		if v, perr := strconv.Atoi(strings.TrimSpace(string(b))); perr == nil && v > 0 {
+			n = v
+		} else {
+			n = 1
+		}
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return 0, fmt.Errorf("pipeline: read %s: %w", path, err)
+	}
+	if n >= MaxExtractAttempts {
+		return n, nil
+	}
+	if err := rundir.WriteFileAtomic(path, []byte(strconv.Itoa(n+1)+"\n")); err != nil {
+		return 0, fmt.Errorf("pipeline: count the extraction attempt: %w", err)
+	}
+	return n, nil
+}
+
+func (r *runner) clearAttempts(c Candidate) {
+	if err := os.Remove(r.attemptsPath(c)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		r.log.Warn("extraction attempt marker not removed", "file", r.attemptsPath(c), "err", err)
+	}
+}
+
 func (r *runner) savePackageFile(pf *packageFile) error {
 	b, err := rundir.Marshal(pf)
 	if err != nil {
@@ -538,12 +576,16 @@ func (r *runner) examine(ctx context.Context, todo []job, examined *int) error {
 				start := r.now()
 				pf := r.examineProtected(ctx, j)
 				if ctx.Err() != nil {
-					continue // abandoned: redone on resume
+					// Abandoned and redone on resume; this process saw the
+					// extraction end, so the attempt does not count.
+					r.clearAttempts(j.c)
+					continue
 				}
 				if err := r.savePackageFile(pf); err != nil {
 					halt(err)
 					continue
 				}
+				r.clearAttempts(j.c)
 				mu.Lock()
 				*examined++
 				mu.Unlock()

@@ -46,9 +46,16 @@ const (
 	KindCorruptBlob           = "corrupt_blob"
 	KindExtractorUnavailable  = "extractor_unavailable"
 	KindExtractorError        = "extractor_error"
-	KindCheckError            = "check_error"
-	KindPanic                 = "panic"
-	KindInternal              = "internal"
+	// KindExtractorCrashed: the extraction process died (a fatal runtime
+	// error such as a stack overflow, a signal, an exit without a result).
+	KindExtractorCrashed = "extractor_crashed"
+	// KindExtractorAbandoned: the extraction was started MaxExtractAttempts
+	// times and the worker never finished the package, so a resume records
+	// this instead of starting it again.
+	KindExtractorAbandoned = "extractor_abandoned"
+	KindCheckError         = "check_error"
+	KindPanic              = "panic"
+	KindInternal           = "internal"
 )
 
 // ResultError is the result-row outcome of a check that ran and failed;
@@ -171,8 +178,12 @@ func (r *runner) stage(w *pkgWork, name string, fn func() error) bool {
 		t.Status = StageFailed
 		f := rundir.Failure{Stage: name, Kind: failureKind(err), Message: err.Error()}
 		var pe *panicError
-		if errors.As(err, &pe) {
+		var ce *ChildCrashError
+		switch {
+		case errors.As(err, &pe):
 			f.Stack = pe.stack
+		case errors.As(err, &ce):
+			f.Stack = ce.Stack
 		}
 		w.pf.Summary.Failures = append(w.pf.Summary.Failures, f)
 	}
@@ -523,8 +534,26 @@ func (r *runner) surfaceStage(ctx context.Context, w *pkgWork) error {
 	if r.extractor == nil {
 		return kinded(KindExtractorUnavailable, errors.New("no surface extractor is wired into this build, so the surface was not read"))
 	}
-	s, err := r.extractor.Extract(ctx, ExtractInput{Package: w.pf.Package, ArtifactSHA256: w.got.sha, Artifact: art})
+	// Counted before the extractor starts and cleared when the package is
+	// saved: a marker at MaxExtractAttempts means the worker died that many
+	// times while this package was being extracted.
+	n, err := r.startAttempt(w.pf.Candidate)
 	if err != nil {
+		return kinded(KindInternal, err)
+	}
+	if n >= MaxExtractAttempts {
+		return kinded(KindExtractorAbandoned, fmt.Errorf("the extraction was started %d times and the worker never finished the package (it was killed while the extraction ran), so it is not started again", n))
+	}
+	s, err := r.extractor.Extract(ctx, ExtractInput{Package: w.pf.Package, ArtifactSHA256: w.got.sha, Artifact: art,
+		Data: w.got.data, Format: w.got.format, Limits: r.limits})
+	var ce *ChildCrashError
+	var se *stageError
+	switch {
+	case errors.As(err, &ce):
+		return kinded(KindExtractorCrashed, err)
+	case errors.As(err, &se):
+		return err // already classified (a child that could not start: extractor_unavailable)
+	case err != nil:
 		return kinded(KindExtractorError, err)
 	}
 	s.Package, s.ArtifactSHA256 = w.pf.Package, w.got.sha

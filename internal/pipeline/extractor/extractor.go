@@ -3,6 +3,12 @@
 // reader's in-memory FS and classified members, so the extractor reads
 // exactly the bytes the archive reader verified and never the disk.
 //
+// Two ways in: Surface extracts in the calling process (tests, the corpus
+// evaluation); Child returns the pipeline.ChildExtractor that `attestari run`,
+// `cycle` and `surface` use, whose child process calls ServeChild, so a
+// package whose extraction dies or passes its memory budget ends only that
+// process (docs/reliability.md §2, §4).
+//
 // It is a package of its own so that package pipeline does not import
 // tree-sitter: the pipeline's tests run with a stand-in extractor, and the
 // CLI wires this one in. It must hold no logic beyond the conversion.
@@ -10,6 +16,7 @@ package extractor
 
 import (
 	"context"
+	"io"
 
 	"github.com/attestari/attestari/internal/artifact"
 	"github.com/attestari/attestari/internal/pipeline"
@@ -72,4 +79,21 @@ func FromArchive(ctx context.Context, pkg rundir.PackageRef, data []byte, format
 	s := surface.Extract(ctx, pkg, a.FS, MemberInfos(a), opts)
 	s.ArtifactSHA256 = sha
 	return s
+}
+
+// Child is the extractor of this build run in a child process: path (the
+// running binary) started with args (its hidden subcommand that calls
+// ServeChild), under the default budget of pipeline.ChildExtractor.
+func Child(path string, args ...string) *pipeline.ChildExtractor {
+	return &pipeline.ChildExtractor{Path: path, Args: args, ExtractorVersion: surface.ExtractorVersion}
+}
+
+// ServeChild is the child's side: one request from stdin, its surface row
+// on stdout, extracted under the budget the parent sent. The extractor's
+// own estimate of bytes held still stops it early; the parent's measurement
+// of the process's resident memory is the bound.
+func ServeChild(ctx context.Context, stdin io.Reader, stdout io.Writer) error {
+	return pipeline.ServeChild(ctx, stdin, stdout, func(ctx context.Context, in pipeline.ExtractInput, b pipeline.ChildBudget) (rundir.Surface, error) {
+		return surface.Extract(ctx, in.Package, in.Artifact.FS, MemberInfos(in.Artifact), surface.Options{WallBudget: b.Wall, RSSBudget: b.RSS}), nil
+	})
 }

@@ -21,7 +21,7 @@ import (
 	"github.com/attestari/attestari/internal/surface"
 )
 
-func tgz(t *testing.T, files ...string) []byte {
+func tgz(t testing.TB, files ...string) []byte {
 	t.Helper()
 	var buf bytes.Buffer
 	zw := gzip.NewWriter(&buf)
