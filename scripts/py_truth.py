@@ -105,8 +105,15 @@ class EnumMember:
 
 
 class FuncRef:
-    def __init__(self, mod, node, scope):
-        self.mod, self.node, self.scope = mod, node, scope
+    def __init__(self, mod, node, scope, bound=False):
+        self.mod, self.node, self.scope, self.bound = mod, node, scope, bound
+
+
+_NOTHING = object()
+DECORATOR_SITES = {"tool", "prompt", "resource", "list_tools", "list_prompts", "list_resources", "list_resource_templates"}
+CALL_SITES = {"tool", "prompt", "resource", "add_tool", "add_prompt", "add_resource", "add_template", "mount", "import_server"}
+NO_CALL_SITE = ": its function has no call site in the package"
+STR_METHODS = {"endswith", "startswith", "lower", "upper", "replace", "strip", "lstrip", "rstrip", "format", "title", "capitalize", "removeprefix", "removesuffix"}
 
 
 class ToolObj:
@@ -153,6 +160,7 @@ class Reader:
         self.parse_errors = []
         self.servers = {}       # sid -> ServerObj
         self.undecided = []
+        self.unreached = []
         self.notes = []
         self.framework_imports = set()
         self._load()
@@ -181,8 +189,22 @@ class Reader:
                 self.parse_errors.append(f"{rel}: {e.__class__.__name__}: {e}")
                 continue
             m = Module(name, rel, tree, is_pkg)
+            m.parents = {}
+            for n in ast.walk(tree):
+                for c in ast.iter_child_nodes(n):
+                    m.parents[c] = n
             self._index(m)
             self.modules[name] = m
+            if parts[0] == "src" and len(parts) > 1:
+                # some packages import their modules as "src.x" (the directory is on sys.path's parent)
+                self.modules.setdefault("src." + name, m)
+        self.calls = []  # every call of the package: (module, call node)
+        for m in set(self.modules.values()):
+            for n in ast.walk(m.tree):
+                if isinstance(n, ast.Call):
+                    self.calls.append((m, n))
+        self.assumptions = {}   # (function name, parameter) -> value, from the review
+        self._param_cache = {}
 
     def _index(self, m):
         for node in m.tree.body:
@@ -209,6 +231,23 @@ class Reader:
             m.assigns.setdefault(node.target.id, []).append(node.value)
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             m.funcs[node.name] = node
+            for n in ast.walk(node):
+                # an import inside a function binds the same module names for the reading
+                if isinstance(n, ast.ImportFrom):
+                    base = self._abs_module(m, n.module, n.level)
+                    for a in n.names:
+                        m.imports.setdefault(a.asname or a.name, ("from", base, a.name))
+                    self._note_framework(base)
+                elif isinstance(n, ast.Import):
+                    for a in n.names:
+                        m.imports.setdefault(a.asname or a.name.split(".")[0], ("module", a.name if a.asname else a.name.split(".")[0]))
+                        self._note_framework(a.name)
+                # `global x; x = ...` inside a function rebinds the module name
+                if isinstance(n, ast.Global):
+                    for g in n.names:
+                        for a in ast.walk(node):
+                            if isinstance(a, ast.Assign) and any(isinstance(t, ast.Name) and t.id == g for t in a.targets):
+                                m.assigns.setdefault(g, []).append(a.value)
         elif isinstance(node, ast.ClassDef):
             m.classes[node.name] = node
         elif isinstance(node, (ast.If, ast.Try)):
@@ -288,13 +327,14 @@ class Reader:
                 if fd.name == name:
                     return FuncRef(m, fd, scope[: i + 1])
             if name in param_names(fn):
-                return Unknown(f"parameter {name}")
+                return self.param_value(m, fn, name, depth + 1)
         if name in m.assigns:
             vals = m.assigns[name]
             if len(vals) == 1:
                 return self.ev(m, vals[0], [], depth + 1)
             evs = [self.ev(m, v, [], depth + 1) for v in vals]
-            if all(isinstance(e, ServerObj) for e in evs) and len({e.sid for e in evs}) == 1:
+            evs = [e for e in evs if e is not None]  # `x = None` then a real assignment in main()
+            if evs and all(isinstance(e, ServerObj) for e in evs) and len({e.sid for e in evs}) == 1:
                 return evs[0]
             return Unknown(f"module name {name} assigned {len(vals)} times")
         if name in m.funcs:
@@ -303,16 +343,184 @@ class Reader:
             return ("class", m, m.classes[name])
         imp = m.imports.get(name)
         if imp is not None:
+            if imp[0] == "from" and f"{imp[1]}.{imp[2]}" in self.modules:
+                inner = self.modules.get(imp[1])
+                if inner is None or not (imp[2] in inner.assigns or imp[2] in inner.funcs or imp[2] in inner.classes or imp[2] in inner.imports):
+                    return ("module", self.modules[f"{imp[1]}.{imp[2]}"])
             if imp[0] == "from" and imp[1] in self.modules:
                 return self.lookup(self.modules[imp[1]], imp[2], [], depth + 1)
-            if imp[0] == "from" and f"{imp[1]}.{imp[2]}" in self.modules:
-                return ("module", self.modules[f"{imp[1]}.{imp[2]}"])
             if imp[0] == "module" and imp[1] in self.modules:
                 return ("module", self.modules[imp[1]])
             return Unknown(f"imported from another package: {name}")
         if name in ("True", "False", "None"):
             return None
         return Unknown(f"unbound name {name}")
+
+    def param_value(self, m, fn, name, depth):
+        """A parameter's value: the review's assumption for it, else the one
+        value every call site of the function in the package passes, when
+        that is a server object or a literal."""
+        if (fn.name, name) in self.assumptions:
+            return self.assumptions[(fn.name, name)]
+        if getattr(fn, "_bindings", None) is not None or depth > MAX_DEPTH:
+            return Unknown(f"parameter {name}")
+        key = (id(fn), name)
+        if key in self._param_cache:
+            return self._param_cache[key]
+        self._param_cache[key] = Unknown(f"parameter {name} (cycle)")
+        args = fn.args
+        positional = [a.arg for a in args.posonlyargs + args.args]
+        cls = enclosing_class(m, fn)
+        if cls is not None and positional and positional[0] in ("self", "cls"):
+            positional = positional[1:]
+        vals = []
+        for cm, call in self.calls:
+            callee = call.func
+            cname = callee.id if isinstance(callee, ast.Name) else (callee.attr if isinstance(callee, ast.Attribute) else None)
+            target = cls.name if (cls is not None and fn.name == "__init__") else fn.name
+            if cname != target:
+                continue
+            cscope = scope_chain(cm, call)
+            got = self.ev(cm, callee, cscope, depth + 1)
+            ok = (isinstance(got, FuncRef) and got.node is fn) or (isinstance(got, tuple) and got[0] == "class" and got[2] is cls) \
+                or (isinstance(callee, ast.Attribute) and isinstance(callee.value, ast.Name) and callee.value.id == "self" and cls is not None and enclosing_class(cm, call) is cls)
+            if not ok:
+                continue
+            arg = None
+            if name in positional and positional.index(name) < len(call.args) and not any(isinstance(a, ast.Starred) for a in call.args):
+                arg = call.args[positional.index(name)]
+            for k in call.keywords:
+                if k.arg == name:
+                    arg = k.value
+            if arg is None:
+                continue
+            vals.append(self.ev(cm, arg, cscope, depth + 1))
+        out = Unknown(f"parameter {name}" + ("" if vals or self._has_call_site(fn, cls) else NO_CALL_SITE))
+        if vals and all(isinstance(v, ServerObj) for v in vals) and len({v.sid for v in vals}) == 1:
+            out = vals[0]
+        elif vals and all(isinstance(v, str) for v in vals) and len(set(vals)) == 1:
+            out = vals[0]
+        self._param_cache[key] = out
+        return out
+
+    def _has_call_site(self, fn, cls):
+        """Whether anything in the package calls fn (or constructs its class),
+        or passes it somewhere by name (a callback, a registry)."""
+        target = cls.name if (cls is not None and fn.name == "__init__") else fn.name
+        for cm, call in self.calls:
+            f = call.func
+            if (isinstance(f, ast.Name) and f.id == target) or (isinstance(f, ast.Attribute) and f.attr == target):
+                got = self.ev(cm, f, scope_chain(cm, call), MAX_DEPTH - 8)
+                if isinstance(got, FuncRef) and got.node is fn:
+                    return True
+                if isinstance(got, tuple) and got[0] == "class" and got[2] is cls:
+                    return True
+                if isinstance(got, Unknown):
+                    return True  # cannot tell: count it as called
+            for a in list(call.args) + [k.value for k in call.keywords]:
+                if (isinstance(a, ast.Name) and a.id == target) or (isinstance(a, ast.Attribute) and a.attr == target):
+                    return True
+        return False
+
+    def self_attr(self, m, fn, attr, depth):
+        """self.attr inside a method: a method of the class, or the one value
+        the class's methods assign to self.attr."""
+        cls = enclosing_class(m, fn)
+        if cls is None:
+            return Unknown(f"self.{attr} outside a class")
+        for c in self.class_chain(m, cls):
+            for st in c[1].body:
+                if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef)) and st.name == attr:
+                    return FuncRef(c[0], st, [], bound=True)
+        vals = []
+        for st in cls.body:
+            if not isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                continue
+            for n in ast.walk(st):
+                if isinstance(n, ast.Assign):
+                    for t in n.targets:
+                        if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == "self" and t.attr == attr:
+                            vals.append(self.ev(m, n.value, scope_chain(m, n), depth + 1))
+        if vals and all(isinstance(v, ServerObj) for v in vals) and len({v.sid for v in vals}) == 1:
+            return vals[0]
+        if len(vals) == 1:
+            return vals[0]
+        return Unknown(f"self.{attr} not known statically")
+
+    def class_chain(self, m, cls, depth=0):
+        """The class and its bases defined in the package: [(module, ClassDef)]."""
+        out = [(m, cls)]
+        if depth > 16:
+            return out
+        for b in cls.bases:
+            if isinstance(b, ast.Subscript):
+                b = b.value
+            v = self.ev(m, b, [], depth + 1) if isinstance(b, (ast.Name, ast.Attribute)) else None
+            if isinstance(v, tuple) and v[0] == "class":
+                out += self.class_chain(v[1], v[2], depth + 1)
+        return out
+
+    def server_class_kind(self, m, cls, depth=0):
+        """fastmcp / sdk_fastmcp / lowlevel when a package class derives from one."""
+        for cm, c in self.class_chain(m, cls):
+            for b in c.bases:
+                if isinstance(b, ast.Subscript):
+                    b = b.value
+                q = self.qualname(cm, b, [])
+                if q in FASTMCP:
+                    return "fastmcp"
+                if q in SDK_FASTMCP:
+                    return "sdk_fastmcp"
+                if q in LOWLEVEL:
+                    return "lowlevel"
+        return None
+
+    def call_function(self, fr, call, cm, cscope, depth):
+        """The value a package function returns for this call: parameters
+        bound to the call's arguments, the body read for If/Return."""
+        fn = fr.node
+        args = fn.args
+        positional = [a.arg for a in args.posonlyargs + args.args]
+        if fr.bound and positional:
+            positional = positional[1:]
+        b = {}
+        defaults = dict(zip([a.arg for a in args.posonlyargs + args.args][-len(args.defaults):], args.defaults)) if args.defaults else {}
+        for a, d in zip(args.kwonlyargs, args.kw_defaults):
+            if d is not None:
+                defaults[a.arg] = d
+        for i, a in enumerate(call.args):
+            if isinstance(a, ast.Starred) or i >= len(positional):
+                return Unknown("call with *args", call, cm)
+            b[positional[i]] = Lit(self.ev(cm, a, cscope, depth + 1))
+        for k in call.keywords:
+            if k.arg is None:
+                return Unknown("call with **kwargs", call, cm)
+            b[k.arg] = Lit(self.ev(cm, k.value, cscope, depth + 1))
+        for pname in positional + [a.arg for a in args.kwonlyargs]:
+            if pname not in b and pname in defaults:
+                b[pname] = Lit(self.ev(fr.mod, defaults[pname], fr.scope, depth + 1))
+        frame = fake_frame(b)
+        scope = fr.scope + [fn, frame]
+        return self.run_block(fr.mod, fn.body, scope, depth + 1)
+
+    def run_block(self, m, stmts, scope, depth):
+        if depth > MAX_DEPTH:
+            return Unknown("depth bound")
+        for st in stmts:
+            if isinstance(st, ast.Return):
+                return self.ev(m, st.value, scope, depth + 1) if st.value is not None else None
+            if isinstance(st, ast.If):
+                t = self.ev(m, st.test, scope, depth + 1)
+                if isinstance(t, (Unknown, ServerObj, FuncRef, ToolObj, tuple)):
+                    return Unknown("branch on a value not known statically", st, m)
+                r = self.run_block(m, st.body if t else st.orelse, scope, depth + 1)
+                if r is not _NOTHING:
+                    return r
+                continue
+            if isinstance(st, (ast.Expr, ast.Pass, ast.Assign, ast.AnnAssign, ast.Import, ast.ImportFrom, ast.Global)):
+                continue
+            return Unknown(f"{st.__class__.__name__} in a called function not read", st, m)
+        return _NOTHING
 
     def ev(self, m, node, scope, depth=0):
         if depth > MAX_DEPTH:
@@ -374,6 +582,10 @@ class Reader:
             return d
         if isinstance(node, ast.Name):
             return self.lookup(m, node.id, scope, depth + 1)
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self" and scope:
+            real = [f for f in scope if not hasattr(f, "_bindings")]
+            if real:
+                return self.self_attr(m, real[-1], node.attr, depth + 1)
         if isinstance(node, ast.Attribute):
             if node.attr == "value":
                 inner = self.ev(m, node.value, scope, depth + 1)
@@ -400,7 +612,32 @@ class Reader:
                 return base[key]
             return Unknown("subscript not known statically", node, m)
         if isinstance(node, ast.IfExp):
+            t = self.ev(m, node.test, scope, depth + 1)
+            if isinstance(t, (str, int, float, bool, type(None), list, dict)):
+                return self.ev(m, node.body if t else node.orelse, scope, depth + 1)
             return Unknown("conditional expression", node, m)
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+            t = self.ev(m, node.operand, scope, depth + 1)
+            return (not t) if isinstance(t, (str, int, float, bool, type(None), list, dict)) else Unknown("not of a value not known", node, m)
+        if isinstance(node, ast.BoolOp):
+            vals = [self.ev(m, v, scope, depth + 1) for v in node.values]
+            if all(isinstance(v, (str, int, float, bool, type(None))) for v in vals):
+                out = vals[0]
+                for v in vals[1:]:
+                    out = (out and v) if isinstance(node.op, ast.And) else (out or v)
+                return out
+            return Unknown("boolean of values not known", node, m)
+        if isinstance(node, ast.Compare) and len(node.ops) == 1:
+            a, b = self.ev(m, node.left, scope, depth + 1), self.ev(m, node.comparators[0], scope, depth + 1)
+            lit = (str, int, float, bool, type(None))
+            if isinstance(a, lit) and isinstance(b, lit + (list,)):
+                op = node.ops[0]
+                try:
+                    return {ast.Eq: lambda: a == b, ast.NotEq: lambda: a != b, ast.Is: lambda: a is b, ast.IsNot: lambda: a is not b,
+                            ast.In: lambda: a in b, ast.NotIn: lambda: a not in b}[type(op)]()
+                except (KeyError, TypeError):
+                    pass
+            return Unknown("comparison of values not known", node, m)
         if isinstance(node, ast.Await):
             return Unknown("awaited value", node, m)
         return Unknown(f"{node.__class__.__name__} not read", node, m)
@@ -469,12 +706,28 @@ class Reader:
                 return v.value
             if isinstance(v, str):
                 return v
-        # A call of a function of this package: its single returned value.
+        if isinstance(node.func, ast.Attribute) and node.func.attr in STR_METHODS:
+            recv = self.ev(m, node.func.value, scope, depth + 1)
+            if isinstance(recv, str):
+                args = [self.ev(m, a, scope, depth + 1) for a in node.args]
+                kws = {k.arg: self.ev(m, k.value, scope, depth + 1) for k in node.keywords if k.arg}
+                if all(isinstance(a, (str, int)) for a in args + list(kws.values())):
+                    return getattr(recv, node.func.attr)(*args, **kws)
+        if last in ("AnyUrl", "AnyHttpUrl", "Url") and len(node.args) == 1:
+            v = self.ev(m, node.args[0], scope, depth + 1)
+            if isinstance(v, str):
+                return v
+        # A class or function of this package.
         fr = self.ev(m, node.func, scope, depth + 1) if isinstance(node.func, (ast.Name, ast.Attribute)) else None
-        if isinstance(fr, FuncRef) and not node.args and not node.keywords:
-            rets = returns_of(fr.node)
-            if len(rets) == 1:
-                return self.ev(fr.mod, rets[0], fr.scope + [fr.node], depth + 1)
+        if isinstance(fr, tuple) and fr[0] == "class":
+            kind = self.server_class_kind(fr[1], fr[2])
+            if kind:
+                sid = f"{m.path}:{node.lineno}"
+                if sid not in self.servers:
+                    self.servers[sid] = ServerObj(sid, kind, m, node, node)
+                return self.servers[sid]
+        if isinstance(fr, FuncRef):
+            return self.call_function(fr, node, m, scope, depth + 1)
         return Unknown(f"call {ast.unparse(node.func)}(...) not read", node, m)
 
     def ev_comp(self, m, node, scope, depth):
@@ -495,9 +748,7 @@ class Reader:
         return out
 
     def with_bindings(self, m, expr, scope, binding, depth):
-        fake = ast.FunctionDef(name="<comp>", args=ast.arguments(posonlyargs=[], args=[], kwonlyargs=[], kw_defaults=[], defaults=[]), body=[], decorator_list=[])
-        fake._bindings = binding
-        return self.ev(m, expr, scope + [fake], depth + 1)
+        return self.ev(m, expr, scope + [fake_frame(binding)], depth + 1)
 
 
 # ---- helpers over function bodies ----
@@ -590,6 +841,31 @@ def _ev(self, m, node, scope, depth=0):
 Reader.ev = _ev
 
 
+def enclosing_class(m, node):
+    p = m.parents.get(node)
+    while p is not None:
+        if isinstance(p, ast.ClassDef):
+            return p
+        p = m.parents.get(p)
+    return None
+
+
+def scope_chain(m, node):
+    chain = []
+    p = m.parents.get(node)
+    while p is not None:
+        if isinstance(p, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            chain.append(p)
+        p = m.parents.get(p)
+    return list(reversed(chain))
+
+
+def fake_frame(bindings):
+    fake = ast.FunctionDef(name="<frame>", args=ast.arguments(posonlyargs=[], args=[], kwonlyargs=[], kw_defaults=[], defaults=[]), body=[], decorator_list=[])
+    fake._bindings = bindings
+    return fake
+
+
 def conditions_of(parents, node):
     conds = []
     p = parents.get(node)
@@ -612,30 +888,68 @@ class SiteReader:
 
     def run(self):
         r = self.r
-        for m in r.modules.values():
-            parents = {}
-            for n in ast.walk(m.tree):
-                for c in ast.iter_child_nodes(n):
-                    parents[c] = n
-            self.parents = parents
+        for m in sorted(set(r.modules.values()), key=lambda x: x.path):
+            self.parents = m.parents
+            self.m = m
             self.walk_scope(m, m.tree, [])
 
     def scope_of(self, node):
-        chain = []
-        p = self.parents.get(node)
-        while p is not None:
-            if isinstance(p, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                chain.append(p)
-            p = self.parents.get(p)
-        return list(reversed(chain))
+        return scope_chain(self.m, node) + self.loop_frames
+
+    def in_loops(self, m, node, read):
+        """Read a site once per element of the loops around it (inside its
+        function) when they run over data known statically; a site in a loop
+        over anything else is undecided."""
+        loops = []
+        p = m.parents.get(node)
+        while p is not None and not isinstance(p, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Module)):
+            if isinstance(p, (ast.For, ast.AsyncFor)):
+                loops.append(p)
+            p = m.parents.get(p)
+        if not loops:
+            read()
+            return
+        loops.reverse()  # outermost first
+        base = scope_chain(m, node)
+
+        def rec(i, frames):
+            if i == len(loops):
+                self.loop_frames = frames
+                try:
+                    read()
+                finally:
+                    self.loop_frames = []
+                return
+            it = self.r.ev(m, loops[i].iter, base + frames)
+            if not isinstance(it, list):
+                self.undecided(m, loops[i], f"registration inside a loop over data not known statically: {getattr(it, 'reason', type(it).__name__)}")
+                return
+            for item in it[:MAX_ITEMS]:
+                b = bind_target(loops[i].target, item)
+                if b is None:
+                    self.undecided(m, loops[i], "loop target not bound")
+                    return
+                rec(i + 1, frames + [fake_frame(b)])
+        rec(0, [])
 
     def walk_scope(self, m, root, _):
+        self.loop_frames = []
         for n in ast.walk(root):
             if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 for d in n.decorator_list:
-                    self.decorator(m, n, d)
+                    t = d.func if isinstance(d, ast.Call) else d
+                    if isinstance(t, ast.Attribute) and t.attr in DECORATOR_SITES and self.server_of(m, t.value, scope_chain(m, n)) is not None:
+                        self.in_loops(m, n, lambda n=n, d=d: self.decorator(m, n, d))
+                    else:
+                        self.decorator(m, n, d)
             elif isinstance(n, ast.Call):
-                self.call(m, n)
+                f = n.func
+                if isinstance(f, ast.Call):
+                    f = f.func
+                if isinstance(f, ast.Attribute) and f.attr in CALL_SITES:
+                    self.in_loops(m, n, lambda n=n: self.call(m, n))
+                else:
+                    self.call(m, n)
 
     def server_of(self, m, node, scope):
         v = self.r.ev(m, node, scope)
@@ -658,6 +972,10 @@ class SiteReader:
         scope = self.scope_of(fn)
         srv = self.server_of(m, target.value, scope)
         if srv is None:
+            v = self.r.ev(m, target.value, scope)
+            if isinstance(v, Unknown) and v.reason.endswith(NO_CALL_SITE):
+                self.r.unreached.append({"site": self.site(m, d), "reason": f"@{ast.unparse(target.value)}.{attr} inside {scope[-1].name}(), which nothing in the package calls"})
+                return
             base = ast.unparse(target.value)
             if attr in ("list_tools", "list_prompts", "list_resources", "list_resource_templates") or base in ("mcp", "server", "app", "self", "self.mcp", "self.server", "self.app") or "mcp" in base.lower() or "server" in base.lower():
                 self.undecided(m, d, f"@{base}.{attr}: the decorated object is not known to be an MCP server")
@@ -1010,6 +1328,10 @@ def main():
     files, pyproject, top = read_archive(a.archive)
     sys.setrecursionlimit(10000)
     r = Reader(files, pyproject)
+    top_name = top.rsplit("-", 1)[0] if top else ""
+    review = load_review(a.corrections, pyproject, top)
+    for asm in review.get("assume", []):
+        r.assumptions[(asm["function"], asm["param"])] = asm["value"]
     SiteReader(r).run()
     name = pyproject.get("project", {}).get("name") or top.rsplit("-", 1)[0]
     version = top.rsplit("-", 1)[1] if top and "-" in top else ""
@@ -1071,6 +1393,7 @@ def main():
         "not_listed": not_listed,
         "servers": servers_out,
         "undecided": r.undecided,
+        "unreached": r.unreached,
         "parse_errors": r.parse_errors,
         "notes": r.notes,
         "review": {"status": "plain" if outcome != "unclear" and not any(s.get("mounts") for s in servers_out) and not has_conditions(total) else "needs_review"},
@@ -1101,6 +1424,16 @@ def dedupe(entries):
     return [by[k] for k in sorted(by)]
 
 
+def load_review(path, pyproject, top):
+    if not path:
+        return {}
+    with open(path, encoding="utf-8") as f:
+        allc = json.load(f)
+    name = pyproject.get("project", {}).get("name") or top.rsplit("-", 1)[0]
+    version = top.rsplit("-", 1)[1] if top and "-" in top else ""
+    return allc.get(f"{name}@{version}", {})
+
+
 def apply_corrections(truth, path):
     with open(path, encoding="utf-8") as f:
         allc = json.load(f)
@@ -1108,6 +1441,8 @@ def apply_corrections(truth, path):
     entry = allc.get(key)
     if not entry:
         return
+    if entry.get("assume"):
+        truth["assumptions"] = entry["assume"]
     kinds = {"tool": "tools", "prompt": "prompts", "resource": "resources", "resource_template": "resource_templates"}
     for c in entry.get("corrections", []):
         op = c["op"]
