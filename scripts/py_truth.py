@@ -1265,7 +1265,10 @@ def dependency_of(pyproject):
     for d in deps:
         mm = re.match(r"^\s*([A-Za-z0-9_.\-]+)(\[[^\]]*\])?\s*(.*)$", d)
         if mm and mm.group(1).lower() in ("fastmcp", "mcp"):
-            out[mm.group(1).lower()] = (mm.group(3) or "").split(";")[0].strip()
+            spec = (mm.group(3) or "").split(";")[0].strip()
+            if "://" in spec or spec.startswith("@"):
+                spec = "(a direct reference to a repository, no version)"
+            out[mm.group(1).lower()] = spec
     return out
 
 
