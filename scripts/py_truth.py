@@ -99,6 +99,13 @@ class ServerObj:
         self.mounted_by = []
 
 
+class Instance:
+    """An object of a class of the package (not a server)."""
+
+    def __init__(self, mod, cls):
+        self.mod, self.cls = mod, cls
+
+
 class EnumMember:
     def __init__(self, cls, name, value, is_str):
         self.cls, self.name, self.value, self.is_str = cls, name, value, is_str
@@ -511,7 +518,9 @@ class Reader:
                 return self.ev(m, st.value, scope, depth + 1) if st.value is not None else None
             if isinstance(st, ast.If):
                 t = self.ev(m, st.test, scope, depth + 1)
-                if isinstance(t, (Unknown, ServerObj, FuncRef, ToolObj, tuple)):
+                if isinstance(t, (Unknown, ServerObj, FuncRef, ToolObj, tuple, Instance)):
+                    if not any(isinstance(n, ast.Return) for b in (st.body, st.orelse) for x in b for n in ast.walk(x)):
+                        continue  # a branch that returns nothing cannot change the value returned
                     return Unknown("branch on a value not known statically", st, m)
                 r = self.run_block(m, st.body if t else st.orelse, scope, depth + 1)
                 if r is not _NOTHING:
@@ -596,6 +605,12 @@ class Reader:
                 return self.class_attr(base[1], base[2], node.attr, depth + 1)
             if isinstance(base, tuple) and base[0] == "module":
                 return self.lookup(base[1], node.attr, [], depth + 1)
+            if isinstance(base, Instance):
+                for cm, c in self.class_chain(base.mod, base.cls):
+                    for st in c.body:
+                        if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef)) and st.name == node.attr:
+                            return FuncRef(cm, st, [], bound=True)
+                return Unknown(f"attribute .{node.attr} of an instance of {base.cls.name}", node, m)
             if isinstance(base, Unknown):
                 return base
             return Unknown(f"attribute .{node.attr} of a non-literal", node, m)
@@ -726,6 +741,7 @@ class Reader:
                 if sid not in self.servers:
                     self.servers[sid] = ServerObj(sid, kind, m, node, node)
                 return self.servers[sid]
+            return Instance(fr[1], fr[2])
         if isinstance(fr, FuncRef):
             return self.call_function(fr, node, m, scope, depth + 1)
         return Unknown(f"call {ast.unparse(node.func)}(...) not read", node, m)
