@@ -100,10 +100,12 @@ class ServerObj:
 
 
 class Instance:
-    """An object of a class of the package (not a server)."""
+    """An object of a class of the package (not a server), with the call
+    that made it, so its __init__ chain can be read."""
 
-    def __init__(self, mod, cls):
+    def __init__(self, mod, cls, call=None, call_mod=None, call_scope=None):
         self.mod, self.cls = mod, cls
+        self.call, self.call_mod, self.call_scope = call, call_mod, call_scope or []
 
 
 class EnumMember:
@@ -112,8 +114,8 @@ class EnumMember:
 
 
 class FuncRef:
-    def __init__(self, mod, node, scope, bound=False):
-        self.mod, self.node, self.scope, self.bound = mod, node, scope, bound
+    def __init__(self, mod, node, scope, bound=False, self_value=None):
+        self.mod, self.node, self.scope, self.bound, self.self_value = mod, node, scope, bound, self_value
 
 
 _NOTHING = object()
@@ -338,7 +340,10 @@ class Reader:
         if name in m.assigns:
             vals = m.assigns[name]
             if len(vals) == 1:
-                return self.ev(m, vals[0], [], depth + 1)
+                v = self.ev(m, vals[0], [], depth + 1)
+                if isinstance(v, (list, dict)) and isinstance(vals[0], (ast.List, ast.Dict, ast.Call)):
+                    return self.mutated(m, name, v, depth + 1)
+                return v
             evs = [self.ev(m, v, [], depth + 1) for v in vals]
             evs = [e for e in evs if e is not None]  # `x = None` then a real assignment in main()
             if evs and all(isinstance(e, ServerObj) for e in evs) and len({e.sid for e in evs}) == 1:
@@ -429,6 +434,72 @@ class Reader:
                     return True
         return False
 
+    def mutated(self, m, name, base, depth):
+        """A module-level list or dict with the additions the module makes to
+        it: `NAME[k] = v`, `NAME.append/extend/update(...)`, read at module
+        level directly and inside a function once per call site of that
+        function (a handler registry filled by add_x(Handler()) calls). An
+        addition whose value cannot be read makes the whole container
+        unknown: it is filled at run time."""
+        key = ("mut", m.path, name)
+        if key in self._param_cache or depth > MAX_DEPTH:
+            return base
+        self._param_cache[key] = True
+        try:
+            muts = []
+            for n in ast.walk(m.tree):
+                if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Subscript) \
+                        and isinstance(n.targets[0].value, ast.Name) and n.targets[0].value.id == name:
+                    muts.append(("set", n, n.targets[0].slice, n.value))
+                elif isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and isinstance(n.func.value, ast.Name) \
+                        and n.func.value.id == name and n.func.attr in ("append", "extend", "update", "add", "insert") and n.args:
+                    muts.append((n.func.attr, n, None, n.args[-1]))
+            if not muts:
+                return base
+            out = dict(base) if isinstance(base, dict) else list(base)
+            for op, n, knode, vnode in muts:
+                chain = scope_chain(m, n)
+                envs = []
+                if not chain:
+                    envs = [[]]
+                else:
+                    fn = chain[-1]
+                    fr = FuncRef(m, fn, chain[:-1])
+                    for cm, call in self.calls:
+                        f = call.func
+                        if not ((isinstance(f, ast.Name) and f.id == fn.name) or (isinstance(f, ast.Attribute) and f.attr == fn.name)):
+                            continue
+                        got = self.ev(cm, f, scope_chain(cm, call), depth + 1)
+                        if not (isinstance(got, FuncRef) and got.node is fn):
+                            continue
+                        b = self.bind_call(fr, call, cm, scope_chain(cm, call), depth + 1)
+                        if isinstance(b, Unknown):
+                            return Unknown(f"{name} filled by a call not read", call, cm)
+                        envs.append(chain + [fake_frame(b)])
+                for env in envs:
+                    v = self.ev(m, vnode, env, depth + 1)
+                    if isinstance(v, Unknown):
+                        return Unknown(f"{name} filled at run time: {v.reason}", n, m)
+                    if isinstance(out, dict):
+                        if op == "set":
+                            k = self.ev(m, knode, env, depth + 1)
+                            k = k if isinstance(k, (str, int)) else f"<key {len(out)}>"
+                            out[k] = v
+                        elif op == "update" and isinstance(v, dict):
+                            out.update(v)
+                        else:
+                            return Unknown(f"{name}: {op} on a dict not read", n, m)
+                    else:
+                        if op in ("append", "add", "insert"):
+                            out.append(v)
+                        elif op == "extend" and isinstance(v, list):
+                            out.extend(v)
+                        else:
+                            return Unknown(f"{name}: {op} not read", n, m)
+            return out
+        finally:
+            del self._param_cache[key]
+
     def self_attr(self, m, fn, attr, depth):
         """self.attr inside a method: a method of the class, or the one value
         the class's methods assign to self.attr."""
@@ -506,9 +577,75 @@ class Reader:
         for pname in positional + [a.arg for a in args.kwonlyargs]:
             if pname not in b and pname in defaults:
                 b[pname] = Lit(self.ev(fr.mod, defaults[pname], fr.scope, depth + 1))
+        if fr.bound and fr.self_value is not None and [a.arg for a in args.posonlyargs + args.args][:1]:
+            b[[a.arg for a in args.posonlyargs + args.args][0]] = Lit(fr.self_value)
         frame = fake_frame(b)
         scope = fr.scope + [fn, frame]
         return self.run_block(fr.mod, fn.body, scope, depth + 1)
+
+    def instance_attr(self, inst, attr, depth):
+        """inst.attr: the value the instance's __init__ chain assigns to
+        self.attr, with each __init__'s parameters bound from the call that
+        made the instance and from each super().__init__(...) call."""
+        if depth > MAX_DEPTH:
+            return Unknown("depth bound")
+        chain = self.class_chain(inst.mod, inst.cls)
+        call, cmod, cscope = inst.call, inst.call_mod, inst.call_scope
+        for cm, c in chain:
+            init = next((st for st in c.body if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef)) and st.name == "__init__"), None)
+            if init is None:
+                continue
+            if call is None:
+                return Unknown(f"{inst.cls.name}.{attr}: no constructor call")
+            fr = FuncRef(cm, init, [], bound=True, self_value=inst)
+            b = self.bind_call(fr, call, cmod, cscope, depth + 1)
+            if isinstance(b, Unknown):
+                return b
+            scope = [init, fake_frame(b)]
+            for n in walk_own(init):
+                if isinstance(n, ast.Assign):
+                    for t in n.targets:
+                        if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == "self" and t.attr == attr:
+                            return self.ev(cm, n.value, scope, depth + 1)
+            # the next __init__ is called by super().__init__(...) here
+            nxt = None
+            for n in walk_own(init):
+                if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "__init__":
+                    nxt = n
+                    break
+            if nxt is None:
+                break
+            call, cmod, cscope = nxt, cm, scope
+        for cm, c in chain:
+            for st in c.body:
+                if isinstance(st, ast.Assign) and any(isinstance(t, ast.Name) and t.id == attr for t in st.targets):
+                    return self.ev(cm, st.value, [], depth + 1)
+        return Unknown(f"{inst.cls.name}.{attr} not known statically")
+
+    def bind_call(self, fr, call, cm, cscope, depth):
+        fn = fr.node
+        args = fn.args
+        names = [a.arg for a in args.posonlyargs + args.args]
+        positional = names[1:] if fr.bound else names
+        b = {}
+        if fr.bound and names and fr.self_value is not None:
+            b[names[0]] = Lit(fr.self_value)
+        # Base.__init__(self, ...) passes self explicitly
+        cargs = list(call.args)
+        if isinstance(call.func, ast.Attribute) and call.func.attr == "__init__" and not (isinstance(call.func.value, ast.Call)) and cargs:
+            cargs = cargs[1:]
+        for i, a in enumerate(cargs):
+            if isinstance(a, ast.Starred) or i >= len(positional):
+                return Unknown("constructor call with *args", call, cm)
+            b[positional[i]] = Lit(self.ev(cm, a, cscope, depth + 1))
+        for k in call.keywords:
+            if k.arg is None:
+                return Unknown("constructor call with **kwargs", call, cm)
+            b[k.arg] = Lit(self.ev(cm, k.value, cscope, depth + 1))
+        if args.defaults:
+            for pname, d in zip(names[-len(args.defaults):], args.defaults):
+                b.setdefault(pname, Lit(self.ev(fr.mod, d, [], depth + 1)))
+        return b
 
     def run_block(self, m, stmts, scope, depth):
         if depth > MAX_DEPTH:
@@ -592,6 +729,15 @@ class Reader:
         if isinstance(node, ast.Name):
             return self.lookup(m, node.id, scope, depth + 1)
         if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self" and scope:
+            bound = next((f._bindings["self"].value for f in reversed(scope) if hasattr(f, "_bindings") and isinstance(f._bindings.get("self"), Lit)), None)
+            if isinstance(bound, Instance):
+                for cm, c in self.class_chain(bound.mod, bound.cls):
+                    for st in c.body:
+                        if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef)) and st.name == node.attr:
+                            return FuncRef(cm, st, [], bound=True, self_value=bound)
+                return self.instance_attr(bound, node.attr, depth + 1)
+            if isinstance(bound, ServerObj):
+                return Unknown(f"self.{node.attr} of a server object", node, m)
             real = [f for f in scope if not hasattr(f, "_bindings")]
             if real:
                 return self.self_attr(m, real[-1], node.attr, depth + 1)
@@ -609,8 +755,8 @@ class Reader:
                 for cm, c in self.class_chain(base.mod, base.cls):
                     for st in c.body:
                         if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef)) and st.name == node.attr:
-                            return FuncRef(cm, st, [], bound=True)
-                return Unknown(f"attribute .{node.attr} of an instance of {base.cls.name}", node, m)
+                            return FuncRef(cm, st, [], bound=True, self_value=base)
+                return self.instance_attr(base, node.attr, depth + 1)
             if isinstance(base, Unknown):
                 return base
             return Unknown(f"attribute .{node.attr} of a non-literal", node, m)
@@ -741,7 +887,7 @@ class Reader:
                 if sid not in self.servers:
                     self.servers[sid] = ServerObj(sid, kind, m, node, node)
                 return self.servers[sid]
-            return Instance(fr[1], fr[2])
+            return Instance(fr[1], fr[2], node, m, scope)
         if isinstance(fr, FuncRef):
             return self.call_function(fr, node, m, scope, depth + 1)
         return Unknown(f"call {ast.unparse(node.func)}(...) not read", node, m)
@@ -1043,10 +1189,12 @@ class SiteReader:
                 kind = "resource_template"
         if desc_node is not None:
             v = r.ev(m, desc_node, scope)
-            if not isinstance(v, str):
-                self.undecided(m, desc_node, f"{kind} {e['name']}: description not a literal: {getattr(v, 'reason', '')}")
-                return
-            e["description"] = v
+            if isinstance(v, str):
+                e["description"] = v
+            else:
+                # the tool is there; its text is what the run time makes of it
+                e["description"] = None
+                e["description_unread"] = getattr(v, "reason", type(v).__name__)
             e["description_from"] = "keyword"
         elif isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
             raw = ast.get_docstring(fn, clean=False)
@@ -1253,6 +1401,9 @@ class SiteReader:
             v = self.r.ev(m, f[key], scope)
             if isinstance(v, EnumMember):
                 v = v.value if v.is_str else Unknown("non-str Enum member")
+            if key == "description" and not isinstance(v, str) and v is not None:
+                e["description_unread"] = getattr(v, "reason", type(v).__name__)
+                v = None
             if not isinstance(v, str) and not (key == "description" and v is None):
                 self.r.undecided.append({"site": e["site"], "reason": f"{kind} {key} not read: {getattr(v, 'reason', type(v).__name__)}"})
                 return
