@@ -330,13 +330,22 @@ class Reader:
             if name in la:
                 vals = la[name]
                 if len(vals) == 1:
-                    return self.ev(m, vals[0], scope[: i + 1], depth + 1)
+                    # the loop frames inside the function stay visible (a local
+                    # assigned from the loop variable)
+                    inner = [f for f in scope[i + 1:] if hasattr(f, "_bindings")]
+                    return self.ev(m, vals[0], scope[: i + 1] + inner, depth + 1)
                 return Unknown(f"local name {name} assigned {len(vals)} times")
             for fd in local_funcs(fn):
                 if fd.name == name:
                     return FuncRef(m, fd, scope[: i + 1])
             if name in param_names(fn):
+                if name == "self" and not hasattr(fn, "_bindings"):
+                    so = self.self_server(m, fn, depth + 1)
+                    if so is not None:
+                        return so
                 return self.param_value(m, fn, name, depth + 1)
+        if (m.name, name) in self.assumptions:
+            return self.assumptions[(m.name, name)]
         if name in m.assigns:
             vals = m.assigns[name]
             if len(vals) == 1:
@@ -412,6 +421,8 @@ class Reader:
             out = vals[0]
         elif vals and all(isinstance(v, str) for v in vals) and len(set(vals)) == 1:
             out = vals[0]
+        elif len(vals) == 1 and isinstance(vals[0], (list, dict)):
+            out = vals[0]  # one call site hands the function a literal table
         self._param_cache[key] = out
         return out
 
@@ -499,6 +510,24 @@ class Reader:
             return out
         finally:
             del self._param_cache[key]
+
+    def self_server(self, m, fn, depth):
+        """`self` in a method of a server subclass: the one server object the
+        package constructs from that class."""
+        cls = enclosing_class(m, fn)
+        if cls is None or self.server_class_kind(m, cls) is None:
+            return None
+        found = {}
+        for cm, call in self.calls:
+            f = call.func
+            if not ((isinstance(f, ast.Name) and f.id == cls.name) or (isinstance(f, ast.Attribute) and f.attr == cls.name)):
+                continue
+            got = self.ev(cm, f, scope_chain(cm, call), depth + 1)
+            if isinstance(got, tuple) and got[0] == "class" and got[2] is cls:
+                so = self.ev(cm, call, scope_chain(cm, call), depth + 1)
+                if isinstance(so, ServerObj):
+                    found[so.sid] = so
+        return next(iter(found.values())) if len(found) == 1 else None
 
     def self_attr(self, m, fn, attr, depth):
         """self.attr inside a method: a method of the class, or the one value
@@ -800,6 +829,11 @@ class Reader:
                     pass
             return Unknown("comparison of values not known", node, m)
         if isinstance(node, ast.Await):
+            if isinstance(node.value, ast.Call):
+                # awaiting a coroutine of this package: the value it returns
+                v = self.ev(m, node.value, scope, depth + 1)
+                if not isinstance(v, Unknown):
+                    return v
             return Unknown("awaited value", node, m)
         return Unknown(f"{node.__class__.__name__} not read", node, m)
 
@@ -1196,6 +1230,9 @@ class SiteReader:
                 e["description"] = None
                 e["description_unread"] = getattr(v, "reason", type(v).__name__)
             e["description_from"] = "keyword"
+        elif fn is None:
+            e["description"] = None
+            e["description_unread"] = "the registered function is not known statically (its docstring would be the text)"
         elif isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
             raw = ast.get_docstring(fn, clean=False)
             if raw is None:
@@ -1265,9 +1302,10 @@ class SiteReader:
             if fr is None:
                 if isinstance(node.args[0], ast.Constant):
                     return  # @x.tool("name") applied elsewhere
-                self.undecided(m, node, "tool(fn, ...): function not resolved")
-                return
-            self.add_fn_entry(m, srv, "tool", fr.node, scope, kw.get("name"), kw.get("description"), self.site(m, node), conds, kw=kw)
+                if "name" not in kw:
+                    self.undecided(m, node, "tool(fn, ...): function not resolved and no name= given")
+                    return
+            self.add_fn_entry(m, srv, "tool", fr.node if fr else None, scope, kw.get("name"), kw.get("description"), self.site(m, node), conds, kw=kw)
             return
         if attr in ("add_tool", "add_prompt", "add_resource", "add_template"):
             if not node.args:
@@ -1501,13 +1539,24 @@ def main():
     top_name = top.rsplit("-", 1)[0] if top else ""
     review = load_review(a.corrections, pyproject, top)
     for asm in review.get("assume", []):
-        r.assumptions[(asm["function"], asm["param"])] = asm["value"]
+        if "param" in asm:
+            r.assumptions[(asm["function"], asm["param"])] = asm["value"]
+        else:
+            r.assumptions[(asm["module"], asm["name"])] = asm["value"]
     SiteReader(r).run()
     name = pyproject.get("project", {}).get("name") or top.rsplit("-", 1)[0]
     version = top.rsplit("-", 1)[1] if top and "-" in top else ""
     deps = dependency_of(pyproject)
     kinds = sorted({s.kind for s in r.servers.values()})
     roots = [s for s in r.servers.values() if not s.mounted_by]
+    if review.get("run_servers"):
+        # the review names the server(s) the entry point runs by default
+        # when a package holds several (one per mode or partition)
+        chosen = set(review["run_servers"]["servers"])
+        unknown = chosen - {s.sid for s in roots}
+        if unknown:
+            raise SystemExit(f"run_servers names servers the reader did not find: {sorted(unknown)}")
+        roots = [s for s in roots if s.sid in chosen]
     total = {"tool": [], "prompt": [], "resource": [], "resource_template": []}
     servers_out = []
     for s in sorted(roots, key=lambda x: x.sid):
@@ -1569,8 +1618,10 @@ def main():
         "review": {"status": "plain" if outcome != "unclear" and not any(s.get("mounts") for s in servers_out) and not has_conditions(total) else "needs_review"},
         "corrections": [],
     }
+    if review.get("run_servers"):
+        truth["corrections"].append({"op": "run_servers", **review["run_servers"]})
     if a.corrections:
-        apply_corrections(truth, a.corrections)
+        apply_corrections(truth, a.corrections, r)
     out = json.dumps(truth, indent=2, ensure_ascii=False, sort_keys=False) + "\n"
     if a.out:
         os.makedirs(os.path.dirname(a.out) or ".", exist_ok=True)
@@ -1604,7 +1655,7 @@ def load_review(path, pyproject, top):
     return allc.get(f"{name}@{version}", {})
 
 
-def apply_corrections(truth, path):
+def apply_corrections(truth, path, reader=None):
     with open(path, encoding="utf-8") as f:
         allc = json.load(f)
     key = f"{truth['name']}@{truth['version']}"
@@ -1644,8 +1695,21 @@ def apply_corrections(truth, path):
                 if x["name"] in c["descriptions"]:
                     x["description"] = c["descriptions"][x["name"]]
                     x["description_by_review"] = True
-        elif op == "resolve_undecided":
-            pass
+        elif op == "dismiss":
+            sites = set(c["sites"])
+            truth["undecided"] = [u for u in truth["undecided"] if u["site"] not in sites]
+            truth.setdefault("dismissed", []).extend(sorted(sites))
+        elif op == "describe_from_constant":
+            lst = truth[kinds[c.get("kind", "tool")]]
+            for x in lst:
+                if x["name"] in c["constants"]:
+                    mod, const = c["constants"][x["name"]].rsplit(":", 1)
+                    v = reader.lookup(reader.modules[mod], const, [], 0) if mod in reader.modules else None
+                    if not isinstance(v, str):
+                        raise SystemExit(f"{key}: {mod}:{const} is not a literal string: {v}")
+                    x["description"] = v
+                    x["description_by_review"] = f"{mod}:{const}"
+                    x.pop("description_unread", None)
         else:
             raise SystemExit(f"{key}: unknown correction op {op}")
         truth["corrections"].append({k: v for k, v in c.items() if k not in ("entries",)} | ({"entries": [e["name"] for e in c["entries"]]} if "entries" in c else {}))
