@@ -1254,8 +1254,25 @@ class SiteReader:
             return None
         return None
 
+    def in_handler(self, m, node):
+        """The name of the registered tool/prompt/resource function the node
+        sits in, if any: what it registers appears only while a client calls
+        it, not in the list a client is shown at start."""
+        for fn in scope_chain(m, node):
+            if any(node is x for d in fn.decorator_list for x in ast.walk(d)):
+                continue  # the node decorates fn; it is not inside its body
+            for d in fn.decorator_list:
+                t = d.func if isinstance(d, ast.Call) else d
+                if isinstance(t, ast.Attribute) and t.attr in ("tool", "prompt", "resource"):
+                    return fn.name
+        return None
+
     def call(self, m, node):
         f = node.func
+        h = self.in_handler(m, node) if isinstance(f, ast.Attribute) and f.attr in CALL_SITES else None
+        if h is not None:
+            self.r.unreached.append({"site": self.site(m, node), "reason": f"registered inside the handler of {h}, only while a client calls it"})
+            return
         # x.tool(...)(fn)
         if isinstance(f, ast.Call) and isinstance(f.func, ast.Attribute) and f.func.attr in ("tool", "prompt", "resource") and len(node.args) == 1:
             scope = self.scope_of(node)
