@@ -1416,7 +1416,10 @@ class SiteReader:
 
     def appended(self, fr, name, scope):
         out = []
+        in_loop = {id(x) for n in walk_own(fr.node) if isinstance(n, (ast.For, ast.AsyncFor)) for st in n.body for x in ast.walk(st)}
         for n in walk_own(fr.node):
+            if id(n) in in_loop and not isinstance(n, (ast.For, ast.AsyncFor)):
+                continue  # read once per element by the loop below
             if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and isinstance(n.func.value, ast.Name) and n.func.value.id == name:
                 if n.func.attr == "append" and len(n.args) == 1:
                     out.append(self.r.ev(fr.mod, n.args[0], scope))
@@ -1429,8 +1432,15 @@ class SiteReader:
             elif isinstance(n, (ast.For, ast.AsyncFor)):
                 # loops over a literal table that append
                 for st in n.body:
-                    if isinstance(st, ast.Expr) and isinstance(st.value, ast.Call) and isinstance(st.value.func, ast.Attribute) \
-                            and isinstance(st.value.func.value, ast.Name) and st.value.func.value.id == name and st.value.func.attr == "append":
+                    direct = isinstance(st, ast.Expr) and isinstance(st.value, ast.Call) and isinstance(st.value.func, ast.Attribute) \
+                        and isinstance(st.value.func.value, ast.Name) and st.value.func.value.id == name and st.value.func.attr == "append"
+                    if not direct:
+                        if any(isinstance(x, ast.Call) and isinstance(x.func, ast.Attribute) and isinstance(x.func.value, ast.Name)
+                               and x.func.value.id == name for x in ast.walk(st)):
+                            # an addition under an if or a nested loop: not read, so the list is not known
+                            out.append(Unknown("addition to the list under a condition or nested loop inside a loop", st, fr.mod))
+                        continue
+                    if direct:
                         it = self.r.ev(fr.mod, n.iter, scope)
                         if not isinstance(it, list):
                             out.append(Unknown("append inside a loop over data not known statically", n, fr.mod))
@@ -1441,8 +1451,7 @@ class SiteReader:
                                 out.append(Unknown("loop target not bound", n, fr.mod))
                                 break
                             out.append(self.r.with_bindings(fr.mod, st.value.args[0], scope, b, 1))
-        # Appends inside loops were also seen as plain calls above; drop the plain reading of those.
-        return [o for o in out if not (isinstance(o, Unknown) and "parameter" in o.reason)]
+        return out
 
     def tool_obj(self, srv, item, kind, site, conds):
         f = item.fields
@@ -1714,6 +1723,9 @@ def apply_corrections(truth, path, reader=None):
                     x["description_by_review"] = True
         elif op == "dismiss":
             sites = set(c["sites"])
+            stale = sites - {u["site"] for u in truth["undecided"]}
+            if stale:
+                raise SystemExit(f"{key}: correction dismisses sites that are not undecided: {sorted(stale)}")
             truth["undecided"] = [u for u in truth["undecided"] if u["site"] not in sites]
             truth.setdefault("dismissed", []).extend(sorted(sites))
         elif op == "describe_from_constant":
