@@ -11,12 +11,16 @@ home="${ATTESTARI_HOME:-./var}"
 dir="$home/corpus-python"
 out="testdata/corpus-python/truth"
 corr="testdata/corpus-python/corrections.json"
-command -v python3 >/dev/null || { echo "corpus-python-truth: python3 not found" >&2; exit 1; }
-python3 -c 'import sys; sys.exit(sys.version_info < (3, 11))' || { echo "corpus-python-truth: Python 3.11 or later is needed (tomllib)" >&2; exit 1; }
+# The reader parses with the interpreter's own grammar: Python 3.12 or later reads
+# every member of the corpus (3.11 cannot parse one 3.12 f-string in mcp-gsuite's
+# gmail.py, which registers nothing); PYTHON picks the interpreter.
+PYTHON="${PYTHON:-python3}"
+command -v "$PYTHON" >/dev/null || { echo "corpus-python-truth: $PYTHON not found" >&2; exit 1; }
+"$PYTHON" -c 'import sys; sys.exit(sys.version_info < (3, 11))' || { echo "corpus-python-truth: Python 3.11 or later is needed (tomllib)" >&2; exit 1; }
 mkdir -p "$out"
 n=0
 while IFS=$'\t' read -r name version file; do
-  python3 scripts/py_truth.py "$dir/$file" --corrections "$corr" --out "$out/$name@$version.json"
+  "$PYTHON" scripts/py_truth.py "$dir/$file" --corrections "$corr" --out "$out/$name@$version.json"
   n=$((n + 1))
 done < <(python3 - <<'PY'
 import json, re

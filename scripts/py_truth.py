@@ -1624,6 +1624,8 @@ def main():
     truth = {
         "name": name, "version": version,
         "generated_by": "scripts/py_truth.py",
+        # members in syntax newer than the interpreter land in parse_errors
+        "parsed_with": f"Python {sys.version_info.major}.{sys.version_info.minor}",
         "framework": framework,
         "server_kinds": kinds,
         "dependencies": deps,
