@@ -296,6 +296,19 @@ func (r PyReport) Markdown(h PyEvalHeader, truths []PyTruth, surfaces map[string
 	for _, p := range pairs {
 		fmt.Fprintf(&b, "| %s | %s | %d |\n", p[0], p[1], r.Confusion[p])
 	}
+	b.WriteString("\n## By framework\n\n| framework | servers | outcome right |\n| --- | ---: | ---: |\n")
+	byFw := map[string][2]int{}
+	for _, t := range truths {
+		c := byFw[t.Framework]
+		c[0]++
+		if s, ok := surfaces[PySurfaceKey(t.Name, t.Version)]; ok && s.Outcome == t.Outcome {
+			c[1]++
+		}
+		byFw[t.Framework] = c
+	}
+	for _, k := range sortedKeys(byFw) {
+		fmt.Fprintf(&b, "| %s | %d | %d |\n", k, byFw[k][0], byFw[k][1])
+	}
 	b.WriteString("\n## Per server\n\n| server | framework | truth | extracted | tools (truth / extracted) | review |\n| --- | --- | --- | --- | ---: | --- |\n")
 	for _, t := range truths {
 		s, ok := surfaces[PySurfaceKey(t.Name, t.Version)]

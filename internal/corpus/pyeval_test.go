@@ -109,7 +109,7 @@ func TestEvaluatePython(t *testing.T) {
 		t.Errorf("missing names = %s", m)
 	}
 	md := r.Markdown(PyEvalHeader{Command: "make corpus-eval", ExtractorVersion: "x", Listed: 4, Extracted: 3}, truths, surfaces)
-	for _, want := range []string{"| outcome equal to the truth's | 50.0% (2/4)", "tool-name recall, 1 servers parsed by both | 75.0% (3/4)", "| parsed | declaration_not_parsed | 1 |", "### gone@1"} {
+	for _, want := range []string{"| outcome equal to the truth's | 50.0% (2/4)", "tool-name recall, 1 servers parsed by both | 75.0% (3/4)", "| parsed | declaration_not_parsed | 1 |", "### gone@1", "| lowlevel | 2 | 0 |", "| sdk_fastmcp | 1 | 1 |"} {
 		if !strings.Contains(md, want) {
 			t.Errorf("report lacks %q", want)
 		}
