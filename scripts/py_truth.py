@@ -65,6 +65,7 @@ import tomllib
 
 MAX_DEPTH = 40        # bound on every recursive evaluation over the source
 MAX_ITEMS = 4096      # bound on loop/comprehension expansion
+MAX_STEPS = 5_000_000  # bound on evaluation steps per archive
 SKIP_DIRS = {"tests", "test", "testing", "examples", "example", "docs", "doc", "benchmarks", "benchmark"}
 
 SDK_FASTMCP = {
@@ -1031,6 +1032,12 @@ _orig_ev = Reader.ev
 def _ev(self, m, node, scope, depth=0):
     if isinstance(node, Lit):
         return node.value
+    # A budget of evaluation steps per archive bounds what the depth bound
+    # alone does not (a wide expression re-read at every level); past it
+    # every value is unknown, so the sites come out undecided, never guessed.
+    self.steps = getattr(self, "steps", 0) + 1
+    if self.steps > MAX_STEPS:
+        return Unknown("evaluation step budget exhausted", node, m)
     return _orig_ev(self, m, node, scope, depth)
 
 
