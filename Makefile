@@ -49,9 +49,15 @@ loadtest: ## Load-test GET /manifest on loopback over 10,000 published versions 
 corpus: ## Fetch the real-server corpus tarballs (testdata/corpus/packages.json) into $$ATTESTARI_HOME/corpus, SHA-256 checked
 	scripts/corpus-fetch.sh
 
+.PHONY: corpus-python
+corpus-python: ## Pack the Python corpus (testdata/corpus-python/servers.json) from git mirrors into $$ATTESTARI_HOME/corpus-python, SHA-256 checked
+	scripts/corpus-python-pack.sh
+
 .PHONY: corpus-eval
-corpus-eval: corpus ## Extract every corpus package and compare with the runtime truth; writes docs/extractor-corpus.md
+corpus-eval: corpus ## Extract every corpus package and compare with the truth; writes docs/extractor-corpus.md (npm), then packs the Python corpus and writes docs/extractor-corpus-python.md
 	$(GO) run ./cmd/attestari-probe corpus-eval -out docs/extractor-corpus.md
+	$(MAKE) corpus-python
+	$(GO) run ./cmd/attestari-probe py-eval -out docs/extractor-corpus-python.md
 
 .PHONY: fuzz
 fuzz: ## Run every fuzz target for FUZZTIME each (default 30s)

@@ -5,6 +5,8 @@
 //	attestari-probe eval    -truth testdata/corpus/truth -surfaces rows.jsonl [-out report.md]
 //	attestari-probe corpus-eval [-out docs/extractor-corpus.md]   (extracts var/corpus itself: make corpus-eval)
 //	attestari-probe redact  -truth testdata/corpus/truth   (hosts out of stored diagnostics)
+//	attestari-probe py-pack -mirrors DIR [-update]   (testdata/corpus-python: scripts/corpus-python-pack.sh)
+//	attestari-probe py-eval [-out docs/extractor-corpus-python.md]   (the Python half of make corpus-eval)
 //	attestari-probe summary -list testdata/corpus/packages.json -truth testdata/corpus/truth -out testdata/corpus/SUMMARY.md
 //
 // It only wires flags to package corpus (and, for corpus-eval, the extractor). The npm client's own configuration
@@ -30,7 +32,7 @@ import (
 func main() {
 	log.SetFlags(log.Ltime)
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: attestari-probe pin|run|eval|corpus-eval|redact|summary [flags]")
+		fmt.Fprintln(os.Stderr, "usage: attestari-probe pin|run|eval|corpus-eval|py-pack|py-eval|redact|summary [flags]")
 		os.Exit(2)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -49,6 +51,12 @@ func main() {
 		err = corpusEval(ctx, os.Args[2:])
 	case "redact":
 		err = redact(os.Args[2:])
+	case "py-pack":
+		err = pyPack(ctx, os.Args[2:])
+	case "py-eval":
+		err = pyEval(ctx, os.Args[2:])
+	case "py-extract-one":
+		err = pyExtractOne(ctx, os.Args[2:])
 	default:
 		err = fmt.Errorf("unknown command %q", os.Args[1])
 	}

@@ -1,9 +1,12 @@
-// Package corpus owns the real-server corpus the extractor is measured
+// Package corpus owns the real-server corpora the extractor is measured
 // against: the pinned list of npm MCP server versions (testdata/corpus/
 // packages.json), the pinning step that builds it with the npm client, the
 // runtime probe that starts each server and records what it lists (the
 // truth files under testdata/corpus/truth/), and the comparison of extractor
-// output with that truth.
+// output with that truth; and the Python corpus (testdata/corpus-python/):
+// public repositories pinned to a commit, packed into sdist-shaped archives
+// from local git mirrors (pylist.go), with a truth read from source by
+// scripts/py_truth.py and reviewed by hand, and its comparison (pyeval.go).
 //
 // It must not import the extractor (internal/surface): the comparison takes
 // surfaces as rundir values, so the truth stays independent of what it
@@ -25,8 +28,9 @@ import (
 	"strings"
 )
 
-// Registry is the only registry the corpus draws from: PyPI is not reachable
-// from the project's machines, so Python coverage comes from fixtures.
+// Registry is the registry the runtime-probed corpus draws from. PyPI is not
+// reachable from the project's machines, so the Python corpus is packed from
+// public repositories instead (PyRegistry).
 const Registry = "npm"
 
 // Tiers say why a package was selected.

@@ -1,0 +1,372 @@
+package corpus
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/attestari/attestari/internal/rundir"
+)
+
+// PyRegistry is the registry a Python corpus row names.
+const PyRegistry = "pypi"
+
+// PyEntry is one tool, prompt, resource or template of a Python truth file.
+// Description is the text the framework publishes (nil when the reader
+// could not carry it to text: an f-string over run-time values); the Doc*
+// fields are the docstring's three readings when the text is a docstring.
+type PyEntry struct {
+	Name            string  `json:"name"`
+	Description     *string `json:"description"`
+	DescriptionFrom string  `json:"description_from,omitempty"` // keyword, docstring, none
+	DocSource       *string `json:"doc_source,omitempty"`       // as written (what Python 3.12 and earlier send as __doc__)
+	DocPy313        *string `json:"doc_py313,omitempty"`        // __doc__ as Python 3.13+ stores it
+	DocCleandoc     *string `json:"doc_cleandoc,omitempty"`     // inspect.cleandoc, what fastmcp sends
+	URI             string  `json:"uri,omitempty"`
+	Site            string  `json:"site,omitempty"`
+}
+
+// PyTruth is testdata/corpus-python/truth/<name>@<version>.json: what a
+// client of the running server would be shown, as scripts/py_truth.py reads
+// it from the source and the review corrects it. Fields the evaluation does
+// not read (servers, undecided sites, notes) stay in the file for people.
+type PyTruth struct {
+	Name              string    `json:"name"`
+	Version           string    `json:"version"`
+	Framework         string    `json:"framework"`
+	Outcome           string    `json:"outcome"`
+	OutcomeDetail     string    `json:"outcome_detail"`
+	Tools             []PyEntry `json:"tools"`
+	Prompts           []PyEntry `json:"prompts"`
+	Resources         []PyEntry `json:"resources"`
+	ResourceTemplates []PyEntry `json:"resource_templates"`
+	Review            struct {
+		Status string `json:"status"` // plain, reviewed
+		Notes  string `json:"notes,omitempty"`
+	} `json:"review"`
+	Corrections []json.RawMessage `json:"corrections"`
+}
+
+// Key is "name@version".
+func (t PyTruth) Key() string { return t.Name + "@" + t.Version }
+
+// PyTruthPath is a truth file's path under dir.
+func PyTruthPath(dir, name, version string) string {
+	return filepath.Join(dir, name+"@"+version+".json")
+}
+
+// LoadPyTruths reads every truth file of dir, sorted by key.
+func LoadPyTruths(dir string) ([]PyTruth, error) {
+	paths, err := filepath.Glob(filepath.Join(dir, "*.json"))
+	if err != nil {
+		return nil, fmt.Errorf("corpus.LoadPyTruths %s: %w", dir, err)
+	}
+	out := make([]PyTruth, 0, len(paths))
+	for _, p := range paths {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return nil, fmt.Errorf("corpus.LoadPyTruths: %w", err)
+		}
+		var t PyTruth
+		if err := json.Unmarshal(b, &t); err != nil {
+			return nil, fmt.Errorf("corpus.LoadPyTruths %s: %w", p, err)
+		}
+		if t.Name == "" || t.Version == "" || t.Outcome == "" {
+			return nil, fmt.Errorf("corpus.LoadPyTruths %s: %w: no name, version or outcome", p, ErrInvalidList)
+		}
+		out = append(out, t)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Key() < out[j].Key() })
+	return out, nil
+}
+
+// ExtractorDied is the outcome the evaluation records for a server whose
+// extraction ended its process (it runs each in a child so that one such
+// input cannot end the evaluation). It is no outcome of the methodology.
+const ExtractorDied = "extractor_died"
+
+// Miss kinds the Python evaluation adds to Evaluate's.
+const (
+	MissOutcomeDiffers = "outcome_differs" // the extractor's outcome is not the truth's
+)
+
+// PyReport is the Python corpus evaluation. Every truth is in the
+// population (the truth is read from source, not from a server that had to
+// start); names and descriptions are compared on servers whose truth and
+// extracted outcome are both parsed.
+type PyReport struct {
+	Servers     int `json:"servers"`
+	WithSurface int `json:"with_surface"`
+	// OutcomeRight counts servers whose extracted outcome equals the truth's.
+	OutcomeRight int `json:"outcome_right"`
+	// Confusion counts (truth outcome, extracted outcome) pairs.
+	Confusion map[[2]string]int `json:"-"`
+	// BothParsed is the population of the name and description figures.
+	BothParsed int                   `json:"both_parsed"`
+	Names      map[string]NameCounts `json:"names"`
+	// Tool descriptions on matched tools whose truth text is known: how many
+	// the extractor read as readable, and how many of those are equal to the
+	// text the framework publishes.
+	ComparableDescriptions  int `json:"comparable_descriptions"`
+	ReadableDescriptions    int `json:"readable_descriptions"`
+	EqualDescriptions       int `json:"equal_descriptions"`
+	NotReadableDescriptions int `json:"not_readable_descriptions"`
+	// Readable but unequal texts that equal another reading of the same
+	// docstring (the source text or the other cleaning): a framework or
+	// interpreter-version question, not a misread.
+	OtherDocReading int    `json:"other_doc_reading"`
+	Misses          []Miss `json:"misses"`
+}
+
+// OutcomeShare is OutcomeRight/Servers.
+func (r PyReport) OutcomeShare() float64 { return ratio(r.OutcomeRight, r.Servers) }
+
+// DescriptionEqualShare is equal/readable over matched tools with a known truth text.
+func (r PyReport) DescriptionEqualShare() float64 {
+	return ratio(r.EqualDescriptions, r.ReadableDescriptions)
+}
+
+// PySurfaceKey is the key EvaluatePython looks a row up by.
+func PySurfaceKey(name, version string) string { return name + "@" + version }
+
+// EvaluatePython compares extractor rows (keyed by PySurfaceKey) with the
+// Python truth.
+func EvaluatePython(truths []PyTruth, surfaces map[string]rundir.Surface) PyReport {
+	r := PyReport{Confusion: map[[2]string]int{}, Names: map[string]NameCounts{}, Misses: []Miss{}}
+	for _, k := range []string{"tool", "prompt", "resource", "resource_template"} {
+		r.Names[k] = NameCounts{}
+	}
+	sorted := append([]PyTruth(nil), truths...)
+	sort.Slice(sorted, func(i, j int) bool { return sorted[i].Key() < sorted[j].Key() })
+	for _, t := range sorted {
+		r.Servers++
+		key := t.Key()
+		s, ok := surfaces[PySurfaceKey(t.Name, t.Version)]
+		if !ok {
+			r.Misses = append(r.Misses, Miss{Package: key, Kind: MissNoSurface})
+			continue
+		}
+		r.WithSurface++
+		r.Confusion[[2]string{t.Outcome, s.Outcome}]++
+		if s.Outcome == t.Outcome {
+			r.OutcomeRight++
+		} else {
+			detail := "truth " + t.Outcome + ", extracted " + s.Outcome
+			if s.OutcomeDetail != "" {
+				detail += ": " + s.OutcomeDetail
+			}
+			r.Misses = append(r.Misses, Miss{Package: key, Kind: MissOutcomeDiffers, Detail: detail})
+		}
+		if t.Outcome != outcomeParsed || s.Outcome != outcomeParsed {
+			continue
+		}
+		r.BothParsed++
+		r.compareTools(key, t.Tools, s.Tools)
+		r.compareNames(key, "prompt", pyNames(t.Prompts), entryNames(s.Prompts))
+		r.compareNames(key, "resource", pyNames(t.Resources), entryNames(s.Resources))
+		r.compareNames(key, "resource_template", pyNames(t.ResourceTemplates), entryNames(s.ResourceTemplates))
+	}
+	return r
+}
+
+func pyNames(es []PyEntry) []string {
+	out := make([]string, 0, len(es))
+	for _, e := range es {
+		out = append(out, e.Name)
+	}
+	return out
+}
+
+func (r *PyReport) compareTools(pkg string, truth []PyEntry, found []rundir.Entry) {
+	byName := map[string]rundir.Entry{}
+	for _, e := range found {
+		if e.NameState != "" && e.NameState != stateReadable {
+			continue // a name the extractor could not read matches nothing
+		}
+		if _, dup := byName[e.Name]; !dup {
+			byName[e.Name] = e
+		}
+	}
+	r.compareNames(pkg, "tool", pyNames(truth), sortedKeys(byName))
+	for _, tt := range truth {
+		e, ok := byName[tt.Name]
+		if !ok || tt.Description == nil {
+			continue
+		}
+		r.ComparableDescriptions++
+		want := *tt.Description
+		if e.DescriptionState != stateReadable {
+			if e.DescriptionState == "absent" && want == "" {
+				continue // nothing published, nothing read: they agree
+			}
+			r.NotReadableDescriptions++
+			r.Misses = append(r.Misses, Miss{Package: pkg, Kind: MissDescriptionState, Surface: "tool", Name: tt.Name, Detail: e.DescriptionState})
+			continue
+		}
+		r.ReadableDescriptions++
+		if e.DescriptionRaw == want {
+			r.EqualDescriptions++
+			continue
+		}
+		detail := firstDifference(e.DescriptionRaw, want)
+		for _, alt := range []struct {
+			name string
+			text *string
+		}{{"the docstring as written (Python 3.12 and earlier)", tt.DocSource}, {"__doc__ as Python 3.13+ stores it", tt.DocPy313}, {"inspect.cleandoc", tt.DocCleandoc}} {
+			if alt.text != nil && *alt.text == e.DescriptionRaw {
+				r.OtherDocReading++
+				detail = "equals " + alt.name + ", not the text this framework publishes; " + detail
+				break
+			}
+		}
+		r.Misses = append(r.Misses, Miss{Package: pkg, Kind: MissDescriptionDiff, Surface: "tool", Name: tt.Name, Detail: detail})
+	}
+}
+
+// compareNames is Report.compareNames over a PyReport's counts.
+func (r *PyReport) compareNames(pkg, kind string, truth, found []string) {
+	tmp := Report{Names: map[string]NameCounts{kind: r.Names[kind]}}
+	tmp.compareNames(pkg, kind, truth, found)
+	r.Names[kind] = tmp.Names[kind]
+	r.Misses = append(r.Misses, tmp.Misses...)
+}
+
+// PyEvalHeader says how a Python report was produced.
+type PyEvalHeader struct {
+	Command          string
+	Date             time.Time
+	ExtractorVersion string
+	Listed           int
+	Extracted        int
+	Missing          []string
+}
+
+// PyTargets are the figures issue 14 sets.
+var PyTargets = struct {
+	Outcome, NameRecall, NamePrecision, DescriptionEqual float64
+}{0.90, 0.95, 0.95, 0.95}
+
+// Markdown renders the Python report.
+func (r PyReport) Markdown(h PyEvalHeader, truths []PyTruth, surfaces map[string]rundir.Surface) string {
+	var b strings.Builder
+	pct := func(f float64) string { return fmt.Sprintf("%.1f%%", 100*f) }
+	mark := func(f, target float64) string {
+		if f >= target {
+			return "met"
+		}
+		return "**not met**"
+	}
+	b.WriteString("<!-- Generated by `" + h.Command + "`; do not edit by hand. -->\n\n")
+	b.WriteString("# Extractor against the Python truth\n\n")
+	fmt.Fprintf(&b, "Produced by `%s` on %s with extractor `%s`: %d servers listed in `testdata/corpus-python/servers.json`, %d archives read (SHA-256 checked against the list), %d truth files. ",
+		h.Command, h.Date.UTC().Format("2006-01-02"), h.ExtractorVersion, h.Listed, h.Extracted, len(truths))
+	b.WriteString("The truth is read from each server's source by `scripts/py_truth.py` (Python's `ast`, independent of the extractor) and reviewed by hand (`testdata/corpus-python/README.md`); it is the project's own corpus (development figures), not a held-out set.\n\n")
+	if len(h.Missing) > 0 {
+		fmt.Fprintf(&b, "Not packed, so not evaluated: %s.\n\n", strings.Join(h.Missing, ", "))
+	}
+	t := r.Names["tool"]
+	b.WriteString("| figure | value | target | |\n| --- | ---: | ---: | --- |\n")
+	fmt.Fprintf(&b, "| outcome equal to the truth's | %s (%d/%d) | %s | %s |\n", pct(r.OutcomeShare()), r.OutcomeRight, r.Servers, pct(PyTargets.Outcome), mark(r.OutcomeShare(), PyTargets.Outcome))
+	fmt.Fprintf(&b, "| tool-name recall, %d servers parsed by both | %s (%d/%d) | %s | %s |\n", r.BothParsed, pct(t.Recall()), t.Matched, t.Truth, pct(PyTargets.NameRecall), mark(t.Recall(), PyTargets.NameRecall))
+	fmt.Fprintf(&b, "| tool-name precision, same servers | %s (%d/%d) | %s | %s |\n", pct(t.Precision()), t.Matched, t.Found, pct(PyTargets.NamePrecision), mark(t.Precision(), PyTargets.NamePrecision))
+	fmt.Fprintf(&b, "| readable descriptions equal to the published text | %s (%d/%d) | %s | %s |\n", pct(r.DescriptionEqualShare()), r.EqualDescriptions, r.ReadableDescriptions, pct(PyTargets.DescriptionEqual), mark(r.DescriptionEqualShare(), PyTargets.DescriptionEqual))
+	fmt.Fprintf(&b, "| matched tools whose description the extractor did not read as readable | %d of %d with a known text | | |\n", r.NotReadableDescriptions, r.ComparableDescriptions)
+	fmt.Fprintf(&b, "| unequal descriptions equal to another reading of the docstring | %d | | |\n", r.OtherDocReading)
+	for _, k := range []string{"prompt", "resource", "resource_template"} {
+		c := r.Names[k]
+		fmt.Fprintf(&b, "| %s-name recall / precision | %s / %s (%d/%d, %d/%d) | | |\n", k, pct(c.Recall()), pct(c.Precision()), c.Matched, c.Truth, c.Matched, c.Found)
+	}
+	b.WriteString("\nDescriptions are compared as each server's framework publishes them: `inspect.cleandoc` of the docstring for the standalone `fastmcp`, `fn.__doc__` as Python 3.13+ stores it for the SDK's FastMCP, the literal for a low-level `Tool(...)`.\n\n")
+	b.WriteString("## Outcomes\n\n| truth | extracted | servers |\n| --- | --- | ---: |\n")
+	pairs := make([][2]string, 0, len(r.Confusion))
+	for p := range r.Confusion {
+		pairs = append(pairs, p)
+	}
+	sort.Slice(pairs, func(i, j int) bool {
+		if pairs[i][0] != pairs[j][0] {
+			return pairs[i][0] < pairs[j][0]
+		}
+		return pairs[i][1] < pairs[j][1]
+	})
+	for _, p := range pairs {
+		fmt.Fprintf(&b, "| %s | %s | %d |\n", p[0], p[1], r.Confusion[p])
+	}
+	b.WriteString("\n## By framework\n\n| framework | servers | outcome right |\n| --- | ---: | ---: |\n")
+	byFw := map[string][2]int{}
+	for _, t := range truths {
+		c := byFw[t.Framework]
+		c[0]++
+		if s, ok := surfaces[PySurfaceKey(t.Name, t.Version)]; ok && s.Outcome == t.Outcome {
+			c[1]++
+		}
+		byFw[t.Framework] = c
+	}
+	for _, k := range sortedKeys(byFw) {
+		fmt.Fprintf(&b, "| %s | %d | %d |\n", k, byFw[k][0], byFw[k][1])
+	}
+	b.WriteString("\n## Per server\n\n| server | framework | truth | extracted | tools (truth / extracted) | review |\n| --- | --- | --- | --- | ---: | --- |\n")
+	for _, t := range truths {
+		s, ok := surfaces[PySurfaceKey(t.Name, t.Version)]
+		got, n := "(no row)", 0
+		if ok {
+			got, n = s.Outcome, len(s.Tools)
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %d / %d | %s |\n", t.Key(), t.Framework, t.Outcome, got, len(t.Tools), n, t.Review.Status)
+	}
+	fmt.Fprintf(&b, "\n## Misses (%d)\n", len(r.Misses))
+	last := ""
+	for _, m := range r.Misses {
+		if m.Package != last {
+			fmt.Fprintf(&b, "\n### %s\n\n", m.Package)
+			last = m.Package
+		}
+		line := "- " + m.Kind
+		if m.Surface != "" {
+			line += " " + m.Surface
+		}
+		if m.Name != "" {
+			line += " `" + m.Name + "`"
+		}
+		if m.Detail != "" {
+			line += ": " + oneLine(m.Detail, 300)
+		}
+		b.WriteString(line + "\n")
+	}
+	return b.String()
+}
+
+// PyExtractFunc reads the surface of one packed archive.
+type PyExtractFunc func(ctx context.Context, s PyServer, archive []byte) rundir.Surface
+
+// PyExtractAll reads every listed server whose archive is in dir, one at a
+// time, after checking the archive against the pinned SHA-256 (a mismatch is
+// an error: the truth was read from other bytes). It returns the rows keyed
+// by PySurfaceKey and the keys of servers with no archive.
+func PyExtractAll(ctx context.Context, l *PyList, dir string, extract PyExtractFunc) (map[string]rundir.Surface, []string, error) {
+	out := map[string]rundir.Surface{}
+	var missing []string
+	for _, s := range l.Servers {
+		if err := ctx.Err(); err != nil {
+			return out, missing, fmt.Errorf("corpus.PyExtractAll: %w", err)
+		}
+		p := PyArchivePath(dir, s)
+		data, err := os.ReadFile(p)
+		if os.IsNotExist(err) {
+			missing = append(missing, s.Key())
+			continue
+		}
+		if err != nil {
+			return out, missing, fmt.Errorf("corpus.PyExtractAll: %w", err)
+		}
+		if got := sha256Hex(data); got != s.SHA256 {
+			return out, missing, fmt.Errorf("corpus.PyExtractAll: %w: %s: %s has %s, the list pins %s", ErrArchiveMismatch, s.Key(), p, got, s.SHA256)
+		}
+		out[PySurfaceKey(s.Name, s.Version)] = extract(ctx, s, data)
+	}
+	return out, missing, nil
+}
