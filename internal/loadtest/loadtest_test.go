@@ -56,3 +56,33 @@ func TestSmallRun(t *testing.T) {
 		t.Fatalf("replacing a middle section:\n%q", b)
 	}
 }
+
+// A small starvation run end to end: every phase measures the readers, the
+// hammer phase measures the hammer, and one client alone fetches the large
+// manifest whole.
+func TestStarveSmallRun(t *testing.T) {
+	st := dbtest.Open(t)
+	res, err := loadtest.Starve(context.Background(), st, loadtest.StarveOptions{
+		Tools: 3000, Small: 20, Hammers: 4, Readers: 2, Duration: 400 * time.Millisecond, Warmup: 50 * time.Millisecond,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.FullFetchCold.Status != 200 || res.FullFetchCold.Bytes < 3000*50 || res.FullFetchWarm.Bytes != res.FullFetchCold.Bytes {
+		t.Fatalf("full fetch: cold %+v warm %+v", res.FullFetchCold, res.FullFetchWarm)
+	}
+	if len(res.Phases) != 2 || res.Phases[0].Hammer != nil || res.Phases[1].Hammer == nil {
+		t.Fatalf("phases: %+v", res.Phases)
+	}
+	for _, ph := range res.Phases {
+		if ph.Readers.Requests == 0 || ph.Readers.Statuses[200] == 0 {
+			t.Fatalf("%s: readers %+v", ph.Name, ph.Readers)
+		}
+	}
+	if h := res.Phases[1].Hammer; h.Requests == 0 {
+		t.Fatalf("hammer %+v", h)
+	}
+	if md := res.Markdown("cmd", "test"); !strings.Contains(md, "| readers with the hammer | hammer | 4 |") {
+		t.Fatalf("markdown:\n%s", md)
+	}
+}
