@@ -170,7 +170,7 @@ func server(h http.Handler) (*http.Server, string, error) {
 func bare(st *store.Store) http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /manifest/{name}/{version}", func(w http.ResponseWriter, r *http.Request) {
-		m, err := st.Manifest(r.Context(), r.URL.Query().Get("registry"), r.PathValue("name"), r.PathValue("version"))
+		m, err := st.Manifest(r.Context(), r.URL.Query().Get("registry"), r.PathValue("name"), r.PathValue("version"), r.URL.Query().Get("cursor"))
 		if err != nil {
 			http.Error(w, "not found", http.StatusNotFound)
 			return
