@@ -56,9 +56,11 @@ func (e *ProblemError) Error() string {
 	return fmt.Sprintf("api: %d %s: %s", e.Status, e.Title, e.Detail)
 }
 
-// Is makes errors.Is(err, ErrNotFound) hold for a 404.
+// Is makes errors.Is(err, ErrNotFound) hold for a 404, and
+// errors.Is(err, ErrUnavailable) for a 503.
 func (e *ProblemError) Is(target error) bool {
-	return target == ErrNotFound && e.Status == http.StatusNotFound
+	return target == ErrNotFound && e.Status == http.StatusNotFound ||
+		target == ErrUnavailable && e.Status == http.StatusServiceUnavailable
 }
 
 // Manifest fetches the attested manifest of name@version: every page of it

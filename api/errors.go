@@ -10,6 +10,12 @@ import (
 // store returns it (or an error that wraps it); the Client returns it for a 404.
 var ErrNotFound = errors.New("not published")
 
+// ErrUnavailable reports that the service could not answer now (the
+// database did not answer in time): a 503 with Retry-After, worth another
+// try later. The server's store returns it (wrapped); the Client returns it
+// for a 503.
+var ErrUnavailable = errors.New("service unavailable; retry later")
+
 // ErrBadCursor reports a pagination cursor the service did not issue.
 var ErrBadCursor = errors.New("cursor is not one this service issued")
 

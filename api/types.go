@@ -72,10 +72,10 @@ type Manifest struct {
 
 // A manifest is served in pages (docs/manifest.md, "Pages"), so that no
 // answer of the service is larger than a page, whatever a package
-// registers: a page holds at most ManifestPageTools tools, and ends before
-// the tool at which its names and descriptions would reach
-// ManifestPageBytes (a first tool larger than that is a page alone). The
-// manifest hash covers the whole manifest, every page.
+// registers: a page holds at most ManifestPageTools tools and at most
+// ManifestPageBytes of tool names and descriptions, except that a tool
+// larger than that is a page alone. The manifest hash covers the whole
+// manifest, every page.
 const (
 	ManifestPageTools = 1000
 	ManifestPageBytes = 256 << 10

@@ -36,9 +36,10 @@ LIMIT 2;
 -- The gateway's hot path: one round trip for the row, one page of its tools,
 -- the number of tools in all, and whether the name is ambiguous without a
 -- registry. A page starts at from_position and holds at most page_tools
--- tools, ending before the tool at which the running size of names and
--- descriptions would reach page_bytes (the first tool always fits, however
--- large). The loader numbers a version's tools from 0 without gaps, so the
+-- tools, and no more than page_bytes of names and descriptions: it ends
+-- before the first tool that would take it past that (the running sum only
+-- grows, so the page is a prefix), except that its first tool is always in
+-- it, however large. The loader numbers a version's tools from 0 without gaps, so the
 -- last position + 1 is their count, read from the primary key in one probe.
 SELECT pv.id, pv.registry, pv.name, pv.version, pv.artifact_sha256, pv.verdict, pv.grade, pv.manifest_hash,
        pv.manifest_reason, pv.extractor_version, pv.methodology_version, pv.methodology_sha256, pv.decided_at,
@@ -51,14 +52,14 @@ SELECT pv.id, pv.registry, pv.name, pv.version, pv.artifact_sha256, pv.verdict, 
        COALESCE((SELECT jsonb_agg(jsonb_build_object(
                    'name', p.name, 'description_state', p.description_state, 'description', p.description_raw,
                    'schema_kind', p.schema_kind, 'tool_hash', p.tool_hash, 'reason', p.hash_reason) ORDER BY p.position)
-                 FROM (SELECT w.*, sum(w.size) OVER (ORDER BY w.position) - w.size AS before
+                 FROM (SELECT w.*, sum(w.size) OVER (ORDER BY w.position) AS running
                        FROM (SELECT t.position, t.name, t.description_state, t.description_raw, t.schema_kind, t.tool_hash, t.hash_reason,
                                     octet_length(t.name) + octet_length(t.description_raw) AS size
                              FROM tools t
                              WHERE t.package_version_id = pv.id AND t.position >= sqlc.arg(from_position)::int
                              ORDER BY t.position
                              LIMIT sqlc.arg(page_tools)::int) w) p
-                 WHERE p.before < sqlc.arg(page_bytes)::bigint OR p.position = sqlc.arg(from_position)::int), '[]'::jsonb)::jsonb AS tools
+                 WHERE p.running <= sqlc.arg(page_bytes)::bigint OR p.position = sqlc.arg(from_position)::int), '[]'::jsonb)::jsonb AS tools
 FROM current_versions cv
 JOIN package_versions pv ON pv.id = cv.package_version_id
 WHERE cv.lookup_name IN (sqlc.arg(name)::text, sqlc.arg(pypi_name)::text)

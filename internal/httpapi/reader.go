@@ -12,7 +12,8 @@ import (
 // Reader is everything the service reads. Package store satisfies it; every
 // method returns only what a loaded publication holds. Errors are classified
 // with the api package's values: api.ErrNotFound (or *api.VersionNotFoundError),
-// *api.AmbiguousNameError and api.ErrBadCursor; anything else is a 500.
+// *api.AmbiguousNameError, api.ErrBadCursor and api.ErrUnavailable (the
+// database did not answer in time: 503); anything else is a 500.
 type Reader interface {
 	Ping(ctx context.Context) error
 	Manifest(ctx context.Context, registry, name, version, cursor string) (*api.Manifest, error)
@@ -44,7 +45,12 @@ const (
 	detailVersionUnknown = "this version is not published; known_versions lists the versions that are"
 	detailAmbiguous      = "the name is published on more than one registry; pass ?registry= with one of registries"
 	detailBadCursor      = "the cursor is not one this service issued; start again without it"
+	detailTimedOut       = "the database did not answer in time; retry after the number of seconds in Retry-After"
 )
+
+// timedOutRetryAfter is the Retry-After of a read the database did not
+// answer in time, in seconds: long enough for a burst to drain.
+const timedOutRetryAfter = 2
 
 // readError turns a Reader error into the problem a client sees.
 func readError(err error) error {
@@ -59,6 +65,8 @@ func readError(err error) error {
 		return &Problem{Status: http.StatusNotFound, Detail: detailNotPublished}
 	case errors.Is(err, api.ErrBadCursor):
 		return &Problem{Status: http.StatusBadRequest, Detail: detailBadCursor}
+	case errors.Is(err, api.ErrUnavailable):
+		return &Problem{Status: http.StatusServiceUnavailable, Detail: detailTimedOut, RetryAfter: timedOutRetryAfter}
 	}
 	return err
 }

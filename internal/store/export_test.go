@@ -122,3 +122,27 @@ func TerminateListeners(ctx context.Context, s *Store) (int, error) {
 // SetWatchError sets what WatchPublications tells when it loses its
 // connection (Options.WatchError on a store opened by a test helper).
 func SetWatchError(s *Store, f func(error)) { s.watchErr = f }
+
+// LockTable holds an ACCESS EXCLUSIVE lock on table from a connection of
+// its own until unlock is called: every read of the table waits for it, as
+// reads wait behind a database too busy to answer.
+func LockTable(ctx context.Context, s *Store, table string) (unlock func(), err error) {
+	conn, err := s.pool.Acquire(ctx)
+	if err != nil {
+		return nil, err
+	}
+	tx, err := conn.Begin(ctx)
+	if err != nil {
+		conn.Release()
+		return nil, err
+	}
+	if _, err := tx.Exec(ctx, "SET LOCAL statement_timeout = 0"); err == nil {
+		_, err = tx.Exec(ctx, "LOCK TABLE "+pgx.Identifier{table}.Sanitize()+" IN ACCESS EXCLUSIVE MODE")
+	}
+	if err != nil {
+		_ = tx.Rollback(ctx)
+		conn.Release()
+		return nil, err
+	}
+	return func() { _ = tx.Rollback(context.WithoutCancel(ctx)); conn.Release() }, nil
+}

@@ -49,8 +49,8 @@ func optional(registry string) *string {
 // Manifest returns one page of the attested manifest of name@version: the
 // first page when cursor is empty, else the page the cursor (a NextCursor
 // this method returned) names. A page holds at most api.ManifestPageTools
-// tools and api.ManifestPageBytes of names and descriptions (a first tool
-// larger than that alone); ToolCount is the whole manifest's. An empty
+// tools and api.ManifestPageBytes of names and descriptions (a tool larger
+// than that is a page alone); ToolCount is the whole manifest's. An empty
 // registry means either; a name published on both then gives
 // *api.AmbiguousNameError. An unknown version gives *api.VersionNotFoundError
 // (errors.Is ErrNotFound). A cursor that is malformed, of another version,

@@ -68,7 +68,7 @@ func Open(ctx context.Context, url string, opts Options) (*Store, error) {
 		pool.Close()
 		return nil, fmt.Errorf("connect to %s: %w", cfg.ConnConfig.Host, err)
 	}
-	return &Store{pool: pool, q: dbq.New(pool), watchErr: opts.WatchError}, nil
+	return &Store{pool: pool, q: dbq.New(classifying{pool}), watchErr: opts.WatchError}, nil
 }
 
 // Close releases the pool.
