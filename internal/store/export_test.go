@@ -136,7 +136,8 @@ func LockTable(ctx context.Context, s *Store, table string) (unlock func(), err 
 		conn.Release()
 		return nil, err
 	}
-	if _, err := tx.Exec(ctx, "SET LOCAL statement_timeout = 0"); err == nil {
+	_, err = tx.Exec(ctx, "SET LOCAL statement_timeout = 0")
+	if err == nil {
 		_, err = tx.Exec(ctx, "LOCK TABLE "+pgx.Identifier{table}.Sanitize()+" IN ACCESS EXCLUSIVE MODE")
 	}
 	if err != nil {
