@@ -208,9 +208,15 @@ func rssMB(field string) float64 {
 // hammer sends GET /manifest for random seeded versions from conc
 // connections for d (after warmup), or until max requests.
 func hammer(ctx context.Context, base, target string, versions, conc int, warmup, d time.Duration, max int) Figures {
-	tr := &http.Transport{MaxIdleConns: conc * 2, MaxIdleConnsPerHost: conc * 2, MaxConnsPerHost: conc, DisableCompression: true}
-	defer tr.CloseIdleConnections()
-	client := &http.Client{Transport: tr, Timeout: 10 * time.Second}
+	// Each connection is a client of its own (its own loopback address), as
+	// gateways are: the API bounds each client's database-bound requests
+	// in flight, and 64 connections of one client would measure that bound.
+	clients := make([]*http.Client, conc)
+	for w := range conc {
+		clients[w] = clientFrom(byte(10+w%240), 1)
+		clients[w].Timeout = 10 * time.Second
+		defer clients[w].CloseIdleConnections()
+	}
 	var measuring atomic.Bool
 	var count atomic.Int64
 	var wg sync.WaitGroup
@@ -222,6 +228,7 @@ func hammer(ctx context.Context, base, target string, versions, conc int, warmup
 		go func() {
 			defer wg.Done()
 			rng := rand.New(rand.NewPCG(uint64(w), 42))
+			client := clients[w]
 			buf := make([]byte, 32<<10)
 			for {
 				select {

@@ -40,7 +40,11 @@ type StarveOptions struct {
 	// of the way (1<<30), so that only what the service does about cost
 	// protects the readers; the documented figures use 0.
 	RequestsPerMinute int
-	Log               io.Writer
+	// PacedRPS is the request rate of the hammer in the paced phase: the
+	// issue's client, which stays under the default rate limit (600 a
+	// minute, 10 a second) and still starved everyone. 0: 10.
+	PacedRPS int
+	Log      io.Writer
 }
 
 func (o *StarveOptions) defaults() {
@@ -67,6 +71,9 @@ func (o *StarveOptions) defaults() {
 	}
 	if o.RequestsPerMinute == 0 {
 		o.RequestsPerMinute = 1 << 30
+	}
+	if o.PacedRPS == 0 {
+		o.PacedRPS = 10
 	}
 	if o.Log == nil {
 		o.Log = io.Discard
@@ -298,7 +305,7 @@ func readerPath(rng *rand.Rand, small, i int) string {
 
 // phase runs the readers, and the hammer when hammer is true, for warmup
 // then duration, and measures both.
-func starvePhase(ctx context.Context, base, name string, opts StarveOptions, hammer bool) StarvePhase {
+func starvePhase(ctx context.Context, base, name string, opts StarveOptions, hammer bool, paced int) StarvePhase {
 	var measuring atomic.Bool
 	pctx, cancel := context.WithCancel(ctx)
 	readers := newRole("readers", opts.Readers, opts.MaxRequests, &measuring)
@@ -324,6 +331,12 @@ func starvePhase(ctx context.Context, base, name string, opts StarveOptions, ham
 			}
 		}()
 	}
+	var pace <-chan time.Time
+	if hammer && paced > 0 {
+		tk := time.NewTicker(time.Second / time.Duration(paced))
+		defer tk.Stop()
+		pace = tk.C
+	}
 	if hammer {
 		c := clientFrom(2, opts.Hammers)
 		defer c.CloseIdleConnections()
@@ -336,6 +349,13 @@ func starvePhase(ctx context.Context, base, name string, opts StarveOptions, ham
 				// any answer but 200, and honours no Retry-After.
 				for pctx.Err() == nil {
 					for path := "/manifest/" + LargeName + "/1.0.0"; path != "" && pctx.Err() == nil; {
+						if pace != nil {
+							select {
+							case <-pace:
+							case <-pctx.Done():
+								return
+							}
+						}
 						m, ok := ham.begin()
 						if !ok {
 							return
@@ -445,9 +465,14 @@ func Starve(ctx context.Context, st *store.Store, opts StarveOptions) (*StarveRe
 	for _, ph := range []struct {
 		name   string
 		hammer bool
-	}{{"readers alone", false}, {"readers with the hammer", true}} {
+		paced  int
+	}{
+		{"readers alone", false, 0},
+		{fmt.Sprintf("hammer paced at %d req/s", opts.PacedRPS), true, opts.PacedRPS},
+		{"hammer unpaced", true, 0},
+	} {
 		fmt.Fprintf(opts.Log, "starve: %s: %s after %s warm-up\n", ph.name, opts.Duration, opts.Warmup)
-		r.Phases = append(r.Phases, starvePhase(ctx, base, ph.name, opts, ph.hammer))
+		r.Phases = append(r.Phases, starvePhase(ctx, base, ph.name, opts, ph.hammer, ph.paced))
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
@@ -462,8 +487,10 @@ func (r *StarveResult) Markdown(command, label string) string {
 	var b strings.Builder
 	o := r.Options
 	fmt.Fprintf(&b, "%s: one version with %d tools (seeded through the loader in %.1f s) and %d small versions; %d other readers\n", label, r.Tools, r.SeedSeconds, o.Small, o.Readers)
-	fmt.Fprintf(&b, "(one connection and one loopback address each) and, in the second phase, one client with %d connections\n", o.Hammers)
-	fmt.Fprintf(&b, "fetching the large manifest whole, over and over; %s per phase after %s of warm-up, at most %d requests per role;\n", o.Duration, o.Warmup, o.MaxRequests)
+	fmt.Fprintf(&b, "(one connection and one loopback address each) and, in the later phases, one client (the hammer) with %d connections\n", o.Hammers)
+	fmt.Fprintf(&b, "fetching the large manifest whole, over and over, starting again after any answer but 200: first paced at %d requests/s\n", o.PacedRPS)
+	fmt.Fprintf(&b, "(under the default rate limit of 600 a minute, as in the issue), then as fast as it can (the server's rate limit is set out of\n")
+	fmt.Fprintf(&b, "the way, so only the cost rules stand between it and the readers); %s per phase after %s of warm-up, at most %d requests per role;\n", o.Duration, o.Warmup, o.MaxRequests)
 	fmt.Fprintf(&b, "%d CPUs, %s, measured %s, 1-minute load average %s before and %s after. The load generator runs in the\n", r.CPUs, r.GoVersion, r.StartedAt.Format("2006-01-02 15:04 MST"), r.LoadAvg[0], r.LoadAvg[1])
 	fmt.Fprintf(&b, "same process as the server and shares its cores.\n\nCommand: `%s`\n\n", command)
 	fmt.Fprintf(&b, "One client alone fetching the whole large manifest: %d request(s), %.1f MB, %.2f s with the cache cold, %.2f s again (last status %d).\n\n",
