@@ -3,7 +3,8 @@
 // The types mirror the schemas of openapi.yaml field for field: the server
 // (internal/httpapi, fed by internal/store) encodes them and the Client decodes
 // them, so a gateway importing this package reads exactly what the contract
-// says. VerifyTools recomputes tool hashes from a server's tools/list answer
+// says. Client.Manifest fetches every page of a manifest and checks that
+// they add up to it (tool_count, the manifest hash). VerifyTools recomputes tool hashes from a server's tools/list answer
 // where docs/manifest.md allows it and reports the tools that differ from an
 // attested manifest. ParsePURL reads the Package URLs the API accepts.
 //

@@ -1,6 +1,7 @@
 // Package httpapi is the public, read-only HTTP service: the chi router, the
 // middleware every request passes (contract validation, rate limits, body and
-// header limits, recovery, access logs, metrics), the handlers, and the one
+// header limits, recovery, access logs, metrics), the per-client bound on
+// database-bound requests in flight (cost.go), the handlers, and the one
 // renderer of errors (problem+json, RFC 9457).
 //
 // It reads through the small Reader interface that package store satisfies and
