@@ -51,20 +51,12 @@ func (s *Server) getManifest(w http.ResponseWriter, r *http.Request) error {
 // manifest) from the cache when it may, else from the database, counted
 // against the client's bound on database-bound requests.
 func (s *Server) serveManifest(w http.ResponseWriter, r *http.Request, k manifestKey, conditional bool) error {
-	rd, err := s.reader()
-	if err != nil {
-		return err
-	}
-	client := ""
-	e, err := s.manifests.load(r.Context(), k,
-		func() bool { client = costKey(r); return s.cost.acquire(client) },
-		func() { s.cost.release(client) },
-		func(ctx context.Context) (*api.Manifest, error) {
-			m, err := rd.Manifest(ctx, k.registry, k.name, k.version, k.cursor)
-			return m, readError(err)
-		})
-	if err != nil {
-		return err
+	e, ok := s.manifests.hit(k)
+	if !ok {
+		var err error
+		if e, err = s.loadManifest(r, k); err != nil {
+			return err
+		}
 	}
 	// Canonical keys assigned directly: this is the gateways' hot path.
 	h := w.Header()
@@ -87,22 +79,36 @@ func (s *Server) serveManifest(w http.ResponseWriter, r *http.Request, k manifes
 		}
 	}
 	w.WriteHeader(http.StatusOK)
-	_, err = w.Write(body)
+	_, err := w.Write(body)
 	return err
+}
+
+// loadManifest reads k through the cache's shared reads, counted against
+// the client's bound on database-bound requests.
+func (s *Server) loadManifest(r *http.Request, k manifestKey) (*cachedManifest, error) {
+	rd, err := s.reader()
+	if err != nil {
+		return nil, err
+	}
+	client := ""
+	return s.manifests.load(r.Context(), k,
+		func() bool { client = costKey(r); return s.cost.acquire(client) },
+		func() { s.cost.release(client) },
+		func(ctx context.Context) (*api.Manifest, error) {
+			m, err := rd.Manifest(ctx, k.registry, k.name, k.version, k.cursor)
+			return m, readError(err)
+		})
 }
 
 var hdrGzip = []string{"gzip"}
 
 // acceptsGzip is the compression middleware's own test for choosing gzip
-// (any listed coding that contains "gzip"), so a cached compressed body
-// goes exactly to the requests the middleware would have compressed.
+// (a listed coding that contains "gzip", which is the whole header
+// containing it, in any case), so a cached compressed body goes exactly to
+// the requests the middleware would have compressed.
 func acceptsGzip(r *http.Request) bool {
-	for _, v := range strings.Split(strings.ToLower(r.Header.Get("Accept-Encoding")), ",") {
-		if strings.Contains(v, "gzip") {
-			return true
-		}
-	}
-	return false
+	h := r.Header.Get("Accept-Encoding")
+	return h != "" && strings.Contains(strings.ToLower(h), "gzip")
 }
 
 // nextPageLink is the RFC 8288 Link to the next page: the request's own

@@ -113,6 +113,21 @@ func encode(m *api.Manifest) (*cachedManifest, error) {
 	return e, nil
 }
 
+// hit returns the cached answer for k when the cache is live and holds one:
+// the hot path, which allocates nothing.
+func (c *manifestCache) hit(k manifestKey) (*cachedManifest, bool) {
+	if c == nil || c.limit <= 0 || !c.live.Load() {
+		return nil, false
+	}
+	c.mu.RLock()
+	e, ok := c.entries[k]
+	c.mu.RUnlock()
+	if ok {
+		c.hits.Inc()
+	}
+	return e, ok
+}
+
 // load answers k from the cache, else from read, which runs once for all
 // the requests for k that arrive while it runs. acquire is called, and
 // release after read, only by the request that reads; acquire false is
@@ -135,11 +150,7 @@ func (c *manifestCache) load(ctx context.Context, k manifestKey, acquire func() 
 		return encode(m)
 	}
 	for {
-		c.mu.RLock()
-		e, ok := c.entries[k]
-		c.mu.RUnlock()
-		if ok {
-			c.hits.Inc()
+		if e, ok := c.hit(k); ok {
 			return e, nil
 		}
 		c.mu.Lock()
