@@ -73,9 +73,10 @@ type cachedManifest struct {
 
 // manifestRead is one read that concurrent requests for a key share.
 type manifestRead struct {
-	done chan struct{}
-	e    *cachedManifest
-	err  error
+	done    chan struct{}
+	e       *cachedManifest
+	err     error
+	waiters int // requests waiting on it, under manifestCache.mu
 }
 
 // compressLevel is the compression middleware's level; a cached gzip body
@@ -160,6 +161,7 @@ func (c *manifestCache) load(ctx context.Context, k manifestKey, acquire func() 
 			return e, nil
 		}
 		if f, ok := c.inflight[k]; ok {
+			f.waiters++
 			c.mu.Unlock()
 			c.shared.Inc()
 			select {

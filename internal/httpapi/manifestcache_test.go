@@ -15,7 +15,6 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
-	dto "github.com/prometheus/client_model/go"
 
 	"github.com/attestari/attestari/api"
 	"github.com/attestari/attestari/internal/store"
@@ -349,12 +348,14 @@ func TestManifestCacheUnderConcurrentChanges(t *testing.T) {
 	}
 }
 
-func counterValue(c prometheus.Counter) float64 {
-	var m dto.Metric
-	if err := c.Write(&m); err != nil {
-		return -1
+// waiting is the number of requests waiting on the read of k in flight.
+func waiting(c *manifestCache, k manifestKey) int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if f := c.inflight[k]; f != nil {
+		return f.waiters
 	}
-	return m.GetCounter().GetValue()
+	return 0
 }
 
 // waitFor polls cond until it holds (the test's own deadline bounds it).
@@ -396,7 +397,7 @@ func TestManifestCacheSharesOneRead(t *testing.T) {
 		}()
 	}
 	// Every request but the reader waits on the read before it answers.
-	waitFor(t, func() bool { return counterValue(c.shared) == n-1 })
+	waitFor(t, func() bool { return waiting(c, k) == n-1 })
 	close(gate)
 	wg.Wait()
 	if reads.Load() != 1 || slots.Load() != 1 {
@@ -438,7 +439,7 @@ func TestManifestCacheWaitersOutliveTheReader(t *testing.T) {
 		}
 		waiter <- e
 	}()
-	waitFor(t, func() bool { return counterValue(c.shared) == 1 })
+	waitFor(t, func() bool { return waiting(c, k) == 1 })
 	leave()
 	close(gate)
 	if err := <-leaderDone; !errors.Is(err, context.Canceled) {
