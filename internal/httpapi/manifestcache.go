@@ -169,7 +169,7 @@ func (c *manifestCache) load(ctx context.Context, k manifestKey, acquire func() 
 			case <-ctx.Done():
 				return nil, ctx.Err()
 			}
-			if f.err != nil && (isClientBusy(f.err) || errors.Is(f.err, context.Canceled) || errors.Is(f.err, context.DeadlineExceeded)) {
+			if f.err != nil && (isClientBusy(f.err) || errors.Is(f.err, errReadAbandoned) || errors.Is(f.err, context.Canceled) || errors.Is(f.err, context.DeadlineExceeded)) {
 				continue
 			}
 			return f.e, f.err
@@ -178,26 +178,40 @@ func (c *manifestCache) load(ctx context.Context, k manifestKey, acquire func() 
 			c.mu.Unlock()
 			return nil, errClientBusy
 		}
-		f := &manifestRead{done: make(chan struct{})}
+		// Until fill returns, the read counts as abandoned: if it panics,
+		// the requests waiting on it read for themselves instead of
+		// waiting for ever, and later requests start a read of their own.
+		f := &manifestRead{done: make(chan struct{}), err: errReadAbandoned}
 		c.inflight[k] = f
 		gen := c.gen
 		c.mu.Unlock()
 		c.misses.Inc()
+		defer c.finish(k, f)
 		f.e, f.err = c.fill(ctx, k, gen, release, read)
-		c.mu.Lock()
-		if c.inflight[k] == f {
-			delete(c.inflight, k)
-		}
-		c.mu.Unlock()
-		close(f.done)
 		return f.e, f.err
 	}
 }
 
+// errReadAbandoned is what a shared read that never returned (it panicked)
+// hands its waiters, who then try again.
+var errReadAbandoned = errors.New("manifest cache: the shared read did not finish")
+
+// finish ends the read f of k: later requests read anew, waiters wake.
+func (c *manifestCache) finish(k manifestKey, f *manifestRead) {
+	c.mu.Lock()
+	if c.inflight[k] == f {
+		delete(c.inflight, k)
+	}
+	c.mu.Unlock()
+	close(f.done)
+}
+
 // fill reads k and keeps the answer if nothing changed since gen was read.
 func (c *manifestCache) fill(ctx context.Context, k manifestKey, gen uint64, release func(), read func(context.Context) (*api.Manifest, error)) (*cachedManifest, error) {
-	m, err := read(ctx)
-	release()
+	m, err := func() (*api.Manifest, error) {
+		defer release() // even if read panics
+		return read(ctx)
+	}()
 	if err != nil {
 		return nil, err
 	}

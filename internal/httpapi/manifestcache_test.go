@@ -491,3 +491,29 @@ func TestManifestCacheGzipIsTheMiddlewares(t *testing.T) {
 		}
 	}
 }
+
+// TestManifestCacheSurvivesAPanickingRead: a read that panics (the
+// recoverer answers its request 500) leaves no read in flight and no slot
+// taken: the next request for the page reads and is answered.
+func TestManifestCacheSurvivesAPanickingRead(t *testing.T) {
+	t.Parallel()
+	c := newManifestCache(1<<20, prometheusRegistry())
+	c.changed(true)
+	k := manifestKey{"npm", "p", "1.0.0", ""}
+	var slots atomic.Int64
+	acquire := func() bool { slots.Add(1); return true }
+	release := func() { slots.Add(-1) }
+	func() {
+		defer func() {
+			if recover() == nil {
+				t.Error("the read's panic was swallowed")
+			}
+		}()
+		_, _ = c.load(context.Background(), k, acquire, release, func(context.Context) (*api.Manifest, error) { panic("boom") })
+	}()
+	var reads atomic.Int64
+	e, err := c.load(context.Background(), k, acquire, release, fixed(&api.Manifest{Name: "p"}, &reads, nil))
+	if err != nil || e == nil || reads.Load() != 1 || slots.Load() != 0 || len(c.inflight) != 0 {
+		t.Fatalf("after a panicking read: %v, reads %d, slots held %d, in flight %d", err, reads.Load(), slots.Load(), len(c.inflight))
+	}
+}
