@@ -3,6 +3,7 @@ package api
 import (
 	"bytes"
 	"context"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -10,6 +11,8 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+
+	"github.com/attestari/attestari/internal/manifest"
 )
 
 // Client reads the public API. Its zero value is not usable: use NewClient.
@@ -69,28 +72,108 @@ func (e *ProblemError) Is(target error) bool {
 	return false
 }
 
-// Manifest fetches the attested manifest of name@version. registry may be
-// empty when the name is published on one registry only; otherwise the
-// answer is an *AmbiguousNameError.
+// Manifest fetches the attested manifest of name@version: every page of it
+// (docs/manifest.md, "Pages"), joined, after checking that the pages are of
+// one manifest and add up to it: each page carries the same header, the
+// tools number ToolCount, and when the manifest is attested their tool
+// hashes give its manifest hash. Anything else is an error wrapping
+// ErrManifestIncomplete, and no manifest is returned. registry may be empty
+// when the name is published on one registry only; otherwise the answer is
+// an *AmbiguousNameError.
 func (c *Client) Manifest(ctx context.Context, registry, name, version string) (*Manifest, error) {
 	p := "/manifest/" + url.PathEscape(name) + "/" + url.PathEscape(version)
+	sep := "?"
 	if registry != "" {
 		p += "?registry=" + url.QueryEscape(registry)
+		sep = "&"
 	}
-	var m Manifest
-	if err := c.get(ctx, p, &m); err != nil {
+	m, err := c.manifestPages(ctx, p, sep)
+	if err != nil {
 		return nil, c.classify(err, registry, name, version)
 	}
-	return &m, nil
+	return m, nil
 }
 
-// ManifestByPURL fetches the attested manifest named by a Package URL.
+// ManifestByPURL fetches the attested manifest named by a Package URL, every
+// page of it, checked as Manifest checks it.
 func (c *Client) ManifestByPURL(ctx context.Context, purl string) (*Manifest, error) {
-	var m Manifest
-	if err := c.get(ctx, "/manifest?purl="+url.QueryEscape(purl), &m); err != nil {
-		return nil, err
+	return c.manifestPages(ctx, "/manifest?purl="+url.QueryEscape(purl), "&")
+}
+
+// ErrManifestIncomplete reports pages of a manifest that do not add up to
+// one whole manifest.
+var ErrManifestIncomplete = errors.New("api: the pages of the manifest do not add up to it")
+
+// manifestPages fetches the first page at path and then each next page
+// (path + sep + "cursor=..."). A cursor the service refuses on a later page
+// means the version was published again between two pages: the whole
+// manifest is fetched again, once.
+func (c *Client) manifestPages(ctx context.Context, path, sep string) (*Manifest, error) {
+	for attempt := 0; ; attempt++ {
+		m, stale, err := c.fetchManifestPages(ctx, path, sep)
+		if stale && attempt == 0 {
+			continue
+		}
+		return m, err
 	}
-	return &m, nil
+}
+
+func (c *Client) fetchManifestPages(ctx context.Context, path, sep string) (m *Manifest, stale bool, err error) {
+	m = &Manifest{}
+	if err := c.get(ctx, path, m); err != nil {
+		return nil, false, err
+	}
+	if m.ToolCount < 0 {
+		return nil, false, fmt.Errorf("%w: tool_count %d", ErrManifestIncomplete, m.ToolCount)
+	}
+	// Each page holds at least one tool, so a manifest has at most
+	// ToolCount pages: a service that keeps naming next pages is refused.
+	for pages := 1; m.NextCursor != nil; pages++ {
+		if pages >= m.ToolCount {
+			return nil, false, fmt.Errorf("%w: more pages than tools", ErrManifestIncomplete)
+		}
+		var next Manifest
+		if err := c.get(ctx, path+sep+"cursor="+url.QueryEscape(*m.NextCursor), &next); err != nil {
+			var pe *ProblemError
+			if errors.As(err, &pe) && pe.Status == http.StatusBadRequest {
+				return nil, true, err
+			}
+			return nil, false, err
+		}
+		if !samePage(m, &next) || len(next.Tools) == 0 {
+			return nil, false, fmt.Errorf("%w: page %d is of another manifest", ErrManifestIncomplete, pages+1)
+		}
+		m.Tools = append(m.Tools, next.Tools...)
+		m.NextCursor = next.NextCursor
+	}
+	if len(m.Tools) != m.ToolCount {
+		return nil, false, fmt.Errorf("%w: %d tools in the pages, tool_count %d", ErrManifestIncomplete, len(m.Tools), m.ToolCount)
+	}
+	if m.ManifestHash != nil {
+		digests := make([][32]byte, 0, len(m.Tools))
+		for _, t := range m.Tools {
+			var d [32]byte
+			if t.ToolHash == nil || hex.DecodedLen(len(*t.ToolHash)) != 32 {
+				return nil, false, fmt.Errorf("%w: tool %q of an attested manifest has no tool hash", ErrManifestIncomplete, t.Name)
+			}
+			if _, err := hex.Decode(d[:], []byte(*t.ToolHash)); err != nil {
+				return nil, false, fmt.Errorf("%w: tool %q: %v", ErrManifestIncomplete, t.Name, err)
+			}
+			digests = append(digests, d)
+		}
+		if got := manifest.ManifestDigest(digests); hex.EncodeToString(got[:]) != *m.ManifestHash {
+			return nil, false, fmt.Errorf("%w: the tool hashes give manifest hash %x, not %s", ErrManifestIncomplete, got, *m.ManifestHash)
+		}
+	}
+	return m, false, nil
+}
+
+// samePage reports whether page b is of the manifest whose first page is a.
+func samePage(a, b *Manifest) bool {
+	return a.Registry == b.Registry && a.Name == b.Name && a.Version == b.Version && a.ArtifactSHA256 == b.ArtifactSHA256 &&
+		equalPtr(a.ManifestHash, b.ManifestHash) && a.ToolCount == b.ToolCount && equalPtr(a.Grade, b.Grade) && a.Verdict == b.Verdict &&
+		a.MethodologyVersion == b.MethodologyVersion && a.MethodologySHA256 == b.MethodologySHA256 && a.ExtractorVersion == b.ExtractorVersion &&
+		a.DecidedAt.Equal(b.DecidedAt) && a.PublishedAt.Equal(b.PublishedAt)
 }
 
 // Lookup reads up to MaxLookupItems package versions at once; the answer has

@@ -35,7 +35,7 @@ func helloManifest() api.Manifest {
 			ExtractorVersion: "syntax-tree-4", DecidedAt: time.Date(2026, 10, 1, 0, 0, 0, 0, time.UTC), PublishedAt: time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)},
 		Registry: "npm", Name: "@example/hello-server", Version: "1.0.0",
 		ArtifactSHA256: "5b3f6e2e94db23c027dd1d0c4087d076c97aa9a3690161f5f01e4263144cf62f",
-		Verdict:        "graded", Grade: ptr("A"), ManifestHash: ptr(att.ManifestHash),
+		Verdict:        "graded", Grade: ptr("A"), ManifestHash: ptr(att.ManifestHash), ToolCount: len(att.Tools),
 	}
 	for i, t := range att.Tools {
 		m.Tools = append(m.Tools, api.ToolHash{Name: t.Name, DescriptionState: t.DescriptionState, Description: ptr(helloTools[i].DescriptionRaw),

@@ -3,7 +3,8 @@
 // The types mirror the schemas of openapi.yaml field for field: the server
 // (internal/httpapi, fed by internal/store) encodes them and the Client decodes
 // them, so a gateway importing this package reads exactly what the contract
-// says. VerifyTools recomputes tool hashes from a server's tools/list answer
+// says. Client.Manifest fetches every page of a manifest and checks that
+// they add up to it (tool_count, the manifest hash). VerifyTools recomputes tool hashes from a server's tools/list answer
 // where docs/manifest.md allows it and reports the tools that differ from an
 // attested manifest. ParsePURL reads the Package URLs the API accepts.
 //
@@ -53,16 +54,33 @@ type ToolHash struct {
 // (GET /manifest/{name}/{version}).
 type Manifest struct {
 	Stamps
-	Registry       string     `json:"registry"`
-	Name           string     `json:"name"`
-	Version        string     `json:"version"`
-	ArtifactSHA256 string     `json:"artifact_sha256"`
-	ManifestHash   *string    `json:"manifest_hash"`
-	ManifestReason *string    `json:"manifest_reason"`
-	Verdict        string     `json:"verdict,omitempty"`
-	Grade          *string    `json:"grade"`
-	Tools          []ToolHash `json:"tools"`
+	Registry       string  `json:"registry"`
+	Name           string  `json:"name"`
+	Version        string  `json:"version"`
+	ArtifactSHA256 string  `json:"artifact_sha256"`
+	ManifestHash   *string `json:"manifest_hash"`
+	ManifestReason *string `json:"manifest_reason"`
+	Verdict        string  `json:"verdict,omitempty"`
+	Grade          *string `json:"grade"`
+	// ToolCount is the number of tools of the whole manifest; Tools holds
+	// one page of them, in order, and NextCursor names the next page (nil
+	// on the last). Client.Manifest fetches every page and returns them
+	// joined, with NextCursor nil.
+	ToolCount  int        `json:"tool_count"`
+	Tools      []ToolHash `json:"tools"`
+	NextCursor *string    `json:"next_cursor"`
 }
+
+// A manifest is served in pages (docs/manifest.md, "Pages"), so that no
+// answer of the service is larger than a page, whatever a package
+// registers: a page holds at most ManifestPageTools tools and at most
+// ManifestPageBytes of tool names and descriptions, except that a tool
+// larger than that is a page alone. The manifest hash covers the whole
+// manifest, every page.
+const (
+	ManifestPageTools = 1000
+	ManifestPageBytes = 256 << 10
+)
 
 // PackageKey names one package version on one registry.
 type PackageKey struct {

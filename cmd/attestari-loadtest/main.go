@@ -46,6 +46,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	timeout := fs.Duration("timeout", 15*time.Minute, "stop everything after this long")
 	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile of the run to this file")
 	mutexprofile := fs.String("mutexprofile", "", "write a mutex contention profile of the run to this file")
+	scenario := fs.String("scenario", "manifest", "manifest: GET /manifest against a bare handler; starve: one client asking for one very large manifest while others read (docs/reliability.md §5)")
+	tools := fs.Int("tools", 200_000, "starve: tools of the large package version")
+	hammers := fs.Int("hammers", 40, "starve: connections of the client asking for the large manifest")
+	readers := fs.Int("readers", 8, "starve: other clients, one connection each")
+	label := fs.String("label", "this run", "starve: the label of the result's paragraph")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -102,6 +107,17 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 				f.Close()
 			}
 		}()
+	}
+	if *scenario == "starve" {
+		res, err := loadtest.Starve(ctx, st, loadtest.StarveOptions{Tools: *tools, Hammers: *hammers, Readers: *readers, Duration: *dur, MaxRequests: *maxReq, Log: stderr})
+		if err != nil {
+			return err
+		}
+		fmt.Fprint(stdout, res.Markdown("go run ./cmd/attestari-loadtest "+strings.Join(args, " "), *label))
+		return nil
+	}
+	if *scenario != "manifest" {
+		return fmt.Errorf("-scenario must be manifest or starve, not %q", *scenario)
 	}
 	res, err := loadtest.Run(ctx, st, loadtest.Options{
 		Versions: *versions, Concurrency: *conc, AlsoAt: alsoAt(*also), Duration: *dur, Rounds: *rounds, MaxRequests: *maxReq,

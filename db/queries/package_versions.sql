@@ -33,8 +33,14 @@ ORDER BY cv.registry
 LIMIT 2;
 
 -- name: ManifestGet :many
--- The gateway's hot path: one round trip for the row, its tools, and whether
--- the name is ambiguous without a registry.
+-- The gateway's hot path: one round trip for the row, one page of its tools,
+-- the number of tools in all, and whether the name is ambiguous without a
+-- registry. A page starts at from_position and holds at most page_tools
+-- tools, and no more than page_bytes of names and descriptions: it ends
+-- before the first tool that would take it past that (the running sum only
+-- grows, so the page is a prefix), except that its first tool is always in
+-- it, however large. The loader numbers a version's tools from 0 without gaps, so the
+-- last position + 1 is their count, read from the primary key in one probe.
 SELECT pv.id, pv.registry, pv.name, pv.version, pv.artifact_sha256, pv.verdict, pv.grade, pv.manifest_hash,
        pv.manifest_reason, pv.extractor_version, pv.methodology_version, pv.methodology_sha256, pv.decided_at,
        pv.published_at, pv.row_sha256,
@@ -42,10 +48,18 @@ SELECT pv.id, pv.registry, pv.name, pv.version, pv.artifact_sha256, pv.verdict, 
                WHERE o.lookup_name IN (sqlc.arg(name)::text, sqlc.arg(pypi_name)::text)
                  AND o.registry <> cv.registry
                  AND o.lookup_name = CASE o.registry WHEN 'pypi' THEN sqlc.arg(pypi_name)::text ELSE sqlc.arg(name)::text END) AS on_other_registry,
+       COALESCE((SELECT max(c.position) + 1 FROM tools c WHERE c.package_version_id = pv.id), 0)::int AS tool_count,
        COALESCE((SELECT jsonb_agg(jsonb_build_object(
-                   'name', t.name, 'description_state', t.description_state, 'description', t.description_raw,
-                   'schema_kind', t.schema_kind, 'tool_hash', t.tool_hash, 'reason', t.hash_reason) ORDER BY t.position)
-                 FROM tools t WHERE t.package_version_id = pv.id), '[]'::jsonb)::jsonb AS tools
+                   'name', p.name, 'description_state', p.description_state, 'description', p.description_raw,
+                   'schema_kind', p.schema_kind, 'tool_hash', p.tool_hash, 'reason', p.hash_reason) ORDER BY p.position)
+                 FROM (SELECT w.*, sum(w.size) OVER (ORDER BY w.position) AS running
+                       FROM (SELECT t.position, t.name, t.description_state, t.description_raw, t.schema_kind, t.tool_hash, t.hash_reason,
+                                    octet_length(t.name) + octet_length(t.description_raw) AS size
+                             FROM tools t
+                             WHERE t.package_version_id = pv.id AND t.position >= sqlc.arg(from_position)::int
+                             ORDER BY t.position
+                             LIMIT sqlc.arg(page_tools)::int) w) p
+                 WHERE p.running <= sqlc.arg(page_bytes)::bigint OR p.position = sqlc.arg(from_position)::int), '[]'::jsonb)::jsonb AS tools
 FROM current_versions cv
 JOIN package_versions pv ON pv.id = cv.package_version_id
 WHERE cv.lookup_name IN (sqlc.arg(name)::text, sqlc.arg(pypi_name)::text)

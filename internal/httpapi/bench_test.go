@@ -21,7 +21,7 @@ type fixedReader struct {
 	m *api.Manifest
 }
 
-func (f fixedReader) Manifest(context.Context, string, string, string) (*api.Manifest, error) {
+func (f fixedReader) Manifest(context.Context, string, string, string, string) (*api.Manifest, error) {
 	return f.m, nil
 }
 

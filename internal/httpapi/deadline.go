@@ -40,10 +40,10 @@ type deadlineReader struct {
 	d time.Duration
 }
 
-func (r deadlineReader) Manifest(ctx context.Context, registry, name, version string) (*api.Manifest, error) {
+func (r deadlineReader) Manifest(ctx context.Context, registry, name, version, cursor string) (*api.Manifest, error) {
 	ctx, cancel := context.WithTimeout(ctx, r.d)
 	defer cancel()
-	return r.Reader.Manifest(ctx, registry, name, version)
+	return r.Reader.Manifest(ctx, registry, name, version, cursor)
 }
 
 func (r deadlineReader) Lookup(ctx context.Context, keys []api.PackageKey) ([]api.LookupItem, error) {

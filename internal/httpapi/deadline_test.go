@@ -49,7 +49,7 @@ func TestEveryReaderMethodHasADeadline(t *testing.T) {
 // with a frozen database.
 type stuckReader struct{ Reader }
 
-func (stuckReader) Manifest(ctx context.Context, _, _, _ string) (*api.Manifest, error) {
+func (stuckReader) Manifest(ctx context.Context, _, _, _, _ string) (*api.Manifest, error) {
 	<-ctx.Done()
 	return nil, ctx.Err()
 }
@@ -79,27 +79,5 @@ func TestDeadlineAnswers504(t *testing.T) {
 	}
 	if _, err := New(Options{RequestDeadline: -time.Second}); err == nil {
 		t.Fatal("a negative deadline must be refused")
-	}
-}
-
-// BenchmarkManifestServiceCached is BenchmarkManifestService with the
-// manifest cache live, as cmd/attestari-api runs it: the gateways' hot path,
-// which makes no Reader call and so sets no deadline timer.
-func BenchmarkManifestServiceCached(b *testing.B) {
-	s, err := New(Options{Reader: fixedReader{m: benchManifest()}, Logger: slog.New(slog.DiscardHandler), RequestsPerMinute: 1 << 30})
-	if err != nil {
-		b.Fatal(err)
-	}
-	s.PublicationsChanged(true)
-	req := httptest.NewRequest(http.MethodGet, "/manifest/lt-server-00001/1.0.0", nil)
-	req.RemoteAddr = "127.0.0.1:1234"
-	b.ReportAllocs()
-	defer cpuPerOp(b)()
-	for b.Loop() {
-		rec := httptest.NewRecorder()
-		s.ServeHTTP(rec, req)
-		if rec.Code != 200 {
-			b.Fatal(rec.Code)
-		}
 	}
 }

@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"context"
 	"encoding/json"
 	"net/http"
 	"strings"
@@ -42,23 +43,18 @@ func etagMatches(header, etag string) bool {
 
 func (s *Server) getManifest(w http.ResponseWriter, r *http.Request) error {
 	ctx := r.Context()
-	return s.serveManifest(w, r, manifestKey{r.URL.Query().Get("registry"), param(ctx, "name"), param(ctx, "version")}, true)
+	q := r.URL.Query()
+	return s.serveManifest(w, r, manifestKey{q.Get("registry"), param(ctx, "name"), param(ctx, "version"), q.Get("cursor")}, true)
 }
 
-// serveManifest answers GET /manifest for k from the cache when it may, else
-// from the database (keeping the answer for the next request).
+// serveManifest answers GET /manifest for k (one page of a version's
+// manifest) from the cache when it may, else from the database, counted
+// against the client's bound on database-bound requests.
 func (s *Server) serveManifest(w http.ResponseWriter, r *http.Request, k manifestKey, conditional bool) error {
-	e, gen, ok := s.manifests.get(k)
+	e, ok := s.manifests.hit(k)
 	if !ok {
-		rd, err := s.reader()
-		if err != nil {
-			return err
-		}
-		m, err := rd.Manifest(r.Context(), k.registry, k.name, k.version)
-		if err != nil {
-			return readError(err)
-		}
-		if e, err = s.manifests.put(k, gen, m); err != nil {
+		var err error
+		if e, err = s.loadManifest(r, k); err != nil {
 			return err
 		}
 	}
@@ -67,14 +63,61 @@ func (s *Server) serveManifest(w http.ResponseWriter, r *http.Request, k manifes
 	h["Etag"] = []string{e.etag}
 	h["Cache-Control"] = hdrCacheShort
 	h["Vary"] = hdrVaryEncoding
+	if e.next != "" {
+		h["Link"] = []string{nextPageLink(r, e.next)}
+	}
 	if conditional && etagMatches(r.Header.Get("If-None-Match"), e.etag) {
 		w.WriteHeader(http.StatusNotModified)
 		return nil
 	}
 	h["Content-Type"] = hdrJSON
+	body := e.body
+	if acceptsGzip(r) {
+		if gz := e.gzipped(); gz != nil {
+			h["Content-Encoding"] = hdrGzip
+			body = gz
+		}
+	}
 	w.WriteHeader(http.StatusOK)
-	_, err := w.Write(e.body)
+	_, err := w.Write(body)
 	return err
+}
+
+// loadManifest reads k through the cache's shared reads, counted against
+// the client's bound on database-bound requests.
+func (s *Server) loadManifest(r *http.Request, k manifestKey) (*cachedManifest, error) {
+	rd, err := s.reader()
+	if err != nil {
+		return nil, err
+	}
+	client := ""
+	return s.manifests.load(r.Context(), k,
+		func() bool { client = costKey(r); return s.cost.acquire(client) },
+		func() { s.cost.release(client) },
+		func(ctx context.Context) (*api.Manifest, error) {
+			m, err := rd.Manifest(ctx, k.registry, k.name, k.version, k.cursor)
+			return m, readError(err)
+		})
+}
+
+var hdrGzip = []string{"gzip"}
+
+// acceptsGzip is the compression middleware's own test for choosing gzip
+// (a listed coding that contains "gzip", which is the whole header
+// containing it, in any case), so a cached compressed body goes exactly to
+// the requests the middleware would have compressed.
+func acceptsGzip(r *http.Request) bool {
+	h := r.Header.Get("Accept-Encoding")
+	return h != "" && strings.Contains(strings.ToLower(h), "gzip")
+}
+
+// nextPageLink is the RFC 8288 Link to the next page: the request's own
+// address with the cursor replaced, so it keeps the form the client used
+// (a path or a purl, a registry or none).
+func nextPageLink(r *http.Request, cursor string) string {
+	q := r.URL.Query()
+	q.Set("cursor", cursor)
+	return "<" + r.URL.EscapedPath() + "?" + q.Encode() + `>; rel="next"`
 }
 
 func (s *Server) getManifestByPurl(w http.ResponseWriter, r *http.Request) error {
@@ -82,7 +125,7 @@ func (s *Server) getManifestByPurl(w http.ResponseWriter, r *http.Request) error
 	if err != nil {
 		return &Problem{Status: http.StatusBadRequest, Detail: "parameter \"purl\" in query is invalid: " + strings.TrimPrefix(err.Error(), api.ErrBadPURL.Error()+": ")}
 	}
-	return s.serveManifest(w, r, manifestKey{k.Registry, k.Name, k.Version}, false)
+	return s.serveManifest(w, r, manifestKey{k.Registry, k.Name, k.Version, r.URL.Query().Get("cursor")}, false)
 }
 
 func (s *Server) postLookup(w http.ResponseWriter, r *http.Request) error {

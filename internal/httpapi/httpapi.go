@@ -1,7 +1,8 @@
 // Package httpapi is the public, read-only HTTP service: the chi router, the
 // middleware every request passes (the text and body check of input.go,
 // contract validation, rate limits, body and header limits, recovery, access
-// logs, metrics), the handlers, and the one renderer of errors (problem+json,
+// logs, metrics), the per-client bound on
+// database-bound requests in flight (cost.go), the handlers, and the one renderer of errors (problem+json,
 // RFC 9457; on the website's paths its HTML error page, by the rule in
 // fallback.go). ProblemListener extends that rule to the answers net/http
 // writes itself before a request reaches the router.
@@ -61,6 +62,10 @@ type Options struct {
 	// every request). cmd/attestari-api keeps it shorter than its write
 	// timeout, so the answer is always written.
 	RequestDeadline time.Duration
+	// ClientInFlight bounds each client's database-bound requests in flight
+	// (0: 4; negative: no bound); one more is answered 429 with
+	// Retry-After (cost.go).
+	ClientInFlight int
 	// TrustedProxies are the CIDR prefixes of the reverse proxies in front of
 	// the server. Empty: the TCP peer is the client (X-Forwarded-For is never
 	// read, so no client can choose its rate-limit bucket). Set: the client is
@@ -94,6 +99,8 @@ type Server struct {
 	paramNames   map[string]bool
 	headerParams []string
 	apiRoots     map[string]bool
+	// cost bounds each client's database-bound requests in flight.
+	cost *costLimiter
 }
 
 // New loads and validates the contract, then builds the router.
@@ -143,6 +150,10 @@ func New(opts Options) (*Server, error) {
 		opts.ManifestCacheBytes = defaultManifestCacheBytes
 	}
 	s.manifests = newManifestCache(opts.ManifestCacheBytes, reg)
+	if opts.ClientInFlight == 0 {
+		opts.ClientInFlight = defaultClientInFlight
+	}
+	s.cost = newCostLimiter(opts.ClientInFlight, reg)
 	s.router = s.routes(promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
 	return s, nil
 }
@@ -192,7 +203,7 @@ func (s *Server) routes(metricsHandler http.Handler) chi.Router {
 	r.Use(s.accessLog)
 	r.Use(s.recoverer)
 	r.Use(securityHeaders)
-	r.Use(compressWhenAsked(middleware.Compress(5)))
+	r.Use(compressWhenAsked(middleware.Compress(compressLevel)))
 	r.Use(httprate.LimitBy(s.opts.RequestsPerMinute, time.Minute, clientKey,
 		// Retry-After on a 429 is what a client needs; the X-RateLimit-*
 		// headers on every answer would only weigh on the hot path.
@@ -214,21 +225,27 @@ func (s *Server) routes(metricsHandler http.Handler) chi.Router {
 		r.Method(http.MethodGet, "/metrics", metricsHandler)
 		r.Get("/methodology", s.handle(s.methodology))
 		r.Get("/methodology/{version}", s.handle(s.methodologyVersion))
-		r.Get("/gate_map.json", s.handle(s.getGateMap))
+		// The manifests count against the client's bound only when they
+		// read the database (serveManifest); the rest always do.
 		r.Get("/manifest/{name}/{version}", s.handle(s.getManifest))
 		r.Get("/manifest", s.handle(s.getManifestByPurl))
-		r.Post("/lookup", s.handle(s.postLookup))
-		r.Get("/diff/{name}/{from}/{to}", s.handle(s.getVersionDiff))
-		r.Get("/packages", s.handle(s.listPackages))
-		r.Get("/packages/{registry}/{name}/{version}", s.handle(s.getPackage))
-		r.Get("/findings/{id}", s.handle(s.getFinding))
-		r.Get("/evidence/{sha256}", s.handle(s.getEvidence))
-		r.Get("/runs", s.handle(s.listRuns))
-		r.Get("/runs/{id}/diff", s.handle(s.getRunDiff))
+		r.Group(func(r chi.Router) {
+			r.Use(s.limitCost)
+			r.Get("/gate_map.json", s.handle(s.getGateMap))
+			r.Post("/lookup", s.handle(s.postLookup))
+			r.Get("/diff/{name}/{from}/{to}", s.handle(s.getVersionDiff))
+			r.Get("/packages", s.handle(s.listPackages))
+			r.Get("/packages/{registry}/{name}/{version}", s.handle(s.getPackage))
+			r.Get("/findings/{id}", s.handle(s.getFinding))
+			r.Get("/evidence/{sha256}", s.handle(s.getEvidence))
+			r.Get("/runs", s.handle(s.listRuns))
+			r.Get("/runs/{id}/diff", s.handle(s.getRunDiff))
+		})
 	})
 	// The website: HTML pages outside the contract (SiteRoutes).
 	r.Group(func(r chi.Router) {
 		r.Use(pageHeaders)
+		r.Use(s.limitPageCost)
 		s.siteRoutes(r)
 	})
 	return r

@@ -35,7 +35,7 @@ func (n noReads) VersionDiff(context.Context, string, string, string, string) (*
 func (n noReads) Lookup(context.Context, []api.PackageKey) ([]api.LookupItem, error) {
 	return nil, n.read("Lookup")
 }
-func (n noReads) Manifest(context.Context, string, string, string) (*api.Manifest, error) {
+func (n noReads) Manifest(context.Context, string, string, string, string) (*api.Manifest, error) {
 	return nil, n.read("Manifest")
 }
 func (n noReads) Package(context.Context, string, string, string) (*api.PackageDetail, error) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -26,9 +27,9 @@ type countingReader struct {
 	manifests atomic.Int64
 }
 
-func (c *countingReader) Manifest(ctx context.Context, registry, name, version string) (*api.Manifest, error) {
+func (c *countingReader) Manifest(ctx context.Context, registry, name, version, cursor string) (*api.Manifest, error) {
 	c.manifests.Add(1)
-	return c.Reader.Manifest(ctx, registry, name, version)
+	return c.Reader.Manifest(ctx, registry, name, version, cursor)
 }
 
 // answer is what a client can tell apart: status, the headers that matter
@@ -219,31 +220,42 @@ func TestManifestCacheFollowsLoads(t *testing.T) {
 	}
 }
 
+// fixed returns a read of m that counts into n and runs during before it
+// answers (nil: nothing).
+func fixed(m *api.Manifest, n *atomic.Int64, during func()) func(context.Context) (*api.Manifest, error) {
+	return func(context.Context) (*api.Manifest, error) {
+		n.Add(1)
+		if during != nil {
+			during()
+		}
+		return m, nil
+	}
+}
+
+func always() bool { return true }
+func nothing()     {}
+
 // TestManifestCacheDropsAFillThatRacedALoad: an answer read before a change
 // and stored after it would be stale; it is served once and not kept.
 func TestManifestCacheDropsAFillThatRacedALoad(t *testing.T) {
 	t.Parallel()
+	ctx := context.Background()
 	c := newManifestCache(1<<20, prometheusRegistry())
 	c.changed(true)
-	k := manifestKey{"npm", "x", "1.0.0"}
-	_, gen, ok := c.get(k)
-	if ok {
-		t.Fatal("empty cache hit")
+	k := manifestKey{"npm", "x", "1.0.0", ""}
+	var reads atomic.Int64
+	// A publication lands while the database is read.
+	old, err := c.load(ctx, k, always, nothing, fixed(&api.Manifest{Name: "x", Version: "old"}, &reads, func() { c.changed(true) }))
+	if err != nil || !strings.Contains(string(old.body), `"old"`) {
+		t.Fatalf("%+v %v", old, err)
 	}
-	c.changed(true) // a publication landed while the database was read
-	if _, err := c.put(k, gen, &api.Manifest{Name: "x", Version: "old"}); err != nil {
-		t.Fatal(err)
-	}
-	if _, _, ok := c.get(k); ok {
-		t.Fatal("a fill from before the change was kept")
-	}
-	_, gen, _ = c.get(k)
-	e, err := c.put(k, gen, &api.Manifest{Name: "x", Version: "new"})
+	e, err := c.load(ctx, k, always, nothing, fixed(&api.Manifest{Name: "x", Version: "new"}, &reads, nil))
 	if sum := sha256.Sum256(e.body); err != nil || e.etag != `"`+hex.EncodeToString(sum[:])+`"` || !strings.Contains(string(e.body), `"new"`) {
-		t.Fatalf("%+v %v", e, err)
+		t.Fatalf("a fill from before the change was kept: %+v %v", e, err)
 	}
-	if got, _, ok := c.get(k); !ok || got != e {
-		t.Fatal("a fill with the current generation was not kept")
+	got, err := c.load(ctx, k, always, nothing, fixed(&api.Manifest{Name: "x", Version: "newer"}, &reads, nil))
+	if err != nil || got != e || reads.Load() != 2 {
+		t.Fatalf("a fill with the current generation was not kept (reads %d)", reads.Load())
 	}
 }
 
@@ -251,14 +263,15 @@ func TestManifestCacheDropsAFillThatRacedALoad(t *testing.T) {
 // for, the bodies held stay under the configured bytes.
 func TestManifestCacheStaysWithinItsBound(t *testing.T) {
 	t.Parallel()
+	ctx := context.Background()
 	const limit = 64 << 10
 	c := newManifestCache(limit, prometheusRegistry())
 	c.changed(true)
 	desc := strings.Repeat("d", 900)
+	var reads atomic.Int64
 	for i := range 2000 {
-		k := manifestKey{"npm", fmt.Sprintf("pkg-%d", i), "1.0.0"}
-		_, gen, _ := c.get(k)
-		if _, err := c.put(k, gen, &api.Manifest{Name: k.name + desc}); err != nil {
+		k := manifestKey{"npm", fmt.Sprintf("pkg-%d", i), "1.0.0", ""}
+		if _, err := c.load(ctx, k, always, nothing, fixed(&api.Manifest{Name: k.name + desc}, &reads, nil)); err != nil {
 			t.Fatal(err)
 		}
 		c.mu.RLock()
@@ -268,19 +281,21 @@ func TestManifestCacheStaysWithinItsBound(t *testing.T) {
 		}
 		c.mu.RUnlock()
 		if n != held || n > limit {
-			t.Fatalf("after %d puts: counted %d, held %d, limit %d", i+1, n, held, limit)
+			t.Fatalf("after %d fills: counted %d, held %d, limit %d", i+1, n, held, limit)
 		}
 	}
 	if len(c.entries) == 0 {
 		t.Fatal("nothing kept")
 	}
 	// One body larger than a sixteenth of the room is served, never kept.
-	k := manifestKey{"npm", "huge", "1.0.0"}
-	_, gen, _ := c.get(k)
-	if _, err := c.put(k, gen, &api.Manifest{Name: strings.Repeat("h", limit/8)}); err != nil {
-		t.Fatal(err)
+	k := manifestKey{"npm", "huge", "1.0.0", ""}
+	before := reads.Load()
+	for range 2 {
+		if e, err := c.load(ctx, k, always, nothing, fixed(&api.Manifest{Name: strings.Repeat("h", limit/8)}, &reads, nil)); err != nil || len(e.body) < limit/8 {
+			t.Fatal(err)
+		}
 	}
-	if _, _, ok := c.get(k); ok {
+	if reads.Load() != before+2 {
 		t.Fatal("an oversized body was kept")
 	}
 }
@@ -292,10 +307,12 @@ func prometheusRegistry() *prometheus.Registry { return prometheus.NewRegistry()
 // locking too).
 func TestManifestCacheUnderConcurrentChanges(t *testing.T) {
 	t.Parallel()
+	ctx := context.Background()
 	c := newManifestCache(32<<10, prometheusRegistry())
 	c.changed(true)
 	done := make(chan struct{})
 	var wg sync.WaitGroup
+	var reads atomic.Int64
 	for w := range 8 {
 		wg.Add(1)
 		go func() {
@@ -306,12 +323,10 @@ func TestManifestCacheUnderConcurrentChanges(t *testing.T) {
 					return
 				default:
 				}
-				k := manifestKey{"npm", fmt.Sprintf("p%d-%d", w, i%200), "1.0.0"}
-				if _, gen, ok := c.get(k); !ok {
-					if _, err := c.put(k, gen, &api.Manifest{Name: k.name + strings.Repeat("x", i%300)}); err != nil {
-						t.Error(err)
-						return
-					}
+				k := manifestKey{"npm", fmt.Sprintf("p%d", i%200), "1.0.0", ""}
+				if _, err := c.load(ctx, k, always, nothing, fixed(&api.Manifest{Name: k.name + strings.Repeat("x", (i+w)%300)}, &reads, nil)); err != nil {
+					t.Error(err)
+					return
 				}
 			}
 		}()
@@ -328,7 +343,177 @@ func TestManifestCacheUnderConcurrentChanges(t *testing.T) {
 	for _, e := range c.entries {
 		held += len(e.body)
 	}
-	if held != c.bytes || c.bytes > c.limit {
-		t.Fatalf("counted %d bytes, held %d, limit %d", c.bytes, held, c.limit)
+	if held != c.bytes || c.bytes > c.limit || len(c.inflight) != 0 {
+		t.Fatalf("counted %d bytes, held %d, limit %d, reads in flight %d", c.bytes, held, c.limit, len(c.inflight))
+	}
+}
+
+// waiting is the number of requests waiting on the read of k in flight.
+func waiting(c *manifestCache, k manifestKey) int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if f := c.inflight[k]; f != nil {
+		return f.waiters
+	}
+	return 0
+}
+
+// waitFor polls cond until it holds (the test's own deadline bounds it).
+func waitFor(t *testing.T, cond func() bool) {
+	t.Helper()
+	for !cond() {
+		if t.Context().Err() != nil {
+			t.Fatal("gave up waiting")
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// TestManifestCacheSharesOneRead: forty requests for one page the cache
+// does not hold cost one read, and all get its answer; only the reader
+// takes a slot of its client's bound.
+func TestManifestCacheSharesOneRead(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	reg := prometheusRegistry()
+	c := newManifestCache(1<<20, reg)
+	c.changed(true)
+	k := manifestKey{"npm", "big", "1.0.0", ""}
+	var reads, slots atomic.Int64
+	gate := make(chan struct{})
+	read := fixed(&api.Manifest{Name: "big"}, &reads, func() { <-gate })
+	const n = 40
+	got := make([]*cachedManifest, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			e, err := c.load(ctx, k, func() bool { slots.Add(1); return true }, nothing, read)
+			if err != nil {
+				t.Error(err)
+			}
+			got[i] = e
+		}()
+	}
+	// Every request but the reader waits on the read before it answers.
+	waitFor(t, func() bool { return waiting(c, k) == n-1 })
+	close(gate)
+	wg.Wait()
+	if reads.Load() != 1 || slots.Load() != 1 {
+		t.Fatalf("reads %d, slots taken %d; want 1 and 1", reads.Load(), slots.Load())
+	}
+	for i := range got {
+		if got[i] == nil || got[i] != got[0] {
+			t.Fatalf("request %d got %p, the first %p", i, got[i], got[0])
+		}
+	}
+}
+
+// TestManifestCacheWaitersOutliveTheReader: a read that fails for its own
+// request's reasons (its client left, or is over its bound) is not handed
+// to the requests waiting on it; they read for themselves.
+func TestManifestCacheWaitersOutliveTheReader(t *testing.T) {
+	t.Parallel()
+	c := newManifestCache(1<<20, prometheusRegistry())
+	c.changed(true)
+	k := manifestKey{"npm", "big", "1.0.0", ""}
+	var reads atomic.Int64
+	gate := make(chan struct{})
+	leaderCtx, leave := context.WithCancel(context.Background())
+	leaderDone := make(chan error, 1)
+	go func() {
+		_, err := c.load(leaderCtx, k, always, nothing, func(ctx context.Context) (*api.Manifest, error) {
+			reads.Add(1)
+			<-gate
+			return nil, ctx.Err()
+		})
+		leaderDone <- err
+	}()
+	waitFor(t, func() bool { return reads.Load() == 1 })
+	waiter := make(chan *cachedManifest, 1)
+	go func() {
+		e, err := c.load(context.Background(), k, always, nothing, fixed(&api.Manifest{Name: "big"}, &reads, nil))
+		if err != nil {
+			t.Error(err)
+		}
+		waiter <- e
+	}()
+	waitFor(t, func() bool { return waiting(c, k) == 1 })
+	leave()
+	close(gate)
+	if err := <-leaderDone; !errors.Is(err, context.Canceled) {
+		t.Fatalf("the reader's own answer: %v", err)
+	}
+	if e := <-waiter; e == nil || !strings.Contains(string(e.body), `"big"`) || reads.Load() != 2 {
+		t.Fatalf("the waiter: %+v after %d reads", e, reads.Load())
+	}
+	// A client over its bound is refused before it reads, and nobody
+	// waits on its refusal.
+	busy := manifestKey{"npm", "other", "1.0.0", ""}
+	if _, err := c.load(context.Background(), busy, func() bool { return false }, nothing, fixed(&api.Manifest{}, &reads, nil)); !errors.Is(err, errClientBusy) || reads.Load() != 2 {
+		t.Fatalf("over the bound: %v, reads %d", err, reads.Load())
+	}
+	if len(c.inflight) != 0 {
+		t.Fatalf("reads left in flight: %d", len(c.inflight))
+	}
+}
+
+// TestManifestCacheGzipIsTheMiddlewares: a cached body served compressed
+// is byte for byte what the compression middleware sends for the same
+// answer uncached, and is compressed once.
+func TestManifestCacheGzipIsTheMiddlewares(t *testing.T) {
+	t.Parallel()
+	m := benchManifest()
+	plain, err := New(Options{Reader: fixedReader{m: m}, RequestsPerMinute: 1 << 20, ManifestCacheBytes: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cached, err := New(Options{Reader: fixedReader{m: m}, RequestsPerMinute: 1 << 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cached.PublicationsChanged(true)
+	for _, enc := range []string{"gzip", "deflate, gzip;q=0.5", "br"} {
+		var bodies []string
+		for _, s := range []*Server{plain, cached, cached} {
+			req := httptest.NewRequest(http.MethodGet, "/manifest/lt-server-00001/1.0.0", nil)
+			req.Header.Set("Accept-Encoding", enc)
+			rec := httptest.NewRecorder()
+			s.ServeHTTP(rec, req)
+			bodies = append(bodies, rec.Header().Get("Content-Encoding")+"\n"+rec.Body.String())
+		}
+		if bodies[0] != bodies[1] || bodies[1] != bodies[2] {
+			t.Fatalf("Accept-Encoding %q: uncached %q, cached %q then %q", enc, bodies[0], bodies[1], bodies[2])
+		}
+		if want := map[string]string{"gzip": "gzip", "deflate, gzip;q=0.5": "gzip", "br": ""}[enc]; !strings.HasPrefix(bodies[0], want+"\n") {
+			t.Fatalf("Accept-Encoding %q: encoding %q", enc, strings.SplitN(bodies[0], "\n", 2)[0])
+		}
+	}
+}
+
+// TestManifestCacheSurvivesAPanickingRead: a read that panics (the
+// recoverer answers its request 500) leaves no read in flight and no slot
+// taken: the next request for the page reads and is answered.
+func TestManifestCacheSurvivesAPanickingRead(t *testing.T) {
+	t.Parallel()
+	c := newManifestCache(1<<20, prometheusRegistry())
+	c.changed(true)
+	k := manifestKey{"npm", "p", "1.0.0", ""}
+	var slots atomic.Int64
+	acquire := func() bool { slots.Add(1); return true }
+	release := func() { slots.Add(-1) }
+	func() {
+		defer func() {
+			if recover() == nil {
+				t.Error("the read's panic was swallowed")
+			}
+		}()
+		_, _ = c.load(context.Background(), k, acquire, release, func(context.Context) (*api.Manifest, error) { panic("boom") })
+	}()
+	var reads atomic.Int64
+	e, err := c.load(context.Background(), k, acquire, release, fixed(&api.Manifest{Name: "p"}, &reads, nil))
+	if err != nil || e == nil || reads.Load() != 1 || slots.Load() != 0 || len(c.inflight) != 0 {
+		t.Fatalf("after a panicking read: %v, reads %d, slots held %d, in flight %d", err, reads.Load(), slots.Load(), len(c.inflight))
 	}
 }

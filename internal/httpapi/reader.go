@@ -16,7 +16,7 @@ import (
 // api.ErrTimeout or context.DeadlineExceeded (504); anything else is a 500.
 type Reader interface {
 	Ping(ctx context.Context) error
-	Manifest(ctx context.Context, registry, name, version string) (*api.Manifest, error)
+	Manifest(ctx context.Context, registry, name, version, cursor string) (*api.Manifest, error)
 	Lookup(ctx context.Context, keys []api.PackageKey) ([]api.LookupItem, error)
 	VersionDiff(ctx context.Context, registry, name, from, to string) (*api.VersionDiff, error)
 	ListPackages(ctx context.Context, f api.PackageFilter) (*api.PackageList, error)

@@ -56,3 +56,44 @@ func TestSmallRun(t *testing.T) {
 		t.Fatalf("replacing a middle section:\n%q", b)
 	}
 }
+
+// A small starvation run end to end: every phase measures the readers, the
+// hammer phase measures the hammer, and one client alone fetches the large
+// manifest whole.
+func TestStarveSmallRun(t *testing.T) {
+	st := dbtest.Open(t)
+	res, err := loadtest.Starve(context.Background(), st, loadtest.StarveOptions{
+		Tools: 3000, Small: 20, Hammers: 4, Readers: 2, Duration: 400 * time.Millisecond, Warmup: 50 * time.Millisecond,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.FullFetchCold.Status != 200 || res.FullFetchCold.Bytes < 3000*50 || res.FullFetchWarm.Bytes != res.FullFetchCold.Bytes {
+		t.Fatalf("full fetch: cold %+v warm %+v", res.FullFetchCold, res.FullFetchWarm)
+	}
+	// The manifest comes in pages (3,000 tools: three), the second fetch
+	// from the cache.
+	if res.FullFetchCold.Requests != 3 || res.FullFetchWarm.Requests != 3 {
+		t.Fatalf("pages: cold %+v warm %+v", res.FullFetchCold, res.FullFetchWarm)
+	}
+	if len(res.Phases) != 3 || res.Phases[0].Hammer != nil || res.Phases[1].Hammer == nil || res.Phases[2].Hammer == nil {
+		t.Fatalf("phases: %+v", res.Phases)
+	}
+	for _, ph := range res.Phases {
+		// Whatever the hammer does, every reader's request is answered 200.
+		if ph.Readers.Requests == 0 || ph.Readers.Errors != 0 {
+			t.Fatalf("%s: readers %+v", ph.Name, ph.Readers)
+		}
+		// The hammer is refused (429) or served, never failed (500).
+		if h := ph.Hammer; h != nil && (h.Requests == 0 || h.Statuses[200] == 0 || h.Statuses[500] != 0 || h.Statuses[0] != 0) {
+			t.Fatalf("%s: hammer %+v", ph.Name, h)
+		}
+	}
+	// Paced at 10 requests a second for 400 ms, the hammer made a handful.
+	if h := res.Phases[1].Hammer; h.Requests > 10 {
+		t.Fatalf("paced hammer made %d requests", h.Requests)
+	}
+	if md := res.Markdown("cmd", "test"); !strings.Contains(md, "| hammer unpaced | hammer | 4 |") {
+		t.Fatalf("markdown:\n%s", md)
+	}
+}

@@ -153,3 +153,28 @@ func ReadRow(ctx context.Context, s *Store, d time.Duration) error {
 	var out string
 	return reads{s.pool}.QueryRow(ctx, readSleepSQL, d.Seconds()).Scan(&out)
 }
+
+// LockTable holds an ACCESS EXCLUSIVE lock on table from a connection of
+// its own until unlock is called: every read of the table waits for it, as
+// reads wait behind a database too busy to answer.
+func LockTable(ctx context.Context, s *Store, table string) (unlock func(), err error) {
+	conn, err := s.pool.Acquire(ctx)
+	if err != nil {
+		return nil, err
+	}
+	tx, err := conn.Begin(ctx)
+	if err != nil {
+		conn.Release()
+		return nil, err
+	}
+	_, err = tx.Exec(ctx, "SET LOCAL statement_timeout = 0")
+	if err == nil {
+		_, err = tx.Exec(ctx, "LOCK TABLE "+pgx.Identifier{table}.Sanitize()+" IN ACCESS EXCLUSIVE MODE")
+	}
+	if err != nil {
+		_ = tx.Rollback(ctx)
+		conn.Release()
+		return nil, err
+	}
+	return func() { _ = tx.Rollback(context.WithoutCancel(ctx)); conn.Release() }, nil
+}

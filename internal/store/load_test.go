@@ -43,7 +43,7 @@ func TestLoadServesThePublication(t *testing.T) {
 	if err := s.LoadPublication(ctx, p); err != nil {
 		t.Fatal(err)
 	}
-	m, err := s.Manifest(ctx, "", "@acme/files", "1.0.0")
+	m, err := s.Manifest(ctx, "", "@acme/files", "1.0.0", "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -168,11 +168,11 @@ func TestFailedLoadLeavesThePreviousPublicationServed(t *testing.T) {
 		if !maps.Equal(before, after) {
 			t.Fatalf("%s: a failed load left rows behind:\n before %v\n after  %v", stage, before, after)
 		}
-		m, err := s.Manifest(ctx, "npm", "@acme/files", "1.0.0")
+		m, err := s.Manifest(ctx, "npm", "@acme/files", "1.0.0", "")
 		if err != nil || *m.Grade != "F" || !m.PublishedAt.Equal(t0) {
 			t.Fatalf("%s: the previous publication is no longer served: %+v %v", stage, m, err)
 		}
-		if _, err := s.Manifest(ctx, "npm", "@acme/files", "1.1.0"); !errors.Is(err, api.ErrNotFound) {
+		if _, err := s.Manifest(ctx, "npm", "@acme/files", "1.1.0", ""); !errors.Is(err, api.ErrNotFound) {
 			t.Fatalf("%s: half-loaded version visible: %v", stage, err)
 		}
 		if ok, _ := s.PublicationLoaded(ctx, "pub-2"); ok {
@@ -183,7 +183,7 @@ func TestFailedLoadLeavesThePreviousPublicationServed(t *testing.T) {
 	if err := s.LoadPublication(ctx, secondPublication()); err != nil {
 		t.Fatalf("the load succeeds once the failure is gone: %v", err)
 	}
-	m, err := s.Manifest(ctx, "npm", "@acme/files", "1.0.0")
+	m, err := s.Manifest(ctx, "npm", "@acme/files", "1.0.0", "")
 	if err != nil || *m.Grade != "A" {
 		t.Fatalf("the newer publication wins: %+v %v", m, err)
 	}
@@ -203,12 +203,12 @@ func TestNewestPublicationWinsWhateverTheLoadOrder(t *testing.T) {
 	if err := s.LoadPublication(ctx, firstPublication()); err != nil {
 		t.Fatal(err)
 	}
-	m, err := s.Manifest(ctx, "npm", "@acme/files", "1.0.0")
+	m, err := s.Manifest(ctx, "npm", "@acme/files", "1.0.0", "")
 	if err != nil || *m.Grade != "A" {
 		t.Fatalf("loading an older publication later replaced the newer row: %+v %v", m, err)
 	}
 	// Packages only the older publication holds are still served from it.
-	if _, err := s.Manifest(ctx, "npm", "minified-server", "2.0.0"); err != nil {
+	if _, err := s.Manifest(ctx, "npm", "minified-server", "2.0.0", ""); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -310,20 +310,20 @@ func TestAmbiguousNameAndKnownVersions(t *testing.T) {
 		t.Fatal(err)
 	}
 	var amb *api.AmbiguousNameError
-	if _, err := s.Manifest(ctx, "", "twin", "1.0.0"); !errors.As(err, &amb) || len(amb.Registries) != 2 {
+	if _, err := s.Manifest(ctx, "", "twin", "1.0.0", ""); !errors.As(err, &amb) || len(amb.Registries) != 2 {
 		t.Fatalf("a name on both registries needs ?registry: %v", err)
 	}
-	if _, err := s.Manifest(ctx, "", "twin", "3.0.0"); !errors.As(err, &amb) {
+	if _, err := s.Manifest(ctx, "", "twin", "3.0.0", ""); !errors.As(err, &amb) {
 		t.Fatalf("unknown version of an ambiguous name: %v", err)
 	}
-	if m, err := s.Manifest(ctx, "pypi", "twin", "2.0.0"); err != nil || m.Registry != "pypi" {
+	if m, err := s.Manifest(ctx, "pypi", "twin", "2.0.0", ""); err != nil || m.Registry != "pypi" {
 		t.Fatalf("with the registry: %v", err)
 	}
 	var nf *api.VersionNotFoundError
-	if _, err := s.Manifest(ctx, "", "solo", "1.3.0"); !errors.As(err, &nf) || strings.Join(nf.KnownVersions, ",") != "1.10.0,1.2.0" {
+	if _, err := s.Manifest(ctx, "", "solo", "1.3.0", ""); !errors.As(err, &nf) || strings.Join(nf.KnownVersions, ",") != "1.10.0,1.2.0" {
 		t.Fatalf("404 lists the known versions, newest first: %v", err)
 	}
-	if _, err := s.Manifest(ctx, "", "nobody", "1.0.0"); !errors.As(err, &nf) || len(nf.KnownVersions) != 0 || !errors.Is(err, api.ErrNotFound) {
+	if _, err := s.Manifest(ctx, "", "nobody", "1.0.0", ""); !errors.As(err, &nf) || len(nf.KnownVersions) != 0 || !errors.Is(err, api.ErrNotFound) {
 		t.Fatalf("unknown name: %v", err)
 	}
 	items, err := s.Lookup(ctx, []api.PackageKey{key("npm", "solo", "1.10.0"), key("npm", "nobody", "1"), key("pypi", "twin", "2.0.0"), key("npm", "solo", "1.10.0")})

@@ -35,7 +35,7 @@ func TestPyPINamesMatchUnderAnySpelling(t *testing.T) {
 	}
 	for _, spelling := range []string{"Mcp_Server.Fetch", "mcp-server-fetch", "MCP--server__fetch", "mcp.server.fetch"} {
 		for _, reg := range []string{"pypi", ""} {
-			m, err := s.Manifest(ctx, reg, spelling, "1.0")
+			m, err := s.Manifest(ctx, reg, spelling, "1.0", "")
 			if err != nil || m.Name != "Mcp_Server.Fetch" || m.Registry != "pypi" {
 				t.Fatalf("manifest %q on %q: %+v %v", spelling, reg, m, err)
 			}
@@ -56,16 +56,16 @@ func TestPyPINamesMatchUnderAnySpelling(t *testing.T) {
 			t.Fatalf("lookup %q: %+v %v", spelling, items, err)
 		}
 		var nf *api.VersionNotFoundError
-		if _, err := s.Manifest(ctx, "", spelling, "9.9"); !errors.As(err, &nf) || nf.Registry != "pypi" || len(nf.KnownVersions) != 2 {
+		if _, err := s.Manifest(ctx, "", spelling, "9.9", ""); !errors.As(err, &nf) || nf.Registry != "pypi" || len(nf.KnownVersions) != 2 {
 			t.Fatalf("unknown version of %q: %v", spelling, err)
 		}
 	}
 	// npm compares names exactly.
-	if _, err := s.Manifest(ctx, "npm", "LegacyName", "1.0.0"); err != nil {
+	if _, err := s.Manifest(ctx, "npm", "LegacyName", "1.0.0", ""); err != nil {
 		t.Fatal(err)
 	}
 	for _, spelling := range []string{"legacyname", "Legacy_Name"} {
-		if _, err := s.Manifest(ctx, "npm", spelling, "1.0.0"); !errors.Is(err, api.ErrNotFound) {
+		if _, err := s.Manifest(ctx, "npm", spelling, "1.0.0", ""); !errors.Is(err, api.ErrNotFound) {
 			t.Fatalf("npm %q found: %v", spelling, err)
 		}
 	}
@@ -90,7 +90,7 @@ func TestPyPIVersionsMatchUnderPEP440(t *testing.T) {
 		"2025.01.07": "2025.1.7", "2025.1.7.0": "2025.1.7", "v2025.1.7": "2025.1.7", "2.0RC1": "2.0rc1", "2.0.0-rc.1": "2.0rc1",
 	} {
 		for _, reg := range []string{"pypi", ""} {
-			m, err := s.Manifest(ctx, reg, "mcp-server-time", asked)
+			m, err := s.Manifest(ctx, reg, "mcp-server-time", asked, "")
 			if err != nil || m.Version != published {
 				t.Fatalf("manifest %s on %q: %+v %v", asked, reg, m, err)
 			}
@@ -103,10 +103,10 @@ func TestPyPIVersionsMatchUnderPEP440(t *testing.T) {
 		t.Fatalf("diff across spellings: %v", err)
 	}
 	var nf *api.VersionNotFoundError
-	if _, err := s.Manifest(ctx, "pypi", "mcp-server-time", "2025.1.8"); !errors.As(err, &nf) || len(nf.KnownVersions) != 2 {
+	if _, err := s.Manifest(ctx, "pypi", "mcp-server-time", "2025.1.8", ""); !errors.As(err, &nf) || len(nf.KnownVersions) != 2 {
 		t.Fatalf("another version is still unknown: %v", err)
 	}
-	if _, err := s.Manifest(ctx, "npm", "npm-server", "1.0"); !errors.Is(err, api.ErrNotFound) {
+	if _, err := s.Manifest(ctx, "npm", "npm-server", "1.0", ""); !errors.Is(err, api.ErrNotFound) {
 		t.Fatalf("npm version 1.0 found 1.0.0: %v", err)
 	}
 	items, err := s.Lookup(ctx, []api.PackageKey{

@@ -47,17 +47,33 @@ func optional(registry string) *string {
 	return &registry
 }
 
-// Manifest returns the attested manifest of name@version. An empty registry
-// means either; a name published on both then gives *api.AmbiguousNameError.
-// An unknown version gives *api.VersionNotFoundError (errors.Is ErrNotFound).
-func (s *Store) Manifest(ctx context.Context, registry, name, version string) (*api.Manifest, error) {
-	rows, err := s.q.ManifestGet(ctx, dbq.ManifestGetParams{Name: name, PypiName: api.LookupName(api.RegistryPyPI, name), Version: version, Registry: optional(registry)})
+// Manifest returns one page of the attested manifest of name@version: the
+// first page when cursor is empty, else the page the cursor (a NextCursor
+// this method returned) names. A page holds at most api.ManifestPageTools
+// tools and api.ManifestPageBytes of names and descriptions (a tool larger
+// than that is a page alone); ToolCount is the whole manifest's. An empty
+// registry means either; a name published on both then gives
+// *api.AmbiguousNameError. An unknown version gives *api.VersionNotFoundError
+// (errors.Is ErrNotFound). A cursor that is malformed, of another version,
+// of a version published again since (its tools may differ), or past the
+// last tool gives ErrBadCursor: the client starts again from the first page.
+func (s *Store) Manifest(ctx context.Context, registry, name, version, cursor string) (*api.Manifest, error) {
+	var id int64
+	var from int32
+	if cursor != "" {
+		var ok bool
+		if id, from, ok = parseManifestCursor(cursor); !ok {
+			return nil, ErrBadCursor
+		}
+	}
+	rows, err := s.q.ManifestGet(ctx, dbq.ManifestGetParams{Name: name, PypiName: api.LookupName(api.RegistryPyPI, name), Version: version, Registry: optional(registry),
+		FromPosition: from, PageTools: api.ManifestPageTools, PageBytes: api.ManifestPageBytes})
 	if err != nil {
 		return nil, fmt.Errorf("manifest %s@%s: %w", name, version, err)
 	}
 	if len(rows) == 0 {
 		if v, ok := s.pypiSpelling(ctx, registry, name, version); ok {
-			return s.Manifest(respelled(ctx), registry, name, v)
+			return s.Manifest(respelled(ctx), registry, name, v, cursor)
 		}
 		return nil, s.missing(ctx, registry, name, version)
 	}
@@ -65,14 +81,21 @@ func (s *Store) Manifest(ctx context.Context, registry, name, version string) (*
 		return nil, &api.AmbiguousNameError{Name: name, Registries: []string{api.RegistryNPM, api.RegistryPyPI}}
 	}
 	r := rows[0]
+	if cursor != "" && (r.ID != id || from >= r.ToolCount) {
+		return nil, ErrBadCursor
+	}
 	m := &api.Manifest{
 		Stamps: api.Stamps{MethodologyVersion: r.MethodologyVersion, MethodologySHA256: r.MethodologySha256,
 			ExtractorVersion: r.ExtractorVersion, DecidedAt: t(r.DecidedAt), PublishedAt: t(r.PublishedAt)},
 		Registry: r.Registry, Name: r.Name, Version: r.Version, ArtifactSHA256: r.ArtifactSha256,
 		ManifestHash: r.ManifestHash, ManifestReason: r.ManifestReason, Verdict: r.Verdict, Grade: r.Grade,
+		ToolCount: int(r.ToolCount),
 	}
 	if err := json.Unmarshal(r.Tools, &m.Tools); err != nil {
 		return nil, fmt.Errorf("manifest %s@%s: tools: %w", name, version, err)
+	}
+	if m.Tools == nil {
+		m.Tools = []api.ToolHash{}
 	}
 	for i := range m.Tools {
 		// A description that was not read has no text to show.
@@ -80,7 +103,34 @@ func (s *Store) Manifest(ctx context.Context, registry, name, version string) (*
 			m.Tools[i].Description = nil
 		}
 	}
+	if next := int(from) + len(m.Tools); next < m.ToolCount {
+		c := manifestCursor(r.ID, int32(next))
+		m.NextCursor = &c
+	}
 	return m, nil
+}
+
+// manifestCursor names the page of version row id that starts at tool
+// position from. It names the row, not the version, so a page is never
+// stitched onto pages of a later publication of the same version.
+func manifestCursor(id int64, from int32) string {
+	return strconv.FormatInt(id, 36) + "." + strconv.FormatInt(int64(from), 36)
+}
+
+func parseManifestCursor(c string) (id int64, from int32, ok bool) {
+	a, b, found := strings.Cut(c, ".")
+	if !found || a == "" || b == "" {
+		return 0, 0, false
+	}
+	id, err := strconv.ParseInt(a, 36, 64)
+	if err != nil || id <= 0 {
+		return 0, 0, false
+	}
+	f, err := strconv.ParseInt(b, 36, 32)
+	if err != nil || f <= 0 {
+		return 0, 0, false
+	}
+	return id, int32(f), true
 }
 
 // missing explains why name@version has no current row: the name is on both

@@ -19,25 +19,36 @@ SELECT pv.id, pv.registry, pv.name, pv.version, pv.artifact_sha256, pv.verdict, 
                WHERE o.lookup_name IN ($1::text, $2::text)
                  AND o.registry <> cv.registry
                  AND o.lookup_name = CASE o.registry WHEN 'pypi' THEN $2::text ELSE $1::text END) AS on_other_registry,
+       COALESCE((SELECT max(c.position) + 1 FROM tools c WHERE c.package_version_id = pv.id), 0)::int AS tool_count,
        COALESCE((SELECT jsonb_agg(jsonb_build_object(
-                   'name', t.name, 'description_state', t.description_state, 'description', t.description_raw,
-                   'schema_kind', t.schema_kind, 'tool_hash', t.tool_hash, 'reason', t.hash_reason) ORDER BY t.position)
-                 FROM tools t WHERE t.package_version_id = pv.id), '[]'::jsonb)::jsonb AS tools
+                   'name', p.name, 'description_state', p.description_state, 'description', p.description_raw,
+                   'schema_kind', p.schema_kind, 'tool_hash', p.tool_hash, 'reason', p.hash_reason) ORDER BY p.position)
+                 FROM (SELECT w.position, w.name, w.description_state, w.description_raw, w.schema_kind, w.tool_hash, w.hash_reason, w.size, sum(w.size) OVER (ORDER BY w.position) AS running
+                       FROM (SELECT t.position, t.name, t.description_state, t.description_raw, t.schema_kind, t.tool_hash, t.hash_reason,
+                                    octet_length(t.name) + octet_length(t.description_raw) AS size
+                             FROM tools t
+                             WHERE t.package_version_id = pv.id AND t.position >= $3::int
+                             ORDER BY t.position
+                             LIMIT $4::int) w) p
+                 WHERE p.running <= $5::bigint OR p.position = $3::int), '[]'::jsonb)::jsonb AS tools
 FROM current_versions cv
 JOIN package_versions pv ON pv.id = cv.package_version_id
 WHERE cv.lookup_name IN ($1::text, $2::text)
   AND cv.lookup_name = CASE cv.registry WHEN 'pypi' THEN $2::text ELSE $1::text END
-  AND cv.version = $3
-  AND ($4::text IS NULL OR cv.registry = $4::text)
+  AND cv.version = $6
+  AND ($7::text IS NULL OR cv.registry = $7::text)
 ORDER BY cv.registry
 LIMIT 2
 `
 
 type ManifestGetParams struct {
-	Name     string
-	PypiName string
-	Version  string
-	Registry *string
+	Name         string
+	PypiName     string
+	FromPosition int32
+	PageTools    int32
+	PageBytes    int64
+	Version      string
+	Registry     *string
 }
 
 type ManifestGetRow struct {
@@ -57,15 +68,25 @@ type ManifestGetRow struct {
 	PublishedAt        pgtype.Timestamptz
 	RowSha256          string
 	OnOtherRegistry    bool
+	ToolCount          int32
 	Tools              []byte
 }
 
-// The gateway's hot path: one round trip for the row, its tools, and whether
-// the name is ambiguous without a registry.
+// The gateway's hot path: one round trip for the row, one page of its tools,
+// the number of tools in all, and whether the name is ambiguous without a
+// registry. A page starts at from_position and holds at most page_tools
+// tools, and no more than page_bytes of names and descriptions: it ends
+// before the first tool that would take it past that (the running sum only
+// grows, so the page is a prefix), except that its first tool is always in
+// it, however large. The loader numbers a version's tools from 0 without gaps, so the
+// last position + 1 is their count, read from the primary key in one probe.
 func (q *Queries) ManifestGet(ctx context.Context, arg ManifestGetParams) ([]ManifestGetRow, error) {
 	rows, err := q.db.Query(ctx, manifestGet,
 		arg.Name,
 		arg.PypiName,
+		arg.FromPosition,
+		arg.PageTools,
+		arg.PageBytes,
 		arg.Version,
 		arg.Registry,
 	)
@@ -93,6 +114,7 @@ func (q *Queries) ManifestGet(ctx context.Context, arg ManifestGetParams) ([]Man
 			&i.PublishedAt,
 			&i.RowSha256,
 			&i.OnOtherRegistry,
+			&i.ToolCount,
 			&i.Tools,
 		); err != nil {
 			return nil, err
