@@ -36,6 +36,13 @@ type extractor struct {
 	siteOver   bool // the current site passed its step limit
 	depth      int
 	inProgress map[progKey]bool
+	// resolving holds the (module, name) lookups in progress across
+	// modules: a lookup that meets one of its own keys is an import cycle
+	// and ends at once, unresolved, rather than recursing until the stack
+	// dies (no recover() catches that).
+	resolving map[nameKey]bool
+	// readingValue is the same for readers of values (see enterValue).
+	readingValue map[valueKey]bool
 	// pinned holds a variable's value while its own reassignments are
 	// read (`x = x.filter(...)` reads x's initialiser).
 	pinned    map[progKey]val
@@ -64,15 +71,17 @@ type extractor struct {
 func Extract(ctx context.Context, pkg rundir.PackageRef, fsys fs.FS, members []MemberInfo, opts Options) (out rundir.Surface) {
 	opts = opts.withDefaults()
 	x := &extractor{
-		ctx:         ctx,
-		opts:        opts,
-		start:       opts.Now(),
-		byPath:      map[string]*file{},
-		inProgress:  map[progKey]bool{},
-		pinned:      map[progKey]val{},
-		unresolved:  map[rundir.Unresolved]bool{},
-		toolObjects: map[progKey]bool{},
-		entryKeys:   map[string]bool{},
+		ctx:          ctx,
+		opts:         opts,
+		start:        opts.Now(),
+		byPath:       map[string]*file{},
+		inProgress:   map[progKey]bool{},
+		resolving:    map[nameKey]bool{},
+		readingValue: map[valueKey]bool{},
+		pinned:       map[progKey]val{},
+		unresolved:   map[rundir.Unresolved]bool{},
+		toolObjects:  map[progKey]bool{},
+		entryKeys:    map[string]bool{},
 	}
 	x.deadline = x.start.Add(opts.WallBudget)
 	x.s = newSurface(pkg)
@@ -532,12 +541,19 @@ func (f *file) mentionsOpenAPI() bool {
 
 // safeEval runs fn and turns a panic into a failed site: a registration
 // site the extractor could not read is declaration_not_parsed, never a crash.
+// reasonInternalError begins the reason of a site or file whose reading
+// panicked: recorded so the run goes on, and a bug all the same (the fuzz
+// targets fail on it).
+const reasonInternalError = "internal error while reading"
+
 func (x *extractor) safeEval(f *file, site nid, fn func()) {
 	defer func() {
 		if r := recover(); r != nil {
 			x.depth = 0
 			x.inProgress = map[progKey]bool{}
-			x.siteFailed(f, site, fmt.Sprintf("internal error while reading the site: %v", r))
+			x.resolving = map[nameKey]bool{}
+			x.readingValue = map[valueKey]bool{}
+			x.siteFailed(f, site, fmt.Sprintf("%s the site: %v", reasonInternalError, r))
 		}
 	}()
 	fn()

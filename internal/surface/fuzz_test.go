@@ -28,9 +28,17 @@ func readArchive(t testing.TB, p string) *txtar.Archive {
 // and checks the invariants every surface keeps: an outcome from the fixed
 // list, spans inside their file, states from the fixed list.
 func fuzzExtract(t *testing.T, name string, src []byte) {
+	fuzzExtractFiles(t, map[string][]byte{name: src})
+}
+
+// fuzzExtractFiles is fuzzExtract over several files of one package, for
+// the shapes that need more than one module (import cycles).
+func fuzzExtractFiles(t *testing.T, files map[string][]byte) {
 	m := fstest.MapFS{
 		"package.json": &fstest.MapFile{Data: []byte(`{"name":"fuzz","version":"1.0.0","main":"index.js"}`)},
-		name:           &fstest.MapFile{Data: src},
+	}
+	for name, src := range files {
+		m[name] = &fstest.MapFile{Data: src}
 	}
 	members, err := ClassifyFS(m)
 	if err != nil {
@@ -44,6 +52,7 @@ func fuzzExtract(t *testing.T, name string, src []byte) {
 	default:
 		t.Fatalf("outcome %q", s.Outcome)
 	}
+	failOnRecoveredPanic(t, s)
 	for _, e := range s.AllEntries() {
 		switch e.DescriptionState {
 		case StateReadable, StatePartial, StateUnreadable, StateAbsent:
@@ -51,9 +60,23 @@ func fuzzExtract(t *testing.T, name string, src []byte) {
 			t.Fatalf("state %q", e.DescriptionState)
 		}
 		for _, sp := range e.Spans {
-			if sp.Start < 0 || sp.End > len(src) || sp.Start > sp.End || sp.RawEnd > len(e.DescriptionRaw) {
+			src, ok := files[sp.File]
+			if !ok || sp.Start < 0 || sp.End > len(src) || sp.Start > sp.End || sp.RawEnd > len(e.DescriptionRaw) {
 				t.Fatalf("span %+v outside its file or text", sp)
 			}
+		}
+	}
+}
+
+// failOnRecoveredPanic fails when the extractor recovered a panic of its
+// own: safeEval turns one into a site that could not be read, which keeps
+// the run alive but is still a bug (a real server's 18 tools once became
+// declaration_not_parsed that way), so the fuzzer must see it.
+func failOnRecoveredPanic(t *testing.T, s rundir.Surface) {
+	t.Helper()
+	for _, u := range s.Unresolved {
+		if strings.Contains(u.Reason, reasonInternalError) {
+			t.Fatalf("the extractor panicked and recovered: %s:%d %s", u.File, u.Line, u.Reason)
 		}
 	}
 }

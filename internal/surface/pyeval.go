@@ -1019,6 +1019,10 @@ func (x *extractor) pyModuleAttr(f *file, name string) (val, bool) {
 	if f.pyFacts == nil {
 		return unknown("module " + f.path + " was not parsed"), true
 	}
+	if v, ok := x.enterName(f, none, name); !ok {
+		return v, true
+	}
+	defer x.leaveName(f, none, name)
 	if _, ok := f.pyFacts.scopeDecls(f, 0)[name]; !ok {
 		if sub := x.resolvePath(path.Join(path.Dir(f.path), name), true); sub != nil && path.Base(f.path) == "__init__.py" {
 			return val{k: vModule, f: sub}, true
