@@ -83,8 +83,8 @@ var pyCycleShapes = []cycleShape{
 	}},
 	{"aliasing chain across modules", OutcomeParsed, map[string]string{
 		"p/__init__.py": "",
-		"p/consts.py":   "from .server import B\nA = B\n",
-		"p/server.py":   fastmcpHead + "from .consts import A\nB = A\n@mcp.tool(description=A)\ndef a():\n    pass\n",
+		"p/a.py":        "from .server import B\nA = B\n",
+		"p/server.py":   fastmcpHead + "from .a import A\nB = A\n@mcp.tool(description=A)\ndef a():\n    pass\n",
 	}},
 	{"class attribute referring to itself", OutcomeParsed, map[string]string{
 		"p/__init__.py": "",
@@ -109,8 +109,8 @@ var pyCycleShapes = []cycleShape{
 	}},
 	{"tool list imported in a cycle", OutcomeDeclarationNotParsed, map[string]string{
 		"p/__init__.py": "",
-		"p/tools.py":    "from .server import TOOLS\n",
-		"p/server.py": "from mcp.server import Server\nfrom mcp.types import Tool\nfrom .tools import TOOLS\nserver = Server('s')\n" +
+		"p/a.py":        "from .server import TOOLS\n",
+		"p/server.py": "from mcp.server import Server\nfrom mcp.types import Tool\nfrom .a import TOOLS\nserver = Server('s')\n" +
 			"@server.list_tools()\nasync def lt():\n    return TOOLS\n",
 	}},
 	{"dict of tools spread into itself", OutcomeDeclarationNotParsed, map[string]string{
@@ -228,5 +228,130 @@ func TestResolutionCycles(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// pyDecoratorForms are the decorator and call forms of registration, odd
+// ones included: bare, called, keywords only, no arguments where one is
+// expected, unpacked arguments, stacked decorators, and prompts whose text
+// is built from names with no source bytes (dict keys). Each once could
+// index past an argument list or a segment's offsets.
+var pyDecoratorForms = []struct {
+	name, src string
+	tools     int
+	prompts   int
+}{
+	{"prompt called, f-string body", "@mcp.prompt()\ndef p(topic: str) -> str:\n    \"\"\"Doc.\"\"\"\n    return f\"Write about {topic}\"\n", 0, 1},
+	{"prompt bare", "@mcp.prompt\ndef p(topic: str) -> str:\n    \"\"\"Doc.\"\"\"\n    return 'x'\n", 0, 1},
+	{"prompt returning messages", "@mcp.prompt()\ndef p() -> list:\n    return [UserMessage('a'), AssistantMessage(content='b')]\n", 0, 1},
+	{"prompt with splat parameters", "@mcp.prompt()\ndef p(*args, **kw):\n    return [m for m in args]\n", 0, 1},
+	{"prompt with positional-only and keyword-only parameters", "@mcp.prompt()\ndef p(a, /, b, *, c):\n    return a\n", 0, 1},
+	{"prompt generator", "@mcp.prompt()\nasync def p(x=lambda: 1):\n    yield 'a'\n", 0, 1},
+	{"prompt returning nothing", "@mcp.prompt()\ndef p():\n    return\n", 0, 1},
+	{"prompt keywords only", "@mcp.prompt(name='n', description='d')\ndef p():\n    return {'messages': [{'content': {'type': 'text'}}]}\n", 0, 1},
+	{"prompt text from a dict key, stripped", "P = {'  hi  ': 1}\n@mcp.prompt()\ndef p():\n    for k in P:\n        return k.strip()\n", 0, 1},
+	{"prompt text from a dict key, dedented", "import textwrap\nP = {'  hi\\n  there': 1}\n@mcp.prompt()\ndef p():\n    return textwrap.dedent(list(P.keys())[0])\n", 0, 1},
+	{"prompt named by a stripped dict key", "P = {' a ': 'd'}\nfor k, v in P.items():\n    mcp.add_prompt(Prompt.from_function(f, name=k.strip(), description=v.strip()))\ndef f():\n    return 'x'\n", 0, 1},
+	{"prompt on a class", "@mcp.prompt()\nclass P: pass\n", 0, 0},
+	{"prompt and tool stacked", "@mcp.prompt()\n@mcp.tool()\ndef p(): pass\n", 1, 1},
+	{"tool keywords only", "@mcp.tool(name='x', description='y')\ndef t(): pass\n", 1, 0},
+	{"tool bare", "@mcp.tool\ndef t(): pass\n", 1, 0},
+	{"tool bare on another name", "@x.tool\ndef t(): pass\n", 1, 0},
+	{"tool annotations only", "@mcp.tool(annotations=ToolAnnotations(title='t'))\ndef t(): pass\n", 1, 0},
+	{"tool unpacked arguments", "@mcp.tool(*a, **k)\ndef t(): pass\n", 1, 0},
+	{"tool unpacked dict literal", "@mcp.tool(**{'name': 'x'})\ndef t(): pass\n", 1, 0},
+	{"tool called twice", "@mcp.tool()()\ndef t(): pass\n", 0, 0},
+	{"tool with an empty keyword", "@mcp.tool(name=)\ndef t(): pass\n", 0, 0},
+	{"resource called without a URI", "@mcp.resource()\ndef r(): pass\n", 0, 0},
+	{"resource bare", "@mcp.resource\ndef r(): pass\n", 0, 0},
+	{"resource keywords only", "@mcp.resource(name='x')\ndef r(): pass\n", 0, 0},
+	{"list_tools returning nothing", "@server.list_tools()\nasync def lt():\n    return\n", 0, 0},
+	{"list_tools bare, empty Tool", "@server.list_tools\nasync def lt():\n    return [Tool()]\n", 1, 0},
+	{"list_prompts with empty objects", "@server.list_prompts()\nasync def lp():\n    return [Prompt(arguments=[PromptArgument()])]\n", 0, 1},
+	{"add forms without arguments", "mcp.add_tool()\nmcp.add_prompt()\nmcp.add_resource()\n", 0, 0},
+	{"add_tool with fn= after the name", "mcp.add_tool(name='x', fn=f)\ndef f(): pass\n", 1, 0},
+	{"from_function without arguments", "mcp.add_tool(Tool.from_function())\nmcp.add_prompt(Prompt.from_function())\n", 0, 0},
+	{"call forms", "mcp.tool()(f)\nmcp.tool()()\nmcp.prompt()(f)\ndef f(): pass\n", 1, 0},
+	{"constructors without arguments", "FastMCP()\nServer()\n", 0, 0},
+	{"Annotated without metadata", "@mcp.tool()\ndef t(x: Annotated[str]): pass\n", 1, 0},
+	{"Field without arguments", "@mcp.tool()\ndef t(x: Annotated[str, Field()], y: str = Field()): pass\n", 1, 0},
+}
+
+// TestDecoratorForms: no form panics (safeEval would turn a panic into an
+// unread site: the bug that made a server whose 18 tools were read
+// declaration_not_parsed), and the forms that register read as many
+// entries as they register.
+func TestDecoratorForms(t *testing.T) {
+	head := fastmcpHead + "from mcp.server import Server\nx = mcp\nserver = Server('s')\n"
+	for _, c := range pyDecoratorForms {
+		t.Run(c.name, func(t *testing.T) {
+			s := extractMap(t, map[string]string{"server.py": head + c.src}, Options{})
+			failOnRecoveredPanic(t, s)
+			if len(s.Tools) < c.tools || len(s.Prompts) < c.prompts {
+				t.Errorf("%d tools, %d prompts; want at least %d, %d (outcome %s, unresolved %v)",
+					len(s.Tools), len(s.Prompts), c.tools, c.prompts, s.Outcome, s.Unresolved)
+			}
+		})
+	}
+}
+
+func manyTools(n int) string {
+	var b strings.Builder
+	for i := range n {
+		b.WriteString("server.tool('t" + itoa(i) + "', 'Tool.', async () => ({}));\n")
+	}
+	return b.String()
+}
+
+// TestEntriesCap: a surface at the cap is read whole; one entry past it is
+// extraction_budget_exceeded with the cap named and nothing presented.
+func TestEntriesCap(t *testing.T) {
+	pkg := `{"name":"t","version":"1.0.0","main":"index.js"}`
+	at := extractMap(t, map[string]string{"package.json": pkg, "index.js": manyTools(40)}, Options{MaxEntries: 40})
+	if at.Outcome != OutcomeParsed || len(at.Tools) != 40 {
+		t.Fatalf("at the cap: outcome %s with %d tools, want parsed with 40", at.Outcome, len(at.Tools))
+	}
+	past := extractMap(t, map[string]string{"package.json": pkg, "index.js": manyTools(41)}, Options{MaxEntries: 40})
+	if past.Outcome != OutcomeExtractionBudgetExceeded || !strings.Contains(past.OutcomeDetail, "40 entries of kind tool") {
+		t.Fatalf("past the cap: outcome %s (%s), want %s naming the cap", past.Outcome, past.OutcomeDetail, OutcomeExtractionBudgetExceeded)
+	}
+	if n := len(past.AllEntries()); n != 0 {
+		t.Fatalf("past the cap the surface presents %d entries; a surface counted in part is not the surface", n)
+	}
+	// The cap of all kinds together counts parameter descriptions too.
+	var py strings.Builder
+	py.WriteString(fastmcpHead)
+	for i := range 5 {
+		py.WriteString("@mcp.tool()\ndef t" + itoa(i) + "(a: str = Field(description='A'), b: str = Field(description='B')):\n    \"\"\"Doc.\"\"\"\n")
+	}
+	all := extractMap(t, map[string]string{"server.py": py.String()}, Options{MaxAllEntries: 14})
+	if all.Outcome != OutcomeExtractionBudgetExceeded || !strings.Contains(all.OutcomeDetail, "14 entries of all kinds") {
+		t.Fatalf("15 entries against a cap of 14: outcome %s (%s)", all.Outcome, all.OutcomeDetail)
+	}
+	// The default cap: 10,000 tools are read, 10,001 are not.
+	if testing.Short() {
+		return
+	}
+	def := extractMap(t, map[string]string{"package.json": pkg, "index.js": manyTools(10_001)}, Options{})
+	if def.Outcome != OutcomeExtractionBudgetExceeded || !strings.Contains(def.OutcomeDetail, "10000 entries of kind tool") {
+		t.Fatalf("10,001 tools: outcome %s (%s)", def.Outcome, def.OutcomeDetail)
+	}
+}
+
+// TestAdvertisedCap: a README listing more tool names than the cap ends the
+// same way.
+func TestAdvertisedCap(t *testing.T) {
+	var readme strings.Builder
+	readme.WriteString("# x\n\n## Tools\n\n")
+	for i := range 11 {
+		readme.WriteString("- `tool_" + itoa(i) + "`: does a thing\n")
+	}
+	s := extractMap(t, map[string]string{
+		"package.json": `{"name":"t","version":"1.0.0","main":"index.js"}`,
+		"README.md":    readme.String(),
+		"index.js":     "server.tool('a', 'A.', async () => ({}));\n",
+	}, Options{MaxEntries: 10})
+	if s.Outcome != OutcomeExtractionBudgetExceeded || len(s.AdvertisedTools) != 0 {
+		t.Fatalf("outcome %s (%s) with %d advertised names", s.Outcome, s.OutcomeDetail, len(s.AdvertisedTools))
 	}
 }

@@ -61,8 +61,12 @@ type extractor struct {
 	bundleSites []bundleSite // registration sites inside minified bundles
 	pyDoc       string       // the package's docstring transformation (pyDocMode)
 	toolObjects map[progKey]bool
-	entryKeys   map[string]bool
-	pyRootList  []string
+	// entryCount and entryTotal count the entries kept, per kind and in
+	// all, against the entries cap.
+	entryCount map[string]int
+	entryTotal int
+	entryKeys  map[string]bool
+	pyRootList []string
 }
 
 // Extract reads the tool surface of one package from fsys, whose members are
@@ -82,6 +86,7 @@ func Extract(ctx context.Context, pkg rundir.PackageRef, fsys fs.FS, members []M
 		unresolved:   map[rundir.Unresolved]bool{},
 		toolObjects:  map[progKey]bool{},
 		entryKeys:    map[string]bool{},
+		entryCount:   map[string]int{},
 	}
 	x.deadline = x.start.Add(opts.WallBudget)
 	x.s = newSurface(pkg)
@@ -180,6 +185,7 @@ func (x *extractor) budgetOutcome() {
 	s.Tools, s.Prompts, s.PromptTexts = []rundir.Entry{}, []rundir.Entry{}, []rundir.Entry{}
 	s.Resources, s.ResourceTemplates, s.Instructions = []rundir.Entry{}, []rundir.Entry{}, []rundir.Entry{}
 	s.ParameterDescriptions = []rundir.Entry{}
+	s.AdvertisedTools = []rundir.Advertised{}
 	s.Capabilities = []rundir.Capability{}
 	s.Sampling, s.Elicitation = nil, nil
 }
@@ -595,11 +601,35 @@ func (x *extractor) addEntry(e rundir.Entry) {
 		return
 	}
 	x.entryKeys[key] = true
+	if !x.underEntriesCap(e.Kind) {
+		return
+	}
 	x.bundleText(&e)
 	if e.DescriptionState == StateUnreadable {
 		x.addUnresolved(e.File, e.Line, e.Kind+" "+e.Name+": description "+e.UnreadableReason)
 	}
 	x.s.Add(e.Kind, e)
+}
+
+// underEntriesCap counts one more entry of kind against the entries cap
+// (methodology §9): a surface past it is extraction_budget_exceeded, and
+// nothing of it is presented, because a surface counted in part is not the
+// surface.
+func (x *extractor) underEntriesCap(kind string) bool {
+	x.entryCount[kind]++
+	x.entryTotal++
+	switch kind {
+	case KindTool, KindPrompt, KindResource, KindResourceTemplate:
+		if x.entryCount[kind] > x.opts.MaxEntries {
+			x.exceed(fmt.Sprintf("the surface lists more than %d entries of kind %s (the entries cap)", x.opts.MaxEntries, kind))
+			return false
+		}
+	}
+	if x.entryTotal > x.opts.MaxAllEntries {
+		x.exceed(fmt.Sprintf("the surface holds more than %d entries of all kinds (the entries cap)", x.opts.MaxAllEntries))
+		return false
+	}
+	return true
 }
 
 // loopInstances lists a loop's frames, one an element of the items it

@@ -105,6 +105,15 @@ type Options struct {
 	// MaxInstances bounds the environments one registration site is
 	// enumerated under: call sites times loop elements (default 4096).
 	MaxInstances int
+	// MaxEntries caps the tools, prompts, resources and resource templates
+	// a surface may list, each kind counted alone (default 10,000: 50 times
+	// the most a corpus server lists at run time, 198 tools). A surface
+	// past it is extraction_budget_exceeded (methodology §9).
+	MaxEntries int
+	// MaxAllEntries caps the entries of every kind together, parameter
+	// descriptions and prompt texts included (default 100,000: 22 times the
+	// largest corpus surface, 4,252 parameter descriptions on 188 tools).
+	MaxAllEntries int
 	// MaxFileNodes bounds the nodes kept for one file (default 8,000,000).
 	MaxFileNodes int
 	// Now is the clock; tests inject one. Default time.Now.
@@ -129,6 +138,12 @@ func (o Options) withDefaults() Options {
 	}
 	if o.MaxInstances <= 0 {
 		o.MaxInstances = 4096
+	}
+	if o.MaxEntries <= 0 {
+		o.MaxEntries = 10_000
+	}
+	if o.MaxAllEntries <= 0 {
+		o.MaxAllEntries = 100_000
 	}
 	if o.MaxFileNodes <= 0 {
 		o.MaxFileNodes = 8_000_000
