@@ -355,3 +355,63 @@ func TestAdvertisedCap(t *testing.T) {
 		t.Fatalf("outcome %s (%s) with %d advertised names", s.Outcome, s.OutcomeDetail, len(s.AdvertisedTools))
 	}
 }
+
+// nestingShapes are files nested n levels deep in each way a walk of the
+// extractor descends: brackets, calls, attribute chains, operator chains,
+// unpacking targets, destructuring patterns, schema literals and zod chains,
+// several of them inside a registration site so resolution walks them too.
+func nestingShapes(n int) map[string]map[string]string {
+	r := func(s string, k int) string { return strings.Repeat(s+"\n", k) }
+	py := func(src string) map[string]string { return map[string]string{"server.py": fastmcpHead + src} }
+	js := func(src string) map[string]string {
+		return map[string]string{"index.js": src, "package.json": `{"name":"t","version":"1.0.0","main":"index.js"}`}
+	}
+	return map[string]map[string]string{
+		"py parentheses":       py("x = " + r("(", n) + "1" + r(")", n)),
+		"py lists":             py("x = " + r("[", n) + r("]", n)),
+		"py calls":             py("x = " + r("f(", n) + r(")", n)),
+		"py unpacking target":  py(r("(", n) + "a" + r(",)", n) + " = 1\n"),
+		"py dicts":             py("x = " + r("{1:", n) + "1" + r("}", n)),
+		"py description chain": py("@mcp.tool(description='a'" + r("+'a'", n) + ")\ndef t(): pass\n"),
+		"py path expression":   py("import os\nopen(" + r("os.path.join(", n) + "'p'" + r(")", n) + ")\n"),
+		"py schema literal":    py("from mcp.types import Tool\nT = [Tool(name='a', description='d', inputSchema=" + r("{'a':", n) + "1" + r("}", n) + ")]\n"),
+		"js parentheses":       js("x = " + r("(", n) + "1" + r(")", n) + ";\n"),
+		"js arrays":            js("x = " + r("[", n) + r("]", n) + ";\n"),
+		"js destructuring":     js("const " + r("{a:", n) + "b" + r("}", n) + " = x;\n"),
+		"js member chain":      js("x = a" + r(".b", n) + ";\nrequire(a" + r(".b", n) + ");\n"),
+		"js description chain": js("server.tool('a', 'b'" + r("+'c'", n) + ", async () => ({}));\n"),
+		"js fetch":             js("fetch(" + r("(", n) + "'u'" + r(")", n) + ");\nfetch(new URL(" + r("new URL(", n) + "'u'" + r(")", n) + "));\n"),
+		"js zod chain":         js("server.tool('a', 'b', {x: z" + r(".object({y: z", n) + ".string()" + r("})", n) + "}, async () => ({}));\n"),
+		"js schema literal": js("server.registerTool('a', {description: 'b', inputSchema: " + r("{type:'object', properties: {x: ", n) + "{}" + r("}}", n) +
+			"}, async () => ({}));\n"),
+		"js arrows":   js("x = " + r("() => ", n) + "1;\n"),
+		"js template": js("x = `" + r("${`", n) + r("`}", n) + "`;\n"),
+	}
+}
+
+// TestNestingLimit: a file nested past the limit ends the extraction as
+// extraction_budget_exceeded naming the limit; a file nested just under a
+// limit of the same order is read without a walk overflowing the small
+// stack these tests run with.
+func TestNestingLimit(t *testing.T) {
+	const limit = 3_000
+	for name, files := range nestingShapes(limit + 10) {
+		t.Run("past/"+name, func(t *testing.T) {
+			s := extractMap(t, files, Options{MaxNesting: limit})
+			if s.Outcome != OutcomeExtractionBudgetExceeded || !strings.Contains(s.OutcomeDetail, "past the limit of 3000") {
+				t.Fatalf("outcome %s (%s), want %s naming the nesting limit", s.Outcome, s.OutcomeDetail, OutcomeExtractionBudgetExceeded)
+			}
+		})
+	}
+	// Under the limit: a tree is deeper than its count of brackets (a
+	// level of a zod chain is four nodes), so a fifth of it is used.
+	for name, files := range nestingShapes(limit / 5) {
+		t.Run("under/"+name, func(t *testing.T) {
+			s := extractMap(t, files, Options{MaxNesting: limit})
+			failOnRecoveredPanic(t, s)
+			if s.Outcome == OutcomeExtractionBudgetExceeded {
+				t.Fatalf("outcome %s (%s) under the limit", s.Outcome, s.OutcomeDetail)
+			}
+		})
+	}
+}

@@ -259,6 +259,12 @@ func (x *extractor) load(fsys fs.FS, members []MemberInfo) {
 			x.addUnresolved(m.Path, 0, "member could not be parsed: "+err.Error())
 			continue
 		}
+		if p.maxDepth > x.opts.MaxNesting {
+			// Every walk of the extractor over a tree is bounded by the
+			// tree's depth; this bound is what keeps each within a Go stack.
+			x.exceed(fmt.Sprintf("%s nests %d levels deep, past the limit of %d", m.Path, p.maxDepth, x.opts.MaxNesting))
+			return
+		}
 		f.parsed = p
 		x.hold(int64(len(p.nodes)) * 24)
 		if lang == LangPython {

@@ -126,14 +126,21 @@ func (fa *pyFacts) scopeDecls(f *file, s nid) map[string][]nid {
 	}
 	m := map[string][]nid{}
 	add := func(name string, d nid) { m[name] = append(m[name], d) }
-	var bindTarget func(t, d nid)
-	bindTarget = func(t, d nid) {
-		switch f.kind(t) {
-		case "identifier":
-			add(f.text(t), d)
-		case "pattern_list", "tuple_pattern", "list_pattern", "tuple", "list":
-			for _, c := range f.named(t) {
-				bindTarget(c, d)
+	// bindTarget walks a target with its own stack: a target nested a
+	// million brackets deep is valid Python, and no Go stack holds that.
+	bindTarget := func(t, d nid) {
+		stack := []nid{t}
+		for len(stack) > 0 {
+			t := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			switch f.kind(t) {
+			case "identifier":
+				add(f.text(t), d)
+			case "pattern_list", "tuple_pattern", "list_pattern", "tuple", "list":
+				ch := f.named(t)
+				for i := len(ch) - 1; i >= 0; i-- {
+					stack = append(stack, ch[i])
+				}
 			}
 		}
 	}
@@ -299,6 +306,10 @@ func (x *extractor) pyUnpack(f *file, target nid, name string, v val, e *env) va
 	if f.kind(target) == "identifier" {
 		return v
 	}
+	if r, ok := x.enterValue(v, "unpack"); !ok {
+		return r
+	}
+	defer x.leaveValue(v, "unpack")
 	els, ok := x.elements(v, e)
 	if !ok {
 		if len(els) == 1 && els[0].k == vNeed {

@@ -114,6 +114,11 @@ type Options struct {
 	// descriptions and prompt texts included (default 100,000: 22 times the
 	// largest corpus surface, 4,252 parameter descriptions on 188 tools).
 	MaxAllEntries int
+	// MaxNesting bounds the depth of one file's syntax tree (default
+	// 20,000). A deeper file ends the extraction as
+	// extraction_budget_exceeded, so no walk over a tree, recursive or not,
+	// goes deeper than this (methodology §9).
+	MaxNesting int
 	// MaxFileNodes bounds the nodes kept for one file (default 8,000,000).
 	MaxFileNodes int
 	// Now is the clock; tests inject one. Default time.Now.
@@ -144,6 +149,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.MaxAllEntries <= 0 {
 		o.MaxAllEntries = 100_000
+	}
+	if o.MaxNesting <= 0 {
+		o.MaxNesting = 20_000
 	}
 	if o.MaxFileNodes <= 0 {
 		o.MaxFileNodes = 8_000_000
