@@ -239,7 +239,7 @@ func FuzzPythonImportCycles(f *testing.F) {
 	f.Fuzz(func(t *testing.T, init, server, a, b, c []byte) {
 		fuzzExtractFiles(t, map[string][]byte{
 			"pyproject.toml": []byte("[project]\nname = \"p\"\nversion = \"1\"\ndependencies = [\"mcp\"]\n"),
-			pyCycleSlots[0]: init, pyCycleSlots[1]: server, pyCycleSlots[2]: a, pyCycleSlots[3]: b, pyCycleSlots[4]: c,
+			pyCycleSlots[0]:  init, pyCycleSlots[1]: server, pyCycleSlots[2]: a, pyCycleSlots[3]: b, pyCycleSlots[4]: c,
 		})
 	})
 }
