@@ -414,4 +414,18 @@ func TestNestingLimit(t *testing.T) {
 			}
 		})
 	}
+	if testing.Short() {
+		return
+	}
+	// Under the default limit, with the default budgets, on a stack a
+	// sixteenth of the runtime's: what a worker meets stays far inside it.
+	for name, files := range nestingShapes(defaultMaxNesting / 5) {
+		t.Run("default/"+name, func(t *testing.T) {
+			s := extractMap(t, files, Options{})
+			failOnRecoveredPanic(t, s)
+			if strings.Contains(s.OutcomeDetail, "levels deep") {
+				t.Fatalf("outcome %s (%s) under the default limit", s.Outcome, s.OutcomeDetail)
+			}
+		})
+	}
 }

@@ -115,7 +115,7 @@ type Options struct {
 	// largest corpus surface, 4,252 parameter descriptions on 188 tools).
 	MaxAllEntries int
 	// MaxNesting bounds the depth of one file's syntax tree (default
-	// 20,000). A deeper file ends the extraction as
+	// 100,000). A deeper file ends the extraction as
 	// extraction_budget_exceeded, so no walk over a tree, recursive or not,
 	// goes deeper than this (methodology §9).
 	MaxNesting int
@@ -124,6 +124,9 @@ type Options struct {
 	// Now is the clock; tests inject one. Default time.Now.
 	Now func() time.Time
 }
+
+// defaultMaxNesting is MaxNesting's default.
+const defaultMaxNesting = 100_000
 
 func (o Options) withDefaults() Options {
 	if o.WallBudget <= 0 {
@@ -151,7 +154,7 @@ func (o Options) withDefaults() Options {
 		o.MaxAllEntries = 100_000
 	}
 	if o.MaxNesting <= 0 {
-		o.MaxNesting = 20_000
+		o.MaxNesting = defaultMaxNesting
 	}
 	if o.MaxFileNodes <= 0 {
 		o.MaxFileNodes = 8_000_000
