@@ -1,10 +1,13 @@
 package surface
 
 import (
+	"os"
 	"runtime/debug"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // A stack overflow is a fatal error no recover() catches. The tests of this
@@ -427,6 +430,30 @@ func TestNestingLimit(t *testing.T) {
 			failOnRecoveredPanic(t, s)
 			if strings.Contains(s.OutcomeDetail, "levels deep") {
 				t.Fatalf("outcome %s (%s) under a limit of ten times the default", s.Outcome, s.OutcomeDetail)
+			}
+		})
+	}
+}
+
+// BenchmarkNestingShapes extracts each nesting shape at NESTING_LEVELS
+// repetitions (default 1,000,000) and logs its outcome: the figure of
+// docs/reliability.md §3. Run with -benchtime 1x; it is slow by design.
+func BenchmarkNestingShapes(b *testing.B) {
+	n := 1_000_000
+	if v, err := strconv.Atoi(os.Getenv("NESTING_LEVELS")); err == nil && v > 0 {
+		n = v
+	}
+	shapes := nestingShapes(n)
+	names := make([]string, 0, len(shapes))
+	for name := range shapes {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		b.Run(strings.ReplaceAll(name, " ", "_"), func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				s := extractMap(b, shapes[name], Options{WallBudget: 5 * time.Minute})
+				b.Logf("%s: %s (%s)", name, s.Outcome, s.OutcomeDetail)
 			}
 		})
 	}
