@@ -236,9 +236,11 @@ func TestResolutionCycles(t *testing.T) {
 
 // pyDecoratorForms are the decorator and call forms of registration, odd
 // ones included: bare, called, keywords only, no arguments where one is
-// expected, unpacked arguments, stacked decorators, and prompts whose text
-// is built from names with no source bytes (dict keys). Each once could
-// index past an argument list or a segment's offsets.
+// expected, unpacked arguments, stacked decorators, prompts whose text is
+// built from names with no source bytes (dict keys), and prompts that are
+// lambdas, whose tree has no parameters node: reading that absent node's
+// children panicked with index out of range [-1], and the recovered panic
+// made the package declaration_not_parsed.
 var pyDecoratorForms = []struct {
 	name, src string
 	tools     int
@@ -256,6 +258,10 @@ var pyDecoratorForms = []struct {
 	{"prompt text from a dict key, dedented", "import textwrap\nP = {'  hi\\n  there': 1}\n@mcp.prompt()\ndef p():\n    return textwrap.dedent(list(P.keys())[0])\n", 0, 1},
 	{"prompt named by a stripped dict key", "P = {' a ': 'd'}\nfor k, v in P.items():\n    mcp.add_prompt(Prompt.from_function(f, name=k.strip(), description=v.strip()))\ndef f():\n    return 'x'\n", 0, 1},
 	{"prompt on a class", "@mcp.prompt()\nclass P: pass\n", 0, 0},
+	{"prompt registered as a lambda", "mcp.add_prompt(lambda: 'Hi')\n", 0, 1},
+	{"prompt from_function of a lambda", "mcp.add_prompt(Prompt.from_function(lambda: 'Hi', name='p'))\n", 0, 1},
+	{"prompt with type parameters", "@mcp.prompt()\ndef p[T](x: T) -> str:\n    return 'a'\n", 0, 1},
+	{"prompt with a broken parameter list", "@mcp.prompt()\ndef p(:\n    return 'a'\n", 0, 1},
 	{"prompt and tool stacked", "@mcp.prompt()\n@mcp.tool()\ndef p(): pass\n", 1, 1},
 	{"tool keywords only", "@mcp.tool(name='x', description='y')\ndef t(): pass\n", 1, 0},
 	{"tool bare", "@mcp.tool\ndef t(): pass\n", 1, 0},
