@@ -69,21 +69,21 @@ func (x *extractor) enterName(f *file, n nid, name string) (v val, ok bool) {
 // entries) in progress: an object spread into itself, or a list that
 // contains itself, meets its own key.
 type valueKey struct {
-	f  *file
-	n  nid
-	e  *env
-	op string
+	f       *file
+	n       nid
+	e       *env
+	op, key string
 }
 
 // enterValue bounds the readers that recurse over values rather than
 // syntax (getProp, elements, entries) the way enterName bounds lookups: a
 // level of depth, and the in-progress set for values that stand for a node.
-func (x *extractor) enterValue(v val, op string) (val, bool) {
+func (x *extractor) enterValue(v val, op, key string) (val, bool) {
 	if x.depth >= x.opts.MaxDepth {
 		return unknown("resolution depth limit reached"), false
 	}
 	if v.f != nil && v.n >= 0 {
-		k := valueKey{v.f, v.n, v.env, op}
+		k := valueKey{v.f, v.n, v.env, op, key}
 		if x.readingValue[k] {
 			return unknown("value refers to itself"), false
 		}
@@ -93,10 +93,10 @@ func (x *extractor) enterValue(v val, op string) (val, bool) {
 	return val{}, true
 }
 
-func (x *extractor) leaveValue(v val, op string) {
+func (x *extractor) leaveValue(v val, op, key string) {
 	x.depth--
 	if v.f != nil && v.n >= 0 {
-		delete(x.readingValue, valueKey{v.f, v.n, v.env, op})
+		delete(x.readingValue, valueKey{v.f, v.n, v.env, op, key})
 	}
 }
 
@@ -891,10 +891,10 @@ func (x *extractor) getProp(v val, key string, e *env) (val, bool) {
 	if !x.step() {
 		return x.stepFailure(), true
 	}
-	if r, ok := x.enterValue(v, "."+key); !ok {
+	if r, ok := x.enterValue(v, ".", key); !ok {
 		return r, true
 	}
-	defer x.leaveValue(v, "."+key)
+	defer x.leaveValue(v, ".", key)
 	switch v.k {
 	case vNeed, vUnknown:
 		return v, true
@@ -1732,10 +1732,10 @@ func (x *extractor) elements(v val, e *env) ([]val, bool) {
 	if !x.step() {
 		return nil, false
 	}
-	if _, ok := x.enterValue(v, "[]"); !ok {
+	if _, ok := x.enterValue(v, "[]", ""); !ok {
 		return nil, false
 	}
-	defer x.leaveValue(v, "[]")
+	defer x.leaveValue(v, "[]", "")
 	switch v.k {
 	case vNeed:
 		return []val{v}, false
@@ -1898,10 +1898,10 @@ func (x *extractor) entries(v val, e *env) (keys, vals []val, ok bool) {
 	if !x.step() {
 		return nil, nil, false
 	}
-	if _, ok := x.enterValue(v, "{}"); !ok {
+	if _, ok := x.enterValue(v, "{}", ""); !ok {
 		return nil, nil, false
 	}
-	defer x.leaveValue(v, "{}")
+	defer x.leaveValue(v, "{}", "")
 	switch v.k {
 	case vObject:
 		if v.n < 0 {

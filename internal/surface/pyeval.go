@@ -306,10 +306,10 @@ func (x *extractor) pyUnpack(f *file, target nid, name string, v val, e *env) va
 	if f.kind(target) == "identifier" {
 		return v
 	}
-	if r, ok := x.enterValue(v, "unpack"); !ok {
+	if r, ok := x.enterValue(v, "unpack", ""); !ok {
 		return r
 	}
-	defer x.leaveValue(v, "unpack")
+	defer x.leaveValue(v, "unpack", "")
 	els, ok := x.elements(v, e)
 	if !ok {
 		if len(els) == 1 && els[0].k == vNeed {
