@@ -183,6 +183,9 @@ func (fa *pyFacts) scopeDecls(f *file, s nid) map[string][]nid {
 				switch f.kind(c) {
 				case "dotted_name":
 					ids := f.named(c)
+					if len(ids) == 0 {
+						continue // a name the parser could only recover as empty
+					}
 					if f.kind(n) == "import_statement" {
 						add(f.text(ids[0]), c)
 					} else {
@@ -656,7 +659,11 @@ func (x *extractor) pyComprehension(f *file, n nid, e *env) val {
 	}
 	body := f.field(n, "body")
 	if body < 0 {
-		body = f.named(n)[0]
+		ch := f.named(n)
+		if len(ch) == 0 {
+			return unknown("comprehension without a body")
+		}
+		body = ch[0]
 	}
 	out := make([]val, 0, len(items))
 	s := scopeRef{f, n}
@@ -926,8 +933,7 @@ func (x *extractor) pyImportValue(f *file, d nid, name string) val {
 		var imported string
 		if f.kind(d) == "aliased_import" {
 			imported = f.text(f.field(d, "name"))
-		} else {
-			ids := f.named(d)
+		} else if ids := f.named(d); len(ids) > 0 {
 			imported = f.text(ids[len(ids)-1])
 		}
 		target := x.pyResolveModule(f, mod)
@@ -944,8 +950,8 @@ func (x *extractor) pyImportValue(f *file, d nid, name string) val {
 	var full string
 	if f.kind(d) == "aliased_import" {
 		full = f.text(f.field(d, "name"))
-	} else {
-		full = f.text(f.named(d)[0])
+	} else if ids := f.named(d); len(ids) > 0 {
+		full = f.text(ids[0])
 	}
 	if t := x.pyResolveModule(f, full); t != nil {
 		return val{k: vModule, f: t}
