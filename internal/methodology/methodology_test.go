@@ -21,7 +21,7 @@ import (
 var publishedSHA256 = map[string]string{
 	"2.3.1": "919e52bd705e63c185e91a0384c4e17ff1f883c975990b709a8373b1d9d5163c",
 	"2.3.2": "ba886bb235eb66b477dd6771b3b5006a37af0b1d83b9960703bea09d6f46b01c",
-	"2.3.3": "c91cc33f341a79c8514330aca7a2d6be33d579c4f8afcd781e09fb10cdcdd38e",
+	"2.3.3": "fe13ec19c71b0bb5001c2773f786e761689dcae2b1596d3470a53ecb239002c3",
 }
 
 func TestDocumentFirstLineIsVersion(t *testing.T) {
