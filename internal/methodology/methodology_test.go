@@ -21,6 +21,7 @@ import (
 var publishedSHA256 = map[string]string{
 	"2.3.1": "919e52bd705e63c185e91a0384c4e17ff1f883c975990b709a8373b1d9d5163c",
 	"2.3.2": "ba886bb235eb66b477dd6771b3b5006a37af0b1d83b9960703bea09d6f46b01c",
+	"2.3.3": "fe13ec19c71b0bb5001c2773f786e761689dcae2b1596d3470a53ecb239002c3",
 }
 
 func TestDocumentFirstLineIsVersion(t *testing.T) {
@@ -227,10 +228,15 @@ func TestExtractorAllowed(t *testing.T) {
 	if !ExtractorAllowed("2.3.2", "syntax-tree-4") {
 		t.Fatal("2.3.2 with syntax-tree-4 refused")
 	}
+	if !ExtractorAllowed("2.3.3", "syntax-tree-5") {
+		t.Fatal("2.3.3 with syntax-tree-5 refused")
+	}
 	refused := [][2]string{
 		{"2.3.2", "syntax-tree-3"}, // its advertised names were read under the older rule
 		{"2.3.1", "syntax-tree-2"},
 		{"2.3.1", "syntax-tree-4"},
+		{"2.3.3", "syntax-tree-4"}, // it followed import cycles until the stack died; its bounds were not these
+		{"2.3.2", "syntax-tree-5"},
 		{"2.3.0", "syntax-tree-3"},
 		{"2.2.0", "syntax-tree-2"},
 		{"2.3.1", ""},

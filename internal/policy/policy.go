@@ -77,7 +77,7 @@ var GateMap = []GateEntry{
 	{CodeDeclarationNotParsed, "G3", "The package registers tools in readable source that the extractor could not read."},
 	{CodeNoRegistrationSite, "G3", "No place in the source registers a tool, prompt or resource."},
 	{CodeArchiveUnreadable, "G3", "The downloaded package is not a tar or zip archive that can be read safely."},
-	{CodeExtractionBudgetExceeded, "G3", "Reading the source went past the time or memory budget, so it was not read in full."},
+	{CodeExtractionBudgetExceeded, "G3", "Reading the source went past the per-package budget (time, memory, resolution steps, nesting depth or the entries cap), so it was not read in full."},
 	{CodeAdvertisedToolsNotParsed, "G3", "The package names a tool (in its manifest, server.json or README) that was not found where tools are registered."},
 	{CodeNoSurfaceExamined, "G3", "No tool, prompt, resource or resource template was found to examine."},
 	{CodeNotAnalyzed, "G3", "At least one description or text the model receives could not be read or was not analysed."},

@@ -2,6 +2,7 @@ package surface
 
 import (
 	"encoding/json"
+	"fmt"
 	"io/fs"
 	"path"
 	"regexp"
@@ -24,6 +25,10 @@ func (x *extractor) readAdvertised(fsys fs.FS) {
 			return
 		}
 		seen[key] = true
+		if len(x.s.AdvertisedTools) >= x.opts.MaxEntries {
+			x.exceed(fmt.Sprintf("the artifact advertises more than %d tool names (the entries cap)", x.opts.MaxEntries))
+			return
+		}
 		x.s.AdvertisedTools = append(x.s.AdvertisedTools, rundir.Advertised{Name: name, Source: source, Line: line})
 	}
 	for _, name := range []string{"manifest.json", "server.json"} {

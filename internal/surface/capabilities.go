@@ -232,7 +232,7 @@ func capLess(a, b *rundir.Capability) bool {
 func (x *extractor) safeCapabilities(f *file, acc *capAcc) (ok bool) {
 	defer func() {
 		if r := recover(); r != nil {
-			x.addUnresolved(f.path, 0, fmt.Sprintf("capability inventory: internal error while reading the file: %v", r))
+			x.addUnresolved(f.path, 0, fmt.Sprintf("capability inventory: %s the file: %v", reasonInternalError, r))
 			ok = false
 		}
 	}()

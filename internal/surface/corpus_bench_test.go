@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
+	"time"
 
 	"golang.org/x/tools/txtar"
 
@@ -130,4 +131,31 @@ func BenchmarkPackagesParse(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(len(pkgs)), "packages/op")
+}
+
+// BenchmarkPackagesNesting parses every source member and reports the
+// deepest syntax tree met (max-nesting) beside the number of members: the
+// figure MaxNesting's default is chosen against (methodology §5.2). Run it
+// with -benchtime 1x over ATTESTARI_CORPUS_DIR.
+func BenchmarkPackagesNesting(b *testing.B) {
+	pkgs := benchPackages(b)
+	deepest, files, where := 0, 0, ""
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		for _, p := range pkgs {
+			for _, s := range p.sources {
+				pr, err := parseFile(s[1], p.fsys[s[0]].Data, time.Minute, 0)
+				if err != nil {
+					continue
+				}
+				files++
+				if pr.maxDepth > deepest {
+					deepest, where = pr.maxDepth, p.name+":"+s[0]
+				}
+			}
+		}
+	}
+	b.ReportMetric(float64(deepest), "max-nesting")
+	b.ReportMetric(float64(files/b.N), "files/op")
+	b.Logf("deepest: %s (%d levels)", where, deepest)
 }

@@ -36,6 +36,13 @@ type extractor struct {
 	siteOver   bool // the current site passed its step limit
 	depth      int
 	inProgress map[progKey]bool
+	// resolving holds the (module, name) lookups in progress across
+	// modules: a lookup that meets one of its own keys is an import cycle
+	// and ends at once, unresolved, rather than recursing until the stack
+	// dies (no recover() catches that).
+	resolving map[nameKey]bool
+	// readingValue is the same for readers of values (see enterValue).
+	readingValue map[valueKey]bool
 	// pinned holds a variable's value while its own reassignments are
 	// read (`x = x.filter(...)` reads x's initialiser).
 	pinned    map[progKey]val
@@ -54,8 +61,12 @@ type extractor struct {
 	bundleSites []bundleSite // registration sites inside minified bundles
 	pyDoc       string       // the package's docstring transformation (pyDocMode)
 	toolObjects map[progKey]bool
-	entryKeys   map[string]bool
-	pyRootList  []string
+	// entryCount and entryTotal count the entries kept, per kind and in
+	// all, against the entries cap.
+	entryCount map[string]int
+	entryTotal int
+	entryKeys  map[string]bool
+	pyRootList []string
 }
 
 // Extract reads the tool surface of one package from fsys, whose members are
@@ -64,15 +75,18 @@ type extractor struct {
 func Extract(ctx context.Context, pkg rundir.PackageRef, fsys fs.FS, members []MemberInfo, opts Options) (out rundir.Surface) {
 	opts = opts.withDefaults()
 	x := &extractor{
-		ctx:         ctx,
-		opts:        opts,
-		start:       opts.Now(),
-		byPath:      map[string]*file{},
-		inProgress:  map[progKey]bool{},
-		pinned:      map[progKey]val{},
-		unresolved:  map[rundir.Unresolved]bool{},
-		toolObjects: map[progKey]bool{},
-		entryKeys:   map[string]bool{},
+		ctx:          ctx,
+		opts:         opts,
+		start:        opts.Now(),
+		byPath:       map[string]*file{},
+		inProgress:   map[progKey]bool{},
+		resolving:    map[nameKey]bool{},
+		readingValue: map[valueKey]bool{},
+		pinned:       map[progKey]val{},
+		unresolved:   map[rundir.Unresolved]bool{},
+		toolObjects:  map[progKey]bool{},
+		entryKeys:    map[string]bool{},
+		entryCount:   map[string]int{},
 	}
 	x.deadline = x.start.Add(opts.WallBudget)
 	x.s = newSurface(pkg)
@@ -171,6 +185,7 @@ func (x *extractor) budgetOutcome() {
 	s.Tools, s.Prompts, s.PromptTexts = []rundir.Entry{}, []rundir.Entry{}, []rundir.Entry{}
 	s.Resources, s.ResourceTemplates, s.Instructions = []rundir.Entry{}, []rundir.Entry{}, []rundir.Entry{}
 	s.ParameterDescriptions = []rundir.Entry{}
+	s.AdvertisedTools = []rundir.Advertised{}
 	s.Capabilities = []rundir.Capability{}
 	s.Sampling, s.Elicitation = nil, nil
 }
@@ -243,6 +258,12 @@ func (x *extractor) load(fsys fs.FS, members []MemberInfo) {
 			}
 			x.addUnresolved(m.Path, 0, "member could not be parsed: "+err.Error())
 			continue
+		}
+		if p.maxDepth > x.opts.MaxNesting {
+			// Every walk of the extractor over a tree is bounded by the
+			// tree's depth; this bound is what keeps each within a Go stack.
+			x.exceed(fmt.Sprintf("%s nests %d levels deep, past the limit of %d", m.Path, p.maxDepth, x.opts.MaxNesting))
+			return
 		}
 		f.parsed = p
 		x.hold(int64(len(p.nodes)) * 24)
@@ -532,12 +553,19 @@ func (f *file) mentionsOpenAPI() bool {
 
 // safeEval runs fn and turns a panic into a failed site: a registration
 // site the extractor could not read is declaration_not_parsed, never a crash.
+// reasonInternalError begins the reason of a site or file whose reading
+// panicked: recorded so the run goes on, and a bug all the same (the fuzz
+// targets fail on it).
+const reasonInternalError = "internal error while reading"
+
 func (x *extractor) safeEval(f *file, site nid, fn func()) {
 	defer func() {
 		if r := recover(); r != nil {
 			x.depth = 0
 			x.inProgress = map[progKey]bool{}
-			x.siteFailed(f, site, fmt.Sprintf("internal error while reading the site: %v", r))
+			x.resolving = map[nameKey]bool{}
+			x.readingValue = map[valueKey]bool{}
+			x.siteFailed(f, site, fmt.Sprintf("%s the site: %v", reasonInternalError, r))
 		}
 	}()
 	fn()
@@ -579,11 +607,35 @@ func (x *extractor) addEntry(e rundir.Entry) {
 		return
 	}
 	x.entryKeys[key] = true
+	if !x.underEntriesCap(e.Kind) {
+		return
+	}
 	x.bundleText(&e)
 	if e.DescriptionState == StateUnreadable {
 		x.addUnresolved(e.File, e.Line, e.Kind+" "+e.Name+": description "+e.UnreadableReason)
 	}
 	x.s.Add(e.Kind, e)
+}
+
+// underEntriesCap counts one more entry of kind against the entries cap
+// (methodology §9): a surface past it is extraction_budget_exceeded, and
+// nothing of it is presented, because a surface counted in part is not the
+// surface.
+func (x *extractor) underEntriesCap(kind string) bool {
+	x.entryCount[kind]++
+	x.entryTotal++
+	switch kind {
+	case KindTool, KindPrompt, KindResource, KindResourceTemplate:
+		if x.entryCount[kind] > x.opts.MaxEntries {
+			x.exceed(fmt.Sprintf("the surface lists more than %d entries of kind %s (the entries cap)", x.opts.MaxEntries, kind))
+			return false
+		}
+	}
+	if x.entryTotal > x.opts.MaxAllEntries {
+		x.exceed(fmt.Sprintf("the surface holds more than %d entries of all kinds (the entries cap)", x.opts.MaxAllEntries))
+		return false
+	}
+	return true
 }
 
 // loopInstances lists a loop's frames, one an element of the items it

@@ -2,6 +2,7 @@ package surface
 
 import (
 	"context"
+	"flag"
 	"os"
 	"path/filepath"
 	"strings"
@@ -28,9 +29,24 @@ func readArchive(t testing.TB, p string) *txtar.Archive {
 // and checks the invariants every surface keeps: an outcome from the fixed
 // list, spans inside their file, states from the fixed list.
 func fuzzExtract(t *testing.T, name string, src []byte) {
+	fuzzExtractFiles(t, map[string][]byte{name: src})
+}
+
+// fuzzExtractFiles is fuzzExtract over several files of one package, for
+// the shapes that need more than one module (import cycles).
+func fuzzExtractFiles(t *testing.T, files map[string][]byte) {
+	if fuzzing() {
+		// The fuzzer reports a crash with its input but never a hang: an
+		// input that outlives every budget many times over crashes the
+		// worker, so the input is kept like any other failure.
+		watchdog := time.AfterFunc(2*time.Minute, func() { panic("extraction did not end within 2 minutes of a 5 s budget") })
+		defer watchdog.Stop()
+	}
 	m := fstest.MapFS{
 		"package.json": &fstest.MapFile{Data: []byte(`{"name":"fuzz","version":"1.0.0","main":"index.js"}`)},
-		name:           &fstest.MapFile{Data: src},
+	}
+	for name, src := range files {
+		m[name] = &fstest.MapFile{Data: src}
 	}
 	members, err := ClassifyFS(m)
 	if err != nil {
@@ -44,6 +60,7 @@ func fuzzExtract(t *testing.T, name string, src []byte) {
 	default:
 		t.Fatalf("outcome %q", s.Outcome)
 	}
+	failOnRecoveredPanic(t, s)
 	for _, e := range s.AllEntries() {
 		switch e.DescriptionState {
 		case StateReadable, StatePartial, StateUnreadable, StateAbsent:
@@ -51,11 +68,31 @@ func fuzzExtract(t *testing.T, name string, src []byte) {
 			t.Fatalf("state %q", e.DescriptionState)
 		}
 		for _, sp := range e.Spans {
-			if sp.Start < 0 || sp.End > len(src) || sp.Start > sp.End || sp.RawEnd > len(e.DescriptionRaw) {
+			src, ok := files[sp.File]
+			if !ok || sp.Start < 0 || sp.End > len(src) || sp.Start > sp.End || sp.RawEnd > len(e.DescriptionRaw) {
 				t.Fatalf("span %+v outside its file or text", sp)
 			}
 		}
 	}
+}
+
+// failOnRecoveredPanic fails when the extractor recovered a panic of its
+// own: safeEval turns one into a site that could not be read, which keeps
+// the run alive but is still a bug (a real server's 18 tools once became
+// declaration_not_parsed that way), so the fuzzer must see it.
+func failOnRecoveredPanic(t *testing.T, s rundir.Surface) {
+	t.Helper()
+	for _, u := range s.Unresolved {
+		if strings.Contains(u.Reason, reasonInternalError) {
+			t.Fatalf("the extractor panicked and recovered: %s:%d %s", u.File, u.Line, u.Reason)
+		}
+	}
+}
+
+// fuzzing reports whether the test binary runs with -test.fuzz.
+func fuzzing() bool {
+	fl := flag.Lookup("test.fuzz")
+	return fl != nil && fl.Value.String() != ""
 }
 
 func seedFromGolden(f *testing.F, ext string) {
@@ -176,4 +213,66 @@ func BenchmarkExtract(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		Extract(context.Background(), rundir.PackageRef{Registry: "npm", Name: "bench", Version: "1"}, m, members, Options{})
 	}
+}
+
+// pyCycleSlots are the files FuzzPythonImportCycles writes: one package
+// whose modules import each other.
+var pyCycleSlots = []string{"p/__init__.py", "p/server.py", "p/a.py", "p/b.py", "p/c.py"}
+
+// jsCycleSlots are the same for FuzzJSImportCycles.
+var jsCycleSlots = []string{"index.js", "a.js", "b.js", "c.js"}
+
+func addCycleSeeds(f *testing.F, shapes []cycleShape, slots []string) {
+	for _, sh := range shapes {
+		args := make([]any, len(slots))
+		for i, name := range slots {
+			args[i] = []byte(sh.files[name])
+		}
+		f.Add(args...)
+	}
+}
+
+// FuzzPythonImportCycles mutates a five-module package seeded with every
+// Python cycle shape (import, re-export, star, alias, attribute cycles).
+func FuzzPythonImportCycles(f *testing.F) {
+	addCycleSeeds(f, pyCycleShapes, pyCycleSlots)
+	f.Fuzz(func(t *testing.T, init, server, a, b, c []byte) {
+		fuzzExtractFiles(t, map[string][]byte{
+			"pyproject.toml": []byte("[project]\nname = \"p\"\nversion = \"1\"\ndependencies = [\"mcp\"]\n"),
+			pyCycleSlots[0]:  init, pyCycleSlots[1]: server, pyCycleSlots[2]: a, pyCycleSlots[3]: b, pyCycleSlots[4]: c,
+		})
+	})
+}
+
+// FuzzJSImportCycles mutates a four-module package seeded with every
+// JavaScript cycle shape (re-exports, star exports, requires, aliases).
+func FuzzJSImportCycles(f *testing.F) {
+	addCycleSeeds(f, jsCycleShapes, jsCycleSlots)
+	f.Fuzz(func(t *testing.T, index, a, b, c []byte) {
+		fuzzExtractFiles(t, map[string][]byte{
+			jsCycleSlots[0]: index, jsCycleSlots[1]: a, jsCycleSlots[2]: b, jsCycleSlots[3]: c,
+		})
+	})
+}
+
+// FuzzPythonDecorators builds a server module from a decorator, a
+// parameter list and a body, seeded with the registration forms of
+// methodology §5 and the odd ones that used to index past an argument list.
+func FuzzPythonDecorators(f *testing.F) {
+	decorators := []string{"mcp.prompt()", "mcp.prompt", "mcp.tool()", "mcp.tool", "x.tool", "mcp.tool(name='x', description='y')",
+		"mcp.tool(description=DESC)", "mcp.tool(**{'name': 'x'})", "mcp.resource('a://{x}')", "mcp.resource()", "mcp.prompt(name='n')",
+		"server.list_tools()", "server.list_prompts()", "server.call_tool()", "mcp.tool(annotations=ToolAnnotations(title='t'))"}
+	params := []string{"", "topic: str", "*args, **kw", "a, /, b, *, c", "x: Annotated[str, Field(description='d')]",
+		"ctx: Context, y: int = Field(description='e')"}
+	bodies := []string{"    \"\"\"Doc.\n\n    More.\n    \"\"\"\n    return f'Write {topic}'\n", "    return [UserMessage('a'), base.AssistantMessage(content=TextContent(type='text', text='b'))]\n",
+		"    return [Tool(name='a', description='b', inputSchema={'type': 'object'})]\n", "    pass\n"}
+	for i, d := range decorators {
+		f.Add(d, params[i%len(params)], bodies[i%len(bodies)])
+		f.Add(d, params[(i+3)%len(params)], bodies[(i+1)%len(bodies)])
+	}
+	f.Fuzz(func(t *testing.T, decorator, params, body string) {
+		src := fastmcpHead + "from mcp.server import Server\nx = mcp\nserver = Server('s')\nDESC = 'd'\n" +
+			"@" + decorator + "\ndef f(" + params + "):\n" + body
+		fuzzExtractFiles(t, map[string][]byte{"server.py": []byte(src)})
+	})
 }

@@ -66,6 +66,11 @@ func (f *file) parent(n nid) nid {
 
 // named returns the children of n that are named nodes of the grammar.
 func (f *file) named(n nid) []nid {
+	if n < 0 {
+		// A field the grammar leaves out (a lambda's parameters) is no
+		// node; callers read it as having no children.
+		return nil
+	}
 	var out []nid
 	for c := f.nodes[n].first; c >= 0; c = f.nodes[c].next {
 		if f.isNamed(c) {
@@ -95,6 +100,9 @@ func (f *file) field(n nid, name string) nid {
 
 // fieldAll returns every child of n in the named field.
 func (f *file) fieldAll(n nid, name string) []nid {
+	if n < 0 {
+		return nil
+	}
 	var out []nid
 	for c := f.nodes[n].first; c >= 0; c = f.nodes[c].next {
 		if f.g.fields[f.nodes[c].field] == name {

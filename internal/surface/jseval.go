@@ -36,6 +36,75 @@ func (x *extractor) step() bool {
 	return !x.exceeded
 }
 
+// nameKey is one lookup of a module-level name across modules: a Python
+// module's attribute, a JavaScript module's export, a class's attribute.
+type nameKey struct {
+	f    *file
+	n    nid // the class, or none for a module
+	name string
+}
+
+// enterName starts the lookup of name in f (or in f's class n), bounded like
+// eval: a step of the budget, one level of depth, and the in-progress set, so
+// a cycle of imports, re-exports or aliases ends at its first repetition with
+// an unresolved value naming it. ok false means the lookup must not proceed;
+// v is then the value to return. done must be called when ok is true.
+func (x *extractor) enterName(f *file, n nid, name string) (v val, ok bool) {
+	if !x.step() {
+		return x.stepFailure(), false
+	}
+	key := nameKey{f, n, name}
+	if x.resolving[key] {
+		return unknown("import cycle: " + name + " in " + f.path + " refers back to itself"), false
+	}
+	if x.depth >= x.opts.MaxDepth {
+		return unknown("resolution depth limit reached"), false
+	}
+	x.depth++
+	x.resolving[key] = true
+	return val{}, true
+}
+
+// valueKey is one reading of a value (a property, its elements, its
+// entries) in progress: an object spread into itself, or a list that
+// contains itself, meets its own key.
+type valueKey struct {
+	f       *file
+	n       nid
+	e       *env
+	op, key string
+}
+
+// enterValue bounds the readers that recurse over values rather than
+// syntax (getProp, elements, entries) the way enterName bounds lookups: a
+// level of depth, and the in-progress set for values that stand for a node.
+func (x *extractor) enterValue(v val, op, key string) (val, bool) {
+	if x.depth >= x.opts.MaxDepth {
+		return unknown("resolution depth limit reached"), false
+	}
+	if v.f != nil && v.n >= 0 {
+		k := valueKey{v.f, v.n, v.env, op, key}
+		if x.readingValue[k] {
+			return unknown("value refers to itself"), false
+		}
+		x.readingValue[k] = true
+	}
+	x.depth++
+	return val{}, true
+}
+
+func (x *extractor) leaveValue(v val, op, key string) {
+	x.depth--
+	if v.f != nil && v.n >= 0 {
+		delete(x.readingValue, valueKey{v.f, v.n, v.env, op, key})
+	}
+}
+
+func (x *extractor) leaveName(f *file, n nid, name string) {
+	x.depth--
+	delete(x.resolving, nameKey{f, n, name})
+}
+
 func (x *extractor) stepFailure() val {
 	if x.exceeded {
 		return unknown("extraction budget exceeded")
@@ -822,6 +891,10 @@ func (x *extractor) getProp(v val, key string, e *env) (val, bool) {
 	if !x.step() {
 		return x.stepFailure(), true
 	}
+	if r, ok := x.enterValue(v, ".", key); !ok {
+		return r, true
+	}
+	defer x.leaveValue(v, ".", key)
 	switch v.k {
 	case vNeed, vUnknown:
 		return v, true
@@ -1659,6 +1732,10 @@ func (x *extractor) elements(v val, e *env) ([]val, bool) {
 	if !x.step() {
 		return nil, false
 	}
+	if _, ok := x.enterValue(v, "[]", ""); !ok {
+		return nil, false
+	}
+	defer x.leaveValue(v, "[]", "")
 	switch v.k {
 	case vNeed:
 		return []val{v}, false
@@ -1821,6 +1898,10 @@ func (x *extractor) entries(v val, e *env) (keys, vals []val, ok bool) {
 	if !x.step() {
 		return nil, nil, false
 	}
+	if _, ok := x.enterValue(v, "{}", ""); !ok {
+		return nil, nil, false
+	}
+	defer x.leaveValue(v, "{}", "")
 	switch v.k {
 	case vObject:
 		if v.n < 0 {
@@ -2000,6 +2081,10 @@ func (x *extractor) exportValue(f *file, name string, hops int) (val, bool) {
 		}
 		return unknown("module " + f.path + " was not parsed"), true
 	}
+	if v, ok := x.enterName(f, none, name); !ok {
+		return v, true
+	}
+	defer x.leaveName(f, none, name)
 	if r, ok := fa.exports[name]; ok {
 		switch r.kind {
 		case exLocal:

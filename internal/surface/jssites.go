@@ -938,6 +938,9 @@ func (x *extractor) typedToolSite(f *file, n nid, e *env, c *collector) {
 	switch f.kind(n) {
 	case "satisfies_expression", "as_expression":
 		ch := f.named(n)
+		if len(ch) < 2 {
+			return // `x satisfies` with its type lost to a syntax error
+		}
 		v = x.eval(f, ch[0], e)
 		list = f.kind(ch[1]) != "type_identifier" && f.kind(ch[1]) != "nested_type_identifier"
 	default:
@@ -1393,8 +1396,10 @@ func (x *extractor) checkReassignments() {
 			var obj nid
 			if k := f.kind(s.n); k == "assignment_expression" || k == "augmented_assignment_expression" {
 				obj = f.field(f.field(s.n, "left"), "object")
+			} else if a := f.args(s.n); len(a) > 0 {
+				obj = a[0]
 			} else {
-				obj = f.args(s.n)[0]
+				continue
 			}
 			hit := x.reassignsToolObject(f, obj)
 			// The object a registration call returned (RegisteredTool).

@@ -126,14 +126,21 @@ func (fa *pyFacts) scopeDecls(f *file, s nid) map[string][]nid {
 	}
 	m := map[string][]nid{}
 	add := func(name string, d nid) { m[name] = append(m[name], d) }
-	var bindTarget func(t, d nid)
-	bindTarget = func(t, d nid) {
-		switch f.kind(t) {
-		case "identifier":
-			add(f.text(t), d)
-		case "pattern_list", "tuple_pattern", "list_pattern", "tuple", "list":
-			for _, c := range f.named(t) {
-				bindTarget(c, d)
+	// bindTarget walks a target with its own stack: a target nested a
+	// million brackets deep is valid Python, and no Go stack holds that.
+	bindTarget := func(t, d nid) {
+		stack := []nid{t}
+		for len(stack) > 0 {
+			t := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			switch f.kind(t) {
+			case "identifier":
+				add(f.text(t), d)
+			case "pattern_list", "tuple_pattern", "list_pattern", "tuple", "list":
+				ch := f.named(t)
+				for i := len(ch) - 1; i >= 0; i-- {
+					stack = append(stack, ch[i])
+				}
 			}
 		}
 	}
@@ -176,6 +183,9 @@ func (fa *pyFacts) scopeDecls(f *file, s nid) map[string][]nid {
 				switch f.kind(c) {
 				case "dotted_name":
 					ids := f.named(c)
+					if len(ids) == 0 {
+						continue // a name the parser could only recover as empty
+					}
 					if f.kind(n) == "import_statement" {
 						add(f.text(ids[0]), c)
 					} else {
@@ -299,6 +309,10 @@ func (x *extractor) pyUnpack(f *file, target nid, name string, v val, e *env) va
 	if f.kind(target) == "identifier" {
 		return v
 	}
+	if r, ok := x.enterValue(v, "unpack", ""); !ok {
+		return r
+	}
+	defer x.leaveValue(v, "unpack", "")
 	els, ok := x.elements(v, e)
 	if !ok {
 		if len(els) == 1 && els[0].k == vNeed {
@@ -645,7 +659,11 @@ func (x *extractor) pyComprehension(f *file, n nid, e *env) val {
 	}
 	body := f.field(n, "body")
 	if body < 0 {
-		body = f.named(n)[0]
+		ch := f.named(n)
+		if len(ch) == 0 {
+			return unknown("comprehension without a body")
+		}
+		body = ch[0]
 	}
 	out := make([]val, 0, len(items))
 	s := scopeRef{f, n}
@@ -915,8 +933,7 @@ func (x *extractor) pyImportValue(f *file, d nid, name string) val {
 		var imported string
 		if f.kind(d) == "aliased_import" {
 			imported = f.text(f.field(d, "name"))
-		} else {
-			ids := f.named(d)
+		} else if ids := f.named(d); len(ids) > 0 {
 			imported = f.text(ids[len(ids)-1])
 		}
 		target := x.pyResolveModule(f, mod)
@@ -933,8 +950,8 @@ func (x *extractor) pyImportValue(f *file, d nid, name string) val {
 	var full string
 	if f.kind(d) == "aliased_import" {
 		full = f.text(f.field(d, "name"))
-	} else {
-		full = f.text(f.named(d)[0])
+	} else if ids := f.named(d); len(ids) > 0 {
+		full = f.text(ids[0])
 	}
 	if t := x.pyResolveModule(f, full); t != nil {
 		return val{k: vModule, f: t}
@@ -1019,6 +1036,10 @@ func (x *extractor) pyModuleAttr(f *file, name string) (val, bool) {
 	if f.pyFacts == nil {
 		return unknown("module " + f.path + " was not parsed"), true
 	}
+	if v, ok := x.enterName(f, none, name); !ok {
+		return v, true
+	}
+	defer x.leaveName(f, none, name)
 	if _, ok := f.pyFacts.scopeDecls(f, 0)[name]; !ok {
 		if sub := x.resolvePath(path.Join(path.Dir(f.path), name), true); sub != nil && path.Base(f.path) == "__init__.py" {
 			return val{k: vModule, f: sub}, true

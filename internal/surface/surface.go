@@ -1,4 +1,4 @@
-// Package surface owns the extractor (EXTRACTOR_VERSION syntax-tree-4): it
+// Package surface owns the extractor (EXTRACTOR_VERSION syntax-tree-5): it
 // parses every JavaScript, TypeScript, TSX and Python member of a package
 // artifact with tree-sitter, finds the places where a server registers its
 // tools, prompts, resources and resource templates (methodology §5), follows
@@ -13,6 +13,14 @@
 // sites). It never guesses: a value it cannot carry to literal text is
 // recorded as unresolved with its reason.
 //
+// Everything it reads is hostile, so every recursion is bounded: each
+// evaluation, cross-module lookup and value reading counts against a depth
+// (MaxDepth) and the package's steps, and is held in an in-progress set
+// keyed by (module, name) or (node, reading), so a cycle ends at its first
+// repetition as unresolved; no file whose tree nests past MaxNesting is
+// read, which bounds every walk over a tree; and a surface past the entries
+// cap is not presented at all (methodology §5.2, §9; docs/extractor.md).
+//
 // It must not know about checks, policy, storage, HTTP or the network, and
 // it never executes the code it reads.
 package surface
@@ -22,7 +30,7 @@ import (
 )
 
 // ExtractorVersion is EXTRACTOR_VERSION, recorded on every surface row.
-const ExtractorVersion = "syntax-tree-4"
+const ExtractorVersion = "syntax-tree-5"
 
 // Outcomes of the tool-surface determination (methodology §5).
 const (
@@ -105,11 +113,29 @@ type Options struct {
 	// MaxInstances bounds the environments one registration site is
 	// enumerated under: call sites times loop elements (default 4096).
 	MaxInstances int
+	// MaxEntries caps the tools, prompts, resources and resource templates
+	// a surface may list, each kind counted alone (default 10,000: 50 times
+	// the most a corpus server lists at run time, 198 tools). A surface
+	// past it is extraction_budget_exceeded (methodology §9).
+	MaxEntries int
+	// MaxAllEntries caps the entries of every kind together, parameter
+	// descriptions and prompt texts included (default 100,000: 22 times the
+	// largest corpus surface, 4,252 parameter descriptions on 188 tools).
+	MaxAllEntries int
+	// MaxNesting bounds the depth of one file's syntax tree (default
+	// 10,000: 38 times the deepest file of the real-server corpus, 260
+	// levels, a bundled third-party library). A deeper file ends the
+	// extraction as extraction_budget_exceeded, so no walk over a tree,
+	// recursive or not, goes deeper than this (methodology §5.2).
+	MaxNesting int
 	// MaxFileNodes bounds the nodes kept for one file (default 8,000,000).
 	MaxFileNodes int
 	// Now is the clock; tests inject one. Default time.Now.
 	Now func() time.Time
 }
+
+// defaultMaxNesting is MaxNesting's default.
+const defaultMaxNesting = 10_000
 
 func (o Options) withDefaults() Options {
 	if o.WallBudget <= 0 {
@@ -129,6 +155,15 @@ func (o Options) withDefaults() Options {
 	}
 	if o.MaxInstances <= 0 {
 		o.MaxInstances = 4096
+	}
+	if o.MaxEntries <= 0 {
+		o.MaxEntries = 10_000
+	}
+	if o.MaxAllEntries <= 0 {
+		o.MaxAllEntries = 100_000
+	}
+	if o.MaxNesting <= 0 {
+		o.MaxNesting = defaultMaxNesting
 	}
 	if o.MaxFileNodes <= 0 {
 		o.MaxFileNodes = 8_000_000

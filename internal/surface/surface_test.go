@@ -150,14 +150,23 @@ server.tool("rec", f("x"), async () => ({}));`,
 	}
 }
 
+// TestDeepNesting: nesting under the limit is read like any file; 20,000
+// nested arrays (about 40,000 levels of tree) are past it, and the package
+// is extraction_budget_exceeded rather than read in part.
 func TestDeepNesting(t *testing.T) {
-	deep := strings.Repeat("[\n", 20000) + strings.Repeat("]\n", 20000)
+	nest := func(n int) string { return strings.Repeat("[\n", n) + strings.Repeat("]\n", n) }
 	s := extractMap(t, map[string]string{
-		"index.js": "const x = " + deep + ";\nserver.tool(\"a\", \"A.\", async () => ({}));\n",
+		"index.js": "const x = " + nest(4000) + ";\nserver.tool(\"a\", \"A.\", async () => ({}));\n",
 		"deep.py":  "x = " + strings.Repeat("(\n", 5000) + strings.Repeat(")\n", 5000) + "\n",
 	}, Options{})
 	if s.Outcome != OutcomeParsed || len(s.Tools) != 1 {
 		t.Fatalf("outcome %s with %d tools", s.Outcome, len(s.Tools))
+	}
+	s = extractMap(t, map[string]string{
+		"index.js": "const x = " + nest(20000) + ";\nserver.tool(\"a\", \"A.\", async () => ({}));\n",
+	}, Options{})
+	if s.Outcome != OutcomeExtractionBudgetExceeded || len(s.Tools) != 0 || !strings.Contains(s.OutcomeDetail, "past the limit of 10000") {
+		t.Fatalf("outcome %s (%s) with %d tools", s.Outcome, s.OutcomeDetail, len(s.Tools))
 	}
 }
 

@@ -267,6 +267,12 @@ func trimText(v val, left, right bool, isSpace func(rune) bool) val {
 func (s seg) slice(i, j int) seg {
 	out := s
 	out.text = s.text[i:j]
+	if len(s.offs) != len(s.text)+1 {
+		// Text made by the extractor (a dict key read as text, a
+		// constructor's name) has no source bytes to map back to.
+		out.offs = nil
+		return out
+	}
 	srcStart := s.offs[i]
 	var srcEnd int
 	if j == len(s.text) {
