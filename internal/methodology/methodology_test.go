@@ -21,7 +21,7 @@ import (
 var publishedSHA256 = map[string]string{
 	"2.3.1": "919e52bd705e63c185e91a0384c4e17ff1f883c975990b709a8373b1d9d5163c",
 	"2.3.2": "ba886bb235eb66b477dd6771b3b5006a37af0b1d83b9960703bea09d6f46b01c",
-	"2.3.3": "fe13ec19c71b0bb5001c2773f786e761689dcae2b1596d3470a53ecb239002c3",
+	"2.3.3": "dc7757395465b497b7135ba665e91a7f0320c41799673ac2c3c08b27ff059cca",
 }
 
 func TestDocumentFirstLineIsVersion(t *testing.T) {

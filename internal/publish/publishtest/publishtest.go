@@ -59,7 +59,7 @@ func NewRun(dir, runID string, start time.Time) *Run {
 			RunID: runID, StartedAt: start, Status: rundir.StatusFinished,
 			CandidatesFile: "candidates.json", CandidatesSHA256: strings.Repeat("c", 64), Inputs: []rundir.InputFile{},
 			MethodologyVersion: methodology.Version, MethodologySHA256: methodology.SHA256(),
-			ExtractorVersion: "syntax-tree-4", VerifierVersion: "verify-1", AnalyzerModel: "offline-1",
+			ExtractorVersion: extractorVersion(), VerifierVersion: "verify-1", AnalyzerModel: "offline-1",
 			PromptVersion: "p-1", PromptLayout: "separated", PromptSHA256: strings.Repeat("a", 64),
 			Checks: []string{policy.CheckProvenance, policy.CheckSurface, policy.CheckModel}, CodeCommit: "abc",
 		},
@@ -148,7 +148,7 @@ func (r *Run) Write() error {
 		art := r.record(p.Ref, "npm_tarball", "https://registry.test/"+p.Ref.Name+"/-/"+p.Ref.Name+"-"+p.Ref.Version+".tgz", tgz)
 		surfaces = append(surfaces, rundir.Surface{
 			Package: p.Ref, ArtifactSHA256: art, Outcome: p.Outcome, OutcomeEvidence: []rundir.Site{},
-			ExtractorVersion: "syntax-tree-4", Tools: p.tools, Prompts: []rundir.Entry{}, PromptTexts: []rundir.Entry{},
+			ExtractorVersion: extractorVersion(), Tools: p.tools, Prompts: []rundir.Entry{}, PromptTexts: []rundir.Entry{},
 			Resources: []rundir.Entry{}, ResourceTemplates: []rundir.Entry{}, Instructions: []rundir.Entry{},
 			ParameterDescriptions: []rundir.Entry{}, Vendored: []rundir.Vendored{}, AdvertisedTools: []rundir.Advertised{},
 			Unresolved: []rundir.Unresolved{}, ReassignedAtRuntime: []rundir.Site{}, Capabilities: []rundir.Capability{},
@@ -223,4 +223,16 @@ func npmTarball(files map[string]string, at time.Time) ([]byte, error) {
 // registry document of the package (kind npm_version, say).
 func (r *Run) AddRecord(ref rundir.PackageRef, kind, url string, body []byte) string {
 	return r.record(ref, kind, url, body)
+}
+
+// extractorVersion is the extractor the current methodology's version-table
+// row allows, so the runs built here stay decidable when the methodology
+// moves (a stale pair would withhold every finding as version_pair_not_allowed).
+func extractorVersion() string {
+	for _, p := range methodology.VersionTable() {
+		if p.Methodology == methodology.Version {
+			return p.Extractor
+		}
+	}
+	panic("publishtest: the version table has no row for methodology " + methodology.Version)
 }
