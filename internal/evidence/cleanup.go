@@ -62,7 +62,7 @@ func removeStaleIn(ctx context.Context, dir string, minAge time.Duration, now ti
 			if !strings.HasPrefix(e.Name(), tempPrefix) || !e.Type().IsRegular() {
 				continue
 			}
-			ok, rerr := removeIfStale(filepath.Join(dir, e.Name()), minAge, now)
+			ok, rerr := RemoveStale(filepath.Join(dir, e.Name()), minAge, now, os.Remove)
 			if rerr != nil {
 				return removed, rerr
 			}
@@ -79,9 +79,13 @@ func removeStaleIn(ctx context.Context, dir string, minAge time.Duration, now ti
 	}
 }
 
-// removeIfStale removes p when it is old enough and its lock can be taken
-// (no live writer holds it), and is still the file that was locked.
-func removeIfStale(p string, minAge time.Duration, now time.Time) (bool, error) {
+// RemoveStale removes p with remove (os.Remove for a file, os.RemoveAll for
+// a directory) when it is at least minAge old at now and its flock can be
+// taken (no live writer holds it), and is still the entry that was locked.
+// It is the one rule for what a killed writer left behind, used here for
+// temporary blobs and by package publish for temporary publication
+// directories.
+func RemoveStale(p string, minAge time.Duration, now time.Time, remove func(string) error) (bool, error) {
 	f, err := os.Open(p)
 	if errors.Is(err, fs.ErrNotExist) {
 		return false, nil // renamed into place or removed meanwhile
@@ -112,7 +116,7 @@ func removeIfStale(p string, minAge time.Duration, now time.Time) (bool, error) 
 	if err != nil {
 		return false, err
 	}
-	if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
+	if err := remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return false, err
 	}
 	return true, nil

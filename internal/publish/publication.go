@@ -28,6 +28,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/attestari/attestari/internal/evidence"
 	"github.com/attestari/attestari/internal/policy"
 	"github.com/attestari/attestari/internal/rundir"
 )
@@ -261,7 +262,7 @@ func RemoveStaleTemps(ctx context.Context, home string, minAge time.Duration, no
 		if !e.IsDir() || !strings.HasPrefix(e.Name(), tempPrefix) {
 			continue
 		}
-		ok, err := removeStaleDir(filepath.Join(home, e.Name()), minAge, now)
+		ok, err := evidence.RemoveStale(filepath.Join(home, e.Name()), minAge, now, os.RemoveAll)
 		if err != nil {
 			return n, fmt.Errorf("publish: %w", err)
 		}
@@ -270,38 +271,6 @@ func RemoveStaleTemps(ctx context.Context, home string, minAge time.Duration, no
 		}
 	}
 	return n, nil
-}
-
-func removeStaleDir(p string, minAge time.Duration, now time.Time) (bool, error) {
-	f, err := os.Open(p)
-	if errors.Is(err, fs.ErrNotExist) {
-		return false, nil // renamed into place or removed meanwhile
-	}
-	if err != nil {
-		return false, err
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return false, err
-	}
-	if now.Sub(fi.ModTime()) < minAge {
-		return false, nil
-	}
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
-		if errors.Is(err, syscall.EWOULDBLOCK) {
-			return false, nil // a live writer holds it
-		}
-		return false, fmt.Errorf("lock %s: %w", p, err)
-	}
-	cur, err := os.Lstat(p)
-	if errors.Is(err, fs.ErrNotExist) || err == nil && !os.SameFile(fi, cur) {
-		return false, nil
-	}
-	if err != nil {
-		return false, err
-	}
-	return true, os.RemoveAll(p)
 }
 
 // ErrIncomplete reports a publication directory whose files do not match its header.
