@@ -23,7 +23,8 @@ run: build ## Run a whole cycle over the built-in demo set (no network), publish
 	$(BIN)/attestari-api --start-postgres --migrate --addr $(ADDR)
 
 .PHONY: test
-test: verify ## Check formatting, vet, freshness of generated code, then run every test against a real Postgres
+test: verify ## Check formatting, vet, freshness of generated code, then run every test against a real Postgres (and the Python truth reader's own tests)
+	python3 scripts/py_truth_test.py
 	$(GO) test -count=1 ./...
 
 .PHONY: generate
