@@ -532,18 +532,14 @@ func (x *extractor) evalPyNode(f *file, n nid, e *env) val {
 		return unknown("result of the operator +")
 	case "attribute":
 		attr := f.text(f.field(n, "attribute"))
-		if v, ok := x.pyEnumValueAttr(f, n, attr, e); ok {
-			return v
+		obj, done := x.pyEnumValueAttr(f, n, attr, e)
+		if done {
+			return obj
 		}
-		obj := x.eval(f, f.field(n, "object"), e)
 		if obj.k == vNeed {
 			return obj
 		}
-		if obj.k == vExternal && (obj.spec == "os" && attr == "environ") {
-			return unknown("environment variable")
-		}
-		v, _ := x.getProp(obj, attr, e)
-		return v
+		return x.pyAttrOf(obj, attr, e)
 	case "subscript":
 		obj := x.eval(f, f.field(n, "value"), e)
 		if obj.k == vNeed {
@@ -1063,7 +1059,7 @@ func (x *extractor) pyModuleAttr(f *file, name string) (val, bool) {
 func (x *extractor) pyMember(v val, key string, e *env) (val, bool) {
 	f, class := v.f, v.n
 	if v.k == vClass {
-		if enum, str := x.pyEnumClass(v, e, 0); enum {
+		if enum, str := x.pyEnumClass(v, nil); enum {
 			if !pyEnumMemberName(key) {
 				return unknown("attribute " + key + " of an Enum"), true
 			}
@@ -1072,7 +1068,7 @@ func (x *extractor) pyMember(v val, key string, e *env) (val, bool) {
 				// its value only through .value.
 				return unknown("member " + key + " of an Enum that is not a str Enum"), true
 			}
-			return x.pyEnumMember(v, key, e), true
+			return x.pyEnumMember(v, key), true
 		}
 	}
 	body := f.field(class, "body")
@@ -1273,12 +1269,23 @@ var pyEnumBases = map[string]bool{"enum.Enum": false, "enum.StrEnum": true, "enu
 
 // pyEnumClass reports whether class value cls is an Enum, and whether its
 // members are str (a str mixin or StrEnum), following bases defined in the
-// package to a bounded depth: a base that cannot be followed makes the class
-// not an Enum, so its attributes are read as plain class attributes.
-func (x *extractor) pyEnumClass(cls val, e *env, depth int) (enum, str bool) {
-	if depth > 16 || cls.f == nil || cls.f.lang != LangPython {
+// package. seen holds every class already walked: each is walked once, so a
+// cycle of bases (which Python rejects, but a source can spell) ends and a
+// lattice of shared bases is not walked once per path; the answer is an "or"
+// over all bases reached, which a second visit could not change. A base that cannot be followed makes the class not an Enum, so its
+// attributes are read as plain class attributes.
+func (x *extractor) pyEnumClass(cls val, seen map[scopeRef]bool) (enum, str bool) {
+	if cls.f == nil || cls.f.lang != LangPython {
 		return false, false
 	}
+	if seen == nil {
+		seen = map[scopeRef]bool{}
+	}
+	at := scopeRef{cls.f, cls.n}
+	if seen[at] || len(seen) > 64 {
+		return false, false
+	}
+	seen[at] = true
 	f := cls.f
 	supers := f.field(cls.n, "superclasses")
 	if supers < 0 {
@@ -1298,7 +1305,7 @@ func (x *extractor) pyEnumClass(cls val, e *env, depth int) (enum, str bool) {
 				str = str || s
 			}
 		case vClass:
-			be, bs := x.pyEnumClass(bv, e, depth+1)
+			be, bs := x.pyEnumClass(bv, seen)
 			enum = enum || be
 			str = str || bs
 		}
@@ -1313,7 +1320,7 @@ func pyEnumMemberName(key string) bool { return key != "" && key[0] != '_' }
 // pyEnumMember is the value of member key of Enum class cls, read only from
 // a string literal assigned in the class body: any other value (auto(), a
 // computation, a name) is left unresolved.
-func (x *extractor) pyEnumMember(cls val, key string, e *env) val {
+func (x *extractor) pyEnumMember(cls val, key string) val {
 	f := cls.f
 	for _, st := range f.named(f.field(cls.n, "body")) {
 		if f.kind(st) != "expression_statement" {
@@ -1337,26 +1344,37 @@ func (x *extractor) pyEnumMember(cls val, key string, e *env) val {
 	return unknown("Enum member " + key + " is not defined in its class")
 }
 
-// pyEnumValueAttr reads C.M.value where C is an Enum class of the package:
-// the literal value of member M. ok is false when n is not that form.
-func (x *extractor) pyEnumValueAttr(f *file, n nid, attr string, e *env) (val, bool) {
-	obj := f.field(n, "object")
-	if attr != "value" || f.kind(obj) != "attribute" {
-		return val{}, false
+// pyAttrOf is attribute attr of the value obj.
+func (x *extractor) pyAttrOf(obj val, attr string, e *env) val {
+	if obj.k == vExternal && (obj.spec == "os" && attr == "environ") {
+		return unknown("environment variable")
 	}
-	cls := x.eval(f, f.field(obj, "object"), e)
+	v, _ := x.getProp(obj, attr, e)
+	return v
+}
+
+// pyEnumValueAttr reads C.M.value where C is an Enum class of the package:
+// the literal value of member M, with done set. Otherwise it returns the
+// object of attribute node n, evaluated once: C.M is built from the C it
+// already evaluated, so a chain of .value attributes is not evaluated again
+// at every level.
+func (x *extractor) pyEnumValueAttr(f *file, n nid, attr string, e *env) (obj val, done bool) {
+	on := f.field(n, "object")
+	if attr != "value" || f.kind(on) != "attribute" {
+		return x.eval(f, on, e), false
+	}
+	cls := x.eval(f, f.field(on, "object"), e)
 	if cls.k == vNeed {
 		return cls, true
 	}
-	if cls.k != vClass {
-		return val{}, false
+	key := f.text(f.field(on, "attribute"))
+	if cls.k == vClass {
+		if enum, _ := x.pyEnumClass(cls, nil); enum {
+			if !pyEnumMemberName(key) {
+				return unknown("attribute " + key + " of an Enum"), true
+			}
+			return x.pyEnumMember(cls, key), true
+		}
 	}
-	if enum, _ := x.pyEnumClass(cls, e, 0); !enum {
-		return val{}, false
-	}
-	key := f.text(f.field(obj, "attribute"))
-	if !pyEnumMemberName(key) {
-		return unknown("attribute " + key + " of an Enum"), true
-	}
-	return x.pyEnumMember(cls, key, e), true
+	return x.pyAttrOf(cls, key, e), false
 }

@@ -1,6 +1,7 @@
 package surface
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -50,6 +51,17 @@ var pyFormCases = []pyFormCase{
 		reason: "not a string literal",
 		src: "from enum import auto\nclass Tools(StrEnum):\n    A = auto()\nserver = Server('s')\n" +
 			"@server.list_tools()\nasync def lt():\n    return [Tool(name=Tools.A, description='d', inputSchema={})]\n"},
+	{name: "negative: a cycle of class bases ends and is not an Enum", outcome: OutcomeDeclarationNotParsed,
+		reason: "string property value",
+		src: "class A(B):\n    X = 'a'\nclass B(A):\n    pass\nserver = Server('s')\n" +
+			"@server.list_tools()\nasync def lt():\n    return [Tool(name=A.X.value, description='d', inputSchema={})]\n"},
+	{name: "negative: a long chain of .value is read once per level", outcome: OutcomeDeclarationNotParsed,
+		reason: "string property value",
+		src: "class Tools(str, Enum):\n    A = 'a'\nserver = Server('s')\n" +
+			"@server.list_tools()\nasync def lt():\n    return [Tool(name=Tools.A" + strings.Repeat(".value", 60) + ", description='d', inputSchema={})]\n"},
+	{name: "Enum over a lattice of shared bases", outcome: OutcomeParsed, tools: []string{"z"},
+		src: "class B0(str, Enum):\n    pass\n" + pyBaseLattice(24) + "class Tools(B24, B24):\n    Z = 'z'\nserver = Server('s')\n" +
+			"@server.list_tools()\nasync def lt():\n    return [Tool(name=Tools.Z, description='d', inputSchema={})]\n"},
 	{name: "on_list_tools handler, async", outcome: OutcomeParsed, tools: []string{"add", "echo"},
 		src: "async def handle_list_tools(ctx, params):\n    return ListToolsResult(tools=[Tool(name='echo', description='Echo.', inputSchema={}), Tool(name='add', description='Add.', inputSchema={})])\n" +
 			"server = Server('s', on_list_tools=handle_list_tools)\n"},
@@ -157,4 +169,14 @@ func TestPythonServerHandlerReadsLikeDecorator(t *testing.T) {
 			}
 		}
 	}
+}
+
+// pyBaseLattice declares B1..Bn, each with two bases on the class before it:
+// walked once per path it would take 2^n steps.
+func pyBaseLattice(n int) string {
+	var b strings.Builder
+	for i := 1; i <= n; i++ {
+		fmt.Fprintf(&b, "class B%d(B%d, B%d):\n    pass\n", i, i-1, i-1)
+	}
+	return b.String()
 }
