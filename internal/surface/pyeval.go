@@ -531,16 +531,15 @@ func (x *extractor) evalPyNode(f *file, n nid, e *env) val {
 		}
 		return unknown("result of the operator +")
 	case "attribute":
-		obj := x.eval(f, f.field(n, "object"), e)
+		attr := f.text(f.field(n, "attribute"))
+		obj, done := x.pyEnumValueAttr(f, n, attr, e)
+		if done {
+			return obj
+		}
 		if obj.k == vNeed {
 			return obj
 		}
-		attr := f.text(f.field(n, "attribute"))
-		if obj.k == vExternal && (obj.spec == "os" && attr == "environ") {
-			return unknown("environment variable")
-		}
-		v, _ := x.getProp(obj, attr, e)
-		return v
+		return x.pyAttrOf(obj, attr, e)
 	case "subscript":
 		obj := x.eval(f, f.field(n, "value"), e)
 		if obj.k == vNeed {
@@ -683,6 +682,8 @@ var kwConstructors = map[string][]string{
 	"PromptMessage": {"role", "content"}, "UserMessage": {"content"}, "AssistantMessage": {"content"},
 	"Message": {"content", "role"}, "GetPromptResult": {"messages", "description"}, "Field": {"default"},
 	"dict": nil, "InitializationOptions": nil,
+	// A list handler may wrap its list in the result type; the SDK's models take keywords only.
+	"ListToolsResult": nil, "ListPromptsResult": nil, "ListResourcesResult": nil, "ListResourceTemplatesResult": nil,
 }
 
 func (x *extractor) evalPyCall(f *file, n nid, e *env) val {
@@ -1057,6 +1058,19 @@ func (x *extractor) pyModuleAttr(f *file, name string) (val, bool) {
 // assignments, self.x assignments in __init__, methods.
 func (x *extractor) pyMember(v val, key string, e *env) (val, bool) {
 	f, class := v.f, v.n
+	if v.k == vClass {
+		if enum, str := x.pyEnumClass(v, nil); enum {
+			if !pyEnumMemberName(key) {
+				return unknown("attribute " + key + " of an Enum"), true
+			}
+			if !str {
+				// A member of an Enum without str is not a str: a client sees
+				// its value only through .value.
+				return unknown("member " + key + " of an Enum that is not a str Enum"), true
+			}
+			return x.pyEnumMember(v, key), true
+		}
+	}
 	body := f.field(class, "body")
 	var init nid = none
 	for _, st := range f.named(body) {
@@ -1248,4 +1262,119 @@ func trimBlankLines(v val) val {
 	// The last kept line loses its trailing newline.
 	v2 := keepRanges(v.txt, func(yield func(a, b int)) { yield(a, b) })
 	return trimText(v2, false, true, func(r rune) bool { return r == '\n' })
+}
+
+// pyEnumBases are the enum module's base classes; StrEnum's members are str.
+var pyEnumBases = map[string]bool{"enum.Enum": false, "enum.StrEnum": true, "enum.IntEnum": false, "enum.Flag": false, "enum.IntFlag": false}
+
+// pyEnumClass reports whether class value cls is an Enum, and whether its
+// members are str (a str mixin or StrEnum), following bases defined in the
+// package. seen holds every class already walked: each is walked once, so a
+// cycle of bases (which Python rejects, but a source can spell) ends and a
+// lattice of shared bases is not walked once per path; the answer is an "or"
+// over all bases reached, which a second visit could not change. A base that cannot be followed makes the class not an Enum, so its
+// attributes are read as plain class attributes.
+func (x *extractor) pyEnumClass(cls val, seen map[scopeRef]bool) (enum, str bool) {
+	if cls.f == nil || cls.f.lang != LangPython {
+		return false, false
+	}
+	if seen == nil {
+		seen = map[scopeRef]bool{}
+	}
+	at := scopeRef{cls.f, cls.n}
+	if seen[at] || len(seen) > 64 {
+		return false, false
+	}
+	seen[at] = true
+	f := cls.f
+	supers := f.field(cls.n, "superclasses")
+	if supers < 0 {
+		return false, false
+	}
+	for _, b := range f.named(supers) {
+		if f.kind(b) == "keyword_argument" {
+			continue
+		}
+		bv := x.eval(f, b, cls.env)
+		switch bv.k {
+		case vExternal:
+			if bv.spec == "str" {
+				str = true
+			} else if s, ok := pyEnumBases[bv.spec]; ok {
+				enum = true
+				str = str || s
+			}
+		case vClass:
+			be, bs := x.pyEnumClass(bv, seen)
+			enum = enum || be
+			str = str || bs
+		}
+	}
+	return enum, enum && str
+}
+
+// pyEnumMemberName reports whether a class attribute of an Enum is a
+// member: names with a leading underscore are not.
+func pyEnumMemberName(key string) bool { return key != "" && key[0] != '_' }
+
+// pyEnumMember is the value of member key of Enum class cls, read only from
+// a string literal assigned in the class body: any other value (auto(), a
+// computation, a name) is left unresolved.
+func (x *extractor) pyEnumMember(cls val, key string) val {
+	f := cls.f
+	for _, st := range f.named(f.field(cls.n, "body")) {
+		if f.kind(st) != "expression_statement" {
+			continue
+		}
+		for _, a := range f.named(st) {
+			if f.kind(a) != "assignment" || f.text(f.field(a, "left")) != key {
+				continue
+			}
+			r := f.field(a, "right")
+			if k := f.kind(r); k != "string" && k != "concatenated_string" {
+				return unknown("Enum member " + key + " has a value that is not a string literal")
+			}
+			v := x.eval(f, r, cls.env)
+			if _, ok := plainText(v); !ok {
+				return unknown("Enum member " + key + " has a value that is not a string literal")
+			}
+			return v
+		}
+	}
+	return unknown("Enum member " + key + " is not defined in its class")
+}
+
+// pyAttrOf is attribute attr of the value obj.
+func (x *extractor) pyAttrOf(obj val, attr string, e *env) val {
+	if obj.k == vExternal && (obj.spec == "os" && attr == "environ") {
+		return unknown("environment variable")
+	}
+	v, _ := x.getProp(obj, attr, e)
+	return v
+}
+
+// pyEnumValueAttr reads C.M.value where C is an Enum class of the package:
+// the literal value of member M, with done set. Otherwise it returns the
+// object of attribute node n, evaluated once: C.M is built from the C it
+// already evaluated, so a chain of .value attributes is not evaluated again
+// at every level.
+func (x *extractor) pyEnumValueAttr(f *file, n nid, attr string, e *env) (obj val, done bool) {
+	on := f.field(n, "object")
+	if attr != "value" || f.kind(on) != "attribute" {
+		return x.eval(f, on, e), false
+	}
+	cls := x.eval(f, f.field(on, "object"), e)
+	if cls.k == vNeed {
+		return cls, true
+	}
+	key := f.text(f.field(on, "attribute"))
+	if cls.k == vClass {
+		if enum, _ := x.pyEnumClass(cls, nil); enum {
+			if !pyEnumMemberName(key) {
+				return unknown("attribute " + key + " of an Enum"), true
+			}
+			return x.pyEnumMember(cls, key), true
+		}
+	}
+	return x.pyAttrOf(cls, key, e), false
 }

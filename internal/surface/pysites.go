@@ -39,6 +39,7 @@ func (x *extractor) pySites(f *file) {
 			}
 		case pySiteServer:
 			x.enumerate(f, n, func(e *env, c *collector) { x.pyInstructions(f, n, e, c) })
+			x.pyServerHandlers(f, n)
 		default:
 			if f.minified {
 				x.minSites = append(x.minSites, f.site(n, x.bundleDetail(f)))
@@ -140,13 +141,58 @@ func (x *extractor) pyDecoratorSite(f *file, d, def nid) {
 		case KindTool, KindPrompt, KindResource:
 			x.pyFunctionEntry(f, def, kind, fn, args, e, c)
 		default:
-			ret := x.callPy(fn, nil, e)
-			if c.needs(ret) {
-				return
-			}
-			x.pyListResult(f, def, kind, ret, e, c)
+			x.pyListHandler(f, def, kind, fn, e, c)
 		}
 	})
+}
+
+// pyHandlerKwargs maps the list handlers Server(..., on_list_tools=fn)
+// takes to what they list.
+var pyHandlerKwargs = map[string]string{
+	"on_list_tools": "tools/list", "on_list_prompts": "prompts/list", "on_list_resources": "resources/list",
+	"on_list_resource_templates": "resources/templates/list",
+}
+
+// pyServerHandlers reads the list handlers given to the low-level
+// constructor Server(name, on_list_tools=handler, ...): each keyword is a
+// site read like the @server.list_tools() decorator it replaces.
+func (x *extractor) pyServerHandlers(f *file, call nid) {
+	for _, a := range f.named(f.field(call, "arguments")) {
+		if f.kind(a) != "keyword_argument" {
+			continue
+		}
+		kind, ok := pyHandlerKwargs[f.text(f.field(a, "name"))]
+		if !ok {
+			continue
+		}
+		if f.minified {
+			x.minSites = append(x.minSites, f.site(a, x.bundleDetail(f)))
+			x.bundleSites = append(x.bundleSites, bundleSite{f: f, py: a})
+			continue
+		}
+		x.readSites++
+		x.enumerate(f, a, func(e *env, c *collector) {
+			fn := x.eval(f, f.field(a, "value"), e)
+			if c.needs(fn) {
+				return
+			}
+			if fn.k != vFunc {
+				x.listFailed(c, kind, unknown(kind+" handler is not a function of the package: "+reasonOf(fn)))
+				return
+			}
+			x.pyListHandler(f, a, kind, fn, e, c)
+		})
+	}
+}
+
+// pyListHandler reads what list handler fn returns, the same way whichever
+// form registered it.
+func (x *extractor) pyListHandler(f *file, at nid, kind string, fn val, e *env, c *collector) {
+	ret := x.callPy(fn, nil, e)
+	if c.needs(ret) {
+		return
+	}
+	x.pyListResult(f, at, kind, ret, e, c)
 }
 
 // pyListResult reads the Tool/Prompt/Resource objects a list handler returns.
