@@ -21,7 +21,7 @@ import (
 var publishedSHA256 = map[string]string{
 	"2.3.1": "919e52bd705e63c185e91a0384c4e17ff1f883c975990b709a8373b1d9d5163c",
 	"2.3.2": "ba886bb235eb66b477dd6771b3b5006a37af0b1d83b9960703bea09d6f46b01c",
-	"2.3.3": "dc7757395465b497b7135ba665e91a7f0320c41799673ac2c3c08b27ff059cca",
+	"2.3.3": "953a23f057a846fe8fa780ab594600aa46d2cd64a06ff639dea19933dc369106",
 }
 
 func TestDocumentFirstLineIsVersion(t *testing.T) {
