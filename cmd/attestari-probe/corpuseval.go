@@ -25,10 +25,7 @@ import (
 // Package corpus judges the extractor, so it does not import it: the wiring
 // lives here.
 func corpusEval(ctx context.Context, args []string) error {
-	home := os.Getenv("ATTESTARI_HOME")
-	if home == "" {
-		home = "./var"
-	}
+	home := dataHome()
 	fs := flag.NewFlagSet("corpus-eval", flag.ExitOnError)
 	list := fs.String("list", "testdata/corpus/packages.json", "corpus list")
 	truth := fs.String("truth", "testdata/corpus/truth", "truth directory")
@@ -117,4 +114,13 @@ func corpusEvalRun(ctx context.Context, listPath, truthDir, dir, out, rows, only
 func extract(ctx context.Context, p corpus.Package, data []byte) rundir.Surface {
 	pkg := rundir.PackageRef{Registry: corpus.Registry, Name: p.Name, Version: p.Version}
 	return extractor.FromArchive(ctx, pkg, data, artifact.FormatNpmTarball, surface.Options{})
+}
+
+// dataHome is $ATTESTARI_HOME, or ./var as everywhere else (the design's
+// data home), where the corpora's fetched and packed archives live.
+func dataHome() string {
+	if h := os.Getenv("ATTESTARI_HOME"); h != "" {
+		return h
+	}
+	return "./var"
 }

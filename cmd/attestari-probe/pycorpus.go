@@ -29,10 +29,7 @@ import (
 // -update writes the packed digests into the list instead (when a server is
 // added or re-pinned).
 func pyPack(ctx context.Context, args []string) error {
-	home := os.Getenv("ATTESTARI_HOME")
-	if home == "" {
-		home = "./var"
-	}
+	home := dataHome()
 	fs := flag.NewFlagSet("py-pack", flag.ExitOnError)
 	list := fs.String("list", "testdata/corpus-python/servers.json", "Python corpus list")
 	mirrors := fs.String("mirrors", "", "directory of bare git mirrors, one <owner>+<name>/repo (or <owner>+<name>.git) per repository")
@@ -71,10 +68,7 @@ func pyPack(ctx context.Context, args []string) error {
 // the archive reader and the extractor exactly as a run reads an sdist,
 // compares the rows with the reviewed truth and writes the report.
 func pyEval(ctx context.Context, args []string) error {
-	home := os.Getenv("ATTESTARI_HOME")
-	if home == "" {
-		home = "./var"
-	}
+	home := dataHome()
 	fs := flag.NewFlagSet("py-eval", flag.ExitOnError)
 	list := fs.String("list", "testdata/corpus-python/servers.json", "Python corpus list")
 	truth := fs.String("truth", "testdata/corpus-python/truth", "truth directory")

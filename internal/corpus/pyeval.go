@@ -131,10 +131,7 @@ func (r PyReport) DescriptionEqualShare() float64 {
 	return ratio(r.EqualDescriptions, r.ReadableDescriptions)
 }
 
-// PySurfaceKey is the key EvaluatePython looks a row up by.
-func PySurfaceKey(name, version string) string { return name + "@" + version }
-
-// EvaluatePython compares extractor rows (keyed by PySurfaceKey) with the
+// EvaluatePython compares extractor rows (keyed by SurfaceKey) with the
 // Python truth.
 func EvaluatePython(truths []PyTruth, surfaces map[string]rundir.Surface) PyReport {
 	r := PyReport{Confusion: map[[2]string]int{}, Names: map[string]NameCounts{}, Misses: []Miss{}}
@@ -146,7 +143,7 @@ func EvaluatePython(truths []PyTruth, surfaces map[string]rundir.Surface) PyRepo
 	for _, t := range sorted {
 		r.Servers++
 		key := t.Key()
-		s, ok := surfaces[PySurfaceKey(t.Name, t.Version)]
+		s, ok := surfaces[SurfaceKey(t.Name, t.Version)]
 		if !ok {
 			r.Misses = append(r.Misses, Miss{Package: key, Kind: MissNoSurface})
 			continue
@@ -301,7 +298,7 @@ func (r PyReport) Markdown(h PyEvalHeader, truths []PyTruth, surfaces map[string
 	for _, t := range truths {
 		c := byFw[t.Framework]
 		c[0]++
-		if s, ok := surfaces[PySurfaceKey(t.Name, t.Version)]; ok && s.Outcome == t.Outcome {
+		if s, ok := surfaces[SurfaceKey(t.Name, t.Version)]; ok && s.Outcome == t.Outcome {
 			c[1]++
 		}
 		byFw[t.Framework] = c
@@ -311,7 +308,7 @@ func (r PyReport) Markdown(h PyEvalHeader, truths []PyTruth, surfaces map[string
 	}
 	b.WriteString("\n## Per server\n\n| server | framework | truth | extracted | tools (truth / extracted) | review |\n| --- | --- | --- | --- | ---: | --- |\n")
 	for _, t := range truths {
-		s, ok := surfaces[PySurfaceKey(t.Name, t.Version)]
+		s, ok := surfaces[SurfaceKey(t.Name, t.Version)]
 		got, n := "(no row)", 0
 		if ok {
 			got, n = s.Outcome, len(s.Tools)
@@ -346,7 +343,7 @@ type PyExtractFunc func(ctx context.Context, s PyServer, archive []byte) rundir.
 // PyExtractAll reads every listed server whose archive is in dir, one at a
 // time, after checking the archive against the pinned SHA-256 (a mismatch is
 // an error: the truth was read from other bytes). It returns the rows keyed
-// by PySurfaceKey and the keys of servers with no archive.
+// by SurfaceKey and the keys of servers with no archive.
 func PyExtractAll(ctx context.Context, l *PyList, dir string, extract PyExtractFunc) (map[string]rundir.Surface, []string, error) {
 	out := map[string]rundir.Surface{}
 	var missing []string
@@ -366,7 +363,7 @@ func PyExtractAll(ctx context.Context, l *PyList, dir string, extract PyExtractF
 		if got := sha256Hex(data); got != s.SHA256 {
 			return out, missing, fmt.Errorf("corpus.PyExtractAll: %w: %s: %s has %s, the list pins %s", ErrArchiveMismatch, s.Key(), p, got, s.SHA256)
 		}
-		out[PySurfaceKey(s.Name, s.Version)] = extract(ctx, s, data)
+		out[SurfaceKey(s.Name, s.Version)] = extract(ctx, s, data)
 	}
 	return out, missing, nil
 }
