@@ -5,7 +5,8 @@ BIN := bin
 VERSION ?= $(shell git describe --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X main.version=$(VERSION)
 FUZZTIME ?= 30s
-ADDR ?= localhost:8080
+# make run ADDR=host:port, or ATTESTARI_ADDR=host:port make run; the flag wins.
+ADDR ?= $(or $(ATTESTARI_ADDR),localhost:8080)
 
 .DEFAULT_GOAL := help
 
@@ -18,7 +19,8 @@ build: ## Build bin/attestari and bin/attestari-api
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN)/ ./cmd/attestari ./cmd/attestari-api
 
 .PHONY: run
-run: build ## Run a whole cycle over the built-in demo set (no network), publish it (demo clock), load and serve on $(ADDR); Ctrl-C stops everything
+run: build ## Run a whole cycle over the built-in demo set (no network), publish it (demo clock), load and serve on $(ADDR) (checked free first; ADDR=host:port or ATTESTARI_ADDR to change it); Ctrl-C stops everything
+	$(BIN)/attestari-api --check-addr --addr $(ADDR)
 	$(BIN)/attestari cycle --demo --start-postgres
 	$(BIN)/attestari-api --start-postgres --migrate --addr $(ADDR)
 

@@ -46,6 +46,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	conns := fs.Int("db-conns", 32, "connections in the database pool")
 	proxies := fs.String("trusted-proxies", getenv("ATTESTARI_TRUSTED_PROXIES"), "comma-separated CIDR prefixes of the reverse proxies in front of the server; the client is then read from X-Forwarded-For (env ATTESTARI_TRUSTED_PROXIES; empty: the TCP peer is the client)")
 	deadline := fs.String("request-deadline", envOr(getenv, "ATTESTARI_REQUEST_DEADLINE", httpapi.DefaultRequestDeadline.String()), "bound on the database work of one request, as a Go duration (env ATTESTARI_REQUEST_DEADLINE); past it the answer is 504. At most the write timeout less the read timeout ("+maxDeadline.String()+")")
+	checkAddr := fs.Bool("check-addr", false, "only check that the address can be listened on, then exit (0: free; 1: not, with the reason); `make run` calls it before the cycle starts")
 	cacheMB := fs.Int("manifest-cache-mb", 64, "memory for cached GET /manifest answers, in MiB; cached only while the server hears the loader's notifications (0: no cache)")
 	fs.Usage = func() {
 		fmt.Fprintf(stdout, `Usage: attestari-api [flags]
@@ -94,6 +95,10 @@ Flags:
 		return fmt.Errorf("cannot listen on %s: %v; choose another with --addr or ATTESTARI_ADDR", *addr, err)
 	}
 	defer ln.Close()
+	if *checkAddr {
+		fmt.Fprintf(stdout, "%s is free\n", ln.Addr())
+		return nil
+	}
 
 	if getenv("DATABASE_URL") == "" && !*startPG {
 		return errors.New("no database: set DATABASE_URL, or pass --start-postgres to run a private cluster under $ATTESTARI_HOME/pg")

@@ -32,6 +32,28 @@ func TestPortInUseIsClear(t *testing.T) {
 	}
 }
 
+// TestCheckAddr is what make run calls before the cycle: a free address
+// passes without touching a database, a taken one fails with the same clear
+// message the server gives.
+func TestCheckAddr(t *testing.T) {
+	var out strings.Builder
+	if err := run(context.Background(), []string{"--check-addr", "--addr", "127.0.0.1:0"}, &out, io.Discard, func(string) string { return "" }); err != nil {
+		t.Fatalf("free address: %v", err)
+	}
+	if !strings.Contains(out.String(), "is free") {
+		t.Fatalf("free address output %q", out.String())
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	err = run(context.Background(), []string{"--check-addr", "--addr", ln.Addr().String()}, io.Discard, io.Discard, func(string) string { return "" })
+	if err == nil || !strings.Contains(err.Error(), "choose another with --addr or ATTESTARI_ADDR") {
+		t.Fatalf("taken address: want the port-in-use message, got %v", err)
+	}
+}
+
 func TestNoDatabaseIsClear(t *testing.T) {
 	err := run(context.Background(), []string{"--addr", "127.0.0.1:0"}, io.Discard, io.Discard, func(string) string { return "" })
 	if err == nil || !strings.Contains(err.Error(), "set DATABASE_URL, or pass --start-postgres") {

@@ -77,7 +77,15 @@ func newLogger(w io.Writer, format string) *slog.Logger {
 
 func runMain(ctx context.Context, e *env, args []string) int {
 	e.log = newLogger(e.stderr, e.getenv("ATTESTARI_LOG_FORMAT"))
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+	if len(args) == 0 {
+		// No command is a mistake of the caller, not a request for help:
+		// a script that forgot its command must not succeed.
+		fmt.Fprintln(e.stderr, "attestari: no command given")
+		fmt.Fprintln(e.stderr)
+		topUsage(e.stderr)
+		return 2
+	}
+	if args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
 		if len(args) > 1 {
 			if c := find(args[1]); c != nil {
 				printHelp(e.stdout, c, flagSet(c, e))
@@ -173,7 +181,7 @@ Environment:
 func versionCommand() *command {
 	return &command{
 		name:    "version",
-		summary: "Print the build version and the methodology and extractor versions in force.",
+		summary: "Print the build version and the methodology, extractor, verifier and prompt versions in force.",
 		example: "attestari version",
 		run: func(ctx context.Context, e *env, fs *flag.FlagSet) error {
 			fmt.Fprintln(e.stdout, versionLine())

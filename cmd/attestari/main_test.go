@@ -8,6 +8,11 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/attestari/attestari/internal/analyzer"
+	"github.com/attestari/attestari/internal/checks"
+	"github.com/attestari/attestari/internal/methodology"
+	"github.com/attestari/attestari/internal/surface"
 )
 
 // TestMain lets the test binary be the extraction child the commands start
@@ -41,9 +46,27 @@ func TestEveryCommandHasHelpWithExample(t *testing.T) {
 			t.Errorf("%s --help (exit %d) lacks usage or example:\n%s", c.name, code, out)
 		}
 	}
-	code, out, _ := runCLI(t, t.TempDir())
+	code, out, _ := runCLI(t, t.TempDir(), "help")
 	if code != 0 || !strings.Contains(out, "Commands:") {
-		t.Fatalf("no-argument help: %d %s", code, out)
+		t.Fatalf("help: %d %s", code, out)
+	}
+	// No command at all is a caller's mistake: usage on stderr, exit 2.
+	code, out, errs := runCLI(t, t.TempDir())
+	if code != 2 || out != "" || !strings.Contains(errs, "no command given") || !strings.Contains(errs, "Commands:") {
+		t.Fatalf("no command: exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+}
+
+func TestVersionNamesEveryVersion(t *testing.T) {
+	code, out, _ := runCLI(t, t.TempDir(), "version")
+	if code != 0 {
+		t.Fatalf("version exit %d", code)
+	}
+	for _, want := range []string{"methodology " + methodology.Version, "extractor " + surface.ExtractorVersion,
+		"verifier " + checks.VerifierVersion, "prompt " + analyzer.PromptVersion} {
+		if !strings.Contains(out, want) {
+			t.Errorf("version line %q lacks %q", out, want)
+		}
 	}
 }
 

@@ -42,37 +42,39 @@ func addRunFlags(fs *flag.FlagSet) runFlags {
 // registries builds the registry clients from configuration. A registry
 // that is not configured gets no client: its packages become recorded fetch
 // failures, never a crash. With demo, both point at the fake registry.
-func registries(ctx context.Context, e *env, fakeURL string) (pipeline.NPMClient, pipeline.PyPIClient, error) {
+func registries(ctx context.Context, fakeURL string) (npm pipeline.NPMClient, pypi pipeline.PyPIClient, notConfigured map[string]string, err error) {
 	opts := registry.Options{Version: buildVersion()}
 	npmBase, pypiBase := fakeURL, fakeURL
+	notConfigured = map[string]string{}
 	if fakeURL == "" {
+		// Nothing is said here: the run warns once, on the first package of
+		// a registry that is not configured, so a run over npm packages
+		// alone never mentions PyPI.
 		var err error
 		if npmBase, err = registry.DefaultNPMRegistry(ctx); err != nil {
-			e.log.Warn("npm registry not configured; npm packages will be recorded as fetch failures", "error", err)
+			notConfigured[pipeline.RegistryNPM] = err.Error()
 			npmBase = ""
 		}
 		if pypiBase, err = registry.DefaultPyPIURL(ctx); err != nil {
-			e.log.Warn("PyPI not configured; PyPI packages will be recorded as fetch failures", "error", err)
+			notConfigured[pipeline.RegistryPyPI] = err.Error()
 			pypiBase = ""
 		}
 	}
-	var npm pipeline.NPMClient
-	var pypi pipeline.PyPIClient
 	if npmBase != "" {
 		c, err := registry.NewNPM(npmBase, opts)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		npm = c
 	}
 	if pypiBase != "" {
 		c, err := registry.NewPyPI(pypiBase, opts)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		pypi = c
 	}
-	return npm, pypi, nil
+	return npm, pypi, notConfigured, nil
 }
 
 // demoSetup starts the fake registry with the demo set and writes its
@@ -117,7 +119,7 @@ func useDemo(e *env, demo bool, candidates *string) (fakeURL string, stop func()
 }
 
 func pipelineOptions(ctx context.Context, e *env, rf runFlags, fakeURL string) (pipeline.Options, error) {
-	npm, pypi, err := registries(ctx, e, fakeURL)
+	npm, pypi, notConfigured, err := registries(ctx, fakeURL)
 	if err != nil {
 		return pipeline.Options{}, err
 	}
@@ -135,7 +137,7 @@ func pipelineOptions(ctx context.Context, e *env, rf runFlags, fakeURL string) (
 		return pipeline.Options{}, err
 	}
 	o := pipeline.Options{
-		Home: absHome(e), Concurrency: *rf.concurrency, NPM: npm, PyPI: pypi, Evidence: store,
+		Home: absHome(e), Concurrency: *rf.concurrency, NPM: npm, PyPI: pypi, NotConfigured: notConfigured, Evidence: store,
 		Extractor: ex, Checks: runningChecks(e, an, store), Logger: e.log, CodeCommit: commit, CodeDirty: dirty,
 		PromptVersion: analyzer.PromptVersion, PromptLayout: analyzer.PromptLayout, PromptSHA256: analyzer.PromptSHA256,
 	}

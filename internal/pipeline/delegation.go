@@ -2,7 +2,6 @@ package pipeline
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -111,7 +110,7 @@ func (r *runner) resolveDelegation(ctx context.Context, w *pkgWork, d rundir.Del
 	switch d.Registry {
 	case RegistryNPM:
 		if r.o.NPM == nil {
-			return registry.Resolution{}, kinded(KindRegistryNotConfigured, errors.New("no npm registry client is configured"))
+			return registry.Resolution{}, r.notConfigured(RegistryNPM)
 		}
 		p, err := r.o.NPM.Packument(ctx, d.Name)
 		if p != nil {
@@ -138,7 +137,7 @@ func (r *runner) resolveDelegation(ctx context.Context, w *pkgWork, d rundir.Del
 		return res, nil
 	case RegistryPyPI:
 		if r.o.PyPI == nil {
-			return registry.Resolution{}, kinded(KindRegistryNotConfigured, errors.New("no PyPI client is configured"))
+			return registry.Resolution{}, r.notConfigured(RegistryPyPI)
 		}
 		proj, err := r.o.PyPI.Project(ctx, d.Name)
 		if proj != nil {

@@ -140,6 +140,11 @@ type Options struct {
 	// not a run failure.
 	NPM  NPMClient
 	PyPI PyPIClient
+	// NotConfigured says, per registry ("npm", "pypi"), why its client is
+	// nil: the configuration error in words an operator can act on. The run
+	// warns once, on the first package of that registry, so a run whose
+	// candidates never name the registry says nothing about it.
+	NotConfigured map[string]string
 	// Evidence is the blob store; nil opens Home/evidence.
 	Evidence Blobs
 	// Extractor reads tool surfaces. Nil means no extractor is wired: every

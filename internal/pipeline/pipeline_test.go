@@ -343,6 +343,61 @@ func TestUnconfiguredRegistryIsAPackageFailure(t *testing.T) {
 	}
 }
 
+// TestUnconfiguredRegistryWarnsOncePerRun: the warning about a registry with
+// no client comes once, on one line, says why and what to set, and only when
+// the candidates name that registry.
+func TestUnconfiguredRegistryWarnsOncePerRun(t *testing.T) {
+	const why = "registry: base URL not configured: $ATTESTARI_PYPI_URL is unset and pip names no index-url (pip: not found; pip3: not found)"
+	for _, tc := range []struct {
+		name     string
+		mixed    bool
+		warnings int
+	}{{"candidates name PyPI", true, 1}, {"npm candidates only", false, 0}} {
+		t.Run(tc.name, func(t *testing.T) {
+			w := newWorld(t, 2, false)
+			cs := []cand{{Registry: "npm", Name: w.names[0], Version: "1.0.0", Rank: 1}, {Registry: "npm", Name: w.names[1], Version: "1.0.0", Rank: 2}}
+			if tc.mixed {
+				// Two PyPI packages: still one warning.
+				cs = append(cs, cand{Registry: "pypi", Name: "mcp-py-server", Version: "0.3.0", Rank: 1}, cand{Registry: "pypi", Name: "mcp-py-other", Version: "0.1.0", Rank: 2})
+			}
+			writeCandidates(t, w.cands, cs)
+			o := w.options(t)
+			o.PyPI = nil
+			o.NotConfigured = map[string]string{RegistryPyPI: why}
+			var logs strings.Builder
+			o.Logger = slog.New(slog.NewTextHandler(&logs, nil))
+			res, err := Run(context.Background(), o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n := strings.Count(logs.String(), "registry is not configured"); n != tc.warnings {
+				t.Fatalf("%d warnings about the PyPI registry, want %d:\n%s", n, tc.warnings, logs.String())
+			}
+			if strings.Contains(logs.String(), `\n`) {
+				t.Fatalf("a log line carries a literal \\n:\n%s", logs.String())
+			}
+			if !tc.mixed {
+				return
+			}
+			for _, line := range strings.Split(logs.String(), "\n") {
+				if strings.Contains(line, "registry is not configured") && (!strings.Contains(line, "ATTESTARI_PYPI_URL") || !strings.Contains(line, "pip3: not found")) {
+					t.Fatalf("warning does not say why and what to set: %s", line)
+				}
+			}
+			f, err := rundir.Read(res.Dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, name := range []string{"mcp-py-server", "mcp-py-other"} {
+				ps := summaryOf(t, f, name)
+				if k := failureKinds(ps); !slices.Equal(k, []string{"fetch:registry_not_configured"}) || !strings.Contains(ps.Failures[0].Message, "the PyPI registry is not configured") {
+					t.Fatalf("%s failures %+v", name, ps.Failures)
+				}
+			}
+		})
+	}
+}
+
 // TestCancelThenResume: a cancelled run is marked so, writes none of the
 // seven files, and resumes to the files of an uninterrupted run.
 func TestCancelThenResume(t *testing.T) {

@@ -93,6 +93,9 @@ type runner struct {
 	progress  Progress
 	now       func() time.Time
 	extractor Extractor
+	// unconfiguredWarned holds one sync.Once per registry whose client is
+	// nil, so its warning is logged once a run (notConfigured).
+	unconfiguredWarned sync.Map
 }
 
 // Run examines every candidate of a candidates file, or continues a run,

@@ -8,6 +8,7 @@ import (
 	"runtime/debug"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/attestari/attestari/internal/artifact"
 	"github.com/attestari/attestari/internal/evidence"
@@ -353,7 +354,7 @@ func (r *runner) fetch(ctx context.Context, c Candidate, w *pkgWork) (*fetched, 
 // the tarball, verified against the packument's integrity.
 func (r *runner) fetchNPM(ctx context.Context, c Candidate, w *pkgWork) (*fetched, error) {
 	if r.o.NPM == nil {
-		return nil, kinded(KindRegistryNotConfigured, errors.New("no npm registry client is configured"))
+		return nil, r.notConfigured(RegistryNPM)
 	}
 	p, err := r.o.NPM.Packument(ctx, c.Name)
 	if p != nil {
@@ -403,7 +404,7 @@ func (r *runner) fetchNPM(ctx context.Context, c Candidate, w *pkgWork) (*fetche
 // the checks read), then the distribution file, verified by sha256.
 func (r *runner) fetchPyPI(ctx context.Context, c Candidate, w *pkgWork) (*fetched, error) {
 	if r.o.PyPI == nil {
-		return nil, kinded(KindRegistryNotConfigured, errors.New("no PyPI client is configured"))
+		return nil, r.notConfigured(RegistryPyPI)
 	}
 	spec := c.Range
 	if c.Version != "" {
@@ -606,4 +607,28 @@ func UnreadableSurface(ref rundir.PackageRef, sha, version string, a *artifact.A
 		Unresolved: []rundir.Unresolved{}, ReassignedAtRuntime: []rundir.Site{}, Capabilities: []rundir.Capability{},
 		Files: []rundir.SourceFile{},
 	}
+}
+
+// registryLabels are the registries' names as an operator reads them, and
+// what configures each (no host is named: configuration supplies it).
+var registryLabels = map[string][2]string{
+	RegistryNPM:  {"npm", "set ATTESTARI_NPM_REGISTRY, or configure npm's registry (npm config set registry URL)"},
+	RegistryPyPI: {"PyPI", "set ATTESTARI_PYPI_URL, or configure pip's index (pip config set global.index-url URL/simple/)"},
+}
+
+// notConfigured is the failure of a package whose registry has no client.
+// The first such package of a run logs one warning for its registry; the
+// failure's detail says what is missing and what to set.
+func (r *runner) notConfigured(reg string) error {
+	label := registryLabels[reg]
+	why := r.o.NotConfigured[reg]
+	msg := fmt.Sprintf("the %s registry is not configured: %s", label[0], label[1])
+	if why != "" {
+		msg = fmt.Sprintf("the %s registry is not configured (%s): %s", label[0], why, label[1])
+	}
+	once, _ := r.unconfiguredWarned.LoadOrStore(reg, &sync.Once{})
+	once.(*sync.Once).Do(func() {
+		r.log.Warn(msg + "; every package of this registry is recorded as a fetch failure")
+	})
+	return kinded(KindRegistryNotConfigured, errors.New(msg))
 }

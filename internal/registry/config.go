@@ -2,7 +2,6 @@ package registry
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net/url"
 	"os"
@@ -46,22 +45,22 @@ func DefaultNPMRegistry(ctx context.Context) (string, error) {
 	if v := strings.TrimSpace(os.Getenv(EnvNPMRegistry)); v != "" {
 		b, err := normalizeBase(v)
 		if err != nil {
-			return "", fmt.Errorf("registry.DefaultNPMRegistry: $%s: %w", EnvNPMRegistry, err)
+			return "", fmt.Errorf("$%s: %w", EnvNPMRegistry, err)
 		}
 		return b, nil
 	}
 	v, err := runConfig(ctx, "npm", "config", "get", "registry")
 	if err != nil {
-		return "", fmt.Errorf("registry.DefaultNPMRegistry: %w: $%s is unset and `npm config get registry` failed: %v",
+		return "", fmt.Errorf("%w: $%s is unset and `npm config get registry` failed: %v",
 			ErrNotConfigured, EnvNPMRegistry, err)
 	}
 	if v == "" {
-		return "", fmt.Errorf("registry.DefaultNPMRegistry: %w: $%s is unset and npm has no registry configured",
+		return "", fmt.Errorf("%w: $%s is unset and npm has no registry configured",
 			ErrNotConfigured, EnvNPMRegistry)
 	}
 	b, err := normalizeBase(v)
 	if err != nil {
-		return "", fmt.Errorf("registry.DefaultNPMRegistry: npm config registry: %w", err)
+		return "", fmt.Errorf("npm's configured registry: %w", err)
 	}
 	return b, nil
 }
@@ -85,7 +84,7 @@ func DefaultPyPIURL(ctx context.Context) (string, error) {
 	if v := strings.TrimSpace(os.Getenv(EnvPyPIURL)); v != "" {
 		b, err := normalizeBase(v)
 		if err != nil {
-			return "", fmt.Errorf("registry.DefaultPyPIURL: $%s: %w", EnvPyPIURL, err)
+			return "", fmt.Errorf("$%s: %w", EnvPyPIURL, err)
 		}
 		return b, nil
 	}
@@ -103,13 +102,23 @@ func DefaultPyPIURL(ctx context.Context) (string, error) {
 			}
 		}
 		if index == "" {
-			return "", fmt.Errorf("registry.DefaultPyPIURL: %w: $%s is unset and pip names no index-url (%v)",
-				ErrNotConfigured, EnvPyPIURL, errors.Join(errs...))
+			// One line: the reasons are joined with "; ", never with the
+			// newlines errors.Join puts between them (a log line would show
+			// them as a literal \n).
+			var why []string
+			for _, e := range errs {
+				why = append(why, e.Error())
+			}
+			if len(why) == 0 {
+				why = append(why, "no global.index-url set")
+			}
+			return "", fmt.Errorf("%w: $%s is unset and pip names no index-url (%s)",
+				ErrNotConfigured, EnvPyPIURL, strings.Join(why, "; "))
 		}
 	}
 	b, err := pypiBaseFromIndex(index)
 	if err != nil {
-		return "", fmt.Errorf("registry.DefaultPyPIURL: %w", err)
+		return "", err
 	}
 	return b, nil
 }

@@ -52,7 +52,9 @@ type Options struct {
 func Open(ctx context.Context, url string, opts Options) (*Store, error) {
 	cfg, err := pgxpool.ParseConfig(url)
 	if err != nil {
-		return nil, fmt.Errorf("parse database URL: %w", err)
+		// pgx's message masks a password; the form expected is what the
+		// operator needs to read first.
+		return nil, fmt.Errorf("the database URL cannot be read (%w): expected postgres://user:password@host:5432/dbname, or libpq key=value pairs", err)
 	}
 	if opts.MaxConns > 0 {
 		cfg.MaxConns = opts.MaxConns
