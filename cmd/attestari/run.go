@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -239,7 +240,39 @@ func reportRun(e *env, res *pipeline.RunResult, err error) error {
 	}
 	fmt.Fprintf(e.stdout, "run %s %s: %d packages (%d joined by delegation; %d examined now, %d carried over, %d with failures)\n  %s\n",
 		res.RunID, res.Status, res.Packages, res.Joined, res.Examined, res.Carried, res.WithFailures, res.Dir)
+	if res.WithFailures > 0 {
+		printFailures(e.stdout, res.Dir)
+	}
 	return nil
+}
+
+// maxFailuresListed bounds the failures reportRun prints; summary.json has
+// every one.
+const maxFailuresListed = 20
+
+// printFailures lists which packages failed and why, one line each, so an
+// operator sees a misspelt name or a missing version without opening the
+// run directory.
+func printFailures(w io.Writer, dir string) {
+	f, err := rundir.Read(dir)
+	if err != nil {
+		fmt.Fprintf(w, "  (the failures are in %s: %v)\n", filepath.Join(dir, "summary.json"), err)
+		return
+	}
+	var lines []string
+	for _, p := range f.Summary.Packages {
+		for _, fl := range p.Failures {
+			lines = append(lines, fmt.Sprintf("  %s: %s %s: %s", p.Package.Key(), fl.Stage, fl.Kind, fl.Message))
+		}
+	}
+	fmt.Fprintln(w, "failures:")
+	for i, l := range lines {
+		if i == maxFailuresListed {
+			fmt.Fprintf(w, "  ... and %d more (summary.json)\n", len(lines)-maxFailuresListed)
+			break
+		}
+		fmt.Fprintln(w, l)
+	}
 }
 
 func cycleCommand() *command {

@@ -726,3 +726,48 @@ func TestResumeIgnoresHalfWrittenFiles(t *testing.T) {
 		}
 	}
 }
+
+// TestFetchFailuresInPlainWords: a failure row says which package, what is
+// wrong and what the registry has, never a client function's name or a URL
+// first; the kind is unchanged.
+func TestFetchFailuresInPlainWords(t *testing.T) {
+	w := newWorld(t, 1, true)
+	res, err := Run(context.Background(), w.options(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := rundir.Read(res.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ name, kind, msg string }{
+		{"missing-package", "fetch:not_found", "no package missing-package on the npm registry: check the name in the candidates file"},
+		{"library-only", "fetch:no_matching_version", "no version >=5 of library-only is published; the newest is 1.0.0"},
+	} {
+		ps := summaryOf(t, f, tc.name)
+		if k := failureKinds(ps); !slices.Equal(k, []string{tc.kind}) {
+			t.Fatalf("%s: failures %v, want %s", tc.name, k, tc.kind)
+		}
+		if got := ps.Failures[0].Message; got != tc.msg {
+			t.Errorf("%s: message %q, want %q", tc.name, got, tc.msg)
+		}
+	}
+}
+
+func TestNewestVersion(t *testing.T) {
+	for _, tc := range []struct {
+		reg  string
+		vs   []string
+		want string
+	}{
+		{RegistryNPM, []string{"1.2.0", "1.10.0", "1.9.9", "not-a-version"}, "1.10.0"},
+		{RegistryNPM, []string{"2.0.0-rc.1", "1.9.0"}, "2.0.0-rc.1"},
+		{RegistryNPM, nil, ""},
+		{RegistryPyPI, []string{"0.9", "0.10", "0.10rc1", "junk!"}, "0.10"},
+		{RegistryPyPI, []string{"1.0.post1", "1.0"}, "1.0.post1"},
+	} {
+		if got := newestVersion(tc.reg, tc.vs); got != tc.want {
+			t.Errorf("newestVersion(%s, %v) = %q, want %q", tc.reg, tc.vs, got, tc.want)
+		}
+	}
+}

@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"regexp"
 	"runtime/debug"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -363,11 +365,11 @@ func (r *runner) fetchNPM(ctx context.Context, c Candidate, w *pkgWork) (*fetche
 		}
 	}
 	if err != nil {
-		return nil, kinded(outcomeOf(p.Response, err), err)
+		return nil, kinded(outcomeOf(p.Response, err), plainNotFound(RegistryNPM, c.Name, err))
 	}
 	res, err := registry.ResolveVersion(p, c.Spec())
 	if err != nil {
-		return nil, kinded(resolveKind(err), err)
+		return nil, kinded(resolveKind(err), plainNoMatch(RegistryNPM, c.Name, c.Spec(), slices.Collect(maps.Keys(p.Versions)), p.DistTags["latest"], err))
 	}
 	w.pf.Package.Version = res.Version
 	w.pf.Resolution = &resolution{Specifier: res.Specifier, Version: res.Version, How: res.How}
@@ -417,11 +419,11 @@ func (r *runner) fetchPyPI(ctx context.Context, c Candidate, w *pkgWork) (*fetch
 		}
 	}
 	if err != nil {
-		return nil, kinded(outcomeOf(proj.Response, err), err)
+		return nil, kinded(outcomeOf(proj.Response, err), plainNotFound(RegistryPyPI, c.Name, err))
 	}
 	res, err := registry.ResolvePyPI(proj, spec)
 	if err != nil {
-		return nil, kinded(resolveKind(err), err)
+		return nil, kinded(resolveKind(err), plainNoMatch(RegistryPyPI, c.Name, spec, slices.Collect(maps.Keys(proj.Releases)), "", err))
 	}
 	w.pf.Package.Version = res.Version
 	w.pf.Resolution = &resolution{Specifier: spec, Version: res.Version, How: res.How}
