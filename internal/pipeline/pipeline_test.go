@@ -771,3 +771,52 @@ func TestNewestVersion(t *testing.T) {
 		}
 	}
 }
+
+// TestMisspeltNameSuggestsTheNearest: a name the registry does not have is
+// answered with the nearest name its search knows, when one is a few edits
+// away, and with no guess otherwise.
+func TestMisspeltNameSuggestsTheNearest(t *testing.T) {
+	w := newWorld(t, 2, false) // mcp-server-00, @synthetic/mcp-server-01
+	writeCandidates(t, w.cands, []cand{
+		{Registry: "npm", Name: "mcp-server-0O", Version: "1.0.0", Rank: 1},
+		{Registry: "npm", Name: "@synthetic/mcp-srever-01", Version: "1.0.0", Rank: 2},
+		{Registry: "npm", Name: "weather-lookup", Version: "1.0.0", Rank: 3},
+	})
+	res, err := Run(context.Background(), w.options(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := rundir.Read(res.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string]string{
+		"mcp-server-0O":            "no package mcp-server-0O on the npm registry; did you mean mcp-server-00?",
+		"@synthetic/mcp-srever-01": "no package @synthetic/mcp-srever-01 on the npm registry; did you mean @synthetic/mcp-server-01?",
+		"weather-lookup":           "no package weather-lookup on the npm registry: check the name in the candidates file",
+	} {
+		ps := summaryOf(t, f, name)
+		if len(ps.Failures) != 1 || ps.Failures[0].Kind != "not_found" || ps.Failures[0].Message != want {
+			t.Errorf("%s: failures %+v, want message %q", name, ps.Failures, want)
+		}
+	}
+}
+
+func TestNearestName(t *testing.T) {
+	names := []string{"@modelcontextprotocol/server-filesystem", "@modelcontextprotocol/server-everything", "filesystem"}
+	if got := nearestName("@modelcontextprotocol/server-filesystm", names); got != "@modelcontextprotocol/server-filesystem" {
+		t.Errorf("one letter missing: %q", got)
+	}
+	if got := nearestName("server-git", names); got != "" {
+		t.Errorf("far names suggested: %q", got)
+	}
+	if got := nearestName("filesystem", names); got != "" {
+		t.Errorf("the name itself suggested: %q", got)
+	}
+	if d := editDistance("kitten", "sitting", 5); d != 3 {
+		t.Errorf("editDistance(kitten, sitting) = %d", d)
+	}
+	if d := editDistance("abcdefgh", "zzzzzzzz", 2); d != 3 {
+		t.Errorf("past the limit: %d, want limit+1", d)
+	}
+}

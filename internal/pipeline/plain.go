@@ -1,8 +1,11 @@
 package pipeline
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"strings"
+	"time"
 
 	"github.com/Masterminds/semver/v3"
 
@@ -32,9 +35,13 @@ func registryName(reg string) string {
 // plainNotFound says that the registry has no such package (404 or 410);
 // other failures of the document fetch keep the client's own message, with
 // the package named in front.
-func plainNotFound(reg, name string, err error) error {
+func plainNotFound(reg, name string, err error, suggest string) error {
 	if errors.Is(err, registry.ErrNotFound) {
-		return &plainError{msg: fmt.Sprintf("no package %s on the %s registry: check the name in the candidates file", name, registryName(reg)), err: err}
+		msg := fmt.Sprintf("no package %s on the %s registry: check the name in the candidates file", name, registryName(reg))
+		if suggest != "" {
+			msg = fmt.Sprintf("no package %s on the %s registry; did you mean %s?", name, registryName(reg), suggest)
+		}
+		return &plainError{msg: msg, err: err}
 	}
 	return &plainError{msg: fmt.Sprintf("%s: %v", name, err), err: err}
 }
@@ -86,4 +93,85 @@ func newestVersion(reg string, vs []string) string {
 		}
 	}
 	return bestRaw
+}
+
+// npmSearcher is the optional part of an npm client that can search
+// (*registry.NPM has it); without it no name is suggested.
+type npmSearcher interface {
+	Search(ctx context.Context, text string, size int) ([]string, error)
+}
+
+// suggestTimeout bounds the one search a missing name costs.
+const suggestTimeout = 5 * time.Second
+
+// suggestNPM asks the registry's search for names near a name it does not
+// have and returns the nearest within a small edit distance, or "". It is a
+// hint for the operator's message only: nothing is recorded or decided on it.
+func suggestNPM(ctx context.Context, c NPMClient, name string, err error) string {
+	s, ok := c.(npmSearcher)
+	if !ok || !errors.Is(err, registry.ErrNotFound) {
+		return ""
+	}
+	ctx, cancel := context.WithTimeout(ctx, suggestTimeout)
+	defer cancel()
+	text := name
+	if i := strings.IndexByte(name, '/'); strings.HasPrefix(name, "@") && i > 0 {
+		text = name[:i] + " " + name[i+1:]
+	}
+	names, serr := s.Search(ctx, strings.NewReplacer("-", " ", "_", " ").Replace(text), 20)
+	if serr != nil {
+		return ""
+	}
+	return nearestName(name, names)
+}
+
+// nearestName is the name of names nearest to want by edit distance, if it
+// is within max(2, len(want)/6) edits and is not want itself; ties go to the
+// lexically first.
+func nearestName(want string, names []string) string {
+	limit := max(2, len(want)/6)
+	best, bestD := "", limit+1
+	for _, n := range names {
+		if n == want || len(n) > 2*len(want)+8 {
+			continue
+		}
+		d := editDistance(want, n, limit)
+		if d < bestD || (d == bestD && n < best) {
+			best, bestD = n, d
+		}
+	}
+	if bestD > limit {
+		return ""
+	}
+	return best
+}
+
+// editDistance is the Levenshtein distance of a and b in bytes, or limit+1
+// once it is certain to exceed limit.
+func editDistance(a, b string, limit int) int {
+	if d := len(a) - len(b); d > limit || -d > limit {
+		return limit + 1
+	}
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		rowMin := cur[0]
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			rowMin = min(rowMin, cur[j])
+		}
+		if rowMin > limit {
+			return limit + 1
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
 }

@@ -365,7 +365,7 @@ func (r *runner) fetchNPM(ctx context.Context, c Candidate, w *pkgWork) (*fetche
 		}
 	}
 	if err != nil {
-		return nil, kinded(outcomeOf(p.Response, err), plainNotFound(RegistryNPM, c.Name, err))
+		return nil, kinded(outcomeOf(p.Response, err), plainNotFound(RegistryNPM, c.Name, err, suggestNPM(ctx, r.o.NPM, c.Name, err)))
 	}
 	res, err := registry.ResolveVersion(p, c.Spec())
 	if err != nil {
@@ -419,7 +419,7 @@ func (r *runner) fetchPyPI(ctx context.Context, c Candidate, w *pkgWork) (*fetch
 		}
 	}
 	if err != nil {
-		return nil, kinded(outcomeOf(proj.Response, err), plainNotFound(RegistryPyPI, c.Name, err))
+		return nil, kinded(outcomeOf(proj.Response, err), plainNotFound(RegistryPyPI, c.Name, err, ""))
 	}
 	res, err := registry.ResolvePyPI(proj, spec)
 	if err != nil {

@@ -3,6 +3,7 @@ package fakeregistry
 import (
 	"encoding/json"
 	"net/http"
+	"sort"
 	"strings"
 	"time"
 
@@ -246,6 +247,9 @@ func jsonBody(v any) (int, string, []byte) {
 func (f *Fake) serveNPM(r *http.Request) (int, string, []byte) {
 	path := r.URL.Path
 	base := baseURL(r)
+	if path == "/-/v1/search" {
+		return f.searchNPM(r.URL.Query().Get("text"))
+	}
 	if rest, ok := strings.CutPrefix(path, "/-/npm/v1/attestations/"); ok {
 		i := strings.LastIndexByte(rest, '@')
 		if i <= 0 {
@@ -320,4 +324,32 @@ func (f *Fake) serveNPM(r *http.Request) (int, string, []byte) {
 		return notFound()
 	}
 	return jsonBody(f.npmManifest(base, p, v))
+}
+
+// searchNPM answers the search API in its wire format: every package whose
+// name shares a word (split at '/', '-', '_', '@') with text, sorted by name.
+// The real API ranks by relevance; callers must not depend on the order.
+func (f *Fake) searchNPM(text string) (int, string, []byte) {
+	split := func(s string) []string {
+		return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return r == '/' || r == '-' || r == '_' || r == '@' || r == ' ' })
+	}
+	words := map[string]bool{}
+	for _, w := range split(text) {
+		words[w] = true
+	}
+	var names []string
+	for name := range f.npm {
+		for _, w := range split(name) {
+			if words[w] {
+				names = append(names, name)
+				break
+			}
+		}
+	}
+	sort.Strings(names)
+	objs := make([]any, 0, len(names))
+	for _, n := range names {
+		objs = append(objs, map[string]any{"package": map[string]any{"name": n}})
+	}
+	return jsonBody(map[string]any{"objects": objs, "total": len(objs)})
 }
