@@ -752,6 +752,9 @@ func TestFetchFailuresInPlainWords(t *testing.T) {
 			t.Errorf("%s: message %q, want %q", tc.name, got, tc.msg)
 		}
 	}
+	if got := summaryOf(t, f, "tampered").Failures[0].Message; !strings.HasPrefix(got, "the artifact of tampered@1.0.0 was refused: ") || strings.Contains(got, "http") {
+		t.Errorf("tampered: message %q: want the package first and no URL", got)
+	}
 }
 
 func TestNewestVersion(t *testing.T) {

@@ -175,3 +175,18 @@ func editDistance(a, b string, limit int) int {
 	}
 	return prev[len(b)]
 }
+
+// plainArtifact names the package and version whose artifact could not be
+// taken, and why: a digest that does not match what the registry published
+// is said so; any other failure keeps the client's words after the name.
+func plainArtifact(name, version string, err error) error {
+	var ie *registry.IntegrityError
+	if errors.As(err, &ie) {
+		msg := fmt.Sprintf("the artifact of %s@%s was refused: %s", name, version, ie.Reason)
+		if ie.Algorithm != "" {
+			msg += fmt.Sprintf(" (%s published %s, received %s)", ie.Algorithm, ie.Expected, ie.Actual)
+		}
+		return &plainError{msg: msg, err: err}
+	}
+	return &plainError{msg: fmt.Sprintf("the artifact of %s@%s could not be fetched: %v", name, version, err), err: err}
+}

@@ -396,7 +396,7 @@ func (r *runner) fetchNPM(ctx context.Context, c Candidate, w *pkgWork) (*fetche
 		return nil, serr
 	}
 	if err != nil {
-		return nil, kinded(outcomeOf(a.Response, err), err)
+		return nil, kinded(outcomeOf(a.Response, err), plainArtifact(c.Name, res.Version, err))
 	}
 	return &fetched{data: a.Response.Body, sha: sha, filename: m.Dist.Tarball, format: artifact.FormatNpmTarball}, nil
 }
@@ -459,7 +459,7 @@ func (r *runner) fetchPyPI(ctx context.Context, c Candidate, w *pkgWork) (*fetch
 		return nil, serr
 	}
 	if err != nil {
-		return nil, kinded(outcomeOf(a.Response, err), err)
+		return nil, kinded(outcomeOf(a.Response, err), plainArtifact(c.Name, res.Version, err))
 	}
 	return &fetched{data: a.Response.Body, sha: sha, filename: file.Filename,
 		format: artifact.DetectFormat(file.Filename, a.Response.Body)}, nil
