@@ -732,9 +732,16 @@ func TestResumeIgnoresHalfWrittenFiles(t *testing.T) {
 // first; the kind is unchanged.
 func TestFetchFailuresInPlainWords(t *testing.T) {
 	w := newWorld(t, 1, true)
-	res, err := Run(context.Background(), w.options(t))
+	o := w.options(t)
+	var logs strings.Builder
+	o.Logger = slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	res, err := Run(context.Background(), o)
 	if err != nil {
 		t.Fatal(err)
+	}
+	// The client's own words stay in the debug log.
+	if !strings.Contains(logs.String(), `client_error="registry.NPM.Packument(missing-package)`) {
+		t.Errorf("the debug log lacks the client's error for missing-package:\n%s", logs.String())
 	}
 	f, err := rundir.Read(res.Dir)
 	if err != nil {

@@ -188,6 +188,12 @@ func (r *runner) stage(w *pkgWork, name string, fn func() error) bool {
 		case errors.As(err, &ce):
 			f.Stack = ce.Stack
 		}
+		var plain *plainError
+		if errors.As(err, &plain) {
+			// The row carries the plain words; the client's own error (its
+			// function, the URL, the attempts) goes to the debug log.
+			r.log.Debug("stage failed", "package", w.pf.Package.Key(), "stage", name, "kind", f.Kind, "client_error", plain.err.Error())
+		}
 		w.pf.Summary.Failures = append(w.pf.Summary.Failures, f)
 	}
 	w.pf.Summary.Stages = append(w.pf.Summary.Stages, t)
