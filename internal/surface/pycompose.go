@@ -312,6 +312,11 @@ type pyComposition struct {
 	mounts map[pyServerID][]pyMount // by child
 	served map[pyServerID]bool
 	chains map[pyServerID]pyChains
+	// unread holds the servers of the package that a composition not read
+	// mounts, with its site.
+	unread map[pyServerID]rundir.Site
+	// composes: the package has a composition site on a server.
+	composes bool
 }
 
 type pyChains struct {
@@ -325,7 +330,7 @@ type pyChains struct {
 // and keeps the eras it admits. No requirement, or a direct reference,
 // admits every release.
 func (x *extractor) readPyRequirements(fsys fs.FS) {
-	pc := &pyComposition{mounts: map[pyServerID][]pyMount{}, served: map[pyServerID]bool{}, chains: map[pyServerID]pyChains{}}
+	pc := &pyComposition{mounts: map[pyServerID][]pyMount{}, served: map[pyServerID]bool{}, chains: map[pyServerID]pyChains{}, unread: map[pyServerID]rundir.Site{}}
 	x.pyc = pc
 	dirs := []string{"."}
 	if ents, err := fs.ReadDir(fsys, "."); err == nil {
@@ -869,6 +874,7 @@ func (x *extractor) pyMountSite(f *file, call nid, method string, e *env, c *col
 	}
 	args := x.pyArgThunks(f, call, e)
 	count := func() {
+		x.pyc.composes = true
 		if !*counted {
 			*counted = true
 			x.readSites++
@@ -877,6 +883,18 @@ func (x *extractor) pyMountSite(f *file, call nid, method string, e *env, c *col
 	fail := func(why string) {
 		count()
 		c.failures = append(c.failures, method+": "+why)
+		// A server of the package among the arguments is mounted by a
+		// call not read: its own sites are not read either.
+		for _, a := range args {
+			if a.f == nil || a.v != nil {
+				continue
+			}
+			if o := x.pyOriginOf(a.f, a.n, a.env, 0); o.kind == originFastMCP && o.id != recv.id {
+				if _, seen := x.pyc.unread[o.id]; !seen {
+					x.pyc.unread[o.id] = f.site(call, "")
+				}
+			}
+		}
 	}
 	switch recv.kind {
 	case originOther:
@@ -998,8 +1016,16 @@ func (x *extractor) pyMountSite(f *file, call nid, method string, e *env, c *col
 					invalid = append(invalid, era.name)
 					continue
 				}
-				srv, pre = *pre, &srv
+				prefixArg := srv
+				srv, pre = *pre, &prefixArg
 			}
+		} else if sv := x.force(srv); c.needs(sv) {
+			return
+		} else if _, isText := plainText(sv); isText {
+			// A str where the release takes the server fails when the
+			// server starts (mount("jira", sub) after 2.13).
+			invalid = append(invalid, era.name)
+			continue
 		}
 		for _, name := range append(append([]string{}, seps...), "tool_names") {
 			if t, has := bound[name]; has {
@@ -1154,7 +1180,7 @@ func (x *extractor) pyChainsOf(id pyServerID) pyChains {
 // servers, a site whose server is not resolved is not read.
 func (x *extractor) pyComposeSite(f *file, recv nid, e *env, c *collector, from int) {
 	pc := x.pyc
-	if pc == nil || len(pc.mounts) == 0 || c.need != nil || from >= len(c.entries) {
+	if pc == nil || !pc.composes || c.need != nil || from >= len(c.entries) {
 		return
 	}
 	o := x.pyOriginOf(f, recv, e, 0)
@@ -1168,6 +1194,11 @@ func (x *extractor) pyComposeSite(f *file, recv nid, e *env, c *collector, from 
 		c.failures = append(c.failures, "the server this site registers on is not resolved ("+o.why+"), and the package mounts servers: the names a client sees are not known")
 		return
 	default:
+		return
+	}
+	if at, ok := pc.unread[o.id]; ok {
+		c.entries = c.entries[:from]
+		c.failures = append(c.failures, "the server this site registers on is mounted at "+at.File+":"+strconv.Itoa(at.Line)+" by a composition not read: the names a client sees are not known")
 		return
 	}
 	ch := x.pyChainsOf(o.id)
