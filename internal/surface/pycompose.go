@@ -524,8 +524,10 @@ type pyOrigin struct {
 }
 
 // pyServerMethods are methods a server subclass must not redefine for the
-// framework's composition rule to be the one that applies.
-var pyServerMethods = map[string]bool{"mount": true, "import_server": true, "tool": true, "add_tool": true, "list_tools": true}
+// framework's composition rule to be the one that applies. (A subclass that
+// wraps tool() is read like any other server: its sites are read where it
+// is called, as for every FastMCP server.)
+var pyServerMethods = map[string]bool{"mount": true, "import_server": true, "add_provider": true}
 
 // pyOriginOf follows expression n under e to the call that built it:
 // names through their bindings, imports into sibling modules, parameters
@@ -804,6 +806,9 @@ func (x *extractor) pyServerClass(cls val, depth int, seen map[pyServerID]bool) 
 	for _, b := range f.named(supers) {
 		if f.kind(b) == "keyword_argument" {
 			continue
+		}
+		if f.kind(b) == "subscript" {
+			b = f.field(b, "value") // FastMCP[LifespanT]
 		}
 		bv := x.eval(f, b, nil)
 		switch bv.k {
