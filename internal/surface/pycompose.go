@@ -861,9 +861,11 @@ func (x *extractor) pyBuildComposition() {
 				if f.kind(callee) != "attribute" {
 					continue
 				}
-				if o := x.pyOriginOf(f, f.field(callee, "object"), nil, 0); o.kind == originFastMCP {
-					pc.served[o.id] = true
-				}
+				x.safeEval(f, n, func() {
+					if o := x.pyOriginOf(f, f.field(callee, "object"), nil, 0); o.kind == originFastMCP {
+						pc.served[o.id] = true
+					}
+				})
 			}
 		}
 	}
@@ -894,7 +896,7 @@ func (x *extractor) pyMountSite(f *file, call nid, method string, e *env, c *col
 			if a.f == nil || a.v != nil {
 				continue
 			}
-			if o := x.pyOriginOf(a.f, a.n, a.env, 0); o.kind == originFastMCP && o.id != recv.id {
+			if o := x.pyOriginOf(a.f, a.n, a.env, 0); (o.kind == originFastMCP || o.kind == originSDK) && o.id != recv.id {
 				if _, seen := x.pyc.unread[o.id]; !seen {
 					x.pyc.unread[o.id] = f.site(call, "")
 				}
@@ -1161,6 +1163,10 @@ func (x *extractor) pyChainsOf(id pyServerID) pyChains {
 			out.why = "servers are mounted more than 16 levels deep"
 			return
 		}
+		if at, ok := x.pyc.unread[s]; ok && len(path) > 0 {
+			out.why = "a server it is mounted on is mounted at " + at.File + ":" + strconv.Itoa(at.Line) + " by a composition not read"
+			return
+		}
 		visiting[s] = true
 		defer delete(visiting, s)
 		ms := x.pyc.mounts[s]
@@ -1193,7 +1199,7 @@ func (x *extractor) pyComposeSite(f *file, recv nid, e *env, c *collector, from 
 	case originNeed:
 		c.needs(o.need)
 		return
-	case originFastMCP:
+	case originFastMCP, originSDK:
 	case originUnknown:
 		c.entries = c.entries[:from]
 		c.failures = append(c.failures, "the server this site registers on is not resolved ("+o.why+"), and the package mounts servers: the names a client sees are not known")
@@ -1204,6 +1210,9 @@ func (x *extractor) pyComposeSite(f *file, recv nid, e *env, c *collector, from 
 	if at, ok := pc.unread[o.id]; ok {
 		c.entries = c.entries[:from]
 		c.failures = append(c.failures, "the server this site registers on is mounted at "+at.File+":"+strconv.Itoa(at.Line)+" by a composition not read: the names a client sees are not known")
+		return
+	}
+	if o.kind != originFastMCP {
 		return
 	}
 	ch := x.pyChainsOf(o.id)
