@@ -1,9 +1,13 @@
 package surface
 
 import (
+	"context"
+	"fmt"
+	"sort"
 	"strings"
 	"testing"
 	"testing/fstest"
+	"time"
 
 	"github.com/attestari/attestari/internal/rundir"
 )
@@ -123,5 +127,84 @@ func TestComposeEntry(t *testing.T) {
 	}
 	if got, why := composeEntry(rundir.Entry{Kind: KindResource, URI: "a://b"}, []pyMount{{}}); why != "" || got.URI != "a://b" {
 		t.Errorf("a mount without a prefix changed a URI: %q %q", got.URI, why)
+	}
+}
+
+// extractFiles runs the extractor over a package given as files.
+func extractFiles(t *testing.T, files map[string]string) rundir.Surface {
+	t.Helper()
+	fsys := fstest.MapFS{}
+	for p, b := range files {
+		fsys[p] = &fstest.MapFile{Data: []byte(b), Mode: 0o644}
+	}
+	members, err := ClassifyFS(fsys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Extract(context.Background(), packageRefOf(fsys), fsys, members, Options{WallBudget: time.Minute})
+}
+
+func toolNames(s rundir.Surface) []string {
+	var out []string
+	for _, e := range s.AllEntries() {
+		if e.Kind == KindTool {
+			out = append(out, e.Name)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+func evidenceWith(s rundir.Surface, part string) bool {
+	for _, ev := range s.OutcomeEvidence {
+		if strings.Contains(ev.Detail, part) {
+			return true
+		}
+	}
+	return false
+}
+
+// TestComposeBounds: a ring of mounts and a chain deeper than the nesting
+// bound end as unread sites with their reason, never as bare or partly
+// prefixed names, and a chain within the bound composes every prefix.
+func TestComposeBounds(t *testing.T) {
+	const pyproject = "[project]\nname = \"p\"\nversion = \"1\"\ndependencies = [\"fastmcp>=3\"]\n"
+	chain := func(n int) string {
+		var b strings.Builder
+		b.WriteString("from fastmcp import FastMCP\n")
+		for i := 0; i < n; i++ {
+			fmt.Fprintf(&b, "s%d = FastMCP(\"s%d\")\n", i, i)
+		}
+		for i := 1; i < n; i++ {
+			fmt.Fprintf(&b, "s%d.mount(s%d, namespace=\"p%d\")\n", i-1, i, i)
+		}
+		fmt.Fprintf(&b, "@s%d.tool\ndef leaf() -> str:\n    \"\"\"Leaf.\"\"\"\n    return \"\"\n", n-1)
+		return b.String()
+	}
+	s := extractFiles(t, map[string]string{"pyproject.toml": pyproject, "server.py": chain(8)})
+	if s.Outcome != OutcomeParsed || strings.Join(toolNames(s), ",") != "p1_p2_p3_p4_p5_p6_p7_leaf" {
+		t.Errorf("chain of 8: %s %v %+v", s.Outcome, toolNames(s), s.OutcomeEvidence)
+	}
+	s = extractFiles(t, map[string]string{"pyproject.toml": pyproject, "server.py": chain(20)})
+	if s.Outcome != OutcomeDeclarationNotParsed || len(toolNames(s)) != 0 || !evidenceWith(s, "more than 16 levels") {
+		t.Errorf("chain of 20: %s %v %+v", s.Outcome, toolNames(s), s.OutcomeEvidence)
+	}
+	ring := "from fastmcp import FastMCP\na = FastMCP(\"a\")\nb = FastMCP(\"b\")\na.mount(b, namespace=\"b\")\nb.mount(a, namespace=\"a\")\n" +
+		"@b.tool\ndef t() -> str:\n    \"\"\"T.\"\"\"\n    return \"\"\n"
+	s = extractFiles(t, map[string]string{"pyproject.toml": pyproject, "server.py": ring})
+	if s.Outcome != OutcomeDeclarationNotParsed || len(toolNames(s)) != 0 || !evidenceWith(s, "cycle") {
+		t.Errorf("ring: %s %v %+v", s.Outcome, toolNames(s), s.OutcomeEvidence)
+	}
+	// A name bound to itself through an import cycle is unresolved, not a
+	// crash: the receiver of the mount is not a server the extractor knows.
+	cyc := map[string]string{
+		"pyproject.toml": pyproject,
+		"p/__init__.py":  "",
+		"p/a.py":         "from p.b import srv\nfrom fastmcp import FastMCP\nsub = FastMCP(\"sub\")\nsrv.mount(sub, namespace=\"x\")\n@sub.tool\ndef t() -> str:\n    \"\"\"T.\"\"\"\n    return \"\"\n",
+		"p/b.py":         "from p.a import srv\n",
+	}
+	s = extractFiles(t, cyc)
+	if s.Outcome != OutcomeDeclarationNotParsed || len(toolNames(s)) != 0 || !evidenceWith(s, "not resolved") {
+		t.Errorf("import cycle: %s %v %+v", s.Outcome, toolNames(s), s.OutcomeEvidence)
 	}
 }
