@@ -1050,7 +1050,7 @@ func (x *extractor) pyMountSite(f *file, call nid, method string, e *env, c *col
 		spec = "no fastmcp requirement, so every release"
 	}
 	if len(valid) == 0 {
-		fail("not a valid call in any fastmcp release the package admits (" + spec + ")")
+		fail("not a valid call in any fastmcp release the package admits (" + spec + "; not valid in " + strings.Join(invalid, ", ") + ")")
 		return
 	}
 	if len(flags) > 0 {
