@@ -3,6 +3,7 @@ package surface
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"github.com/attestari/attestari/internal/rundir"
+	"golang.org/x/tools/txtar"
 )
 
 // erasOf names the fastmcp eras a package's metadata admits.
@@ -207,4 +209,40 @@ func TestComposeBounds(t *testing.T) {
 	if s.Outcome != OutcomeDeclarationNotParsed || len(toolNames(s)) != 0 || !evidenceWith(s, "not resolved") {
 		t.Errorf("import cycle: %s %v %+v", s.Outcome, toolNames(s), s.OutcomeEvidence)
 	}
+}
+
+// FuzzPythonCompose mutates a three-file package that composes servers,
+// seeded with the composition golden cases: the requirement, the parent
+// module and the sub-server module. No input may end the process or leave
+// a recovered panic.
+func FuzzPythonCompose(f *testing.F) {
+	paths, _ := filepath.Glob(filepath.Join(goldenDir, "py_compose_*.txtar"))
+	for _, p := range paths {
+		a, err := txtar.ParseFile(p)
+		if err != nil {
+			continue
+		}
+		var req, py []byte
+		for _, file := range a.Files {
+			switch {
+			case strings.HasSuffix(file.Name, "pyproject.toml") || strings.HasSuffix(file.Name, "PKG-INFO"):
+				req = file.Data
+			case strings.HasSuffix(file.Name, ".py") && len(file.Data) > 0:
+				if py == nil {
+					py = file.Data
+				} else {
+					f.Add(req, py, file.Data)
+				}
+			}
+		}
+		f.Add(req, py, py)
+	}
+	f.Fuzz(func(t *testing.T, req, main, sub []byte) {
+		fuzzExtractFiles(t, map[string][]byte{
+			"pyproject.toml": req,
+			"p/__init__.py":  nil,
+			"p/main.py":      main,
+			"p/sub.py":       sub,
+		})
+	})
 }
