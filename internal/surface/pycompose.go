@@ -571,7 +571,7 @@ func (x *extractor) pyIdentOrigin(f *file, n nid, name string, e *env, depth int
 		return pyOrigin{kind: originOther, why: "builtin " + name}
 	}
 	if loop >= 0 {
-		return pyOrigin{why: "loop variable " + name}
+		return x.pyLoopOrigin(f, loop, name, e, depth)
 	}
 	ds := f.pyFacts.scopeDecls(f, scope)[name]
 	return x.pyDeclsOrigin(f, ds, scope, name, e, depth)
@@ -1263,4 +1263,126 @@ func composeEntry(ent rundir.Entry, chain []pyMount) (rundir.Entry, string) {
 		}
 	}
 	return ent, ""
+}
+
+// pyLoopOrigin follows a for-loop variable to the element the instance
+// chose, when the loop runs over a literal list or tuple (or a literal
+// dict's .items()) of the package: for prefix, sub in [("a", a), ...].
+func (x *extractor) pyLoopOrigin(f *file, loop nid, name string, e *env, depth int) pyOrigin {
+	if f.kind(loop) != "for_statement" {
+		return pyOrigin{why: "comprehension variable " + name}
+	}
+	fr, stop, ok := e.liveFrame(scopeRef{f, loop})
+	if !ok {
+		if stop.k == vNeed {
+			return pyOrigin{kind: originNeed, need: stop}
+		}
+		return pyOrigin{why: reasonOf(stop)}
+	}
+	tf, items, ok := x.pyLiteralItems(f, f.field(loop, "right"), 0)
+	if !ok {
+		return pyOrigin{why: "loop variable " + name + " over a value that is not a literal list, tuple or dict.items()"}
+	}
+	its, ok := x.pyLoopItems(f, loop, e)
+	if !ok || len(its) != len(items) || fr.index >= len(items) {
+		return pyOrigin{why: "loop variable " + name + ": the elements are not read one by one"}
+	}
+	el := items[fr.index]
+	left := f.field(loop, "left")
+	if f.kind(left) == "identifier" {
+		return x.pyOriginOf(tf, el, nil, depth+1)
+	}
+	targets := f.named(left)
+	var parts []nid
+	switch tf.kind(el) {
+	case "tuple", "list", "pair":
+		for _, c := range tf.named(el) {
+			if tf.kind(c) != "comment" {
+				parts = append(parts, c)
+			}
+		}
+	case "parenthesized_expression":
+		return pyOrigin{why: "loop variable " + name + ": an element is not a tuple"}
+	}
+	if len(parts) != len(targets) {
+		return pyOrigin{why: "loop variable " + name + ": the unpacking does not match the element"}
+	}
+	for i, t := range targets {
+		if f.kind(t) == "identifier" && f.text(t) == name {
+			return x.pyOriginOf(tf, parts[i], nil, depth+1)
+		}
+	}
+	return pyOrigin{why: "loop variable " + name + ": nested unpacking is not followed"}
+}
+
+// pyLiteralItems lists the element nodes of a literal list or tuple, or
+// the pairs of a literal dict's .items(), written at n or bound to the
+// module-level name n.
+func (x *extractor) pyLiteralItems(f *file, n nid, depth int) (*file, []nid, bool) {
+	if depth > 8 || n < 0 {
+		return nil, nil, false
+	}
+	switch f.kind(n) {
+	case "list", "tuple":
+		var out []nid
+		for _, c := range f.named(n) {
+			switch f.kind(c) {
+			case "comment":
+				continue
+			case "list_splat", "dictionary_splat", "starred_expression":
+				return nil, nil, false
+			}
+			out = append(out, c)
+		}
+		return f, out, true
+	case "call":
+		fn := f.field(n, "function")
+		if f.kind(fn) != "attribute" || f.text(f.field(fn, "attribute")) != "items" || len(f.named(f.field(n, "arguments"))) != 0 {
+			return nil, nil, false
+		}
+		df, d, ok := x.pyLiteralNode(f, f.field(fn, "object"), depth+1)
+		if !ok || df.kind(d) != "dictionary" {
+			return nil, nil, false
+		}
+		var out []nid
+		for _, c := range df.named(d) {
+			switch df.kind(c) {
+			case "comment":
+				continue
+			case "pair":
+				out = append(out, c)
+			default:
+				return nil, nil, false
+			}
+		}
+		return df, out, true
+	case "identifier":
+		df, d, ok := x.pyLiteralNode(f, n, depth+1)
+		if !ok || df.kind(d) == "identifier" {
+			return nil, nil, false
+		}
+		return x.pyLiteralItems(df, d, depth+1)
+	}
+	return nil, nil, false
+}
+
+// pyLiteralNode is the literal a name is bound to by its one assignment in
+// the module (or the node itself when it is not a name).
+func (x *extractor) pyLiteralNode(f *file, n nid, depth int) (*file, nid, bool) {
+	if f.kind(n) != "identifier" {
+		return f, n, true
+	}
+	_, scope, ok := x.pyLookup(f, n, f.text(n))
+	if !ok || scope != 0 {
+		return nil, none, false
+	}
+	ds := f.pyFacts.scopeDecls(f, scope)[f.text(n)]
+	if len(ds) != 1 || f.kind(ds[0]) != "assignment" || f.kind(f.field(ds[0], "left")) != "identifier" {
+		return nil, none, false
+	}
+	r := f.field(ds[0], "right")
+	if r < 0 || depth > 8 {
+		return nil, none, false
+	}
+	return f, r, true
 }
