@@ -558,6 +558,9 @@ func (x *extractor) pyOriginOf(f *file, n nid, e *env, depth int) pyOrigin {
 		if obj.k == vModule {
 			return x.pyModuleOrigin(obj.f, f.text(f.field(n, "attribute")), depth)
 		}
+		if o, ok := x.pySelfAttrOrigin(f, n, depth); ok {
+			return o
+		}
 		return pyOrigin{why: "attribute " + truncate(f.text(n), 60) + " is not followed to a server"}
 	case "call":
 		return x.pyCallOrigin(f, n, e, depth)
@@ -1385,4 +1388,60 @@ func (x *extractor) pyLiteralNode(f *file, n nid, depth int) (*file, nid, bool) 
 		return nil, none, false
 	}
 	return f, r, true
+}
+
+// pySelfAttrOrigin follows self.attr, in a method of a class of the
+// package, to the one assignment self.attr = ... the class makes, when
+// that is in __init__: class-based servers keep their FastMCP there. The
+// value is read without the constructor's arguments.
+func (x *extractor) pySelfAttrOrigin(f *file, n nid, depth int) (pyOrigin, bool) {
+	obj := f.field(n, "object")
+	if f.kind(obj) != "identifier" {
+		return pyOrigin{}, false
+	}
+	_, scope, ok := x.pyLookup(f, obj, f.text(obj))
+	if !ok || scope < 0 || f.kind(scope) != "function_definition" || !pyIsMethod(f, scope) {
+		return pyOrigin{}, false
+	}
+	params := f.named(f.field(scope, "parameters"))
+	if len(params) == 0 || pyParamName(f, params[0]) != f.text(obj) {
+		return pyOrigin{}, false
+	}
+	cls := pyEnclosingClass(f, scope)
+	if cls < 0 {
+		return pyOrigin{}, false
+	}
+	attr := f.text(f.field(n, "attribute"))
+	var found []nid
+	f.walk(f.field(cls, "body"), func(c nid) bool {
+		if f.kind(c) == "class_definition" {
+			return false
+		}
+		if f.kind(c) == "assignment" || f.kind(c) == "augmented_assignment" {
+			l := f.field(c, "left")
+			if f.kind(l) == "attribute" && f.text(f.field(l, "attribute")) == attr && f.kind(f.field(l, "object")) == "identifier" {
+				found = append(found, c)
+			}
+		}
+		return true
+	})
+	if len(found) != 1 || f.kind(found[0]) != "assignment" {
+		return pyOrigin{why: "self." + attr + " is assigned other than once in its class"}, true
+	}
+	a := found[0]
+	def := none
+	for p := f.parent(a); p >= 0 && p != cls; p = f.parent(p) {
+		if f.kind(p) == "function_definition" {
+			def = p
+			break
+		}
+	}
+	if def < 0 || f.text(f.field(def, "name")) != "__init__" || f.kind(f.field(a, "right")) != "call" {
+		return pyOrigin{why: "self." + attr + " is not constructed in __init__"}, true
+	}
+	o := x.pyOriginOf(f, f.field(a, "right"), nil, depth+1)
+	if o.kind == originNeed {
+		return pyOrigin{why: "self." + attr + " is built from the constructor's arguments"}, true
+	}
+	return o, true
 }
