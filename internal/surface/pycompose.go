@@ -723,7 +723,17 @@ func (x *extractor) pyCallOrigin(f *file, n nid, e *env, depth int) pyOrigin {
 	case vNeed:
 		return pyOrigin{kind: originNeed, need: cv}
 	case vExternal:
-		return pyExternalOrigin(cv.spec, id)
+		o := pyExternalOrigin(cv.spec, id)
+		if o.kind == originProxy {
+			// A proxy of a server of the package lists that server's
+			// entries: FastMCP.as_proxy(sub), create_proxy(sub).
+			if a, ok := positional(x.pyArgThunks(f, n, e), 0); ok && a.f != nil && a.v == nil {
+				if inner := x.pyOriginOf(a.f, a.n, a.env, depth+1); inner.kind == originFastMCP || inner.kind == originNeed {
+					return inner
+				}
+			}
+		}
+		return o
 	case vClass:
 		k, why := x.pyServerClass(cv, 0, map[pyServerID]bool{})
 		return pyOrigin{kind: k, id: id, why: why}
