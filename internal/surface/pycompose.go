@@ -101,7 +101,7 @@ func (v pyVer) bump(i int) pyVer {
 	return out
 }
 
-// parsePySpec reads a PEP 440 specifier set ("">=2.10,<3", "~=2.3",
+// parsePySpec reads a PEP 440 specifier set (">=2.10,<3", "~=2.3",
 // "==2.*") as one interval; != narrows nothing (the interval keeps every
 // other version, so excluding one release never hides a rule).
 func parsePySpec(spec string) (verSet, bool) {
