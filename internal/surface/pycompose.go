@@ -332,8 +332,12 @@ type pyChains struct {
 func (x *extractor) readPyRequirements(fsys fs.FS) {
 	pc := &pyComposition{mounts: map[pyServerID][]pyMount{}, served: map[pyServerID]bool{}, chains: map[pyServerID]pyChains{}, unread: map[pyServerID]rundir.Site{}}
 	x.pyc = pc
+	// The package's own metadata: at the root, or else in the sdist's top
+	// directory (name-version/), not in a subproject's.
 	dirs := []string{"."}
-	if ents, err := fs.ReadDir(fsys, "."); err == nil {
+	_, errInfo := fs.Stat(fsys, "PKG-INFO")
+	_, errProject := fs.Stat(fsys, "pyproject.toml")
+	if ents, err := fs.ReadDir(fsys, "."); err == nil && errInfo != nil && errProject != nil {
 		for _, e := range ents {
 			if e.IsDir() {
 				dirs = append(dirs, e.Name())

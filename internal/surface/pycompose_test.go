@@ -49,6 +49,7 @@ func TestPyRequirementEras(t *testing.T) {
 		{"direct reference", map[string]string{"pyproject.toml": "[project]\ndependencies = [\"fastmcp@git+ssh://example.invalid/fastmcp.git\"]\n"}, all},
 		{"extra only", map[string]string{"pyproject.toml": "[project]\ndependencies = [\"fastmcp>=3 ; extra == 'server'\"]\n"}, all},
 		{"pkg-info in the sdist directory", map[string]string{"p-1.0/PKG-INFO": "Metadata-Version: 2.1\nName: p\nRequires-Dist: fastmcp (>=2.2.0,<2.4)\n"}, "fastmcp 2.2-2.3"},
+		{"a subproject's metadata is not the package's", map[string]string{"pyproject.toml": "[project]\ndependencies = [\"fastmcp>=3\"]\n", "examples/pyproject.toml": "[project]\ndependencies = [\"fastmcp==2.0.0\"]\n"}, "fastmcp 3"},
 		{"poetry caret", map[string]string{"pyproject.toml": "[tool.poetry.dependencies]\npython = \"^3.10\"\nfastmcp = \"^2.10.1\"\n"}, "fastmcp 2.9-2.13; fastmcp 2.14"},
 		{"poetry table", map[string]string{"pyproject.toml": "[tool.poetry.dependencies]\nfastmcp = { version = \"~3.1\", extras = [\"x\"] }\n"}, "fastmcp 3"},
 		{"another section's dependencies", map[string]string{"pyproject.toml": "[project]\nname = \"p\"\n[tool.other]\ndependencies = [\"fastmcp==2.0.0\"]\n"}, all},
