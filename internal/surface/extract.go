@@ -67,6 +67,7 @@ type extractor struct {
 	entryTotal int
 	entryKeys  map[string]bool
 	pyRootList []string
+	pyc        *pyComposition // the package's composed servers (pycompose.go)
 }
 
 // Extract reads the tool surface of one package from fsys, whose members are
@@ -105,6 +106,7 @@ func Extract(ctx context.Context, pkg rundir.PackageRef, fsys fs.FS, members []M
 		return
 	}
 	x.readMetadata(fsys)
+	x.readPyRequirements(fsys)
 	x.markUnreachedSources()
 	x.extractAll()
 	if x.exceeded {
@@ -430,6 +432,7 @@ func (f *file) runnable() bool { return !f.vendored && !f.notRun }
 
 // extractAll evaluates every registration site of every file.
 func (x *extractor) extractAll() {
+	x.pyBuildComposition()
 	for _, f := range x.files {
 		if x.exceeded {
 			return

@@ -59,9 +59,13 @@ func (x *extractor) pySites(f *file) {
 					if c.needs(fn) {
 						return
 					}
+					from := len(c.entries)
 					x.pyFunctionEntry(f, n, KindTool, fn, x.pyArgThunks(f, inner, e), e, c)
+					x.pyComposeSite(f, f.field(f.field(inner, "function"), "object"), e, c, from)
 				case pySiteAddTool, pySiteAddPrompt, pySiteAddResource:
+					from := len(c.entries)
 					x.pyAddSite(f, n, s.kind, e, c)
+					x.pyComposeSite(f, f.field(f.field(n, "function"), "object"), e, c, from)
 				case pySiteTypedList:
 					v := x.eval(f, f.field(n, "right"), e)
 					if c.needs(v) {
@@ -137,12 +141,14 @@ func (x *extractor) pyDecoratorSite(f *file, d, def nid) {
 		if isCall {
 			args = x.pyArgThunks(f, expr, e)
 		}
+		from := len(c.entries)
 		switch kind {
 		case KindTool, KindPrompt, KindResource:
 			x.pyFunctionEntry(f, def, kind, fn, args, e, c)
 		default:
 			x.pyListHandler(f, def, kind, fn, e, c)
 		}
+		x.pyComposeSite(f, f.field(callee, "object"), e, c, from)
 	})
 }
 
