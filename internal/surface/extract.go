@@ -67,6 +67,7 @@ type extractor struct {
 	entryTotal int
 	entryKeys  map[string]bool
 	pyRootList []string
+	pyReg      pyRegistryCache // class and registry forms (pyregistry.go)
 }
 
 // Extract reads the tool surface of one package from fsys, whose members are

@@ -27,6 +27,7 @@ const (
 	pySiteAddResource                       // x.add_resource(...)
 	pySiteServer                            // FastMCP(...) / Server(...): instructions
 	pySiteTypedList                         // TOOLS: list[Tool] = [...]
+	pySiteToolFn                            // x.tool(fn, name=..., description=...)
 )
 
 func pyFunctionKind(k string) bool { return k == "function_definition" || k == "lambda" }
@@ -69,6 +70,8 @@ func buildPyFacts(f *file) *pyFacts {
 			switch {
 			case f.kind(fn) == "call" && f.pyAttrName(f.field(fn, "function")) == "tool" && f.kind(f.field(fn, "function")) == "attribute":
 				fa.sites = append(fa.sites, siteRef{pySiteCallForm, n})
+			case name == "tool" && f.kind(fn) == "attribute" && pyToolFnCandidate(f, n):
+				fa.sites = append(fa.sites, siteRef{pySiteToolFn, n})
 			case name == "add_tool" && f.kind(fn) == "attribute":
 				fa.sites = append(fa.sites, siteRef{pySiteAddTool, n})
 			case name == "add_prompt" && f.kind(fn) == "attribute":
@@ -690,8 +693,9 @@ func (x *extractor) evalPyCall(f *file, n nid, e *env) val {
 	fnNode := f.field(n, "function")
 	name := f.pyAttrName(fnNode)
 	args := x.pyArgThunks(f, n, e)
+	var recv val // the receiver of a method call x.m(...)
 	if f.kind(fnNode) == "attribute" {
-		recv := x.eval(f, f.field(fnNode, "object"), e)
+		recv = x.eval(f, f.field(fnNode, "object"), e)
 		if recv.k == vNeed {
 			return recv
 		}
@@ -762,9 +766,12 @@ func (x *extractor) evalPyCall(f *file, n nid, e *env) val {
 	case vUnknown:
 		return unknown("result of a call to an unresolved function: " + reasonOf(fn))
 	case vFunc:
+		if v, bound := x.pyMethodCall(fn, recv, args, e); bound {
+			return v
+		}
 		return x.callPy(fn, args, e)
 	case vClass:
-		return val{k: vInstance, f: fn.f, n: fn.n, env: e, args: args}
+		return pyNewInstance(fn, args, e)
 	case vExternal:
 		last := fn.spec
 		if i := strings.LastIndex(last, "."); i >= 0 {
@@ -902,7 +909,11 @@ func (x *extractor) pyElements(v val, e *env) ([]val, bool) {
 		}
 		out = append(out, x.eval(f, c, v.env))
 	}
-	return out, true
+	_, added, ok := x.pyContainerAdditions(v, false)
+	if !ok {
+		return added, false
+	}
+	return append(out, added...), true
 }
 
 func (x *extractor) pyDictEntries(v val, e *env) (keys, vals []val, ok bool) {
@@ -922,7 +933,11 @@ func (x *extractor) pyDictEntries(v val, e *env) (keys, vals []val, ok bool) {
 			return nil, nil, false
 		}
 	}
-	return keys, vals, true
+	k, vs, ok := x.pyContainerAdditions(v, true)
+	if !ok {
+		return nil, nil, false
+	}
+	return append(keys, k...), append(vals, vs...), true
 }
 
 // pyImportValue resolves `import a.b as c` / `from .m import name`.
@@ -1119,7 +1134,7 @@ func (x *extractor) pyMember(v val, key string, e *env) (val, bool) {
 			return union(alts...), true
 		}
 	}
-	return val{k: vUndefined}, false
+	return x.pyInheritedMember(v, key, e)
 }
 
 // pyInstances enumerates a Python scope: loop elements, or a function's call
@@ -1135,6 +1150,9 @@ func (x *extractor) pyInstances(s scopeRef, e *env) ([]env, string, *scopeRef) {
 	}
 	if f.kind(f.parent(n)) == "decorated_definition" {
 		return nil, "parameter supplied by the framework that calls the decorated function", nil
+	}
+	if frames, reason, ok := x.pyMethodInstances(s, e); ok {
+		return frames, reason, nil
 	}
 	name := f.text(f.field(n, "name"))
 	var frames []env

@@ -62,6 +62,8 @@ func (x *extractor) pySites(f *file) {
 					x.pyFunctionEntry(f, n, KindTool, fn, x.pyArgThunks(f, inner, e), e, c)
 				case pySiteAddTool, pySiteAddPrompt, pySiteAddResource:
 					x.pyAddSite(f, n, s.kind, e, c)
+				case pySiteToolFn:
+					x.pyToolFnSite(f, n, e, c)
 				case pySiteTypedList:
 					v := x.eval(f, f.field(n, "right"), e)
 					if c.needs(v) {
@@ -279,6 +281,9 @@ func (x *extractor) pyFunctionEntry(f *file, at nid, kind string, fn val, args [
 			if kind == KindTool {
 				x.toolFromObject(f, at, fn, e, c, "")
 			}
+			return
+		}
+		if x.pyNamedEntry(f, at, kind, fn, args, e, c) {
 			return
 		}
 		ent := entryBase(kind, f, at)
