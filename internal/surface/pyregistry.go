@@ -12,9 +12,9 @@ import "strings"
 //   - a dict or list bound to a name grows by the additions the package
 //     makes to it (`handlers[h.name] = h`, `.append`, `.extend`, `.update`,
 //     `.setdefault`, `.insert`, `.add`), each read under every call of the
-//     function that makes it: an addition in a function nothing calls does
-//     not happen, one in a function called where the extractor cannot
-//     follow is unresolved;
+//     function that makes it; an addition whose values need a binding the
+//     extractor cannot choose (a function with no call site in the package,
+//     which may still run as an entry point or a callback) is unresolved;
 //   - a method's self (and its other parameters) is bound through the
 //     calls of the method: `C(...)` for __init__, `obj.m(...)` for m, with
 //     obj resolved under the bindings of its own scope;
@@ -26,10 +26,9 @@ import "strings"
 // pyRegistryCache holds, per file, the additions made to containers bound
 // to a name, by that name.
 type pyRegistryCache struct {
-	additions  map[*file]map[string][]nid
-	referenced map[scopeRef]bool
-	classes    []scopeRef // every class definition of the package's Python files
-	indexed    bool
+	additions map[*file]map[string][]nid
+	classes   []scopeRef // every class definition of the package's Python files
+	indexed   bool
 }
 
 // pyContainerMethods are the methods that add to a dict, list or set.
@@ -196,13 +195,9 @@ func (x *extractor) pyAdditionValues(g *file, add nid, f *file, scope nid, base 
 			frames, reason, _ = x.instances(*need2, j.e)
 		}
 		if len(frames) == 0 {
-			if reason == reasonNoCallSite && !x.pyReferencedBesidesCalls(need.need) {
-				// The function that makes the addition never runs.
-				continue
-			}
-			if reason == reasonNoCallSite {
-				reason = "addition made in a function the package hands over or calls where the extractor cannot follow"
-			}
+			// A function with no call site in the package may still run
+			// (an entry point, a callback handed over): what it adds is
+			// unresolved, never taken as nothing.
 			return nil, []val{unknown("addition to a container: " + reason)}, false
 		}
 		for _, fr := range frames {
@@ -269,63 +264,6 @@ func (x *extractor) pyReadAddition(g *file, add nid, e *env, dict bool) (keys, v
 	}
 	// A method of the other kind of container is not an addition to this one.
 	return nil, nil
-}
-
-// pyReferencedBesidesCalls reports whether the function of scope s is named
-// anywhere in the package other than where it is defined and called (handed
-// to a framework, stored, registered as a callback): it may run where the
-// extractor cannot follow.
-func (x *extractor) pyReferencedBesidesCalls(s scopeRef) bool {
-	f, n := s.f, s.n
-	if f.kind(n) != "function_definition" {
-		return true
-	}
-	if r, ok := x.pyReg.referenced[s]; ok {
-		return r
-	}
-	if x.pyReg.referenced == nil {
-		x.pyReg.referenced = map[scopeRef]bool{}
-	}
-	r := x.pyNamedBesidesCalls(f, n)
-	x.pyReg.referenced[s] = r
-	return r
-}
-
-func (x *extractor) pyNamedBesidesCalls(f *file, n nid) bool {
-	nameNode := f.field(n, "name")
-	name := f.text(nameNode)
-	for _, g := range x.files {
-		if g.lang != LangPython || g.pyFacts == nil || !g.runnable() {
-			continue
-		}
-		for i := range g.nodes {
-			id := nid(i)
-			if g.kind(id) != "identifier" || (g == f && id == nameNode) || g.text(id) != name {
-				continue
-			}
-			p := g.parent(id)
-			switch g.kind(p) {
-			case "call":
-				if g.field(p, "function") == id {
-					continue
-				}
-			case "attribute":
-				if g.field(p, "attribute") == id {
-					if c := g.parent(p); g.kind(c) == "call" && g.field(c, "function") == p {
-						continue
-					}
-				}
-			case "function_definition":
-				if g.field(p, "name") == id {
-					continue // another function of the same name
-				}
-			case "dotted_name", "aliased_import", "global_statement", "nonlocal_statement":
-				continue
-			}
-			return true
-		}
-	}
-	return false
 }
 
 // pyNewInstance is the instance a call of package class cls makes. Its
@@ -860,7 +798,7 @@ func (x *extractor) pyToolFnSite(f *file, n nid, e *env, c *collector) {
 // and the parameters are the source text of the function's argument.
 // ok is false when there is no readable name= to record.
 func (x *extractor) pyNamedEntry(f *file, at nid, kind string, fn val, args []thunk, e *env, c *collector) (ok bool) {
-	if kind != KindTool && kind != KindPrompt {
+	if (kind != KindTool && kind != KindPrompt) || neverRuns(fn) {
 		return false
 	}
 	a, found := kwarg(args, "name")

@@ -76,6 +76,157 @@ var pyRegistryCases = []pyRegistryCase{
 		files:   map[string]string{"p/handlers.py": regHandlers, "p/server.py": regServer},
 		outcome: OutcomeParsed, tools: []string{"tool_a", "tool_b"},
 		descs: map[string]string{"tool_a": "Tool A.", "tool_b": "Tool B."}},
+	{name: "registry: a list filled by append in a loop over a literal list, names as class attributes",
+		files: map[string]string{"p/server.py": `from mcp.server import Server
+from mcp.types import Tool
+
+class Search:
+    name = "search"
+    def tool(self):
+        return Tool(name=self.name, description="Search.", inputSchema={})
+
+class Fetch(Search):
+    name = "fetch"
+
+registry = []
+for h in [Search(), Fetch()]:
+    registry.append(h)
+
+server = Server("s")
+
+@server.list_tools()
+async def lt():
+    return [h.tool() for h in registry]
+`}, outcome: OutcomeParsed, tools: []string{"fetch", "search"}},
+	{name: "negative: registry handler whose name is not readable",
+		files: map[string]string{"p/handlers.py": regHandlers + `
+import os
+class EnvHandler(ToolHandler):
+    def __init__(self):
+        super().__init__(os.environ["TOOL_NAME"])
+
+    def get_tool_description(self):
+        return Tool(name=self.name, description="From the environment.", inputSchema={})
+`, "p/server.py": regServer + "add_tool_handler(handlers.EnvHandler())\n"},
+		outcome: OutcomeDeclarationNotParsed, tools: []string{"tool_a", "tool_b"}, reason: "environment variable"},
+	{name: "negative: registry filled by a function handed to the framework, not called, is not an empty list",
+		files: map[string]string{"p/handlers.py": regHandlers, "p/server.py": strings.Replace(regServer,
+			"add_tool_handler(handlers.AHandler())\nadd_tool_handler(handlers.BHandler())\n",
+			"def setup(h):\n    add_tool_handler(h)\napp.on_startup(setup)\n", 1)},
+		outcome: OutcomeDeclarationNotParsed, reason: "tools/list result could not be read"},
+	{name: "registry: an addition in a function nothing in the package calls may run (an entry point): it is read",
+		files: map[string]string{"p/handlers.py": regHandlers, "p/server.py": regServer +
+			"def main():\n    add_tool_handler(handlers.NeverAddedHandler())\n"},
+		outcome: OutcomeParsed, tools: []string{"never_added", "tool_a", "tool_b"}},
+	{name: "class-based: self.mcp.tool(name=...)(self.method) in __init__ of a class the package instantiates",
+		files: map[string]string{"p/k8s.py": `class K8sHandler:
+    """Handler."""
+
+    def __init__(self, mcp, allow_write=False):
+        self.mcp = mcp
+        self.mcp.tool(name="list_pods")(self.list_pods)
+        mcp.tool()(self.get_logs)
+
+    async def list_pods(self, cluster: str) -> str:
+        """List the pods of a cluster."""
+        return ""
+
+    async def get_logs(self, pod: str) -> str:
+        """Get the logs of a pod."""
+        return ""
+`, "p/server.py": `from mcp.server.fastmcp import FastMCP
+from .k8s import K8sHandler
+
+def main():
+    mcp = FastMCP("k")
+    K8sHandler(mcp, True)
+    mcp.run()
+`}, outcome: OutcomeParsed, tools: []string{"list_pods", "get_logs"},
+		descs: map[string]string{"list_pods": "List the pods of a cluster.", "get_logs": "Get the logs of a pod."}},
+	{name: "negative: class-based registration in a class nothing instantiates stays unread",
+		files: map[string]string{"p/server.py": `class H:
+    def __init__(self, mcp):
+        mcp.tool(name="x")(self.x)
+
+    def x(self):
+        """X."""
+`}, outcome: OutcomeDeclarationNotParsed, reason: reasonNoCallSite},
+	{name: "subclass of FastMCP registering with self.tool(fn, name=..., description=...) from a method __init__ calls",
+		files: map[string]string{"p/server.py": `from fastmcp import FastMCP
+
+FIND = "Look things up."
+
+class MyServer(FastMCP):
+    def __init__(self, name: str = "my", **settings):
+        self.prefix = "x"
+        super().__init__(name=name, **settings)
+        self.setup_tools()
+
+    def setup_tools(self):
+        async def find(query: str) -> str:
+            """Find docstring (not published: description= wins)."""
+            return query
+
+        async def store(text: str) -> str:
+            """Store some text."""
+            return text
+
+        self.tool(find, name="my-find", description=FIND)
+        self.tool(store, name="my-store")
+        self.tool(self.ping)
+
+    def ping(self) -> str:
+        """Ping."""
+        return "pong"
+
+mcp = MyServer()
+`}, outcome: OutcomeParsed, tools: []string{"my-find", "my-store", "ping"},
+		descs: map[string]string{"my-find": "Look things up.", "my-store": "Store some text.", "ping": "Ping."}},
+	{name: "function forms and decorators",
+		files: map[string]string{"p/server.py": `from fastmcp import FastMCP
+from fastmcp.tools import Tool
+
+mcp = FastMCP("f")
+
+def a(x: int) -> int:
+    """A."""
+    return x
+
+def b(x: int) -> int:
+    """B."""
+    return x
+
+mcp.tool(a, name="tool_a", description="Explicit A.")
+mcp.tool(b)
+mcp.tool("only_a_name")
+mcp.add_tool(Tool.from_function(a, name="from_fn", description="From function."))
+
+@mcp.tool
+def bare() -> str:
+    """Bare."""
+
+@mcp.tool()
+def called() -> str:
+    """Called."""
+
+@mcp.tool("named")
+def named_fn() -> str:
+    """Named."""
+
+@mcp.tool(name="kw", description="Keyword.")
+def kw_fn() -> str:
+    """Not published."""
+`}, outcome: OutcomeParsed, tools: []string{"from_fn", "tool_a", "b", "bare", "called", "named", "kw"},
+		descs: map[string]string{"tool_a": "Explicit A.", "b": "B.", "from_fn": "From function.", "bare": "Bare.", "called": "Called.", "named": "Named.", "kw": "Keyword."}},
+	{name: "function form with an explicit name and a function from another package",
+		files: map[string]string{"p/server.py": `from fastmcp import FastMCP
+from otherpkg import handler
+
+mcp = FastMCP("f")
+mcp.tool(handler, name="other", description="Other.")
+mcp.tool(handler)
+`}, outcome: OutcomeDeclarationNotParsed, tools: []string{"other"}, descs: map[string]string{"other": "Other."},
+		reason: "tool function could not be resolved"},
 }
 
 func TestPythonRegistryForms(t *testing.T) {
