@@ -563,6 +563,7 @@ func (x *extractor) safeEval(f *file, site nid, fn func()) {
 	defer func() {
 		if r := recover(); r != nil {
 			x.depth = 0
+			x.pyReg.nesting = 0
 			x.inProgress = map[progKey]bool{}
 			x.resolving = map[nameKey]bool{}
 			x.readingValue = map[valueKey]bool{}

@@ -29,6 +29,10 @@ type pyRegistryCache struct {
 	additions map[*file]map[string][]nid
 	classes   []scopeRef // every class definition of the package's Python files
 	indexed   bool
+	// nesting counts the method-instance lookups in progress: binding a
+	// method through obj.m(...) may bind obj's own method first, and so on;
+	// the chain is bounded like any resolution.
+	nesting int
 }
 
 // pyContainerMethods are the methods that add to a dict, list or set.
@@ -52,8 +56,8 @@ func (x *extractor) pyAdditionsIndex(f *file) map[string][]nid {
 		case "assignment":
 			l := f.field(n, "left")
 			if f.kind(l) == "subscript" {
-				if o := f.field(l, "value"); f.kind(o) == "identifier" {
-					m[f.text(o)] = append(m[f.text(o)], n)
+				if k := pyAdditionKey(f, f.field(l, "value")); k != "" {
+					m[k] = append(m[k], n)
 				}
 			}
 		case "call":
@@ -61,8 +65,8 @@ func (x *extractor) pyAdditionsIndex(f *file) map[string][]nid {
 			if f.kind(fn) != "attribute" || !pyContainerMethods[f.text(f.field(fn, "attribute"))] {
 				continue
 			}
-			if o := f.field(fn, "object"); f.kind(o) == "identifier" {
-				m[f.text(o)] = append(m[f.text(o)], n)
+			if k := pyAdditionKey(f, f.field(fn, "object")); k != "" {
+				m[k] = append(m[k], n)
 			}
 		}
 	}
@@ -70,7 +74,21 @@ func (x *extractor) pyAdditionsIndex(f *file) map[string][]nid {
 	return m
 }
 
-// pyAdditionTarget is the identifier an addition node adds to.
+// pyAdditionKey is the key of the additions index for a container written
+// as o: NAME for a name, "self.NAME" for an attribute of self.
+func pyAdditionKey(f *file, o nid) string {
+	switch f.kind(o) {
+	case "identifier":
+		return f.text(o)
+	case "attribute":
+		if obj := f.field(o, "object"); f.kind(obj) == "identifier" && f.text(obj) == "self" {
+			return "self." + f.text(f.field(o, "attribute"))
+		}
+	}
+	return ""
+}
+
+// pyAdditionTarget is the expression an addition node adds to.
 func pyAdditionTarget(f *file, add nid) nid {
 	if f.kind(add) == "assignment" {
 		return f.field(f.field(add, "left"), "value")
@@ -93,10 +111,14 @@ func (x *extractor) pyContainerAdditions(v val, dict bool) (keys, vals []val, ok
 		return nil, nil, true
 	}
 	left := f.field(asg, "left")
-	if f.kind(left) != "identifier" {
+	key := pyAdditionKey(f, left)
+	if key == "" {
 		return nil, nil, true
 	}
-	name := f.text(left)
+	if f.kind(left) == "attribute" {
+		return x.pySelfContainerAdditions(v, key, dict)
+	}
+	name := key
 	_, scope, found := x.pyLookup(f, left, name)
 	if !found {
 		return nil, nil, true
@@ -146,6 +168,58 @@ func (x *extractor) pyAddsTo(g *file, add nid, name string, f *file, lit, scope 
 	}
 	iv := x.pyImportValue(g, ds[0], name)
 	return (iv.k == vObject || iv.k == vArray) && iv.f == f && iv.n == lit
+}
+
+// pySelfContainerAdditions lists the additions to a container a method
+// binds to self.NAME (`self.tools = {}` in __init__): `self.NAME[k] = v`,
+// `self.NAME.append(v)`, ... in the methods of the same class or of a
+// package subclass, each read under every call of the method that makes it.
+func (x *extractor) pySelfContainerAdditions(v val, key string, dict bool) (keys, vals []val, ok bool) {
+	f := v.f
+	cls := pyEnclosingClass(f, v.n)
+	if cls < 0 {
+		return nil, nil, true
+	}
+	for _, g := range x.files {
+		if g.lang != LangPython || g.pyFacts == nil || !g.runnable() {
+			continue
+		}
+		for _, add := range x.pyAdditionsIndex(g)[key] {
+			if !x.step() {
+				return nil, []val{x.stepFailure()}, false
+			}
+			k := pyEnclosingClass(g, add)
+			if k < 0 || !x.pyIsSubclass(val{k: vClass, f: g, n: k}, f, cls, map[scopeRef]bool{}) {
+				continue
+			}
+			ks, vs, ok := x.pyAdditionValues(g, add, g, k, v.env, dict)
+			if !ok {
+				return nil, vs, false
+			}
+			keys, vals = append(keys, ks...), append(vals, vs...)
+		}
+	}
+	return keys, vals, true
+}
+
+// pyIsSubclass reports whether class cls is class want of f or has it among
+// its package bases.
+func (x *extractor) pyIsSubclass(cls val, f *file, want nid, seen map[scopeRef]bool) bool {
+	if cls.f == f && cls.n == want {
+		return true
+	}
+	at := scopeRef{cls.f, cls.n}
+	if seen[at] || len(seen) > 64 {
+		return false
+	}
+	seen[at] = true
+	bases, _, _ := x.pyPackageBases(cls.f, cls.n, cls.env)
+	for _, b := range bases {
+		if x.pyIsSubclass(b, f, want, seen) {
+			return true
+		}
+	}
+	return false
 }
 
 // pyAdditionValues reads one addition under every binding of the scopes
@@ -596,8 +670,12 @@ func (x *extractor) pyMethodInstances(s scopeRef, e *env) (frames []env, reason 
 	if x.inProgress[key] {
 		return nil, "method calls itself through its own call sites", true
 	}
+	if x.pyReg.nesting >= 16 || x.depth >= x.opts.MaxDepth {
+		return nil, "methods bound through a chain of more than 16 method calls", true
+	}
 	x.inProgress[key] = true
-	defer delete(x.inProgress, key)
+	x.pyReg.nesting++
+	defer func() { delete(x.inProgress, key); x.pyReg.nesting-- }()
 	if name == "__init__" {
 		frames = x.pyInitInstances(s, cls, e)
 	} else {

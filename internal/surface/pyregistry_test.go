@@ -1,6 +1,7 @@
 package surface
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -98,6 +99,50 @@ server = Server("s")
 async def lt():
     return [h.tool() for h in registry]
 `}, outcome: OutcomeParsed, tools: []string{"fetch", "search"}},
+	{name: "registry held by an instance: self.tools = {} filled by a method the package calls",
+		files: map[string]string{"p/server.py": `from mcp.server import Server
+from mcp.types import Tool
+
+class Registry:
+    def __init__(self):
+        self._tools = {}
+
+    def register(self, name, description):
+        self._tools[name] = Tool(name=name, description=description, inputSchema={})
+
+    def all(self):
+        return list(self._tools.values())
+
+registry = Registry()
+registry.register("alpha", "Alpha.")
+registry.register("beta", "Beta.")
+server = Server("s")
+
+@server.list_tools()
+async def lt():
+    return registry.all()
+`}, outcome: OutcomeParsed, tools: []string{"alpha", "beta"}, descs: map[string]string{"alpha": "Alpha.", "beta": "Beta."}},
+	{name: "negative: registry held by an instance, filled by a method called with names read at run time",
+		files: map[string]string{"p/server.py": `import json
+from mcp.server import Server
+from mcp.types import Tool
+
+class Registry:
+    def __init__(self):
+        self._tools = {}
+
+    def register(self, name):
+        self._tools[name] = Tool(name=name, description="d", inputSchema={})
+
+registry = Registry()
+for spec in json.loads(open("tools.json").read()):
+    registry.register(spec["name"])
+server = Server("s")
+
+@server.list_tools()
+async def lt():
+    return list(registry._tools.values())
+`}, outcome: OutcomeDeclarationNotParsed, reason: "tools/list result could not be read"},
 	{name: "negative: registry handler whose name is not readable",
 		files: map[string]string{"p/handlers.py": regHandlers + `
 import os
@@ -261,4 +306,44 @@ func TestPythonRegistryForms(t *testing.T) {
 			}
 		})
 	}
+}
+
+// A chain of methods, each binding its self through the call of the one
+// before (m0 calls m1 on self, ... m59 registers), and a lattice of shared
+// bases: each ends, bounded, with an outcome recorded.
+func TestPythonRegistryBounds(t *testing.T) {
+	chain := func(n int) string {
+		var b strings.Builder
+		b.WriteString("from fastmcp import FastMCP\nclass H:\n    def __init__(self, mcp):\n        self.mcp = mcp\n        self.m0()\n")
+		for i := 0; i < n; i++ {
+			fmt.Fprintf(&b, "    def m%d(self):\n        self.m%d()\n", i, i+1)
+		}
+		fmt.Fprintf(&b, "    def m%d(self):\n        self.mcp.tool(name='deep')(self.fn)\n    def fn(self):\n        \"\"\"Deep.\"\"\"\n", n)
+		b.WriteString("H(FastMCP('s'))\n")
+		return b.String()
+	}
+	s, _ := capExtract(t, map[string]string{"p/__init__.py": "", "p/server.py": chain(3)}, Options{})
+	if s.Outcome != OutcomeParsed {
+		t.Fatalf("chain of 3 methods: outcome %s (%s) %+v", s.Outcome, s.OutcomeDetail, s.Unresolved)
+	}
+	checkNames(t, "tool", s.Tools, []string{"deep"}, func(e rundir.Entry) string { return e.Name })
+	s, _ = capExtract(t, map[string]string{"p/__init__.py": "", "p/server.py": chain(60)}, Options{})
+	if s.Outcome != OutcomeDeclarationNotParsed || len(s.OutcomeEvidence) == 0 {
+		t.Fatalf("chain of 60 methods: outcome %s with %d sites, want declaration_not_parsed with its site", s.Outcome, len(s.OutcomeEvidence))
+	}
+
+	// Registry handlers over a lattice of 24 levels of shared bases: the
+	// name set in the root's __init__ is read once per class, not per path.
+	var l strings.Builder
+	l.WriteString("from mcp.server import Server\nfrom mcp.types import Tool\nclass B0:\n    def __init__(self, n):\n        self.name = n\n")
+	for i := 1; i <= 24; i++ {
+		fmt.Fprintf(&l, "class B%d(B%d, B%d):\n    pass\n", i, i-1, i-1)
+	}
+	l.WriteString("class H(B24):\n    def __init__(self):\n        super().__init__('lattice')\n    def tool(self):\n        return Tool(name=self.name, description='L.', inputSchema={})\n")
+	l.WriteString("handlers = []\nhandlers.append(H())\nserver = Server('s')\n@server.list_tools()\nasync def lt():\n    return [h.tool() for h in handlers]\n")
+	s, _ = capExtract(t, map[string]string{"p/__init__.py": "", "p/server.py": l.String()}, Options{})
+	if s.Outcome != OutcomeParsed {
+		t.Fatalf("lattice: outcome %s (%s) %+v", s.Outcome, s.OutcomeDetail, s.Unresolved)
+	}
+	checkNames(t, "tool", s.Tools, []string{"lattice"}, func(e rundir.Entry) string { return e.Name })
 }
