@@ -745,6 +745,9 @@ func (x *extractor) evalPyCall(f *file, n nid, e *env) val {
 			if recv.k == vObject {
 				keys, vals, ok := x.entries(recv, e)
 				if !ok {
+					if len(vals) == 1 && vals[0].isUnknown() {
+						return vals[0] // an addition to the dict needs a binding, or says why it is unread
+					}
 					return unknown("dict." + name + "() of an unresolved dict")
 				}
 				return entriesView(name, keys, vals)
@@ -935,7 +938,7 @@ func (x *extractor) pyDictEntries(v val, e *env) (keys, vals []val, ok bool) {
 	}
 	k, vs, ok := x.pyContainerAdditions(v, true)
 	if !ok {
-		return nil, nil, false
+		return nil, vs, false
 	}
 	return append(keys, k...), append(vals, vs...), true
 }

@@ -142,7 +142,12 @@ server = Server("s")
 @server.list_tools()
 async def lt():
     return list(registry._tools.values())
-`}, outcome: OutcomeDeclarationNotParsed, reason: "tools/list result could not be read"},
+`}, outcome: OutcomeDeclarationNotParsed, reason: "parsed at run time (json.loads)"},
+	{name: "registry: handlers added in a loop over a literal list of classes",
+		files: map[string]string{"p/handlers.py": regHandlers, "p/server.py": strings.Replace(regServer,
+			"add_tool_handler(handlers.AHandler())\nadd_tool_handler(handlers.BHandler())\n",
+			"for cls in [handlers.AHandler, handlers.BHandler]:\n    add_tool_handler(cls())\n", 1)},
+		outcome: OutcomeParsed, tools: []string{"tool_a", "tool_b"}},
 	{name: "negative: registry handler whose name is not readable",
 		files: map[string]string{"p/handlers.py": regHandlers + `
 import os
@@ -158,7 +163,7 @@ class EnvHandler(ToolHandler):
 		files: map[string]string{"p/handlers.py": regHandlers, "p/server.py": strings.Replace(regServer,
 			"add_tool_handler(handlers.AHandler())\nadd_tool_handler(handlers.BHandler())\n",
 			"def setup(h):\n    add_tool_handler(h)\napp.on_startup(setup)\n", 1)},
-		outcome: OutcomeDeclarationNotParsed, reason: "tools/list result could not be read"},
+		outcome: OutcomeDeclarationNotParsed, reason: reasonNoCallSite},
 	{name: "registry: an addition in a function nothing in the package calls may run (an entry point): it is read",
 		files: map[string]string{"p/handlers.py": regHandlers, "p/server.py": regServer +
 			"def main():\n    add_tool_handler(handlers.NeverAddedHandler())\n"},
