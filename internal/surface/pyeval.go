@@ -657,6 +657,9 @@ func (x *extractor) pyComprehension(f *file, n nid, e *env) val {
 		if len(items) == 1 && items[0].k == vNeed {
 			return items[0]
 		}
+		if len(items) == 1 {
+			return unknown("comprehension over an unresolved value: " + reasonOf(items[0]))
+		}
 		return unknown("comprehension over an unresolved value")
 	}
 	body := f.field(n, "body")

@@ -27,6 +27,7 @@ import "strings"
 // to a name, by that name.
 type pyRegistryCache struct {
 	additions map[*file]map[string][]nid
+	argIdents map[*file]map[string][]nid // identifiers written as call arguments, by name
 	classes   []scopeRef // every class definition of the package's Python files
 	indexed   bool
 	// nesting counts the method-instance lookups in progress: binding a
@@ -71,6 +72,30 @@ func (x *extractor) pyAdditionsIndex(f *file) map[string][]nid {
 		}
 	}
 	x.pyReg.additions[f] = m
+	return m
+}
+
+// pyArgIdents lists f's identifiers written as a call's argument
+// (positional or keyword), by name.
+func (x *extractor) pyArgIdents(f *file) map[string][]nid {
+	if m, ok := x.pyReg.argIdents[f]; ok {
+		return m
+	}
+	if x.pyReg.argIdents == nil {
+		x.pyReg.argIdents = map[*file]map[string][]nid{}
+	}
+	m := map[string][]nid{}
+	for i := range f.nodes {
+		n := nid(i)
+		if f.kind(n) != "identifier" {
+			continue
+		}
+		p := f.parent(n)
+		if f.kind(p) == "argument_list" || (f.kind(p) == "keyword_argument" && f.field(p, "value") == n) {
+			m[f.text(n)] = append(m[f.text(n)], n)
+		}
+	}
+	x.pyReg.argIdents[f] = m
 	return m
 }
 
@@ -141,7 +166,53 @@ func (x *extractor) pyContainerAdditions(v val, dict bool) (keys, vals []val, ok
 			keys, vals = append(keys, k...), append(vals, vs...)
 		}
 	}
+	if r := x.pyAddedThroughParameter(f, name, scope, v.env); r != "" {
+		return nil, []val{unknown(r)}, false
+	}
 	return keys, vals, true
+}
+
+// pyAddedThroughParameter says why the container bound to name in scope
+// of f may grow where its additions are not read: it is handed to a
+// function of the package that adds to the parameter receiving it
+// (`register_all(tools)` with `def register_all(reg): reg[k] = v`).
+// Additions through such an alias are not followed, so the container is
+// unresolved rather than read short.
+func (x *extractor) pyAddedThroughParameter(f *file, name string, scope nid, e *env) string {
+	for _, id := range x.pyArgIdents(f)[name] {
+		p := f.parent(id)
+		if f.kind(p) == "keyword_argument" && f.field(p, "value") == id {
+			p = f.parent(p)
+		} else if f.kind(p) != "argument_list" {
+			continue
+		}
+		call := f.parent(p)
+		if f.kind(call) != "call" {
+			continue
+		}
+		if _, s, ok := x.pyLookup(f, id, name); !ok || s != scope {
+			continue
+		}
+		if !x.step() {
+			return "resolution of this site passed its step limit"
+		}
+		fn := x.eval(f, f.field(call, "function"), e)
+		if fn.k != vFunc || fn.f == nil || fn.f.lang != LangPython || fn.f.kind(fn.n) != "function_definition" {
+			continue
+		}
+		for _, prm := range fn.f.named(fn.f.field(fn.n, "parameters")) {
+			pn := pyParamName(fn.f, prm)
+			if pn == "" {
+				continue
+			}
+			for _, add := range x.pyAdditionsIndex(fn.f)[pn] {
+				if _, s, ok := x.pyLookup(fn.f, pyAdditionTarget(fn.f, add), pn); ok && s == fn.n {
+					return "container " + name + " is handed to " + fn.f.text(fn.f.field(fn.n, "name")) + "(), which adds to it: additions through a parameter are not followed"
+				}
+			}
+		}
+	}
+	return ""
 }
 
 // pyAddsTo reports whether the addition add in g adds to the literal lit of

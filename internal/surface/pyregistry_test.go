@@ -148,6 +148,11 @@ async def lt():
 			"add_tool_handler(handlers.AHandler())\nadd_tool_handler(handlers.BHandler())\n",
 			"for cls in [handlers.AHandler, handlers.BHandler]:\n    add_tool_handler(cls())\n", 1)},
 		outcome: OutcomeParsed, tools: []string{"tool_a", "tool_b"}},
+	{name: "negative: a registry handed to a function that adds to its parameter is not read short",
+		files: map[string]string{"p/handlers.py": regHandlers, "p/server.py": strings.Replace(regServer,
+			"add_tool_handler(handlers.AHandler())\n",
+			"def register_more(reg):\n    reg['b'] = handlers.BHandler()\nregister_more(tool_handlers)\nadd_tool_handler(handlers.AHandler())\n", 1)},
+		outcome: OutcomeDeclarationNotParsed, reason: "additions through a parameter are not followed"},
 	{name: "negative: registry handler whose name is not readable",
 		files: map[string]string{"p/handlers.py": regHandlers + `
 import os
