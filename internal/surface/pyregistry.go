@@ -28,7 +28,7 @@ import "strings"
 type pyRegistryCache struct {
 	additions map[*file]map[string][]nid
 	argIdents map[*file]map[string][]nid // identifiers written as call arguments, by name
-	classes   []scopeRef // every class definition of the package's Python files
+	classes   []scopeRef                 // every class definition of the package's Python files
 	indexed   bool
 	// nesting counts the method-instance lookups in progress: binding a
 	// method through obj.m(...) may bind obj's own method first, and so on;
