@@ -898,7 +898,7 @@ func (x *extractor) pyDictGet(v val, key string, e *env) (val, bool) {
 			}
 		}
 	}
-	return val{k: vUndefined}, false
+	return x.pyAddedEntry(v, key)
 }
 
 func (x *extractor) pyElements(v val, e *env) ([]val, bool) {

@@ -986,3 +986,34 @@ func (x *extractor) pyNamedEntry(f *file, at nid, kind string, fn val, args []th
 	c.entries = append(c.entries, ent)
 	return true
 }
+
+// pyAddedEntry reads key of a dict literal that does not write it, from
+// the additions the package makes to the dict: the value added under key
+// (one of several when added more than once), unresolved when an addition
+// or its key cannot be read, and missing when no addition names it.
+func (x *extractor) pyAddedEntry(v val, key string) (val, bool) {
+	keys, vals, ok := x.pyContainerAdditions(v, true)
+	if !ok {
+		if len(vals) == 1 {
+			return vals[0], true
+		}
+		return unknown("dict with additions that cannot be read"), true
+	}
+	var alts []val
+	for i, k := range keys {
+		if k.k == vNeed {
+			return k, true
+		}
+		s, ok := plainText(k)
+		if !ok {
+			return unknown("dict with an addition under a key computed at run time"), true
+		}
+		if s == key {
+			alts = append(alts, vals[i])
+		}
+	}
+	if len(alts) == 0 {
+		return val{k: vUndefined}, false
+	}
+	return union(alts...), true
+}

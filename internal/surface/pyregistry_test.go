@@ -153,6 +153,18 @@ async def lt():
 			"add_tool_handler(handlers.AHandler())\n",
 			"def register_more(reg):\n    reg['b'] = handlers.BHandler()\nregister_more(tool_handlers)\nadd_tool_handler(handlers.AHandler())\n", 1)},
 		outcome: OutcomeDeclarationNotParsed, reason: "additions through a parameter are not followed"},
+	{name: "registry: a key of a dict read from its additions",
+		files: map[string]string{"p/server.py": `from mcp.server import Server
+from mcp.types import Tool
+
+DESCRIPTIONS = {}
+DESCRIPTIONS["search"] = "Search the index."
+server = Server("s")
+
+@server.list_tools()
+async def lt():
+    return [Tool(name="search", description=DESCRIPTIONS["search"], inputSchema={})]
+`}, outcome: OutcomeParsed, tools: []string{"search"}, descs: map[string]string{"search": "Search the index."}},
 	{name: "negative: registry handler whose name is not readable",
 		files: map[string]string{"p/handlers.py": regHandlers + `
 import os
