@@ -881,7 +881,7 @@ func (x *extractor) pyDictGet(v val, key string, e *env) (val, bool) {
 				return unknown("dict key computed at run time"), true
 			}
 			if s == key {
-				return x.eval(f, f.field(c, "value"), v.env), true
+				return x.pyOverwritten(v, key, x.eval(f, f.field(c, "value"), v.env)), true
 			}
 		case "dictionary_splat":
 			inner := f.named(c)

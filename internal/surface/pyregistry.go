@@ -1017,3 +1017,18 @@ func (x *extractor) pyAddedEntry(v val, key string) (val, bool) {
 	}
 	return union(alts...), true
 }
+
+// pyOverwritten is the value of key of a dict literal that writes it as
+// lit, given the additions the package makes to the dict: lit when none
+// writes key again, one of several values when one does (it may run
+// before the read or not), unresolved when an addition cannot be read.
+func (x *extractor) pyOverwritten(v val, key string, lit val) val {
+	added, found := x.pyAddedEntry(v, key)
+	if !found {
+		return lit
+	}
+	if added.isUnknown() {
+		return added
+	}
+	return union(lit, added)
+}
