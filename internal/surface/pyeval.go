@@ -1106,7 +1106,7 @@ func (x *extractor) pyMember(v val, key string, e *env) (val, bool) {
 				init = def
 			}
 			if nm == key {
-				return val{k: vFunc, f: f, n: def, env: e}, true
+				return x.pyMethodValue(v, val{k: vFunc, f: f, n: def, env: e}, e), true
 			}
 		case "expression_statement":
 			for _, a := range f.named(def) {

@@ -6,7 +6,7 @@ import "strings"
 // (issue 14, item 3), read exactly:
 //
 //   - a method called on an instance of a package class runs with self bound
-//     to that instance (`th.get_tool_description()`), and an attribute the
+//     to that instance (`h.describe()`), and an attribute the
 //     class does not define is looked up in its package bases, with what
 //     each base's __init__ receives through `super().__init__(...)`;
 //   - a dict or list bound to a name grows by the additions the package
@@ -647,7 +647,7 @@ func (x *extractor) pyOwnMember(this, cls val, args []thunk, known, runs bool, k
 		switch f.kind(def) {
 		case "function_definition":
 			if f.text(f.field(def, "name")) == key {
-				return val{k: vFunc, f: f, n: def, env: e}, true
+				return x.pyMethodValue(this, val{k: vFunc, f: f, n: def, env: e}, e), true
 			}
 		case "expression_statement":
 			for _, a := range f.named(def) {
@@ -1031,4 +1031,39 @@ func (x *extractor) pyOverwritten(v val, key string, lit val) val {
 		return added
 	}
 	return union(lit, added)
+}
+
+// pyMethodValue is what reading method m of the instance this gives: the
+// value its getter returns for a @property (or functools' cached_property),
+// the method itself otherwise.
+func (x *extractor) pyMethodValue(this, m val, e *env) val {
+	if this.k != vInstance || !pyIsProperty(m.f, m.n) {
+		return m
+	}
+	if v, bound := x.pyMethodCall(m, this, nil, e); bound {
+		return v
+	}
+	return unknown("property " + m.f.text(m.f.field(m.n, "name")) + " not read")
+}
+
+// pyIsProperty reports whether def is decorated @property or
+// @cached_property (bare or through a module).
+func pyIsProperty(f *file, def nid) bool {
+	p := f.parent(def)
+	if f.kind(p) != "decorated_definition" {
+		return false
+	}
+	for _, d := range f.named(p) {
+		if f.kind(d) != "decorator" {
+			continue
+		}
+		t := strings.TrimSpace(strings.TrimPrefix(f.text(d), "@"))
+		if i := strings.LastIndex(t, "."); i >= 0 {
+			t = t[i+1:]
+		}
+		if t == "property" || t == "cached_property" {
+			return true
+		}
+	}
+	return false
 }

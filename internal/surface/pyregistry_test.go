@@ -178,6 +178,45 @@ server = Server("s")
 async def lt():
     return [Tool(name="search", description=DESCRIPTIONS["search"], inputSchema={})]
 `}, outcome: OutcomeParsed, tools: []string{"search"}, unread: []string{"search"}},
+	{name: "registry: handler names and descriptions written as properties",
+		files: map[string]string{"p/server.py": `from abc import ABC, abstractmethod
+from functools import cached_property
+from mcp.server import Server
+from mcp.types import Tool
+
+class BaseTool(ABC):
+    @property
+    @abstractmethod
+    def name(self) -> str: ...
+
+    @cached_property
+    def description(self) -> str:
+        return "Base description."
+
+    def to_tool(self):
+        return Tool(name=self.name, description=self.description, inputSchema={})
+
+class Clock(BaseTool):
+    @property
+    def name(self) -> str:
+        return "clock"
+
+class Timer(BaseTool):
+    @property
+    def name(self) -> str:
+        return "timer"
+
+    @property
+    def description(self) -> str:
+        return "Start a timer."
+
+TOOLS = [Clock(), Timer()]
+server = Server("s")
+
+@server.list_tools()
+async def lt():
+    return [t.to_tool() for t in TOOLS]
+`}, outcome: OutcomeParsed, tools: []string{"clock", "timer"}, descs: map[string]string{"clock": "Base description.", "timer": "Start a timer."}},
 	{name: "negative: registry handler whose name is not readable",
 		files: map[string]string{"p/handlers.py": regHandlers + `
 import os
