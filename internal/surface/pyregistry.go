@@ -488,9 +488,17 @@ func pyClassMethodDef(f *file, cls nid, name string) nid {
 // package, in order, and the first base from another package (its
 // specifier), if any.
 func (x *extractor) pyPackageBases(f *file, cls nid, e *env) (bases []val, external string, stop val) {
+	bases, _, external, stop = x.pyBasesWritten(f, cls, e)
+	return bases, external, stop
+}
+
+// pyBasesWritten is pyPackageBases with each base's node in the list of
+// superclasses, and its position among the bases written (keywords such
+// as metaclass= are not bases).
+func (x *extractor) pyBasesWritten(f *file, cls nid, e *env) (bases []val, at []nid, external string, stop val) {
 	supers := f.field(cls, "superclasses")
 	if supers < 0 {
-		return nil, "", val{}
+		return nil, nil, "", val{}
 	}
 	for _, b := range f.named(supers) {
 		if f.kind(b) == "keyword_argument" {
@@ -499,16 +507,28 @@ func (x *extractor) pyPackageBases(f *file, cls nid, e *env) (bases []val, exter
 		bv := x.eval(f, b, e)
 		switch {
 		case bv.k == vNeed:
-			return nil, "", bv
+			return nil, nil, "", bv
 		case bv.k == vClass && bv.f != nil && bv.f.lang == LangPython:
 			bases = append(bases, bv)
+			at = append(at, b)
 		case bv.k == vExternal && !pyNeutralBase(bv.spec):
 			if external == "" {
 				external = bv.spec
 			}
 		}
 	}
-	return bases, external, val{}
+	return bases, at, external, val{}
+}
+
+// pyFirstBase reports whether node b is the first base written in the
+// superclass list of cls: the one super().__init__(...) reaches.
+func pyFirstBase(f *file, cls, b nid) bool {
+	for _, c := range f.named(f.field(cls, "superclasses")) {
+		if f.kind(c) != "keyword_argument" {
+			return c == b
+		}
+	}
+	return false
 }
 
 // pyNeutralBase reports whether a base class from outside the package adds
@@ -522,11 +542,11 @@ func pyNeutralBase(spec string) bool {
 }
 
 // pySuperInitCall finds the call by which __init__ def of a class hands its
-// base (the index-th of the class's package bases, written as base) the
-// arguments: `super().__init__(...)` (the first base) or
+// base (written as node base; first tells whether it is the first base
+// written) the arguments: `super().__init__(...)` for the first base, or
 // `Base.__init__(self, ...)`. ok is false when the class makes no such call
 // (the base's __init__ does not run) or more than one.
-func pySuperInitCall(f *file, def nid, index int, base nid) (call nid, explicitSelf, ok bool) {
+func pySuperInitCall(f *file, def nid, first bool, base nid) (call nid, explicitSelf, ok bool) {
 	call = none
 	count := 0
 	f.walk(f.field(def, "body"), func(n nid) bool {
@@ -543,7 +563,7 @@ func pySuperInitCall(f *file, def nid, index int, base nid) (call nid, explicitS
 		}
 		obj := f.field(fn, "object")
 		switch {
-		case index == 0 && f.kind(obj) == "call" && f.text(f.field(obj, "function")) == "super":
+		case first && f.kind(obj) == "call" && f.text(f.field(obj, "function")) == "super":
 			call, explicitSelf = n, false
 			count++
 		case base >= 0 && f.text(obj) == f.text(base):
@@ -569,12 +589,11 @@ func (x *extractor) pyInheritedMember(v val, key string, e *env) (val, bool) {
 }
 
 func (x *extractor) pyBasesMember(this val, f *file, cls nid, clsEnv *env, args []thunk, known bool, key string, e *env, seen map[scopeRef]bool) (val, bool) {
-	bases, external, stop := x.pyPackageBases(f, cls, clsEnv)
+	bases, nodes, external, stop := x.pyBasesWritten(f, cls, clsEnv)
 	if stop.k == vNeed {
 		return stop, true
 	}
 	init := pyClassMethodDef(f, cls, "__init__")
-	supers := f.named(f.field(cls, "superclasses"))
 	for i, bv := range bases {
 		at := scopeRef{bv.f, bv.n}
 		if seen[at] || len(seen) > 64 {
@@ -584,11 +603,7 @@ func (x *extractor) pyBasesMember(this val, f *file, cls nid, clsEnv *env, args 
 		// What the base's __init__ receives for this instance.
 		bargs, bknown, runs := args, known, true
 		if init >= 0 {
-			var baseNode nid = none
-			if i < len(supers) {
-				baseNode = pyNthBaseNode(f, supers, bv, x, clsEnv)
-			}
-			call, explicitSelf, ok := pySuperInitCall(f, init, i, baseNode)
+			call, explicitSelf, ok := pySuperInitCall(f, init, pyFirstBase(f, cls, nodes[i]), nodes[i])
 			switch {
 			case !ok:
 				bargs, bknown, runs = nil, false, false
@@ -618,19 +633,6 @@ func (x *extractor) pyBasesMember(this val, f *file, cls nid, clsEnv *env, args 
 		return unknown("attribute " + key + " may be defined by " + external + ", a base class from another package"), true
 	}
 	return val{k: vUndefined}, false
-}
-
-// pyNthBaseNode is the node of the superclass list that evaluates to base.
-func pyNthBaseNode(f *file, supers []nid, base val, x *extractor, e *env) nid {
-	for _, b := range supers {
-		if f.kind(b) == "keyword_argument" {
-			continue
-		}
-		if bv := x.eval(f, b, e); bv.k == vClass && bv.f == base.f && bv.n == base.n {
-			return b
-		}
-	}
-	return none
 }
 
 // pyOwnMember reads attribute key defined by class cls itself for the
@@ -800,11 +802,11 @@ func (x *extractor) pyInitInstances(s scopeRef, cls nid, e *env) []env {
 // pySuperInstances are the frames of __init__ s reached from the __init__ d
 // of subclass c through super().__init__(...) (c's first base must run s).
 func (x *extractor) pySuperInstances(s scopeRef, c scopeRef, d nid, e *env) []env {
-	bases, _, _ := x.pyPackageBases(c.f, c.n, nil)
-	if len(bases) == 0 || x.pyInitOf(bases[0], map[scopeRef]bool{}) != s {
+	bases, nodes, _, _ := x.pyBasesWritten(c.f, c.n, nil)
+	if len(bases) == 0 || !pyFirstBase(c.f, c.n, nodes[0]) || x.pyInitOf(bases[0], map[scopeRef]bool{}) != s {
 		return nil
 	}
-	call, _, ok := pySuperInitCall(c.f, d, 0, none)
+	call, _, ok := pySuperInitCall(c.f, d, true, none)
 	if !ok {
 		return nil
 	}

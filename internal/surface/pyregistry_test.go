@@ -217,6 +217,37 @@ server = Server("s")
 async def lt():
     return [t.to_tool() for t in TOOLS]
 `}, outcome: OutcomeParsed, tools: []string{"clock", "timer"}, descs: map[string]string{"clock": "Base description.", "timer": "Start a timer."}},
+	{name: "registry: a second base initialised by Base.__init__(self, ...), super() reaching the first",
+		files: map[string]string{"p/server.py": `from mcp.server import Server
+from mcp.types import Tool
+from otherpkg import Plugin
+
+class Named:
+    def __init__(self, name):
+        self.name = name
+
+class Both(Plugin, Named):
+    def __init__(self):
+        super().__init__()
+        Named.__init__(self, "both")
+
+    def tool(self):
+        return Tool(name=self.name, description="Both.", inputSchema={})
+
+class SuperOnly(Plugin, Named):
+    def __init__(self):
+        super().__init__("not_mine")
+
+    def tool(self):
+        return Tool(name=self.name, description="Super only.", inputSchema={})
+
+TOOLS = [Both(), SuperOnly()]
+server = Server("s")
+
+@server.list_tools()
+async def lt():
+    return [t.tool() for t in TOOLS]
+`}, outcome: OutcomeDeclarationNotParsed, tools: []string{"both"}, reason: "base class from another package"},
 	{name: "negative: registry handler whose name is not readable",
 		files: map[string]string{"p/handlers.py": regHandlers + `
 import os
