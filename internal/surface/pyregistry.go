@@ -100,15 +100,21 @@ func (x *extractor) pyArgIdents(f *file) map[string][]nid {
 }
 
 // pyAdditionKey is the key of the additions index for a container written
-// as o: NAME for a name, "self.NAME" for an attribute of self.
+// as o: NAME for a name, "self.NAME" for an attribute of self, ".NAME" for
+// an attribute of another name (a module's NAME).
 func pyAdditionKey(f *file, o nid) string {
 	switch f.kind(o) {
 	case "identifier":
 		return f.text(o)
 	case "attribute":
-		if obj := f.field(o, "object"); f.kind(obj) == "identifier" && f.text(obj) == "self" {
+		obj := f.field(o, "object")
+		if f.kind(obj) != "identifier" {
+			return ""
+		}
+		if f.text(obj) == "self" {
 			return "self." + f.text(f.field(o, "attribute"))
 		}
+		return "." + f.text(f.field(o, "attribute")) // module.NAME
 	}
 	return ""
 }
@@ -152,7 +158,11 @@ func (x *extractor) pyContainerAdditions(v val, dict bool) (keys, vals []val, ok
 		if g.lang != LangPython || g.pyFacts == nil || !g.runnable() {
 			continue
 		}
-		for _, add := range x.pyAdditionsIndex(g)[name] {
+		adds := x.pyAdditionsIndex(g)[name]
+		if scope == 0 {
+			adds = append(append([]nid(nil), adds...), x.pyAdditionsIndex(g)["."+name]...)
+		}
+		for _, add := range adds {
 			if !x.step() {
 				return nil, []val{x.stepFailure()}, false
 			}
@@ -222,6 +232,11 @@ func (x *extractor) pyAddsTo(g *file, add nid, name string, f *file, lit, scope 
 	target := pyAdditionTarget(g, add)
 	if target < 0 {
 		return false
+	}
+	if g.kind(target) == "attribute" {
+		// module.NAME[k] = v: the object must be the literal's module.
+		mv := x.eval(g, g.field(target, "object"), nil)
+		return mv.k == vModule && mv.f == f && scope == 0
 	}
 	_, s, ok := x.pyLookup(g, target, name)
 	if !ok {

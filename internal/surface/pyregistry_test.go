@@ -248,6 +248,11 @@ server = Server("s")
 async def lt():
     return [t.tool() for t in TOOLS]
 `}, outcome: OutcomeDeclarationNotParsed, tools: []string{"both"}, reason: "base class from another package"},
+	{name: "registry: additions from another module through the registry's module (server.handlers[k] = v)",
+		files: map[string]string{"p/handlers.py": regHandlers, "p/server.py": regServer, "p/extra.py": `from . import server
+from . import handlers
+server.tool_handlers["late"] = handlers.NeverAddedHandler()
+`}, outcome: OutcomeParsed, tools: []string{"never_added", "tool_a", "tool_b"}},
 	{name: "negative: registry handler whose name is not readable",
 		files: map[string]string{"p/handlers.py": regHandlers + `
 import os
