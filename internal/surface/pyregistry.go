@@ -933,6 +933,17 @@ func pyLiteralArg(f *file, a nid) bool {
 // text is a name, and the call only makes a decorator: nothing is
 // registered here.
 func (x *extractor) pyToolFnSite(f *file, n nid, e *env, c *collector) {
+	// obj.tool(...) where tool is a function of the package (a method of
+	// the package's own class) is that function's call, not the framework's.
+	callee := x.eval(f, f.field(n, "function"), e)
+	if c.needs(callee) {
+		return
+	}
+	for _, alt := range pyAlternatives(callee) {
+		if alt.k == vFunc {
+			return
+		}
+	}
 	args := x.pyArgThunks(f, n, e)
 	var rest []thunk
 	var first thunk

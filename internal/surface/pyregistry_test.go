@@ -373,6 +373,29 @@ def kw_fn() -> str:
     """Not published."""
 `}, outcome: OutcomeParsed, tools: []string{"from_fn", "tool_a", "b", "bare", "called", "named", "kw"},
 		descs: map[string]string{"tool_a": "Explicit A.", "b": "B.", "from_fn": "From function.", "bare": "Bare.", "called": "Called.", "named": "Named.", "kw": "Keyword."}},
+	{name: "obj.tool(fn) where tool is a method of the package's own class is not a registration",
+		files: map[string]string{"p/server.py": `from fastmcp import FastMCP
+
+class Toolbox:
+    def __init__(self):
+        self.items = []
+
+    def tool(self, fn):
+        self.items.append(fn)
+
+def helper() -> str:
+    """Helper."""
+    return ""
+
+box = Toolbox()
+box.tool(helper)
+mcp = FastMCP("f")
+
+@mcp.tool
+def real() -> str:
+    """Real."""
+    return ""
+`}, outcome: OutcomeParsed, tools: []string{"real"}},
 	{name: "function form with an explicit name and a function from another package",
 		files: map[string]string{"p/server.py": `from fastmcp import FastMCP
 from otherpkg import handler
