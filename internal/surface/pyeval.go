@@ -68,7 +68,7 @@ func buildPyFacts(f *file) *pyFacts {
 			}
 			inDecorator := f.kind(f.parent(n)) == "decorator"
 			switch {
-			case f.kind(fn) == "call" && f.pyAttrName(f.field(fn, "function")) == "tool" && f.kind(f.field(fn, "function")) == "attribute":
+			case f.kind(fn) == "call" && pyCallFormKind(f.pyAttrName(f.field(fn, "function"))) != "" && f.kind(f.field(fn, "function")) == "attribute":
 				fa.sites = append(fa.sites, siteRef{pySiteCallForm, n})
 			case name == "tool" && f.kind(fn) == "attribute" && pyToolFnCandidate(f, n):
 				fa.sites = append(fa.sites, siteRef{pySiteToolFn, n})

@@ -1095,3 +1095,18 @@ func pyIsProperty(f *file, def nid) bool {
 	}
 	return false
 }
+
+// pyCallFormKind is what the call form x.METHOD(...)(fn) registers:
+// x.tool(...)(fn), x.prompt(...)(fn), x.resource("uri")(fn); "" for any
+// other method.
+func pyCallFormKind(method string) string {
+	switch method {
+	case "tool":
+		return KindTool
+	case "prompt":
+		return KindPrompt
+	case "resource":
+		return KindResource
+	}
+	return ""
+}

@@ -59,7 +59,7 @@ func (x *extractor) pySites(f *file) {
 					if c.needs(fn) {
 						return
 					}
-					x.pyFunctionEntry(f, n, KindTool, fn, x.pyArgThunks(f, inner, e), e, c)
+					x.pyFunctionEntry(f, n, pyCallFormKind(f.pyAttrName(f.field(inner, "function"))), fn, x.pyArgThunks(f, inner, e), e, c)
 				case pySiteAddTool, pySiteAddPrompt, pySiteAddResource:
 					x.pyAddSite(f, n, s.kind, e, c)
 				case pySiteToolFn:
