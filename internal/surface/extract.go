@@ -67,7 +67,8 @@ type extractor struct {
 	entryTotal int
 	entryKeys  map[string]bool
 	pyRootList []string
-	pyc        *pyComposition // the package's composed servers (pycompose.go)
+	pyc        *pyComposition  // the package's composed servers (pycompose.go)
+	pyReg      pyRegistryCache // class and registry forms (pyregistry.go)
 }
 
 // Extract reads the tool surface of one package from fsys, whose members are
@@ -565,6 +566,7 @@ func (x *extractor) safeEval(f *file, site nid, fn func()) {
 	defer func() {
 		if r := recover(); r != nil {
 			x.depth = 0
+			x.pyReg.nesting = 0
 			x.inProgress = map[progKey]bool{}
 			x.resolving = map[nameKey]bool{}
 			x.readingValue = map[valueKey]bool{}

@@ -27,6 +27,7 @@ const (
 	pySiteAddResource                       // x.add_resource(...)
 	pySiteServer                            // FastMCP(...) / Server(...): instructions
 	pySiteTypedList                         // TOOLS: list[Tool] = [...]
+	pySiteToolFn                            // x.tool(fn, name=..., description=...)
 )
 
 func pyFunctionKind(k string) bool { return k == "function_definition" || k == "lambda" }
@@ -67,8 +68,10 @@ func buildPyFacts(f *file) *pyFacts {
 			}
 			inDecorator := f.kind(f.parent(n)) == "decorator"
 			switch {
-			case f.kind(fn) == "call" && f.pyAttrName(f.field(fn, "function")) == "tool" && f.kind(f.field(fn, "function")) == "attribute":
+			case f.kind(fn) == "call" && pyCallFormKind(f.pyAttrName(f.field(fn, "function"))) != "" && f.kind(f.field(fn, "function")) == "attribute":
 				fa.sites = append(fa.sites, siteRef{pySiteCallForm, n})
+			case name == "tool" && f.kind(fn) == "attribute" && pyToolFnCandidate(f, n):
+				fa.sites = append(fa.sites, siteRef{pySiteToolFn, n})
 			case name == "add_tool" && f.kind(fn) == "attribute":
 				fa.sites = append(fa.sites, siteRef{pySiteAddTool, n})
 			case name == "add_prompt" && f.kind(fn) == "attribute":
@@ -654,6 +657,9 @@ func (x *extractor) pyComprehension(f *file, n nid, e *env) val {
 		if len(items) == 1 && items[0].k == vNeed {
 			return items[0]
 		}
+		if len(items) == 1 {
+			return unknown("comprehension over an unresolved value: " + reasonOf(items[0]))
+		}
 		return unknown("comprehension over an unresolved value")
 	}
 	body := f.field(n, "body")
@@ -690,8 +696,9 @@ func (x *extractor) evalPyCall(f *file, n nid, e *env) val {
 	fnNode := f.field(n, "function")
 	name := f.pyAttrName(fnNode)
 	args := x.pyArgThunks(f, n, e)
+	var recv val // the receiver of a method call x.m(...)
 	if f.kind(fnNode) == "attribute" {
-		recv := x.eval(f, f.field(fnNode, "object"), e)
+		recv = x.eval(f, f.field(fnNode, "object"), e)
 		if recv.k == vNeed {
 			return recv
 		}
@@ -741,6 +748,9 @@ func (x *extractor) evalPyCall(f *file, n nid, e *env) val {
 			if recv.k == vObject {
 				keys, vals, ok := x.entries(recv, e)
 				if !ok {
+					if len(vals) == 1 && vals[0].isUnknown() {
+						return vals[0] // an addition to the dict needs a binding, or says why it is unread
+					}
 					return unknown("dict." + name + "() of an unresolved dict")
 				}
 				return entriesView(name, keys, vals)
@@ -762,9 +772,12 @@ func (x *extractor) evalPyCall(f *file, n nid, e *env) val {
 	case vUnknown:
 		return unknown("result of a call to an unresolved function: " + reasonOf(fn))
 	case vFunc:
+		if v, bound := x.pyMethodCall(fn, recv, args, e); bound {
+			return v
+		}
 		return x.callPy(fn, args, e)
 	case vClass:
-		return val{k: vInstance, f: fn.f, n: fn.n, env: e, args: args}
+		return pyNewInstance(fn, args, e)
 	case vExternal:
 		last := fn.spec
 		if i := strings.LastIndex(last, "."); i >= 0 {
@@ -868,7 +881,7 @@ func (x *extractor) pyDictGet(v val, key string, e *env) (val, bool) {
 				return unknown("dict key computed at run time"), true
 			}
 			if s == key {
-				return x.eval(f, f.field(c, "value"), v.env), true
+				return x.pyOverwritten(v, key, x.eval(f, f.field(c, "value"), v.env)), true
 			}
 		case "dictionary_splat":
 			inner := f.named(c)
@@ -885,7 +898,7 @@ func (x *extractor) pyDictGet(v val, key string, e *env) (val, bool) {
 			}
 		}
 	}
-	return val{k: vUndefined}, false
+	return x.pyAddedEntry(v, key)
 }
 
 func (x *extractor) pyElements(v val, e *env) ([]val, bool) {
@@ -902,7 +915,11 @@ func (x *extractor) pyElements(v val, e *env) ([]val, bool) {
 		}
 		out = append(out, x.eval(f, c, v.env))
 	}
-	return out, true
+	_, added, ok := x.pyContainerAdditions(v, false)
+	if !ok {
+		return added, false
+	}
+	return append(out, added...), true
 }
 
 func (x *extractor) pyDictEntries(v val, e *env) (keys, vals []val, ok bool) {
@@ -922,7 +939,11 @@ func (x *extractor) pyDictEntries(v val, e *env) (keys, vals []val, ok bool) {
 			return nil, nil, false
 		}
 	}
-	return keys, vals, true
+	k, vs, ok := x.pyContainerAdditions(v, true)
+	if !ok {
+		return nil, vs, false
+	}
+	return append(keys, k...), append(vals, vs...), true
 }
 
 // pyImportValue resolves `import a.b as c` / `from .m import name`.
@@ -1085,7 +1106,7 @@ func (x *extractor) pyMember(v val, key string, e *env) (val, bool) {
 				init = def
 			}
 			if nm == key {
-				return val{k: vFunc, f: f, n: def, env: e}, true
+				return x.pyMethodValue(v, val{k: vFunc, f: f, n: def, env: e}, e), true
 			}
 		case "expression_statement":
 			for _, a := range f.named(def) {
@@ -1119,7 +1140,7 @@ func (x *extractor) pyMember(v val, key string, e *env) (val, bool) {
 			return union(alts...), true
 		}
 	}
-	return val{k: vUndefined}, false
+	return x.pyInheritedMember(v, key, e)
 }
 
 // pyInstances enumerates a Python scope: loop elements, or a function's call
@@ -1135,6 +1156,9 @@ func (x *extractor) pyInstances(s scopeRef, e *env) ([]env, string, *scopeRef) {
 	}
 	if f.kind(f.parent(n)) == "decorated_definition" {
 		return nil, "parameter supplied by the framework that calls the decorated function", nil
+	}
+	if frames, reason, ok := x.pyMethodInstances(s, e); ok {
+		return frames, reason, nil
 	}
 	name := f.text(f.field(n, "name"))
 	var frames []env

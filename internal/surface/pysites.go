@@ -60,11 +60,15 @@ func (x *extractor) pySites(f *file) {
 						return
 					}
 					from := len(c.entries)
-					x.pyFunctionEntry(f, n, KindTool, fn, x.pyArgThunks(f, inner, e), e, c)
+					x.pyFunctionEntry(f, n, pyCallFormKind(f.pyAttrName(f.field(inner, "function"))), fn, x.pyArgThunks(f, inner, e), e, c)
 					x.pyComposeSite(f, f.field(f.field(inner, "function"), "object"), e, c, from)
 				case pySiteAddTool, pySiteAddPrompt, pySiteAddResource:
 					from := len(c.entries)
 					x.pyAddSite(f, n, s.kind, e, c)
+					x.pyComposeSite(f, f.field(f.field(n, "function"), "object"), e, c, from)
+				case pySiteToolFn:
+					from := len(c.entries)
+					x.pyToolFnSite(f, n, e, c)
 					x.pyComposeSite(f, f.field(f.field(n, "function"), "object"), e, c, from)
 				case pySiteTypedList:
 					v := x.eval(f, f.field(n, "right"), e)
@@ -285,6 +289,9 @@ func (x *extractor) pyFunctionEntry(f *file, at nid, kind string, fn val, args [
 			if kind == KindTool {
 				x.toolFromObject(f, at, fn, e, c, "")
 			}
+			return
+		}
+		if x.pyNamedEntry(f, at, kind, fn, args, e, c) {
 			return
 		}
 		ent := entryBase(kind, f, at)
