@@ -67,6 +67,9 @@ type extractor struct {
 	entryTotal int
 	entryKeys  map[string]bool
 	pyRootList []string
+	// sdkSubclass caches, per class, whether it extends the SDK's server
+	// class (jsclass.go).
+	sdkSubclass map[progKey]bool
 }
 
 // Extract reads the tool surface of one package from fsys, whose members are

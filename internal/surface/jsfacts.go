@@ -340,6 +340,10 @@ func buildJSFacts(f *file) *facts {
 				classifyMethodCall(f, fa, n, m)
 				continue
 			}
+			if m, _ := protoCallMethod(f, n); m != "" {
+				classifyProtoCall(f, fa, n, m) // Base.prototype.m.call(this, ...)
+				continue
+			}
 			classifyCallSite(f, fa, n, name)
 		case "augmented_assignment_expression":
 			left := f.field(n, "left")
