@@ -634,6 +634,7 @@ func classifyCall(f *file, fa *facts, n nid, name string, member bool) {
 	if isNew && (name == "McpServer" || name == "Server" || name == "FastMCP") {
 		add(siteNewServer)
 	}
+	classifyPromptCall(f, fa, n, name, member)
 	if (strings.Contains(name, "Server") || strings.Contains(strings.ToLower(name), "mcp")) && name != "setRequestHandler" {
 		for _, a := range args {
 			if f.kind(a) == "object" && objectHasKey(f, a, "tools") {

@@ -129,6 +129,8 @@ func (x *extractor) jsReadSite(f *file, s siteRef) {
 			x.promptSite(f, n, s.kind == siteRegisterPrompt, e, c)
 		case siteResource, siteRegisterResource:
 			x.resourceSite(f, n, e, c)
+		default:
+			x.jsPromptSite(f, n, s.kind, e, c)
 		}
 	})
 }
@@ -1207,6 +1209,13 @@ func (x *extractor) promptTexts(f *file, at nid, prompt string, handler nid, e *
 	if c.needs(ret) {
 		return
 	}
+	x.promptResultTexts(f, at, prompt, ret, e, c)
+}
+
+// promptResultTexts reads the messages of a prompt handler's result
+// ({messages: [...]}).
+func (x *extractor) promptResultTexts(f *file, at nid, prompt string, ret val, e *env, c *collector) {
+	unreadable := func(reason string) { c.unreadMessages(f, at, prompt, reason) }
 	msgs, found := x.getProp(ret, "messages", e)
 	if c.needs(msgs) {
 		return
