@@ -897,6 +897,9 @@ func (x *extractor) getProp(v val, key string, e *env) (val, bool) {
 	defer x.leaveValue(v, ".", key)
 	switch v.k {
 	case vNeed, vUnknown:
+		if r, ok := x.zodStaticMember(v, key); ok {
+			return r, true // z.object(shape).shape, z.literal(v).value (jszod.go)
+		}
 		return v, true
 	case vExternal:
 		if v.spec == "process.env" || v.spec == "process" && key == "env" {
