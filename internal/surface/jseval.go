@@ -212,6 +212,9 @@ func (x *extractor) evalNode(f *file, n nid, e *env) val {
 	case "class", "class_declaration", "abstract_class_declaration":
 		return val{k: vClass, f: f, n: n, env: e}
 	case "assignment_expression":
+		if ev, ok := x.tscEnumAssignment(f, n, e); ok {
+			return ev // `exports.E = E = {}` of a tsc-compiled enum (jsenum.go)
+		}
 		return x.eval(f, f.field(n, "right"), e)
 	case "spread_element":
 		return unknown("spread outside an object or array")
@@ -455,6 +458,9 @@ func (x *extractor) bindingValue(f *file, b binding, e *env) val {
 						return unknown("variable " + f.text(b.id) + " is modified by a compound assignment")
 					}
 				}
+			}
+			if ev, ok := x.tscEnum(f, d, f.text(b.id)); ok && pat == b.id {
+				return ev // a tsc-compiled enum (jsenum.go)
 			}
 			as := x.assignmentsTo(f, pat, b)
 			switch {
