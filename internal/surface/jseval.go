@@ -1468,6 +1468,9 @@ func (x *extractor) evalMethodCall(f *file, n, callee nid, args []nid, e *env) (
 	if f.kind(objNode) == "identifier" && f.text(objNode) == "Array" && method == "from" && len(args) == 1 {
 		return x.eval(f, args[0], e), true
 	}
+	if v, ok := x.promisePassThrough(f, objNode, method, args, e); ok {
+		return v, true // Promise.all(list), Promise.resolve(v) (jsregistry.go)
+	}
 	switch method {
 	case "join", "concat", "trim", "trimStart", "trimEnd", "trimLeft", "trimRight", "map", "filter", "call",
 		"flat", "flatMap", "slice", "toString", "bind", "values", "keys", "entries", "get":
