@@ -70,6 +70,9 @@ type extractor struct {
 	// sdkSubclass caches, per class, whether it extends the SDK's server
 	// class (jsclass.go).
 	sdkSubclass map[progKey]bool
+	// tscEnums caches, per variable declarator, the tsc-compiled enum it
+	// holds (jsenum.go); a nil value: not an enum.
+	tscEnums map[progKey]*val
 }
 
 // Extract reads the tool surface of one package from fsys, whose members are

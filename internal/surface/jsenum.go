@@ -23,6 +23,25 @@ func (x *extractor) tscEnum(f *file, d nid, name string) (val, bool) {
 	if f.field(d, "value") >= 0 || f.kind(f.field(d, "name")) != "identifier" {
 		return val{}, false
 	}
+	key := progKey{f, d, nil}
+	if v, ok := x.tscEnums[key]; ok {
+		if v == nil {
+			return val{}, false
+		}
+		return *v, true
+	}
+	if x.tscEnums == nil {
+		x.tscEnums = map[progKey]*val{}
+	}
+	x.tscEnums[key] = nil // in progress, and the answer unless an enum is found
+	v, ok := x.readTscEnum(f, d, name)
+	if ok {
+		x.tscEnums[key] = &v
+	}
+	return v, ok
+}
+
+func (x *extractor) readTscEnum(f *file, d nid, name string) (val, bool) {
 	scope := f.parent(f.parent(d))
 	if f.kind(scope) == "export_statement" {
 		scope = f.parent(scope)
