@@ -186,7 +186,16 @@ func (x *extractor) protoCallIsSDK(f *file, n nid) bool {
 // through this call as one of its call sites; the call itself registers
 // nothing the extractor could read as the SDK's method. need is set when
 // the receiver is not yet bound.
-func (x *extractor) callsSubclassOverride(f *file, n nid, e *env) (bool, *val) {
+func (x *extractor) callsSubclassOverride(f *file, n nid, kind siteKind, e *env) (bool, *val) {
+	switch kind {
+	case siteTool, siteRegisterTool, siteAddTool, sitePrompt, siteRegisterPrompt, siteResource, siteRegisterResource:
+		// Sites whose arguments are read through the override's call sites.
+		// A list handler (setRequestHandler) is kept as the SDK's: the
+		// override's inner call names its schema by a parameter, which the
+		// site's method check does not follow.
+	default:
+		return false, nil
+	}
 	if f.kind(n) != "call_expression" {
 		return false, nil
 	}

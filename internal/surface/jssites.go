@@ -102,7 +102,7 @@ func (x *extractor) jsReadSite(f *file, s siteRef) {
 	}
 	x.readSites++
 	x.enumerate(f, n, func(e *env, c *collector) {
-		if over, need := x.callsSubclassOverride(f, n, e); need != nil {
+		if over, need := x.callsSubclassOverride(f, n, s.kind, e); need != nil {
 			c.needs(*need)
 			return
 		} else if over {
