@@ -1027,9 +1027,6 @@ func (x *extractor) toolClassSite(f *file, n nid, e *env, c *collector) {
 
 // toolsTableApplies checks the factory call really hands over a tools table.
 func (x *extractor) toolsTableApplies(f *file, n nid) bool {
-	if x.factoryRegistersItself(f, n) {
-		return false // the factory's own registrations are the sites (jsregistry.go)
-	}
 	for _, a := range f.args(n) {
 		if f.kind(a) == "object" && objectHasKey(f, a, "tools") {
 			return true
