@@ -79,6 +79,11 @@ func (x *extractor) jsPromptSite(f *file, n nid, kind siteKind, e *env, c *colle
 		if def.k == vText || def.k == vNumber || def.k == vBool || def.k == vFunc {
 			return true // not a prompt definition (another API's addPrompt)
 		}
+		if def.k == vObject {
+			if _, found := x.getProp(def, "name", e); !found {
+				return true // an object without a name is not FastMCP's prompt definition
+			}
+		}
 		x.promptFromDef(f, n, def, e, c)
 	case siteAddPrompts:
 		list := x.eval(f, f.args(n)[0], e)
