@@ -6,12 +6,12 @@ import "strconv"
 //
 //	export var ToolName;
 //	(function (ToolName) {
-//	    ToolName["ListCalendars"] = "list_calendars";
+//	    ToolName["ListNotes"] = "list_notes";
 //	    ToolName[ToolName["Retries"] = 3] = "Retries";
 //	})(ToolName || (ToolName = {}));
 //
 // The variable is the object those statements build, so `ToolName.
-// ListCalendars` is the literal "list_calendars", with its span. Read only
+// ListNotes` is the literal "list_notes", with its span. Read only
 // when every statement of every such function is one of those two member
 // assignments of a literal, no key is assigned twice, and nothing else in
 // the file assigns the variable or one of its members; any other shape is

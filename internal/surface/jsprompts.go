@@ -11,9 +11,9 @@ package surface
 // GetPromptRequestSchema handler). A server factory handed a `prompts:`
 // table (the same factories as the `tools:` table: a callee whose name
 // contains `Server` or `mcp`) lists the prompts of that table: an array of
-// definitions, or an object whose `listPrompts()` returns them (Mastra's
-// MCPServer; the messages come from its `getPromptMessages`, which this
-// extractor does not read).
+// definitions, or an object whose `listPrompts()` returns them (a
+// framework's `{ listPrompts, getPromptMessages }` option; the messages come
+// from getPromptMessages, which this extractor does not read).
 
 const (
 	siteAddPrompt    siteKind = iota + 100 // .addPrompt(def)
