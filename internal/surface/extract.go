@@ -69,6 +69,12 @@ type extractor struct {
 	pyRootList []string
 	pyc        *pyComposition  // the package's composed servers (pycompose.go)
 	pyReg      pyRegistryCache // class and registry forms (pyregistry.go)
+	// sdkSubclass caches, per class, whether it extends the SDK's server
+	// class (jsclass.go).
+	sdkSubclass map[progKey]bool
+	// tscEnums caches, per variable declarator, the tsc-compiled enum it
+	// holds (jsenum.go); a nil value: not an enum.
+	tscEnums map[progKey]*val
 }
 
 // Extract reads the tool surface of one package from fsys, whose members are

@@ -212,6 +212,9 @@ func (x *extractor) evalNode(f *file, n nid, e *env) val {
 	case "class", "class_declaration", "abstract_class_declaration":
 		return val{k: vClass, f: f, n: n, env: e}
 	case "assignment_expression":
+		if ev, ok := x.tscEnumAssignment(f, n, e); ok {
+			return ev // `exports.E = E = {}` of a tsc-compiled enum (jsenum.go)
+		}
 		return x.eval(f, f.field(n, "right"), e)
 	case "spread_element":
 		return unknown("spread outside an object or array")
@@ -455,6 +458,9 @@ func (x *extractor) bindingValue(f *file, b binding, e *env) val {
 						return unknown("variable " + f.text(b.id) + " is modified by a compound assignment")
 					}
 				}
+			}
+			if ev, ok := x.tscEnum(f, d, f.text(b.id)); ok && pat == b.id {
+				return ev // a tsc-compiled enum (jsenum.go)
 			}
 			as := x.assignmentsTo(f, pat, b)
 			switch {
@@ -897,6 +903,9 @@ func (x *extractor) getProp(v val, key string, e *env) (val, bool) {
 	defer x.leaveValue(v, ".", key)
 	switch v.k {
 	case vNeed, vUnknown:
+		if r, ok := x.zodStaticMember(v, key); ok {
+			return r, true // z.object(shape).shape, z.literal(v).value (jszod.go)
+		}
 		return v, true
 	case vExternal:
 		if v.spec == "process.env" || v.spec == "process" && key == "env" {
@@ -1458,6 +1467,9 @@ func (x *extractor) evalMethodCall(f *file, n, callee nid, args []nid, e *env) (
 	}
 	if f.kind(objNode) == "identifier" && f.text(objNode) == "Array" && method == "from" && len(args) == 1 {
 		return x.eval(f, args[0], e), true
+	}
+	if v, ok := x.promisePassThrough(f, objNode, method, args, e); ok {
+		return v, true // Promise.all(list), Promise.resolve(v) (jsregistry.go)
 	}
 	switch method {
 	case "join", "concat", "trim", "trimStart", "trimEnd", "trimLeft", "trimRight", "map", "filter", "call",

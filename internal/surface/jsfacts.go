@@ -340,6 +340,10 @@ func buildJSFacts(f *file) *facts {
 				classifyMethodCall(f, fa, n, m)
 				continue
 			}
+			if m, _ := protoCallMethod(f, n); m != "" {
+				classifyProtoCall(f, fa, n, m) // Base.prototype.m.call(this, ...)
+				continue
+			}
 			classifyCallSite(f, fa, n, name)
 		case "augmented_assignment_expression":
 			left := f.field(n, "left")
@@ -630,6 +634,7 @@ func classifyCall(f *file, fa *facts, n nid, name string, member bool) {
 	if isNew && (name == "McpServer" || name == "Server" || name == "FastMCP") {
 		add(siteNewServer)
 	}
+	classifyPromptCall(f, fa, n, name, member)
 	if (strings.Contains(name, "Server") || strings.Contains(strings.ToLower(name), "mcp")) && name != "setRequestHandler" {
 		for _, a := range args {
 			if f.kind(a) == "object" && objectHasKey(f, a, "tools") {

@@ -60,6 +60,9 @@ func (x *extractor) jsSite(f *file, s siteRef) {
 	if !f.runnable() || f.inVendoredRegion(n) {
 		return
 	}
+	if m, _ := protoCallMethod(f, n); m != "" && !x.protoCallIsSDK(f, n) {
+		return // Base.prototype.m.call(...) of a class that is not the SDK's server
+	}
 	if x.insideAPIClass(f, n) || insideAPIOverride(f, n) {
 		// The implementation of the tool API (an SDK's McpServer, a
 		// framework's server class, a replacement of server.addTool) is
@@ -99,6 +102,12 @@ func (x *extractor) jsReadSite(f *file, s siteRef) {
 	}
 	x.readSites++
 	x.enumerate(f, n, func(e *env, c *collector) {
+		if over, need := x.callsSubclassOverride(f, n, s.kind, e); need != nil {
+			c.needs(*need)
+			return
+		} else if over {
+			return // the override's own registrations are the sites
+		}
 		switch s.kind {
 		case siteTool:
 			x.toolCallSite(f, n, e, c)
@@ -120,6 +129,8 @@ func (x *extractor) jsReadSite(f *file, s siteRef) {
 			x.promptSite(f, n, s.kind == siteRegisterPrompt, e, c)
 		case siteResource, siteRegisterResource:
 			x.resourceSite(f, n, e, c)
+		default:
+			x.jsPromptSite(f, n, s.kind, e, c)
 		}
 	})
 }
@@ -308,7 +319,7 @@ func isRuntimeReason(r string) bool {
 }
 
 func (x *extractor) toolCallSite(f *file, n nid, e *env, c *collector) {
-	args := f.args(n)
+	args := f.siteArgs(n)
 	if own, need := x.callsOwnMethod(f, n, e); need != nil {
 		c.needs(*need)
 		return
@@ -395,7 +406,7 @@ func (x *extractor) looksLikeAnnotations(v val, e *env) bool {
 }
 
 func (x *extractor) registerToolSite(f *file, n nid, e *env, c *collector) {
-	args := f.args(n)
+	args := f.siteArgs(n)
 	ent := entryBase(KindTool, f, n)
 	if !x.nameOf(&ent, x.eval(f, args[0], e), c, "tool") {
 		return
@@ -789,7 +800,7 @@ var apiMethods = map[string]bool{
 // insideAPIClass reports whether n sits in a class that defines the tool API.
 func (x *extractor) insideAPIClass(f *file, n nid) bool {
 	for a := f.parent(n); a >= 0; a = f.parent(a) {
-		if f.kind(a) == "class_body" && bodyDefinesAPI(f, a) {
+		if f.kind(a) == "class_body" && bodyDefinesAPI(f, a) && !x.extendsSDKServer(f, f.parent(a)) {
 			return true
 		}
 	}
@@ -1109,7 +1120,7 @@ func (x *extractor) instructionsSite(f *file, n nid, e *env, c *collector) {
 // promptSite reads .prompt(name, [description], [argsSchema], cb) and
 // .registerPrompt(name, {title, description, argsSchema}, cb).
 func (x *extractor) promptSite(f *file, n nid, register bool, e *env, c *collector) {
-	args := f.args(n)
+	args := f.siteArgs(n)
 	mid, handler := x.handlerSplit(f, args, e)
 	if len(mid) == 0 {
 		return
@@ -1198,6 +1209,13 @@ func (x *extractor) promptTexts(f *file, at nid, prompt string, handler nid, e *
 	if c.needs(ret) {
 		return
 	}
+	x.promptResultTexts(f, at, prompt, ret, e, c)
+}
+
+// promptResultTexts reads the messages of a prompt handler's result
+// ({messages: [...]}).
+func (x *extractor) promptResultTexts(f *file, at nid, prompt string, ret val, e *env, c *collector) {
+	unreadable := func(reason string) { c.unreadMessages(f, at, prompt, reason) }
 	msgs, found := x.getProp(ret, "messages", e)
 	if c.needs(msgs) {
 		return
@@ -1276,7 +1294,7 @@ func (x *extractor) promptFromObject(f *file, at nid, obj val, e *env, c *collec
 // resourceSite reads .resource(name, uri|template, [metadata], cb) and
 // .registerResource(name, uri|template, metadata, cb).
 func (x *extractor) resourceSite(f *file, n nid, e *env, c *collector) {
-	args := f.args(n)
+	args := f.siteArgs(n)
 	mid, _ := x.handlerSplit(f, args, e)
 	if len(mid) < 2 {
 		return
@@ -1443,6 +1461,9 @@ func (x *extractor) notAServerEvidence() []rundir.Site {
 				case siteConsumeCall:
 					out = append(out, f.site(s.n, "consumes another server's tools: "+truncate(f.text(s.n), 80)))
 				case siteDefineMethod:
+					if x.extendsSDKServer(f, enclosingClassOfMethod(f, s.n)) {
+						continue // the server's own subclass of the SDK's server
+					}
 					out = append(out, f.site(s.n, "defines the tool API: method "+f.text(f.field(s.n, "name"))))
 				}
 			}
