@@ -67,6 +67,9 @@ type extractor struct {
 	entryTotal int
 	entryKeys  map[string]bool
 	pyRootList []string
+	// constWriteIdx is, per JS/TS file, every write of a name or property
+	// (jsconst.go), built when a substitution is first read as a constant.
+	constWriteIdx map[*file]*constWrites
 }
 
 // Extract reads the tool surface of one package from fsys, whose members are
