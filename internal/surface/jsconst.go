@@ -30,11 +30,16 @@ import (
 //     writes a property named K (`x.K = ...`, `x.K += ...`, `x["K"] = ...`),
 //     writes O through a computed key, or hands O to Object.assign or
 //     Object.defineProperty;
+//   - `a + b` where both sides are such constants and not both numbers;
+//   - a plain parameter, never written in its file, of the call being
+//     evaluated (`note("text")` with `note = d => `${d}!``), read through
+//     that call's argument by these same routes;
 //   - parentheses, `as`, `satisfies` and `!` around any of these.
 //
-// A function's parameter, a loop binding, a call's result, an operator, an
-// environment variable or anything imported from another package stays a
-// hole, whatever the rest of the extractor could say about it.
+// A parameter bound by an enumerated call site or a loop, a loop binding, a
+// call's result, another operator, an environment variable or anything
+// imported from another package stays a hole, whatever the rest of the
+// extractor could say about it.
 
 // constKey marks the extractor's in-progress lookups that belong to this
 // reader, so they never meet a lookup of the general resolution.
@@ -42,11 +47,11 @@ const constKey = "\x00const"
 
 // constSubstitution reads the substitution expression n of a template as a
 // constant of the package; ok is false when it stays a hole.
-func (x *extractor) constSubstitution(f *file, n nid) (val, bool) {
+func (x *extractor) constSubstitution(f *file, n nid, e *env) (val, bool) {
 	if n < 0 || f.lang == LangPython || f.facts == nil {
 		return val{}, false
 	}
-	v := x.constText(f, n)
+	v := x.constText(f, n, e)
 	if v.k != vText {
 		return val{}, false
 	}
@@ -77,8 +82,9 @@ func (x *extractor) leaveConst(f *file, n nid, what string) {
 	delete(x.resolving, nameKey{f, n, constKey + what})
 }
 
-// constText reads expression n as literal text of the package.
-func (x *extractor) constText(f *file, n nid) val {
+// constText reads expression n as literal text of the package; e binds the
+// parameters of the calls being evaluated (constParam).
+func (x *extractor) constText(f *file, n nid, e *env) val {
 	if n < 0 {
 		return unknown("no expression")
 	}
@@ -95,22 +101,40 @@ func (x *extractor) constText(f *file, n nid) val {
 	case "number":
 		return literalText(f, f.start(n), f.end(n), literal.JSNumber)
 	case "template_string":
-		return x.constTemplate(f, n)
+		return x.constTemplate(f, n, e)
 	case "parenthesized_expression", "as_expression", "satisfies_expression", "non_null_expression":
-		return x.constText(f, constInner(f, n))
+		return x.constText(f, constInner(f, n), e)
+	case "binary_expression":
+		// "a" + B: a concatenation when either side is a string. Two
+		// numbers add, which is not read.
+		if f.text(f.field(n, "operator")) != "+" {
+			return unknown("result of the operator " + f.text(f.field(n, "operator")))
+		}
+		l := x.constText(f, f.field(n, "left"), e)
+		if l.k != vText {
+			return l
+		}
+		r := x.constText(f, f.field(n, "right"), e)
+		if r.k != vText {
+			return r
+		}
+		if isNumberText(l) && isNumberText(r) {
+			return unknown("sum of two numbers")
+		}
+		return concatText(l, r)
 	case "identifier", "member_expression", "subscript_expression":
-		t := x.constRef(f, n)
+		t := x.constRef(f, n, e)
 		if t.f == nil {
 			return unknown(t.why)
 		}
-		return x.constText(t.f, t.n)
+		return x.constText(t.f, t.n, t.e)
 	}
 	return unknown("substitution of kind " + f.kind(n) + " is not a constant")
 }
 
 // constTemplate reads a template literal whose every substitution is a
 // constant: its literal segments and the constants' segments, in order.
-func (x *extractor) constTemplate(f *file, n nid) val {
+func (x *extractor) constTemplate(f *file, n nid, e *env) val {
 	if f.end(n)-f.start(n) < 2 {
 		return unknown("unterminated template")
 	}
@@ -127,7 +151,7 @@ func (x *extractor) constTemplate(f *file, n nid) val {
 		if len(ch) != 1 {
 			return unknown("substitution that is not one expression")
 		}
-		v := x.constText(f, ch[0])
+		v := x.constText(f, ch[0], e)
 		if v.k != vText {
 			return v
 		}
@@ -159,19 +183,28 @@ func constInner(f *file, n nid) nid {
 }
 
 // constTarget is where a name of the package leads: the expression that
-// gives it its only value (f, n), or a module (mod), or why neither.
+// gives it its only value (f, n, read under e), or a module (mod), or why
+// neither.
 type constTarget struct {
 	f   *file
 	n   nid
+	e   *env
 	mod *file
 	why string
+}
+
+// isNumberText reports whether v is one numeric literal and nothing else:
+// what `+` adds rather than joins. (A template or string holding a number
+// is text; it reads as a number here only in the refusing direction.)
+func isNumberText(v val) bool {
+	return v.k == vText && len(v.txt.segs) == 1 && v.txt.segs[0].enc == literal.JSNumber
 }
 
 func constFail(why string) constTarget { return constTarget{n: none, why: why} }
 
 // constRef follows a name or a member access to the one expression that
 // gives it its value.
-func (x *extractor) constRef(f *file, n nid) constTarget {
+func (x *extractor) constRef(f *file, n nid, e *env) constTarget {
 	if r, ok := x.enterConst(f, n, "ref"); !ok {
 		return constFail(r.reason)
 	}
@@ -186,7 +219,7 @@ func (x *extractor) constRef(f *file, n nid) constTarget {
 			}
 			return constFail("name " + name + " is not declared in the file")
 		}
-		return x.constBinding(f, b)
+		return x.constBinding(f, b, e)
 	case "member_expression", "subscript_expression":
 		obj := f.field(n, "object")
 		var key string
@@ -204,29 +237,29 @@ func (x *extractor) constRef(f *file, n nid) constTarget {
 				return constTarget{mod: f, n: none}
 			}
 		}
-		c := x.constContainer(f, obj)
+		c := x.constContainer(f, obj, e)
 		if c.why != "" {
 			return c
 		}
 		if c.mod != nil {
 			return x.constExport(c.mod, key, 0)
 		}
-		return x.constProp(c.f, c.n, key)
+		return x.constProp(c.f, c.n, key, c.e)
 	}
 	return constFail("expression of kind " + f.kind(n) + " is not a constant")
 }
 
 // constContainer reads n as an object literal or a module of the package.
-func (x *extractor) constContainer(f *file, n nid) constTarget {
+func (x *extractor) constContainer(f *file, n nid, e *env) constTarget {
 	if r, ok := x.enterConst(f, n, "container"); !ok {
 		return constFail(r.reason)
 	}
 	defer x.leaveConst(f, n, "container")
 	switch f.kind(n) {
 	case "object":
-		return constTarget{f: f, n: n}
+		return constTarget{f: f, n: n, e: e}
 	case "parenthesized_expression", "as_expression", "satisfies_expression", "non_null_expression":
-		return x.constContainer(f, constInner(f, n))
+		return x.constContainer(f, constInner(f, n), e)
 	case "call_expression":
 		callee := f.field(n, "function")
 		args := f.args(n)
@@ -243,28 +276,30 @@ func (x *extractor) constContainer(f *file, n nid) constTarget {
 		case len(args) == 1 && (f.calleeName(callee) == "__importStar" || f.text(callee) == "Object.freeze"):
 			// tslib's namespace wrapper, and a frozen object, hold the
 			// same members as their argument.
-			return x.constContainer(f, args[0])
+			return x.constContainer(f, args[0], e)
 		}
 		return constFail("result of a call")
 	case "identifier", "member_expression", "subscript_expression":
-		t := x.constRef(f, n)
+		t := x.constRef(f, n, e)
 		if t.why != "" || t.mod != nil {
 			return t
 		}
-		return x.constContainer(t.f, t.n)
+		return x.constContainer(t.f, t.n, t.e)
 	}
 	return constFail("value of kind " + f.kind(n) + " is not a constant object")
 }
 
 // constBinding is the value expression of a binding, when nothing writes
 // the name again.
-func (x *extractor) constBinding(f *file, b binding) constTarget {
+func (x *extractor) constBinding(f *file, b binding, e *env) constTarget {
 	switch b.kind {
 	case bImport:
 		return x.constImport(f, b.decl)
+	case bParam:
+		return x.constParam(f, b, e)
 	case bDecl:
 	default:
-		return constFail("a parameter or loop binding, not a constant")
+		return constFail("a loop binding, not a constant")
 	}
 	d := b.decl
 	if f.kind(d) != "variable_declarator" {
@@ -285,7 +320,7 @@ func (x *extractor) constBinding(f *file, b binding) constTarget {
 	}
 	pat := f.field(d, "name")
 	if pat == b.id {
-		return constTarget{f: f, n: value}
+		return constTarget{f: f, n: value, e: e}
 	}
 	// const { X } = require("./m"), const { X: Y } = obj: one level.
 	if f.kind(pat) != "object_pattern" {
@@ -307,14 +342,42 @@ func (x *extractor) constBinding(f *file, b binding) constTarget {
 	if key == "" {
 		return constFail("destructured with a default or nested pattern")
 	}
-	c := x.constContainer(f, value)
+	c := x.constContainer(f, value, e)
 	if c.why != "" {
 		return c
 	}
 	if c.mod != nil {
 		return x.constExport(c.mod, key, 0)
 	}
-	return x.constProp(c.f, c.n, key)
+	return x.constProp(c.f, c.n, key, c.e)
+}
+
+// constParam reads a parameter of the call being evaluated: a plain
+// parameter the function never writes, bound by that call (not by a loop
+// or an enumerated call site) to an argument expression, which is then read
+// by these same routes under the caller's bindings. `function note(d) {
+// return `${d}!`; }` called as `note("Reads files")` reads "Reads files!";
+// anything else the argument is (a call, a loop element) leaves the hole.
+func (x *extractor) constParam(f *file, b binding, e *env) constTarget {
+	name := f.text(b.id)
+	if b.decl != b.id {
+		return constFail("parameter " + name + " is destructured or has a default")
+	}
+	if x.constWritesOf(f).names[name] > 0 {
+		return constFail("parameter " + name + " is assigned")
+	}
+	fr := e.lookup(scopeRef{f, b.fn})
+	if fr == nil || fr.dead != "" || fr.isLoop || fr.site != nil || !fr.calling {
+		return constFail("parameter " + name + " is not bound by the call being read")
+	}
+	if b.index >= len(fr.args) {
+		return constFail("parameter " + name + " has no argument")
+	}
+	t := fr.args[b.index]
+	if t.v != nil || t.n < 0 || t.f == nil || t.f.kind(t.n) == "spread_element" {
+		return constFail("argument of " + name + " is not an expression of the package")
+	}
+	return constTarget{f: t.f, n: t.n, e: t.env}
 }
 
 // constImport follows an import binding to the exporting module.
@@ -365,7 +428,7 @@ func (x *extractor) constExport(t *file, name string, hops int) constTarget {
 			if !ok {
 				return constFail("exported name " + r.local + " is not declared")
 			}
-			return x.constBinding(t, b)
+			return x.constBinding(t, b, nil)
 		case exExpr:
 			if x.constWritesOf(t).exports[name] != 1 || x.constPropWritten(name) > 1 {
 				// exports.X = a; ... exports.X = b, or written from
@@ -388,7 +451,7 @@ func (x *extractor) constExport(t *file, name string, hops int) constTarget {
 		}
 	}
 	if fa.cjsExports >= 0 {
-		c := x.constContainer(t, fa.cjsExports)
+		c := x.constContainer(t, fa.cjsExports, nil)
 		if c.why != "" {
 			return c
 		}
@@ -398,7 +461,7 @@ func (x *extractor) constExport(t *file, name string, hops int) constTarget {
 			}
 			return x.constExport(c.mod, name, hops+1)
 		}
-		return x.constProp(c.f, c.n, name)
+		return x.constProp(c.f, c.n, name, c.e)
 	}
 	var found []constTarget
 	for _, s := range fa.stars {
@@ -418,7 +481,7 @@ func (x *extractor) constExport(t *file, name string, hops int) constTarget {
 
 // constProp reads property key of object literal obj: its one definition,
 // when no file of the package writes such a property or the object.
-func (x *extractor) constProp(f *file, obj nid, key string) constTarget {
+func (x *extractor) constProp(f *file, obj nid, key string, e *env) constTarget {
 	if x.constPropWritten(key) > 0 {
 		return constFail("property " + key + " is assigned somewhere in the package")
 	}
@@ -456,9 +519,9 @@ func (x *extractor) constProp(f *file, obj nid, key string) constTarget {
 		if !ok {
 			return constFail("name " + key + " is not declared in the file")
 		}
-		return x.constBinding(f, b)
+		return x.constBinding(f, b, e)
 	}
-	return constTarget{f: f, n: at}
+	return constTarget{f: f, n: at, e: e}
 }
 
 // boundName is the name an object literal is the initialiser of

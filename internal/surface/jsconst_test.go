@@ -51,7 +51,7 @@ func TestConstWritesKeepHoles(t *testing.T) {
 		{"object with a computed key", "const K = 'k';\nconst O = { [K]: 'a' };", "${O.k}"},
 		{"getter", "const O = { get k() { return 'a'; } };", "${O.k}"},
 		{"call", "const X = String('a');", "${X}"},
-		{"operator", "const X = 'a' + 'b';", "${X}"},
+		{"operator", "const X = typeof 'a';", "${X}"},
 		{"environment", "const X = process.env.X;", "${X}"},
 		{"another package", "import { X } from 'other-pkg';", "${X}"},
 		{"legacy octal", "const X = 017;", "${X}"},
@@ -133,5 +133,69 @@ func TestConstChainBounded(t *testing.T) {
 	})
 	if state != StatePartial {
 		t.Errorf("ambiguous star export read as %s", state)
+	}
+}
+
+// `+` inside a constant joins when either side is a string; two numbers add,
+// which is not read.
+func TestConstConcatenation(t *testing.T) {
+	cases := []struct{ name, decls, want string }{
+		{"strings and templates", "const A = 'x';\nconst S = 'a' + `b${A}` + \"c\";", "abxc"},
+		{"string and number", "const S = 'n' + 1e3;", "n1000"},
+		{"number and string", "const S = 5 + 'n';", "5n"},
+	}
+	for _, c := range cases {
+		state, raw, _ := constTool(t, c.decls, "${S}", nil)
+		if state != StateReadable || raw != c.want {
+			t.Errorf("%s: %s %q, want readable %q", c.name, state, raw, c.want)
+		}
+	}
+	for _, decls := range []string{"const S = 1 + 2;", "const S = 'a' - 'b';", "const S = 'a' + f();"} {
+		if state, _, holes := constTool(t, decls, "${S}", nil); state != StatePartial || len(holes) != 1 {
+			t.Errorf("%s: %s %q, want the hole", decls, state, holes)
+		}
+	}
+}
+
+// A parameter of the call being read (a helper that decorates a text) is
+// read through that call's argument; one bound by an enumerated call site,
+// a loop, or written in the function stays a hole.
+func TestConstParameterOfTheCall(t *testing.T) {
+	head := "import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';\nconst server = new McpServer({ name: 't', version: '1' });\n"
+	read := func(src string) (string, string, []string) {
+		s := extractMap(t, map[string]string{"package.json": `{"name":"t","version":"1.0.0","main":"index.js"}`, "index.js": head + src}, Options{})
+		failOnRecoveredPanic(t, s)
+		if len(s.Tools) == 0 {
+			t.Fatalf("no tools: %s %s", s.Outcome, s.OutcomeDetail)
+		}
+		var holes []string
+		for _, h := range s.Tools[0].Holes {
+			holes = append(holes, h.Source)
+		}
+		return s.Tools[0].DescriptionState, s.Tools[0].DescriptionRaw, holes
+	}
+	state, raw, _ := read("const SUFFIX = ' (read only)';\nfunction note(d) { return `${d}${SUFFIX}`; }\nserver.tool('t', note('Reads files'), {}, async () => ({}));\n")
+	if state != StateReadable || raw != "Reads files (read only)" {
+		t.Errorf("helper over a literal: %s %q", state, raw)
+	}
+	state, raw, _ = read("const D = 'Lists';\nconst note = (d) => `${d}.`;\nserver.tool('t', note(D), {}, async () => ({}));\n")
+	if state != StateReadable || raw != "Lists." {
+		t.Errorf("arrow helper over a constant: %s %q", state, raw)
+	}
+	state, _, holes := read("function note(d) { d = d.trim(); return `${d}!`; }\nserver.tool('t', note(' x '), {}, async () => ({}));\n")
+	if state == StateReadable {
+		t.Errorf("parameter written in the helper read as %s (holes %q)", state, holes)
+	}
+	state, _, holes = read("function note(d) { return `${d}!`; }\nserver.tool('t', note(process.env.X), {}, async () => ({}));\n")
+	if state != StatePartial || len(holes) != 1 {
+		t.Errorf("helper over the environment: %s %q", state, holes)
+	}
+	state, _, holes = read("function reg(d) { server.tool('t', `${d}!`, {}, async () => ({})); }\nreg('a');\n")
+	if state != StatePartial || len(holes) != 1 {
+		t.Errorf("parameter bound by a call site of the registering function: %s %q", state, holes)
+	}
+	state, _, holes = read("for (const d of ['a']) server.tool('t', `${d}!`, {}, async () => ({}));\n")
+	if state != StatePartial || len(holes) != 1 {
+		t.Errorf("loop binding: %s %q", state, holes)
 	}
 }
