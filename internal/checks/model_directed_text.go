@@ -359,18 +359,38 @@ func AnalyzeModelDirectedText(ctx context.Context, surface *rundir.Surface, file
 				out.Usage.Rejected = append(out.Usage.Rejected, rej)
 				continue
 			}
-			k := fkey{it.entry.Kind, it.entry.Name, v.File, v.Start, v.End, p.Category}
-			if seen[k] {
-				continue
+			// A quote across places of the source (a constant substituted
+			// into a template) is one finding per verified piece, each with
+			// its own excerpt, so G6/G7 check every quoted byte where it is
+			// written.
+			pieces := []Verified{v}
+			if len(v.Parts) > 0 {
+				pieces = v.Parts
 			}
-			seen[k] = true
-			f, err := quoteFinding(pkg, analyzerID, it.entry, p.Category, v, src)
-			if err != nil {
-				rej.Reason, rej.Detail = RejectSourceMissing, err.Error()
-				out.Usage.Rejected = append(out.Usage.Rejected, rej)
-				continue
+			var fs []VerifiedProposal
+			var keys []fkey
+			failed := false
+			for _, pv := range pieces {
+				k := fkey{it.entry.Kind, it.entry.Name, pv.File, pv.Start, pv.End, p.Category}
+				if seen[k] {
+					continue
+				}
+				f, err := quoteFinding(pkg, analyzerID, it.entry, p.Category, pv, src)
+				if err != nil {
+					rej.Reason, rej.Detail = RejectSourceMissing, err.Error()
+					out.Usage.Rejected = append(out.Usage.Rejected, rej)
+					failed = true
+					break
+				}
+				keys = append(keys, k)
+				fs = append(fs, VerifiedProposal{Finding: f, Proposal: p, Entry: it.entry, RawStart: pv.RawStart, RawEnd: pv.RawEnd})
 			}
-			out.Verified = append(out.Verified, VerifiedProposal{Finding: f, Proposal: p, Entry: it.entry, RawStart: v.RawStart, RawEnd: v.RawEnd})
+			if !failed {
+				for _, k := range keys {
+					seen[k] = true
+				}
+				out.Verified = append(out.Verified, fs...)
+			}
 		}
 	}
 

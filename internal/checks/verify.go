@@ -19,7 +19,13 @@ import (
 // VerifierVersion names what the verifier accepts and rejects. It rides on
 // every decision row; any change to VerifyQuote's or VerifyExcerpt's verdicts
 // changes it (docs/methodology.md §5.4).
-const VerifierVersion = "verify-1"
+//
+// verify-2 (methodology 2.3.4): a quote across literal spans that are not one
+// run in one file (a template's text and the constant substituted into it,
+// declared earlier or in another module) verifies piece by piece, each piece
+// a run of spans in one file in source order (Verified.Parts); and spans
+// written as numeric literals (literal.JSNumber) decode.
+const VerifierVersion = "verify-2"
 
 // ErrRejected classifies a verifier rejection (errors.Is). The concrete error
 // is a *RejectError carrying a stable reason.
@@ -74,6 +80,13 @@ type Verified struct {
 	LineEnd   int    `json:"line_end"`
 	Quote     string `json:"quote"`   // the decoded text matched
 	Excerpt   []byte `json:"excerpt"` // the file's bytes [Start, End): the finding's excerpt
+	// Parts, when the quote crosses from one place of the source to another
+	// (a constant substituted into a template), are its pieces in text
+	// order, each verified alone: one run of spans in one file, with its own
+	// excerpt. The fields above then give the whole quote's raw range and
+	// quote, and the first piece's file, bytes and lines. Every byte of the
+	// quote is in exactly one piece.
+	Parts []Verified `json:"parts,omitempty"`
 }
 
 // entriesFor returns the entries a proposal naming (kind, name) may quote, in
@@ -165,7 +178,8 @@ func spanText(src []byte, e rundir.Entry, sp rundir.Span) (text string, offs []i
 // description_raw lies wholly inside literal spans of e, with no hole strictly
 // inside it, the spans covering it are consecutive in the text, sit in file in
 // increasing source order, and decode from the stored bytes to exactly the
-// recorded text. The excerpt is the source bytes from the first mapped byte
+// recorded text, and no two of them meet across a template substitution
+// (splitsAt). The excerpt is the source bytes from the first mapped byte
 // to the last, so a quote across two joined literals includes the bytes
 // between them (docs/methodology.md §5.4).
 func verifyAt(src *source, e rundir.Entry, file string, i, j int) (Verified, error) {
@@ -207,6 +221,11 @@ func verifyAt(src *source, e rundir.Entry, file string, i, j int) (Verified, err
 	b, err := src.file(file)
 	if err != nil {
 		return Verified{}, &RejectError{Reason: RejectSourceMissing, Detail: err.Error()}
+	}
+	for k := 1; k < len(cover); k++ {
+		if splitsAt(b, cover[k-1], cover[k]) {
+			return Verified{}, reject(RejectSpansDisordered, "spans at %d and %d meet across a template substitution", cover[k-1].End, cover[k].Start)
+		}
 	}
 
 	first, last := cover[0], cover[len(cover)-1]
@@ -256,6 +275,112 @@ func verifyAt(src *source, e rundir.Entry, file string, i, j int) (Verified, err
 	}, nil
 }
 
+// coverOf returns the spans of e that cover the raw range [i, j), in text
+// order, or ok false when some byte of it is in no span.
+func coverOf(e rundir.Entry, i, j int) ([]rundir.Span, bool) {
+	spans := make([]rundir.Span, len(e.Spans))
+	copy(spans, e.Spans)
+	sort.SliceStable(spans, func(a, b int) bool { return spans[a].RawStart < spans[b].RawStart })
+	var cover []rundir.Span
+	pos := i
+	for _, sp := range spans {
+		if sp.RawEnd <= pos || sp.RawStart >= j {
+			continue
+		}
+		if sp.RawStart > pos {
+			break
+		}
+		cover = append(cover, sp)
+		pos = sp.RawEnd
+		if pos >= j {
+			break
+		}
+	}
+	return cover, pos >= j && len(cover) > 0
+}
+
+// verifyQuoteAt verifies the raw range [i, j) of e for a proposal that names
+// file: as one excerpt when its spans are one run in file (verifyAt), else
+// piece by piece (verifyPieces).
+func verifyQuoteAt(src *source, e rundir.Entry, file string, i, j int) (Verified, error) {
+	cover, ok := coverOf(e, i, j)
+	if !ok {
+		return verifyAt(src, e, file, i, j)
+	}
+	runs, ok := runsOf(src, cover)
+	if !ok || len(runs) < 2 {
+		return verifyAt(src, e, file, i, j)
+	}
+	return verifyPieces(src, e, file, i, j, runs)
+}
+
+// runsOf splits covering spans where the source stops being one place: the
+// next span is in another file, sits before the end of the span before it,
+// or the two meet across a template substitution (splitsAt). ok is false
+// when a file cannot be read (verifyAt then says so).
+func runsOf(src *source, cover []rundir.Span) ([][]rundir.Span, bool) {
+	var runs [][]rundir.Span
+	for k, sp := range cover {
+		split := k == 0 || sp.File != cover[k-1].File || sp.Start < cover[k-1].End
+		if !split {
+			b, err := src.file(sp.File)
+			if err != nil {
+				return nil, false
+			}
+			split = splitsAt(b, cover[k-1], sp)
+		}
+		if split {
+			runs = append(runs, nil)
+		}
+		runs[len(runs)-1] = append(runs[len(runs)-1], sp)
+	}
+	return runs, true
+}
+
+// splitsAt reports whether two spans consecutive in the text, in one file in
+// source order, meet across a template substitution rather than being joined
+// literals: the first is a template segment followed by `${`, or the second
+// is a template segment that resumes after a substitution's `}`. The text
+// between them then comes from somewhere else (a constant, verify-2), so no
+// one excerpt covers both.
+func splitsAt(b []byte, prev, cur rundir.Span) bool {
+	if prev.Encoding == literal.JSTemplate && prev.End >= 0 && prev.End+1 < len(b) && b[prev.End] == '$' && b[prev.End+1] == '{' {
+		return true
+	}
+	return cur.Encoding == literal.JSTemplate && cur.Start > 0 && cur.Start <= len(b) && b[cur.Start-1] == '}'
+}
+
+// verifyPieces verifies a quote whose spans lie in more than one place: no
+// hole strictly inside the whole range, each run of spans verified alone by
+// verifyAt over its part of the range, and at least one piece in file (the
+// file the proposal was made against). Each piece's excerpt is its own
+// source bytes, so every quoted byte is checked where it is written.
+func verifyPieces(src *source, e rundir.Entry, file string, i, j int, runs [][]rundir.Span) (Verified, error) {
+	for _, h := range e.Holes {
+		if h.RawOffset > i && h.RawOffset < j {
+			return Verified{}, reject(RejectAcrossHole, "hole at %d inside %d..%d", h.RawOffset, i, j)
+		}
+	}
+	var parts []Verified
+	inFile := false
+	for _, run := range runs {
+		a, b := max(i, run[0].RawStart), min(j, run[len(run)-1].RawEnd)
+		v, err := verifyAt(src, e, run[0].File, a, b)
+		if err != nil {
+			return Verified{}, err
+		}
+		inFile = inFile || v.File == file
+		parts = append(parts, v)
+	}
+	if !inFile {
+		return Verified{}, reject(RejectOutsideSpans, "no piece of the quote is in %s", file)
+	}
+	out := parts[0]
+	out.RawStart, out.RawEnd, out.Quote = i, j, e.DescriptionRaw[i:j]
+	out.Parts = parts
+	return out, nil
+}
+
 // lineOf is the 1-based line of byte offset off.
 func lineOf(b []byte, off int) int {
 	if off > len(b) {
@@ -268,7 +393,11 @@ func lineOf(b []byte, off int) int {
 // quote must occur byte for byte in the decoded text of an entry of the given
 // kind named entryName that is declared in file, wholly inside that entry's
 // literal spans with no hole inside the match, and must map back to source
-// bytes of file that decode to it. Every occurrence of quote is tried in
+// bytes of file that decode to it. A match whose spans lie in more than one
+// place (a constant substituted into a template: another file, earlier in the
+// file, or across the substitution) verifies piece by piece, each piece one
+// run of spans with its own excerpt (Verified.Parts), one of them in file.
+// Every occurrence of quote is tried in
 // order; the first that verifies is returned. fileBytes returns the stored
 // bytes of a member of the artifact by path.
 //
@@ -295,7 +424,7 @@ func VerifyQuote(surface *rundir.Surface, fileBytes func(path string) ([]byte, e
 				break
 			}
 			i := from + k
-			v, err := verifyAt(src, e, file, i, i+len(quote))
+			v, err := verifyQuoteAt(src, e, file, i, i+len(quote))
 			if err == nil {
 				return v, nil
 			}

@@ -160,8 +160,10 @@ func TestVerifyQuoteRejects(t *testing.T) {
 		{"prompt", "notes", "package/index.js", "Line one", RejectNoEntry},
 		// "Reads " + hole + " and sends": never across a hole.
 		{"tool", "tmpl", "package/index.js", "Reads  and sends", RejectAcrossHole},
-		// Spans in two files cannot map to one excerpt.
-		{"tool", "split", "package/index.js", "file. second", RejectOutsideSpans},
+		// Spans in two files cannot map to one excerpt; verify-2 verifies
+		// such a quote piece by piece (verify_pieces_test.go), but never when
+		// no piece is in the file the proposal names.
+		{"tool", "split", "package/nosuch.js", "file. second", RejectNoEntry},
 		// The second byte of é alone starts inside the \u00e9 escape.
 		{"tool", "notes", "package/index.js", "\xa9 send", RejectSplitsCharacter},
 	}
@@ -257,6 +259,7 @@ func FuzzVerifyQuote(f *testing.F) {
 	f.Add("file. Then")
 	f.Add("\xa9")
 	f.Add("and sends")
+	f.Add("file. second")
 	f.Fuzz(func(t *testing.T, quote string) {
 		b, s := fixture(&testing.T{})
 		for _, e := range s.Tools {
@@ -267,12 +270,27 @@ func FuzzVerifyQuote(f *testing.F) {
 				}
 				continue
 			}
-			if v.Quote != quote || jsFile[v.Start:v.End] != string(v.Excerpt) {
+			if v.Quote != quote {
 				t.Fatalf("accepted %q as %+v", quote, v)
 			}
-			w, err := VerifyExcerpt(s, b.fileBytes, "tool", e.Name, "package/index.js", v.Excerpt, v.LineStart, v.LineEnd)
-			if err != nil || w.Start != v.Start || w.End != v.End {
-				t.Fatalf("excerpt of %q does not re-verify: %+v %v", quote, w, err)
+			pieces := []Verified{v}
+			if len(v.Parts) > 0 {
+				pieces = v.Parts
+			}
+			var joined strings.Builder
+			for _, pv := range pieces {
+				joined.WriteString(pv.Quote)
+				src, _ := b.fileBytes(pv.File)
+				if string(src[pv.Start:pv.End]) != string(pv.Excerpt) {
+					t.Fatalf("accepted %q: piece %+v is not its file's bytes", quote, pv)
+				}
+				w, err := VerifyExcerpt(s, b.fileBytes, "tool", e.Name, pv.File, pv.Excerpt, pv.LineStart, pv.LineEnd)
+				if err != nil || w.Start != pv.Start || w.End != pv.End {
+					t.Fatalf("excerpt of %q does not re-verify: %+v %v", quote, w, err)
+				}
+			}
+			if joined.String() != quote {
+				t.Fatalf("pieces of %q join to %q", quote, joined.String())
 			}
 		}
 	})

@@ -44,7 +44,7 @@ const (
 )
 
 // Encodings lists every encoding Decode accepts.
-var Encodings = []string{JSString, JSTemplate, PyString, PyRaw, PyFString, PyRawFString, JSON}
+var Encodings = []string{JSString, JSTemplate, PyString, PyRaw, PyFString, PyRawFString, JSON, JSNumber}
 
 // Errors Decode wraps; classify with errors.Is.
 var (
@@ -149,6 +149,8 @@ func decode(enc string, src []byte) (string, []int, []int, error) {
 		err = d.py(true, true)
 	case JSON:
 		err = d.json()
+	case JSNumber:
+		err = d.number()
 	default:
 		return "", nil, nil, fmt.Errorf("decode %q: %w", enc, ErrUnknownEncoding)
 	}

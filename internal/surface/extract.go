@@ -75,6 +75,9 @@ type extractor struct {
 	// tscEnums caches, per variable declarator, the tsc-compiled enum it
 	// holds (jsenum.go); a nil value: not an enum.
 	tscEnums map[progKey]*val
+	// constWriteIdx is, per JS/TS file, every write of a name or property
+	// (jsconst.go), built when a substitution is first read as a constant.
+	constWriteIdx map[*file]*constWrites
 }
 
 // Extract reads the tool surface of one package from fsys, whose members are

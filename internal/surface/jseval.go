@@ -258,6 +258,12 @@ func (x *extractor) templateText(f *file, n nid, e *env) val {
 		if ch := f.named(c); len(ch) == 1 {
 			expr = ch[0]
 		}
+		if cv, ok := x.constSubstitution(f, expr, e); ok {
+			// A constant of the package: its own literal segments (jsconst.go).
+			parts = append(parts, cv)
+			start = f.end(c)
+			continue
+		}
 		parts = append(parts, holeText(f, c, expr, e))
 		start = f.end(c)
 	}
