@@ -8,7 +8,8 @@
 #
 # in a data home of its own, and prints the decision counts: packages by
 # verdict, and for each reason code the refused packages whose blocked_by
-# includes it and those it alone refuses.
+# includes it and those it alone refuses (beside the codes that restate the
+# run's gate row: gate_failed_as_recorded and *_recorded).
 #
 #   scripts/whole-run.sh                     # a fresh home under /tmp
 #   ATTESTARI_HOME=/tmp/wr scripts/whole-run.sh
@@ -36,8 +37,11 @@ for r in pkgs:
     codes = sorted(set(r.get("blocked_by") or []))
     for c in codes:
         incl[c] += 1
-    if len(codes) == 1:
-        alone[codes[0]] += 1
+    # gate_failed_as_recorded and the *_recorded codes restate what the
+    # run's own gate row recorded (G1); "alone" is counted without them.
+    own = [c for c in codes if c != "gate_failed_as_recorded" and not c.endswith("_recorded")]
+    if len(own) == 1:
+        alone[own[0]] += 1
 graded = sum(1 for r in pkgs if r.get("grade"))
 print("methodology %s, extractor %s, run %s" % (header.get("methodology_version", "?"), header.get("extractor_version", "?"), header.get("run_id", "?")))
 print("versions examined: %d; graded: %d (%.1f%%)" % (len(pkgs), graded, 100.0 * graded / max(len(pkgs), 1)))
@@ -47,7 +51,7 @@ print("| --- | ---: |")
 for v, n in sorted(verdicts.items()):
     print("| %s | %d |" % (v, n))
 print()
-print("| reason code | refusals including it | refusals on it alone |")
+print("| reason code | refusals including it | refusals on it alone (beside gate_failed_as_recorded, *_recorded) |")
 print("| --- | ---: | ---: |")
 for c in sorted(incl, key=lambda c: (-incl[c], c)):
     print("| `%s` | %d | %d |" % (c, incl[c], alone[c]))
