@@ -30,8 +30,8 @@ type StaleReachFigures struct {
 	// lists a tool that is not a parsed tool. Must be empty.
 	LetThroughMissing []Miss `json:"let_through_missing"`
 
-	// UnreachableTools counts tool entries marked unreachable on parsed
-	// packages; UnreachableListed lists those the running server lists
+	// UnreachableTools counts tool names on parsed packages whose every
+	// entry is marked unreachable; UnreachableListed lists those the running server lists
 	// (must be empty for the rule to leave them out of a manifest), and
 	// UnreachableExtras those it does not (the precision misses they
 	// explain).
@@ -99,12 +99,26 @@ func EvaluateStaleAndReach(truths []Truth, surfaces map[string]rundir.Surface) S
 		if s.Outcome != outcomeParsed {
 			continue
 		}
+		// A name is unreachable when every entry of that name is: a tool
+		// registered in two modules (an ESM and a CommonJS build of one
+		// server) is reachable when either is.
+		reachable := map[string]bool{}
 		for _, e := range s.Tools {
+			if !e.Unreachable {
+				reachable[e.Name] = true
+			}
+		}
+		counted := map[string]bool{}
+		for _, e := range s.Tools {
+			if counted[e.Name] || (e.NameState != "" && e.NameState != stateReadable) {
+				continue
+			}
+			counted[e.Name] = true
 			extra := !runtime[e.Name]
 			if extra {
 				f.Extras++
 			}
-			if !e.Unreachable {
+			if reachable[e.Name] {
 				continue
 			}
 			f.UnreachableTools++

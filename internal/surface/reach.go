@@ -56,9 +56,31 @@ func (x *extractor) markReachability() {
 		}
 		undetermined = append(undetermined, x.openLoads(f, reachNote-len(undetermined))...)
 	}
-	outside := func(e *rundir.Entry) bool {
-		f := x.byPath[e.File]
+	// An entry is outside the closure when any module it is made of is:
+	// the module of its registration or definition, or a module holding a
+	// literal of its text. A module's code runs only when it is loaded, so
+	// none of those bytes reach a client unless every such module runs (a
+	// helper's call in an unloaded module registers nothing, though the
+	// helper's own module is loaded).
+	unloaded := func(p string) bool {
+		f := x.byPath[p]
 		return f != nil && f.parsed != nil && f.lang != LangPython && !reached[f]
+	}
+	outside := func(e *rundir.Entry) bool {
+		if unloaded(e.File) {
+			return true
+		}
+		for _, sp := range e.Spans {
+			if unloaded(sp.File) {
+				return true
+			}
+		}
+		for _, h := range e.Holes {
+			if unloaded(h.File) {
+				return true
+			}
+		}
+		return false
 	}
 	outsideAny := false
 	for _, list := range []*[]rundir.Entry{&x.s.Tools, &x.s.Prompts, &x.s.PromptTexts, &x.s.Resources, &x.s.ResourceTemplates,

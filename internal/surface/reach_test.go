@@ -119,3 +119,28 @@ func TestReachabilityEntryPoints(t *testing.T) {
 		t.Errorf("no package.json, no entry points: reach %+v", s.Reach)
 	}
 }
+
+// TestReachabilityThroughAHelper: a tool registered by a helper of a loaded
+// module, called from a module nothing loads, is unreachable (its text's
+// literals sit in the unloaded module); the same helper called from a
+// loaded module registers a reachable tool.
+func TestReachabilityThroughAHelper(t *testing.T) {
+	s := extractMap(t, map[string]string{
+		"package.json": `{"name": "r", "main": "index.js"}`,
+		"helper.js": `import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+export const server = new McpServer({ name: "r", version: "1" });
+export function createHandler(name, description) { server.tool(name, description, async () => ({ content: [] })); }
+`,
+		"index.js":  "import './helper.js';\nimport './loaded.js';\n",
+		"loaded.js": "import { createHandler } from './helper.js';\ncreateHandler('loaded_tool', 'Loaded.');\n",
+		"sync.js":   "import { createHandler } from './helper.js';\ncreateHandler('sync_tool', 'Sync.');\n",
+	}, Options{})
+	loaded, ok1 := toolByName(s, "loaded_tool")
+	sync, ok2 := toolByName(s, "sync_tool")
+	if !ok1 || !ok2 || s.Outcome != OutcomeParsed {
+		t.Fatalf("outcome %s tools %+v", s.Outcome, s.Tools)
+	}
+	if loaded.Unreachable || !sync.Unreachable || loaded.File != "helper.js" || sync.File != "helper.js" {
+		t.Errorf("loaded %v (%s), sync %v (%s): want reachable, unreachable, both registered in helper.js", loaded.Unreachable, loaded.File, sync.Unreachable, sync.File)
+	}
+}
