@@ -1,6 +1,8 @@
 package surface
 
 import (
+	"bytes"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -142,5 +144,29 @@ export function createHandler(name, description) { server.tool(name, description
 	}
 	if loaded.Unreachable || !sync.Unreachable || loaded.File != "helper.js" || sync.File != "helper.js" {
 		t.Errorf("loaded %v (%s), sync %v (%s): want reachable, unreachable, both registered in helper.js", loaded.Unreachable, loaded.File, sync.Unreachable, sync.File)
+	}
+}
+
+// TestRenderStaleAndUnreachable: the text view shows the stale note beside
+// the advertised name and marks an unreachable entry where it is listed.
+func TestRenderStaleAndUnreachable(t *testing.T) {
+	for _, c := range []struct{ golden, want1, want2 string }{
+		{"js_advertised_stale.txtar", "retired_lookup (README.md, stale: occurs nowhere in the package's source)", "old_search (README.md)"},
+		{"js_reach.txtar", "dist/tools/d.js:2 (unreachable)", "reach       1 entries registered in modules no entry point loads"},
+		{"js_reach_undetermined.txtar", "reach       undetermined (dist/index.js:8 import() of a module named at run time)", "dist/tools/plugin.js:2 "},
+	} {
+		s := extractArchive(t, readArchive(t, filepath.Join(goldenDir, c.golden)))
+		var buf bytes.Buffer
+		if err := RenderTable(&buf, s); err != nil {
+			t.Fatal(err)
+		}
+		for _, w := range []string{c.want1, c.want2} {
+			if !strings.Contains(buf.String(), w) {
+				t.Errorf("%s: table lacks %q:\n%s", c.golden, w, buf.String())
+			}
+		}
+		if c.golden == "js_reach_undetermined.txtar" && strings.Contains(buf.String(), "(unreachable)") {
+			t.Errorf("an open closure marks nothing:\n%s", buf.String())
+		}
 	}
 }
