@@ -40,7 +40,11 @@ func (x *extractor) markReachability() {
 	// artifact leaves the closure unknown.
 	var undetermined []rundir.Site
 	for _, e := range x.pkg.entryPoints() {
-		if f := x.resolvePath(pathJoinRoot(x.root, e), false); f == nil || f.parsed == nil {
+		f := x.resolvePath(pathJoinRoot(x.root, e), false)
+		if f != nil && f.parsed == nil && strings.HasSuffix(strings.ToLower(f.path), ".json") {
+			continue // `"./package.json": "./package.json"` exports data, not code
+		}
+		if f == nil || f.parsed == nil {
 			undetermined = append(undetermined, rundir.Site{File: "package.json", Detail: "entry point " + e + " is not a parsed member of the artifact"})
 		}
 	}

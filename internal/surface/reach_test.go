@@ -93,7 +93,7 @@ func TestReachabilityOpenClosure(t *testing.T) {
 // one) marks nothing.
 func TestReachabilityEntryPoints(t *testing.T) {
 	files := func(pkg string) map[string]string {
-		return map[string]string{"package.json": pkg, "index.js": reachServer, "other.js": reachOther}
+		return map[string]string{"package.json": pkg, "index.js": reachServer, "other.js": reachOther, "cli.sh": "#!/bin/sh\nnode other.js\n"}
 	}
 	for _, c := range []struct {
 		name, pkg string
@@ -104,6 +104,8 @@ func TestReachabilityEntryPoints(t *testing.T) {
 		{"exports reach it", `{"name": "r", "exports": {".": "./index.js", "./o": {"require": "./other.js"}}}`, false, false},
 		{"exports types only", `{"name": "r", "exports": {".": "./index.js", "./o": {"types": "./other.js"}}}`, true, true},
 		{"a missing entry point", `{"name": "r", "main": "index.js", "bin": "cli.js"}`, false, true},
+		{"an entry point that is not JavaScript", `{"name": "r", "main": "index.js", "bin": "cli.sh"}`, false, true},
+		{"package.json exported as data", `{"name": "r", "exports": {".": "./index.js", "./package.json": "./package.json"}}`, true, true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			s := extractMap(t, files(c.pkg), Options{})
