@@ -48,6 +48,11 @@ func (x *extractor) markReachability() {
 			undetermined = append(undetermined, rundir.Site{File: "package.json", Detail: "entry point " + e + " is not a parsed member of the artifact"})
 		}
 	}
+	if strings.Contains(string(x.pkg.Exports), "*") {
+		// A subpath pattern ("./tools/*": "./dist/tools/*.js") makes every
+		// module it matches an entry point.
+		undetermined = append(undetermined, rundir.Site{File: "package.json", Detail: "exports names modules by a pattern"})
+	}
 	reached := x.loadClosure()
 	files := make([]*file, 0, len(reached))
 	for f := range reached {

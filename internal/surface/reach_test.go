@@ -105,6 +105,7 @@ func TestReachabilityEntryPoints(t *testing.T) {
 		{"exports types only", `{"name": "r", "exports": {".": "./index.js", "./o": {"types": "./other.js"}}}`, true, true},
 		{"a missing entry point", `{"name": "r", "main": "index.js", "bin": "cli.js"}`, false, true},
 		{"an entry point that is not JavaScript", `{"name": "r", "main": "index.js", "bin": "cli.sh"}`, false, true},
+		{"exports by a pattern", `{"name": "r", "exports": {".": "./index.js", "./tools/*": "./*.js"}}`, false, true},
 		{"package.json exported as data", `{"name": "r", "exports": {".": "./index.js", "./package.json": "./package.json"}}`, true, true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
