@@ -547,13 +547,17 @@ func (x *extractor) sourcePieces(fsys fs.FS, members []MemberInfo) (*pieceIndex,
 				return nil, false
 			}
 		}
-		if m.Size > staleMemberLimit || total+int(m.Size) > staleTotalLimit {
+		if m.Size > staleMemberLimit || total+int(m.Size) > staleTotalLimit || x.heldBytes+int64(total)+m.Size > x.opts.RSSBudget {
 			return nil, false
 		}
 		b, err := fs.ReadFile(fsys, m.Path)
 		if err != nil || len(b) > staleMemberLimit {
 			return nil, false
 		}
+		// The bytes count toward the memory estimate's peak while they are
+		// searched; nothing beyond the budget is read (no name is then stale).
+		x.hold(int64(len(b)))
+		defer x.hold(-int64(len(b)))
 		total += len(b)
 		data.WriteString(normName(string(b)))
 		data.WriteByte(0)
