@@ -177,13 +177,11 @@ func createRequireNames(f *file) map[string]bool {
 }
 
 // createRequireLoads are the literal specifiers f passes to a function made
-// by createRequire() (a function bound to the name require is already read
-// as require()).
+// by createRequire() or to esbuild's __require shim (a function bound to
+// the name require is already read as require()).
 func createRequireLoads(f *file) []string {
 	names := createRequireNames(f)
-	if len(names) == 0 {
-		return nil
-	}
+	names["__require"] = true // esbuild's require shim
 	var out []string
 	for i := range f.nodes {
 		n := nid(i)
