@@ -135,19 +135,19 @@ func TestReachabilityThroughAHelper(t *testing.T) {
 		"package.json": `{"name": "r", "main": "index.js"}`,
 		"helper.js": `import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 export const server = new McpServer({ name: "r", version: "1" });
-export function createHandler(name, description) { server.tool(name, description, async () => ({ content: [] })); }
+export function defineHandler(name, description) { server.tool(name, description, async () => ({ content: [] })); }
 `,
 		"index.js":  "import './helper.js';\nimport './loaded.js';\n",
-		"loaded.js": "import { createHandler } from './helper.js';\ncreateHandler('loaded_tool', 'Loaded.');\n",
-		"sync.js":   "import { createHandler } from './helper.js';\ncreateHandler('sync_tool', 'Sync.');\n",
+		"loaded.js": "import { defineHandler } from './helper.js';\ndefineHandler('loaded_tool', 'Loaded.');\n",
+		"unloaded.js":   "import { defineHandler } from './helper.js';\ndefineHandler('unloaded_tool', 'Sync.');\n",
 	}, Options{})
 	loaded, ok1 := toolByName(s, "loaded_tool")
-	sync, ok2 := toolByName(s, "sync_tool")
+	unl, ok2 := toolByName(s, "unloaded_tool")
 	if !ok1 || !ok2 || s.Outcome != OutcomeParsed {
 		t.Fatalf("outcome %s tools %+v", s.Outcome, s.Tools)
 	}
-	if loaded.Unreachable || !sync.Unreachable || loaded.File != "helper.js" || sync.File != "helper.js" {
-		t.Errorf("loaded %v (%s), sync %v (%s): want reachable, unreachable, both registered in helper.js", loaded.Unreachable, loaded.File, sync.Unreachable, sync.File)
+	if loaded.Unreachable || !unl.Unreachable || loaded.File != "helper.js" || unl.File != "helper.js" {
+		t.Errorf("loaded %v (%s), unloaded %v (%s): want reachable, unreachable, both registered in helper.js", loaded.Unreachable, loaded.File, unl.Unreachable, unl.File)
 	}
 }
 
