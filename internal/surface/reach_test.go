@@ -137,9 +137,9 @@ func TestReachabilityThroughAHelper(t *testing.T) {
 export const server = new McpServer({ name: "r", version: "1" });
 export function defineHandler(name, description) { server.tool(name, description, async () => ({ content: [] })); }
 `,
-		"index.js":  "import './helper.js';\nimport './loaded.js';\n",
-		"loaded.js": "import { defineHandler } from './helper.js';\ndefineHandler('loaded_tool', 'Loaded.');\n",
-		"unloaded.js":   "import { defineHandler } from './helper.js';\ndefineHandler('unloaded_tool', 'Sync.');\n",
+		"index.js":    "import './helper.js';\nimport './loaded.js';\n",
+		"loaded.js":   "import { defineHandler } from './helper.js';\ndefineHandler('loaded_tool', 'Loaded.');\n",
+		"unloaded.js": "import { defineHandler } from './helper.js';\ndefineHandler('unloaded_tool', 'Sync.');\n",
 	}, Options{})
 	loaded, ok1 := toolByName(s, "loaded_tool")
 	unl, ok2 := toolByName(s, "unloaded_tool")
