@@ -90,9 +90,10 @@ func corpusEvalRun(ctx context.Context, listPath, truthDir, dir, out, rows, only
 	r := corpus.Evaluate(truths, surfaces)
 	corpus.AnnotateDelegation(&r, surfaces)
 	adv := corpus.EvaluateAdvertised(truths, surfaces)
+	sr := corpus.EvaluateStaleAndReach(truths, surfaces)
 	md := corpus.EvalMarkdown(corpus.EvalHeader{
 		Command: command, Date: time.Now(), ExtractorVersion: surface.ExtractorVersion,
-		Listed: len(l.Packages), Extracted: len(surfaces), Missing: missing, Truths: len(truths),
+		Listed: len(l.Packages), Extracted: len(surfaces), Missing: missing, Truths: len(truths), StaleReach: &sr,
 	}, r, adv, surfaces, costs)
 	if out == "" {
 		fmt.Print(md)
@@ -105,6 +106,10 @@ func corpusEvalRun(ctx context.Context, listPath, truthDir, dir, out, rows, only
 		"tool_recall": t.Recall(), "tool_precision": t.Precision(), "description_equal": r.DescriptionEqualShare(),
 		"advertised_refused": adv.Refused, "advertised_refused_only_by_false": adv.RefusedOnlyByFalse,
 		"parsed_advertised_refused": adv.ParsedRefused, "parsed_advertised_refused_only_by_false": adv.ParsedRefusedOnlyByFalse,
+		"stale_names": sr.StaleNames, "stale_listed_at_runtime": len(sr.StaleListed), "stale_let_through": len(sr.LetThrough),
+		"stale_let_through_missing_tool": len(sr.LetThroughMissing), "unreachable_tools": sr.UnreachableTools,
+		"unreachable_listed_at_runtime": len(sr.UnreachableListed), "unreachable_extras": sr.UnreachableExtras,
+		"reach_undetermined_packages": sr.Undetermined,
 	})
 	log.Printf("corpus-eval: %s", summary)
 	return nil

@@ -176,6 +176,11 @@ func EvaluateAdvertised(truths []Truth, surfaces map[string]rundir.Surface) Adve
 			if parsed[ad.Name] {
 				continue
 			}
+			if ad.Stale {
+				// A stale advertisement refuses nothing (methodology §5.2);
+				// StaleFigures checks it against the runtime list.
+				continue
+			}
 			refused = true
 			where := ad.Source
 			if ad.Line > 0 {
@@ -214,6 +219,9 @@ type EvalHeader struct {
 	Extracted        int      // tarballs present and read
 	Missing          []string // listed, no tarball
 	Truths           int      // truth files read
+	// StaleReach, when set, adds the stale-advertisement and reachability
+	// checks against the runtime lists (EvaluateStaleAndReach).
+	StaleReach *StaleReachFigures
 }
 
 // EvalMarkdown renders the whole corpus evaluation: how it was produced,
@@ -241,6 +249,9 @@ func EvalMarkdown(h EvalHeader, r Report, adv AdvertisedFigures, surfaces map[st
 	b.WriteString("\n## Over servers that started\n\n")
 	b.WriteString(demoteHeadings(body))
 	b.WriteString("\n## Advertised tools against the runtime lists\n\n")
+	if h.StaleReach != nil {
+		b.WriteString(h.StaleReach.Markdown())
+	}
 	fmt.Fprintf(&b, "Started packages with advertised names: %d; names: %d (", adv.Packages, adv.Names)
 	srcs := sortedKeys(adv.BySource)
 	for i, k := range srcs {

@@ -48,6 +48,11 @@ const (
 	// ReasonSchemaKindUnknown: the schema kind is not json, source or none, or
 	// schema bytes are present with no kind recorded.
 	ReasonSchemaKindUnknown = "schema_kind_unknown"
+	// ReasonUnreachable: the tool is registered in a module no entry point
+	// of the package loads (methodology §5.2, reachability). It is recorded
+	// and examined like any tool, and left out of the attested manifest: the
+	// running server does not list it.
+	ReasonUnreachable = "registration_unreachable"
 
 	// ReasonToolWithoutHash: at least one parsed tool has no tool hash.
 	ReasonToolWithoutHash = "tool_without_hash"
@@ -63,7 +68,7 @@ const (
 var Reasons = []string{
 	ReasonDescriptionUnreadable, ReasonDescriptionPartial,
 	ReasonDescriptionStateUnrecorded, ReasonNameUnreadable, ReasonSchemaNotCanonical,
-	ReasonSchemaKindUnknown, ReasonToolWithoutHash, ReasonSurfaceNotParsed, ReasonNoSurface,
+	ReasonSchemaKindUnknown, ReasonUnreachable, ReasonToolWithoutHash, ReasonSurfaceNotParsed, ReasonNoSurface,
 }
 
 // ErrSchemaNotCanonical and ErrSchemaKindUnknown classify SchemaComponent failures.
@@ -210,6 +215,13 @@ func Compute(s *rundir.Surface) Attested {
 	digests := make([][32]byte, 0, len(s.Tools))
 	missing := false
 	for _, t := range s.Tools {
+		if t.Unreachable {
+			// Recorded with its reason, and neither hashed into the manifest
+			// nor a tool without a hash that withholds the manifest hash.
+			a.Tools = append(a.Tools, ToolHash{Name: t.Name, DescriptionState: t.DescriptionState, SchemaKind: t.SchemaKind,
+				File: t.File, Line: t.Line, Reason: ReasonUnreachable})
+			continue
+		}
 		th := HashTool(t)
 		a.Tools = append(a.Tools, th)
 		if th.Hash == "" {

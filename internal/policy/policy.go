@@ -210,7 +210,9 @@ func Gradeability(results []rundir.Result, surface *rundir.Surface, findings []r
 		parsed[t.Name] = true
 	}
 	for _, a := range surface.AdvertisedTools {
-		if !parsed[a.Name] {
+		// A stale advertisement (a name that occurs nowhere in the package's
+		// source, methodology §5.2) is recorded on the row and refuses nothing.
+		if !parsed[a.Name] && !a.Stale {
 			add(CodeAdvertisedToolsNotParsed)
 			break
 		}
@@ -1026,7 +1028,7 @@ func gateDetail(code string, s *rundir.Surface) string {
 		}
 		var names []string
 		for _, a := range s.AdvertisedTools {
-			if !parsed[a.Name] && !slices.Contains(names, a.Name) {
+			if !parsed[a.Name] && !a.Stale && !slices.Contains(names, a.Name) {
 				names = append(names, a.Name)
 			}
 		}

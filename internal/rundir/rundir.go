@@ -143,6 +143,10 @@ type Entry struct {
 	Annotations      map[string]bool `json:"annotations,omitempty"`
 	File             string          `json:"file"`
 	Line             int             `json:"line"`
+	// Unreachable: the entry is registered in a module that no entry point
+	// of the package loads (methodology §5.2, reachability). Recorded, never
+	// a reason to drop the entry.
+	Unreachable bool `json:"unreachable,omitempty"`
 }
 
 // Site is a place in the source: a file, a line, and optionally the bytes.
@@ -173,6 +177,20 @@ type Advertised struct {
 	Name   string `json:"name"`
 	Source string `json:"source"` // manifest.json, server.json, README.md
 	Line   int    `json:"line,omitempty"`
+	// Stale: the name occurs nowhere in the package's source (methodology
+	// §5.2, advertised tools), so it cannot be a tool of this artifact; the
+	// advertisement is recorded and refuses nothing.
+	Stale bool `json:"stale,omitempty"`
+}
+
+// Reach says what the extractor concluded about the modules the entry
+// points load (methodology §5.2, reachability), when an entry lies outside
+// the import closure: how many entries were marked unreachable, or the
+// sites that leave the closure open (a module named at run time), in which
+// case no entry is marked.
+type Reach struct {
+	Unreachable  int    `json:"unreachable,omitempty"`
+	Undetermined []Site `json:"undetermined,omitempty"`
 }
 
 // Delegation records that a package's server lives in another package.
@@ -253,6 +271,7 @@ type Surface struct {
 	Vendored              []Vendored   `json:"vendored"`
 	AdvertisedTools       []Advertised `json:"advertised_tools"`
 	DelegatesTo           *Delegation  `json:"delegates_to"`
+	Reach                 *Reach       `json:"reach,omitempty"`
 	Unresolved            []Unresolved `json:"unresolved"`
 	ReassignedAtRuntime   []Site       `json:"reassigned_at_runtime"`
 	Capabilities          []Capability `json:"capabilities"`

@@ -385,3 +385,237 @@ func supportPackage(name string) bool {
 	}
 	return false
 }
+
+// Stale advertisements (methodology §5.2, advertised tools, 2.3.4).
+//
+// An advertised name that is not a parsed tool refuses the grade, because
+// the extractor may have missed a tool the server registers. A name that
+// occurs nowhere in what the package ships cannot be registered by it: no
+// code of the package can produce the bytes. Such a name is recorded as
+// stale (Advertised.Stale) and refuses nothing. "Occurs" is read
+// generously, so that only a name no route could build is stale. A name N
+// occurs when, with both sides normalised (ASCII letters lowered, every
+// byte that is not an ASCII letter or digit removed, so `get-issue`,
+// `get_issue` and `getIssue` are one name):
+//
+//  1. it is a substring of a piece of a source member: a string literal
+//     (its decoded value and each of its raw fragments), a template
+//     literal's segment, an identifier or a property name, in any parsed
+//     member (bundles, vendored code and tests included; comments are not
+//     code and are not pieces);
+//  2. it is the concatenation of at most four pieces, each a whole string
+//     literal, template segment or property name (a prefix joined to a
+//     literal: `${PREFIX}_${op}`, `"acme_" + name`);
+//  3. it is a substring of any other member of the artifact read as bytes
+//     (a JSON table, a data file, a source member that did not parse, a
+//     native binary), except the files the advertised names were read
+//     from.
+//
+// Nothing is stale when the package could register names it does not
+// ship: a runtime dependency that is an MCP library other than the SDK
+// (its name holds "mcp" or "modelcontext"), or a delegation; nor when a
+// member cannot be searched (a compressed member, one past the size limit,
+// or more bytes than the limit in all). Only npm packages (a package.json
+// at the root) are judged; elsewhere no name is stale.
+
+// The bytes read as data while judging staleness are bounded per member
+// and in all; rule 2 joins at most stalePieces pieces.
+const (
+	staleMemberLimit = 16 << 20
+	staleTotalLimit  = 64 << 20
+	stalePieces      = 4
+)
+
+// markStaleAdvertised sets Advertised.Stale on each advertised name that is
+// not a parsed tool and occurs nowhere in the package.
+func (x *extractor) markStaleAdvertised(fsys fs.FS, members []MemberInfo) {
+	if x.pkg == nil || x.exceeded || len(x.s.AdvertisedTools) == 0 || x.s.DelegatesTo != nil {
+		return
+	}
+	parsed := map[string]bool{}
+	for _, t := range x.s.Tools {
+		if t.NameState == "" || t.NameState == StateReadable {
+			parsed[t.Name] = true
+		}
+	}
+	var want []int
+	for i, a := range x.s.AdvertisedTools {
+		if !parsed[a.Name] {
+			want = append(want, i)
+		}
+	}
+	if len(want) == 0 || x.mayRegisterElsewhere() {
+		return
+	}
+	idx, ok := x.sourcePieces(fsys, members)
+	if !ok {
+		return
+	}
+	for _, i := range want {
+		if !idx.occurs(x.s.AdvertisedTools[i].Name) {
+			x.s.AdvertisedTools[i].Stale = true
+		}
+	}
+}
+
+// mayRegisterElsewhere reports a runtime dependency that can register
+// tools on the package's server: an MCP library other than the official
+// SDK.
+func (x *extractor) mayRegisterElsewhere() bool {
+	for _, m := range []map[string]string{x.pkg.Dependencies, x.pkg.OptionalDependencies, x.pkg.PeerDependencies} {
+		for name := range m {
+			if name == "@modelcontextprotocol/sdk" {
+				continue
+			}
+			ln := strings.ToLower(name)
+			if strings.Contains(ln, "mcp") || strings.Contains(ln, "modelcontext") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// pieceIndex holds the normalised pieces of a package's source.
+type pieceIndex struct {
+	// all holds every piece (rule 1); whole the pieces that may be joined
+	// (rule 2); data the normalised bytes of the members read as data
+	// (rule 3).
+	all   string // the pieces, each followed by a 0 byte (never in a normalised name)
+	whole map[string]bool
+	data  string
+	// longest is the length of the longest whole piece, bounding rule 2.
+	longest int
+}
+
+// normName lowers ASCII letters and keeps only letters, digits and bytes
+// outside ASCII.
+func normName(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= 'A' && c <= 'Z':
+			b.WriteByte(c + 'a' - 'A')
+		case c >= 'a' && c <= 'z', c >= '0' && c <= '9', c >= 0x80:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
+
+// compressedExt names members whose bytes do not show the text they hold.
+var compressedExt = []string{".gz", ".tgz", ".zip", ".br", ".zst", ".xz", ".bz2", ".7z", ".jar", ".whl", ".lz4", ".tar"}
+
+func (x *extractor) sourcePieces(fsys fs.FS, members []MemberInfo) (*pieceIndex, bool) {
+	idx := &pieceIndex{whole: map[string]bool{}}
+	seen := map[string]bool{}
+	var all, data strings.Builder
+	addPiece := func(s string, whole bool) {
+		n := normName(s)
+		if n == "" {
+			return
+		}
+		if !seen[n] {
+			seen[n] = true
+			all.WriteString(n)
+			all.WriteByte(0)
+		}
+		if whole && !idx.whole[n] {
+			idx.whole[n] = true
+			if len(n) > idx.longest {
+				idx.longest = len(n)
+			}
+		}
+	}
+	advertisedFrom := map[string]bool{}
+	for _, a := range x.s.AdvertisedTools {
+		advertisedFrom[path.Join(x.root, a.Source)] = true
+	}
+	total := 0
+	for _, m := range members {
+		if f := x.byPath[m.Path]; f != nil && f.parsed != nil {
+			x.filePieces(f, addPiece)
+			continue
+		}
+		if advertisedFrom[m.Path] {
+			continue
+		}
+		lp := strings.ToLower(m.Path)
+		for _, ext := range compressedExt {
+			if strings.HasSuffix(lp, ext) {
+				return nil, false
+			}
+		}
+		if m.Size > staleMemberLimit || total+int(m.Size) > staleTotalLimit || x.heldBytes+int64(total)+m.Size > x.opts.RSSBudget {
+			return nil, false
+		}
+		b, err := fs.ReadFile(fsys, m.Path)
+		if err != nil || len(b) > staleMemberLimit {
+			return nil, false
+		}
+		// The bytes count toward the memory estimate's peak while they are
+		// searched; nothing beyond the budget is read (no name is then stale).
+		x.hold(int64(len(b)))
+		defer x.hold(-int64(len(b)))
+		total += len(b)
+		data.WriteString(normName(string(b)))
+		data.WriteByte(0)
+	}
+	idx.all, idx.data = all.String(), data.String()
+	return idx, true
+}
+
+// identKinds are the leaves that name a binding or a property.
+var identKinds = map[string]bool{"identifier": true, "property_identifier": true, "shorthand_property_identifier": true,
+	"shorthand_property_identifier_pattern": true, "private_property_identifier": true, "type_identifier": true,
+	"statement_identifier": true}
+
+// filePieces adds the pieces of one parsed member. The flat copy is in
+// preorder, so this is one loop over the nodes.
+func (x *extractor) filePieces(f *file, add func(string, bool)) {
+	for i := range f.nodes {
+		n := nid(i)
+		switch k := f.kind(n); {
+		case k == "string" && f.lang != LangPython:
+			if v, ok := f.stringValue(n); ok {
+				add(v, true)
+			}
+		case k == "string_fragment" || k == "string_content":
+			add(f.text(n), true)
+		case k == "property_identifier" || k == "shorthand_property_identifier":
+			add(f.text(n), true)
+		case identKinds[k]:
+			add(f.text(n), false)
+		}
+	}
+}
+
+// occurs applies the three rules to one advertised name.
+func (idx *pieceIndex) occurs(name string) bool {
+	n := normName(name)
+	if n == "" {
+		return true
+	}
+	if strings.Contains(idx.all, n) || strings.Contains(idx.data, n) {
+		return true
+	}
+	// Rule 2: cut n into at most stalePieces whole pieces. best[i] is the
+	// fewest pieces that build n[:i].
+	best := make([]int, len(n)+1)
+	for i := range best {
+		best[i] = stalePieces + 1
+	}
+	best[0] = 0
+	for i := 0; i < len(n); i++ {
+		if best[i] >= stalePieces {
+			continue
+		}
+		for j := i + 1; j <= len(n) && j-i <= idx.longest; j++ {
+			if idx.whole[n[i:j]] && best[i]+1 < best[j] {
+				best[j] = best[i] + 1
+			}
+		}
+	}
+	return best[len(n)] <= stalePieces
+}

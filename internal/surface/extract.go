@@ -131,6 +131,8 @@ func Extract(ctx context.Context, pkg rundir.PackageRef, fsys fs.FS, members []M
 		return
 	}
 	x.decideOutcome()
+	x.markReachability()
+	x.markStaleAdvertised(fsys, members)
 	x.finish()
 	return
 }

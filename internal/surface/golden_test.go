@@ -38,6 +38,7 @@ type goldenEntry struct {
 	SchemaKind  string          `json:"schema_kind,omitempty"`
 	SchemaRaw   string          `json:"schema_raw,omitempty"`
 	Annotations map[string]bool `json:"annotations,omitempty"`
+	Unreachable bool            `json:"unreachable,omitempty"`
 }
 
 type goldenSurface struct {
@@ -50,6 +51,7 @@ type goldenSurface struct {
 	DelegatesTo     string        `json:"delegates_to,omitempty"`
 	Reassigned      []string      `json:"reassigned,omitempty"`
 	Vendored        []string      `json:"vendored,omitempty"`
+	Reach           []string      `json:"reach,omitempty"`
 }
 
 func project(s rundir.Surface) goldenSurface {
@@ -60,7 +62,7 @@ func project(s rundir.Surface) goldenSurface {
 	for _, e := range s.AllEntries() {
 		ge := goldenEntry{Kind: e.Kind, Name: e.Name, NameState: e.NameState, Parent: e.Parent, URI: e.URI,
 			State: e.DescriptionState, Raw: e.DescriptionRaw, Reason: e.UnreadableReason, SchemaKind: e.SchemaKind,
-			SchemaRaw: e.SchemaRaw, Annotations: e.Annotations}
+			SchemaRaw: e.SchemaRaw, Annotations: e.Annotations, Unreachable: e.Unreachable}
 		if e.Kind == KindParameterDescription || e.Kind == KindPromptText || e.Kind == KindInstructions {
 			ge.SchemaKind = ""
 		}
@@ -76,7 +78,19 @@ func project(s rundir.Surface) goldenSurface {
 		g.Elicitation = s.Elicitation.File + ":" + itoa(s.Elicitation.Line)
 	}
 	for _, a := range s.AdvertisedTools {
+		if a.Stale {
+			g.Advertised = append(g.Advertised, a.Source+":"+a.Name+" (stale)")
+			continue
+		}
 		g.Advertised = append(g.Advertised, a.Source+":"+a.Name)
+	}
+	if r := s.Reach; r != nil {
+		if r.Unreachable > 0 {
+			g.Reach = append(g.Reach, "unreachable: "+itoa(r.Unreachable))
+		}
+		for _, u := range r.Undetermined {
+			g.Reach = append(g.Reach, "undetermined: "+u.File+":"+itoa(u.Line)+" "+u.Detail)
+		}
 	}
 	if s.DelegatesTo != nil {
 		g.DelegatesTo = s.DelegatesTo.Name + "@" + s.DelegatesTo.Specifier

@@ -42,7 +42,11 @@ func RenderTable(w io.Writer, s rundir.Surface) error {
 			if e.DescriptionState == StateUnreadable {
 				desc = "(" + e.UnreadableReason + ")"
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s:%d\t%s\n", e.Kind, name, e.DescriptionState, e.SchemaKind, e.File, e.Line, oneLine(desc, 80))
+			where := fmt.Sprintf("%s:%d", e.File, e.Line)
+			if e.Unreachable {
+				where += " (unreachable)"
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", e.Kind, name, e.DescriptionState, e.SchemaKind, where, oneLine(desc, 80))
 		}
 		if err := tw.Flush(); err != nil {
 			return err
@@ -57,9 +61,16 @@ func RenderTable(w io.Writer, s rundir.Surface) error {
 	if len(s.AdvertisedTools) > 0 {
 		var names []string
 		for _, a := range s.AdvertisedTools {
+			if a.Stale {
+				names = append(names, a.Name+" ("+a.Source+", stale: occurs nowhere in the package's source)")
+				continue
+			}
 			names = append(names, a.Name+" ("+a.Source+")")
 		}
 		fmt.Fprintf(ew, "\nadvertised  %s\n", strings.Join(names, ", "))
+	}
+	if s.Reach != nil {
+		fmt.Fprintf(ew, "reach       %s\n", reachDetail(s.Reach))
 	}
 	if d := s.DelegatesTo; d != nil {
 		fmt.Fprintf(ew, "delegates   %s:%s %s (%s:%d)\n", d.Registry, d.Name, d.Specifier, d.Evidence.File, d.Evidence.Line)
