@@ -424,6 +424,7 @@ func (x *extractor) fillFromConfig(ent *rundir.Entry, cfg val, f *file, at nid, 
 	} else if cfg.k == vObject && cfg.n >= 0 {
 		x.toolObjects[progKey{cfg.f, cfg.n, nil}] = true
 	}
+	x.markSpreadTools(cfg, 0)
 	d, found := x.getProp(cfg, "description", e)
 	if c.needs(d) {
 		return false
