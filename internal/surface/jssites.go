@@ -60,7 +60,7 @@ func (x *extractor) jsSite(f *file, s siteRef) {
 	if !f.runnable() || f.inVendoredRegion(n) {
 		return
 	}
-	if x.insideAPIClass(f, n) || insideAPIOverride(f, n) {
+	if (x.insideAPIClass(f, n) && !callsParameterAPI(f, n)) || insideAPIOverride(f, n) {
 		// The implementation of the tool API (an SDK's McpServer, a
 		// framework's server class, a replacement of server.addTool) is
 		// not the subject's registrations: the calls of it are.

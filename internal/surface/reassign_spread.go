@@ -48,3 +48,43 @@ func (x *extractor) markSpreadValue(v val, depth int) {
 		}
 	}
 }
+
+// callsParameterAPI reports a registration call inside a class that defines
+// the tool API whose receiver is a parameter of the enclosing function
+// (`registerTool(server, tool) { server.registerTool(tool.name, ...) }`): the
+// class forwards to a server it is handed, so the call is a registration
+// site read like any wrapper's, not the implementation of the API. Without
+// this a package's own tool registry class with a method named registerTool
+// dropped its registrations silently.
+func callsParameterAPI(f *file, n nid) bool {
+	if f.kind(n) != "call_expression" {
+		return false
+	}
+	callee := f.field(n, "function")
+	if f.kind(callee) != "member_expression" {
+		return false
+	}
+	recv := f.field(callee, "object")
+	if f.kind(recv) != "identifier" {
+		return false
+	}
+	name := f.text(recv)
+	for a := f.parent(n); a >= 0; a = f.parent(a) {
+		if !functionKind(f.kind(a)) {
+			continue
+		}
+		params := f.field(a, "parameters")
+		if params < 0 {
+			params = f.field(a, "parameter")
+		}
+		found := false
+		f.walk(params, func(p nid) bool {
+			if f.kind(p) == "identifier" && f.text(p) == name {
+				found = true
+			}
+			return !found
+		})
+		return found
+	}
+	return false
+}
