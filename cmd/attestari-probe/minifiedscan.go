@@ -65,7 +65,7 @@ func minifiedScan(ctx context.Context, args []string) error {
 			for _, r := range m.VendoredRegions {
 				regions = append(regions, surface.VendoredRegion{Library: r.Library, StartLine: r.StartLine, EndLine: r.EndLine})
 			}
-			fig, err := surface.MeasureMinified(m.Path, src, regions, 30*time.Second)
+			fig, err := surface.MeasureMinified(m.Path, src, regions, 5*time.Minute)
 			if err != nil {
 				r.Error = err.Error()
 			}
