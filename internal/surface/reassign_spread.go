@@ -69,7 +69,10 @@ func callsParameterAPI(f *file, n nid) bool {
 		return false
 	}
 	name := f.text(recv)
-	for a := f.parent(n); a >= 0; a = f.parent(a) {
+	// A closure inside the method (`ErrorHandler.tryCatch(() => {
+	// server.registerTool(...) })`) sees the method's parameters: look
+	// through each enclosing function up to the class body.
+	for a := f.parent(n); a >= 0 && f.kind(a) != "class_body"; a = f.parent(a) {
 		if !functionKind(f.kind(a)) {
 			continue
 		}
@@ -84,7 +87,9 @@ func callsParameterAPI(f *file, n nid) bool {
 			}
 			return !found
 		})
-		return found
+		if found {
+			return true
+		}
 	}
 	return false
 }
