@@ -222,3 +222,31 @@ func TestMinifiedDecidesExtraction(t *testing.T) {
 		t.Errorf("the readable member's tool was not read: %+v", s.AllEntries())
 	}
 }
+
+// FuzzMeasureMinified: on any bytes the code figures never exceed the raw
+// ones, tight separators are separators, and only a line-rule candidate is
+// a bundle (so a member the archive reader passes is never reclassed).
+func FuzzMeasureMinified(f *testing.F) {
+	f.Add([]byte(terserStyle(3)), false)
+	f.Add([]byte("const s = `a ${b /* c */} d`; // e\r\nx = /f,g/;\n"), false)
+	f.Add([]byte("s = f\"{a,b}\" # c,d\n"), true)
+	f.Fuzz(func(t *testing.T, src []byte, py bool) {
+		path := "index.js"
+		if py {
+			path = "server.py"
+		}
+		m, err := MeasureMinified(path, src, []VendoredRegion{{StartLine: 2, EndLine: 3}}, 5*time.Second)
+		if err != nil {
+			return
+		}
+		if m.CodeLongestLine > m.LongestLine || m.CodeBytes > len(src) || m.CodeSpace > m.CodeBytes {
+			t.Errorf("code figures exceed raw ones: %+v", m)
+		}
+		if m.Tight > m.Separators || m.ShortBindings > m.Bindings || m.Bindings > m.Identifiers || m.PackedLines > m.LongCodeLines {
+			t.Errorf("counts inconsistent: %+v", m)
+		}
+		if m.Bundle() && !m.LineRule() {
+			t.Errorf("a member the line rule passes is a bundle: %+v", m)
+		}
+	})
+}
