@@ -7,6 +7,7 @@
 //	attestari-probe redact  -truth testdata/corpus/truth   (hosts out of stored diagnostics)
 //	attestari-probe py-pack -mirrors DIR [-update]   (testdata/corpus-python: scripts/corpus-python-pack.sh)
 //	attestari-probe py-eval [-out docs/extractor-corpus-python.md]   (the Python half of make corpus-eval)
+//	attestari-probe minified-scan [-out report.md] [-members figures.jsonl]   (the measurement of §5.2's minified rule)
 //	attestari-probe summary -list testdata/corpus/packages.json -truth testdata/corpus/truth -out testdata/corpus/SUMMARY.md
 //
 // It only wires flags to package corpus (and, for corpus-eval, the extractor). The npm client's own configuration
@@ -32,7 +33,7 @@ import (
 func main() {
 	log.SetFlags(log.Ltime)
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: attestari-probe pin|run|eval|corpus-eval|py-pack|py-eval|redact|summary [flags]")
+		fmt.Fprintln(os.Stderr, "usage: attestari-probe pin|run|eval|corpus-eval|minified-scan|py-pack|py-eval|redact|summary [flags]")
 		os.Exit(2)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -55,6 +56,8 @@ func main() {
 		err = pyPack(ctx, os.Args[2:])
 	case "py-eval":
 		err = pyEval(ctx, os.Args[2:])
+	case "minified-scan":
+		err = minifiedScan(ctx, os.Args[2:])
 	case "py-extract-one":
 		err = pyExtractOne(ctx, os.Args[2:])
 	default:

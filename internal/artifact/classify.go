@@ -18,9 +18,12 @@ const (
 	LanguagePython     Language = "python"     // .py .pyi
 )
 
-// The minified rule of methodology §5: a member whose longest line exceeds
+// The line rule of methodology §5.2: a member whose longest line exceeds
 // MinifiedLongestLine bytes, or whose lines average more than
-// MinifiedAverageLine bytes, is a minified or obfuscated bundle.
+// MinifiedAverageLine bytes, is a candidate minified bundle (Minified). Since
+// 2.3.4 the extractor decides on the candidate's syntax tree whether its code
+// is packed or its names mangled (internal/surface, minified.go); a member
+// the line rule passes is readable.
 const (
 	MinifiedLongestLine = 800
 	MinifiedAverageLine = 200

@@ -38,8 +38,8 @@ func ExtractDir(ctx context.Context, dir string, opts Options) (rundir.Surface, 
 }
 
 // ClassifyFS lists the regular files of fsys as members: SHA-256, size, the
-// minified rule (longest line over 800 bytes or average line over 200 bytes)
-// and vendored path segments.
+// minified line rule (longest line over 800 bytes or average line over 200
+// bytes: candidates the extractor decides on) and vendored path segments.
 func ClassifyFS(fsys fs.FS) ([]MemberInfo, error) {
 	var out []MemberInfo
 	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
@@ -79,8 +79,10 @@ func ClassifyFS(fsys fs.FS) ([]MemberInfo, error) {
 	return out, err
 }
 
-// IsMinified applies the methodology's rule: a member whose longest line
-// exceeds 800 bytes, or whose lines average more than 200 bytes.
+// IsMinified applies the line rule that nominates candidates for §5.2's
+// minified rule: a member whose longest line exceeds 800 bytes, or whose
+// lines average more than 200 bytes. The extractor decides each candidate
+// on its tree (MinifiedFigures.Bundle).
 func IsMinified(b []byte) bool {
 	if len(b) == 0 {
 		return false

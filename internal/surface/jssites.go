@@ -63,7 +63,7 @@ func (x *extractor) jsSite(f *file, s siteRef) {
 	if m, _ := protoCallMethod(f, n); m != "" && !x.protoCallIsSDK(f, n) {
 		return // Base.prototype.m.call(...) of a class that is not the SDK's server
 	}
-	if x.insideAPIClass(f, n) || insideAPIOverride(f, n) {
+	if (x.insideAPIClass(f, n) && !callsParameterAPI(f, n)) || insideAPIOverride(f, n) {
 		// The implementation of the tool API (an SDK's McpServer, a
 		// framework's server class, a replacement of server.addTool) is
 		// not the subject's registrations: the calls of it are.
@@ -435,6 +435,7 @@ func (x *extractor) fillFromConfig(ent *rundir.Entry, cfg val, f *file, at nid, 
 	} else if cfg.k == vObject && cfg.n >= 0 {
 		x.toolObjects[progKey{cfg.f, cfg.n, nil}] = true
 	}
+	x.markSpreadTools(cfg, 0)
 	d, found := x.getProp(cfg, "description", e)
 	if c.needs(d) {
 		return false
