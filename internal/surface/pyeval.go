@@ -56,6 +56,9 @@ func buildPyFacts(f *file) *pyFacts {
 	fa.module = strings.TrimSuffix(strings.TrimSuffix(f.path, ".py"), "/__init__")
 	for i := range f.nodes {
 		n := nid(i)
+		if k, ok := pyOutcomeSiteOf(f, n); ok {
+			fa.sites = append(fa.sites, siteRef{k, n})
+		}
 		switch f.kind(n) {
 		case "decorated_definition":
 			fa.sites = append(fa.sites, siteRef{pySiteDecorator, n})
@@ -300,6 +303,8 @@ func (x *extractor) pyDeclValue(f *file, d, scope nid, name string, e *env) val 
 		return x.pyLoopBinding(f, f.parent(d), name, e)
 	case "identifier", "typed_parameter", "default_parameter", "typed_default_parameter":
 		return x.pyParamBinding(f, d, scope, name, e)
+	case "with_item", "as_pattern":
+		return x.pyWithValue(f, d, name, e)
 	}
 	return unknown("binding of kind " + f.kind(d) + " is not followed")
 }
@@ -654,6 +659,10 @@ func (x *extractor) pyComprehension(f *file, n nid, e *env) val {
 		if len(items) == 1 && items[0].k == vNeed {
 			return items[0]
 		}
+		if len(items) == 1 {
+			// The reason says where the items come from (run-time data or not).
+			return unknown("comprehension over a value not resolved: " + reasonOf(items[0]))
+		}
 		return unknown("comprehension over an unresolved value")
 	}
 	body := f.field(n, "body")
@@ -689,6 +698,9 @@ var kwConstructors = map[string][]string{
 func (x *extractor) evalPyCall(f *file, n nid, e *env) val {
 	fnNode := f.field(n, "function")
 	name := f.pyAttrName(fnNode)
+	if v, ok := x.pyFileRead(f, n, e); ok {
+		return v
+	}
 	args := x.pyArgThunks(f, n, e)
 	if f.kind(fnNode) == "attribute" {
 		recv := x.eval(f, f.field(fnNode, "object"), e)
@@ -785,6 +797,9 @@ func (x *extractor) evalPyCall(f *file, n nid, e *env) val {
 		}
 		if pos, ok := kwConstructors[last]; ok {
 			return kwObject(x, last, pos, args)
+		}
+		if r := x.pyExternalRuntime(f, n, fn.spec, args); r != "" {
+			return unknown(r)
 		}
 		if r := externalCallReason(fn.spec); r != "" {
 			return unknown(r)
@@ -902,6 +917,7 @@ func (x *extractor) pyElements(v val, e *env) ([]val, bool) {
 		}
 		out = append(out, x.eval(f, c, v.env))
 	}
+	out = append(out, x.pyListMutations(v, e)...)
 	return out, true
 }
 
@@ -1116,8 +1132,12 @@ func (x *extractor) pyMember(v val, key string, e *env) (val, bool) {
 			for _, a := range found {
 				alts = append(alts, x.eval(f, f.field(a, "right"), ie))
 			}
+			alts = append(alts, x.pyMemberElsewhere(f, class, init, key, ie)...)
 			return union(alts...), true
 		}
+	}
+	if alts := x.pyMemberElsewhere(f, class, init, key, e); len(alts) > 0 {
+		return union(alts...), true
 	}
 	return val{k: vUndefined}, false
 }
