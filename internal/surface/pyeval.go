@@ -546,6 +546,9 @@ func (x *extractor) evalPyNode(f *file, n nid, e *env) val {
 		}
 		return x.pyAttrOf(obj, attr, e)
 	case "subscript":
+		if v, ok := pyEnvRead(f, n); ok {
+			return v
+		}
 		obj := x.eval(f, f.field(n, "value"), e)
 		if obj.k == vNeed {
 			return obj
@@ -699,6 +702,9 @@ func (x *extractor) evalPyCall(f *file, n nid, e *env) val {
 	fnNode := f.field(n, "function")
 	name := f.pyAttrName(fnNode)
 	if v, ok := x.pyFileRead(f, n, e); ok {
+		return v
+	}
+	if v, ok := pyEnvRead(f, n); ok {
 		return v
 	}
 	args := x.pyArgThunks(f, n, e)

@@ -174,8 +174,6 @@ func (x *extractor) pyExternalRuntime(f *file, call nid, spec string, args []thu
 		return "fetched at run time (" + spec + "): " + outsidePackage
 	case root == "argparse" || root == "click" || root == "typer":
 		return "chosen on the command line at run time (" + spec + "): " + outsidePackage
-	case spec == "os.getenv" && len(args) == 1:
-		return "read from the environment at run time (" + spec + "): " + outsidePackage
 	case last == "load" || last == "loads" || last == "safe_load" || last == "load_all" || last == "safe_load_all":
 		if len(args) == 0 {
 			return ""
@@ -297,12 +295,12 @@ func (x *extractor) pyNamesPath(f *file, p nid, depth int) bool {
 		}
 		switch f.kind(n) {
 		case "subscript":
-			if v := f.text(f.field(n, "value")); v == "os.environ" || v == "environ" {
+			if v := f.text(f.field(n, "value")); v == "os.environ" {
 				return false
 			}
 		case "call":
 			switch strings.TrimSpace(f.text(f.field(n, "function"))) {
-			case "os.getenv", "getenv", "os.environ.get", "environ.get":
+			case "os.getenv", "os.environ.get":
 				// Only its default may name a file.
 				args := f.named(f.field(n, "arguments"))
 				for _, a := range args[min(1, len(args)):] {
@@ -612,4 +610,34 @@ func pyWithAlias(f *file, id nid) nid {
 		}
 	}
 	return none
+}
+
+// pyEnvRead reads an environment variable with no literal default:
+// os.environ["X"], os.environ.get("X"), os.getenv("X"). Its value is the environment's, data the package does
+// not contain. A read with a default is left to the configuration rules.
+func pyEnvRead(f *file, n nid) (val, bool) {
+	var callee, name string
+	switch f.kind(n) {
+	case "subscript":
+		callee = strings.TrimSpace(f.text(f.field(n, "value")))
+		if callee != "os.environ" {
+			return val{}, false
+		}
+		name = f.text(f.field(n, "subscript"))
+	case "call":
+		callee = strings.TrimSpace(f.text(f.field(n, "function")))
+		switch callee {
+		case "os.getenv", "os.environ.get":
+		default:
+			return val{}, false
+		}
+		args := f.named(f.field(n, "arguments"))
+		if len(args) != 1 || f.kind(args[0]) == "keyword_argument" {
+			return val{}, false
+		}
+		name = f.text(args[0])
+	default:
+		return val{}, false
+	}
+	return unknown("the environment variable " + truncate(name, 60) + " read at run time (" + callee + "): " + outsidePackage), true
 }
