@@ -290,7 +290,10 @@ func (x *extractor) pyNamesPath(f *file, p nid, depth int) bool {
 	}
 	named := false
 	f.walk(p, func(n nid) bool {
-		if named || !x.step() {
+		if !named && !x.step() {
+			named = true // out of steps: in doubt, the package may name it
+		}
+		if named {
 			return false
 		}
 		switch f.kind(n) {
@@ -619,13 +622,20 @@ func pyEnvRead(f *file, n nid) (val, bool) {
 	var callee, name string
 	switch f.kind(n) {
 	case "subscript":
+		if f.pyAttrName(f.field(n, "value")) != "environ" {
+			return val{}, false
+		}
 		callee = strings.TrimSpace(f.text(f.field(n, "value")))
 		if callee != "os.environ" {
 			return val{}, false
 		}
 		name = f.text(f.field(n, "subscript"))
 	case "call":
-		callee = strings.TrimSpace(f.text(f.field(n, "function")))
+		fn := f.field(n, "function")
+		if a := f.pyAttrName(fn); a != "getenv" && a != "get" {
+			return val{}, false
+		}
+		callee = strings.TrimSpace(f.text(fn))
 		switch callee {
 		case "os.getenv", "os.environ.get":
 		default:
