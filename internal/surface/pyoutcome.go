@@ -505,6 +505,8 @@ func (x *extractor) pyListMutations(v val, e *env) []val {
 						out = append(out, els[0])
 					case xs.k == vNeed:
 						out = append(out, xs)
+					case xs.k == vArray:
+						out = append(out, unknown("list extended with a list whose elements are not resolved (one that refers back to this list, or is being read)"))
 					default:
 						out = append(out, unknown("list extended with a value not resolved: "+reasonOf(xs)))
 					}
