@@ -16,6 +16,8 @@ type pyFacts struct {
 	sites     []siteRef
 	notServer []rundir.Site
 	module    string // dotted module name of the file
+	// dictWrites indexes the writes into dicts by target (pyDictWriteIndex).
+	dictWrites map[string][]nid
 }
 
 // Python site kinds reuse siteKind values with their own meaning.
@@ -944,6 +946,8 @@ func (x *extractor) pyDictEntries(v val, e *env) (keys, vals []val, ok bool) {
 			return nil, nil, false
 		}
 	}
+	wk, wv := x.pyDictWrites(v, e)
+	keys, vals = append(keys, wk...), append(vals, wv...)
 	return keys, vals, true
 }
 

@@ -653,3 +653,121 @@ func pyEnvRead(f *file, n nid) (val, bool) {
 	}
 	return unknown("the environment variable " + truncate(name, 60) + " read at run time (" + callee + "): " + outsidePackage), true
 }
+
+// pyDictWrites are the entries a dict gains after its literal, read in the
+// file that makes it: name[k] = v for a dict bound to a module or function
+// name, self.attr[k] = v in the methods of the class whose member it is,
+// and name.update({...}) / name.setdefault(k, v). A dict read without them
+// would be the empty registry a handler lists its tools from, and a server
+// parsed with none. What cannot be read is one unresolved entry.
+func (x *extractor) pyDictWrites(v val, e *env) (keys, vals []val) {
+	f := v.f
+	asg := f.parent(v.n)
+	if f.kind(asg) != "assignment" || f.field(asg, "right") != v.n {
+		return nil, nil
+	}
+	left := f.field(asg, "left")
+	var name, attr string
+	var within nid = 0
+	switch f.kind(left) {
+	case "identifier":
+		name = f.text(left)
+	case "attribute":
+		if f.text(f.field(left, "object")) != "self" {
+			return nil, nil
+		}
+		attr = f.pyAttrName(left)
+		within = pyEnclosingClass(f, asg)
+		if within < 0 {
+			return nil, nil
+		}
+	default:
+		return nil, nil
+	}
+	key := "n:" + name
+	if name == "" {
+		key = "a:" + attr
+	}
+	for _, n := range pyDictWriteIndex(f)[key] {
+		if !x.step() {
+			return append(keys, unknown("dict")), append(vals, x.stepFailure())
+		}
+		if within > 0 && !f.contains(within, n) {
+			continue
+		}
+		if name != "" {
+			obj := f.field(f.field(n, "left"), "value")
+			if f.kind(n) == "call" {
+				obj = f.field(f.field(n, "function"), "object")
+			}
+			if ov := x.eval(f, obj, nil); ov.k != vObject || ov.f != f || ov.n != v.n {
+				continue
+			}
+		}
+		if f.kind(n) == "assignment" {
+			k := x.eval(f, f.field(f.field(n, "left"), "subscript"), v.env)
+			val := x.eval(f, f.field(n, "right"), v.env)
+			if !neverRuns(val) && !neverRuns(k) {
+				keys, vals = append(keys, k), append(vals, val)
+			}
+			continue
+		}
+		args := f.named(f.field(n, "arguments"))
+		switch f.pyAttrName(f.field(n, "function")) {
+		case "setdefault":
+			if len(args) == 2 {
+				keys, vals = append(keys, x.eval(f, args[0], v.env)), append(vals, x.eval(f, args[1], v.env))
+			}
+		case "update":
+			if len(args) == 1 && f.kind(args[0]) != "keyword_argument" {
+				if ks, vs, ok := x.entries(x.eval(f, args[0], v.env), e); ok {
+					keys, vals = append(keys, ks...), append(vals, vs...)
+					continue
+				}
+			}
+			keys, vals = append(keys, unknown("dict updated at run time")), append(vals, unknown("dict updated with entries not read"))
+		}
+	}
+	return keys, vals
+}
+
+// pyDictWriteIndex lists, once per file, the writes into a dict by their
+// target: "n:NAME" for NAME[k] = v, NAME.update(...), NAME.setdefault(...);
+// "a:ATTR" for the same on self.ATTR.
+func pyDictWriteIndex(f *file) map[string][]nid {
+	if f.pyFacts.dictWrites != nil {
+		return f.pyFacts.dictWrites
+	}
+	idx := map[string][]nid{}
+	key := func(obj nid) string {
+		switch f.kind(obj) {
+		case "identifier":
+			return "n:" + f.text(obj)
+		case "attribute":
+			if f.text(f.field(obj, "object")) == "self" {
+				return "a:" + f.pyAttrName(obj)
+			}
+		}
+		return ""
+	}
+	for i := range f.nodes {
+		n := nid(i)
+		switch f.kind(n) {
+		case "assignment":
+			if l := f.field(n, "left"); f.kind(l) == "subscript" {
+				if k := key(f.field(l, "value")); k != "" {
+					idx[k] = append(idx[k], n)
+				}
+			}
+		case "call":
+			fn := f.field(n, "function")
+			if a := f.pyAttrName(fn); f.kind(fn) == "attribute" && (a == "update" || a == "setdefault") {
+				if k := key(f.field(fn, "object")); k != "" {
+					idx[k] = append(idx[k], n)
+				}
+			}
+		}
+	}
+	f.pyFacts.dictWrites = idx
+	return idx
+}
