@@ -479,7 +479,11 @@ func (x *extractor) pyListMutations(v val, e *env) []val {
 				if g.kind(callee) != "attribute" || g.kind(obj) != "identifier" || g.text(obj) != name {
 					continue
 				}
-				if !x.pySameList(g, obj, v) {
+				if g == f {
+					if !pyBindsTo(x, g, obj, name, asg) {
+						continue
+					}
+				} else if !pyImportsName(g, name) || !x.pySameList(g, obj, v) {
 					continue
 				}
 				args := g.named(g.field(c, "arguments"))
@@ -700,7 +704,7 @@ func (x *extractor) pyDictWrites(v val, e *env) (keys, vals []val) {
 			if f.kind(n) == "call" {
 				obj = f.field(f.field(n, "function"), "object")
 			}
-			if ov := x.eval(f, obj, nil); ov.k != vObject || ov.f != f || ov.n != v.n {
+			if !pyBindsTo(x, f, obj, name, asg) {
 				continue
 			}
 		}
@@ -770,4 +774,31 @@ func pyDictWriteIndex(f *file) map[string][]nid {
 	}
 	f.pyFacts.dictWrites = idx
 	return idx
+}
+
+// pyBindsTo reports whether identifier id of file f, named name, is bound
+// by the assignment asg: the same scope's binding, found without evaluating
+// anything.
+func pyBindsTo(x *extractor, f *file, id nid, name string, asg nid) bool {
+	loop, scope, ok := x.pyLookup(f, id, name)
+	if !ok || loop >= 0 {
+		return false
+	}
+	for _, d := range f.pyFacts.scopeDecls(f, scope)[name] {
+		if d == asg {
+			return true
+		}
+	}
+	return false
+}
+
+// pyImportsName reports whether module g binds name by an import at its
+// top level: only then can its name be another module's list.
+func pyImportsName(g *file, name string) bool {
+	for _, d := range g.pyFacts.scopeDecls(g, 0)[name] {
+		if k := g.kind(d); k == "dotted_name" || k == "aliased_import" {
+			return true
+		}
+	}
+	return false
 }
