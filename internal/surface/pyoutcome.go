@@ -155,7 +155,7 @@ func pyOutsideReason(r string) bool {
 var pyRemoteModules = map[string]bool{
 	"boto3": true, "botocore": true, "aioboto3": true, "aiobotocore": true, "requests": true, "httpx": true,
 	"aiohttp": true, "urllib": true, "urllib3": true, "googleapiclient": true, "google": true, "azure": true,
-	"snowflake": true, "kubernetes": true, "http": true,
+	"kubernetes": true, "http": true,
 }
 
 // pyExternalRuntime is the reason a call into another package reads data
