@@ -310,6 +310,9 @@ func (x *extractor) nameText(v val) val {
 // isRuntimeReason reports whether a resolution failure comes from data the
 // server reads at run time (an OpenAPI document, a remote catalog, a file).
 func isRuntimeReason(r string) bool {
+	if pyOutsideReason(r) {
+		return true
+	}
 	for _, s := range []string{"fetched at run time", "parsed from JSON", "read from a file", "OpenAPI", "openapi", "swagger"} {
 		if strings.Contains(r, s) {
 			return true

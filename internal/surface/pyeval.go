@@ -57,6 +57,9 @@ func buildPyFacts(f *file) *pyFacts {
 	fa.module = strings.TrimSuffix(strings.TrimSuffix(f.path, ".py"), "/__init__")
 	for i := range f.nodes {
 		n := nid(i)
+		if k, ok := pyOutcomeSiteOf(f, n); ok {
+			fa.sites = append(fa.sites, siteRef{k, n})
+		}
 		switch f.kind(n) {
 		case "decorated_definition":
 			fa.sites = append(fa.sites, siteRef{pySiteDecorator, n})
@@ -303,6 +306,8 @@ func (x *extractor) pyDeclValue(f *file, d, scope nid, name string, e *env) val 
 		return x.pyLoopBinding(f, f.parent(d), name, e)
 	case "identifier", "typed_parameter", "default_parameter", "typed_default_parameter":
 		return x.pyParamBinding(f, d, scope, name, e)
+	case "with_item", "as_pattern":
+		return x.pyWithValue(f, d, name, e)
 	}
 	return unknown("binding of kind " + f.kind(d) + " is not followed")
 }
@@ -544,6 +549,9 @@ func (x *extractor) evalPyNode(f *file, n nid, e *env) val {
 		}
 		return x.pyAttrOf(obj, attr, e)
 	case "subscript":
+		if v, ok := pyEnvRead(f, n); ok {
+			return v
+		}
 		obj := x.eval(f, f.field(n, "value"), e)
 		if obj.k == vNeed {
 			return obj
@@ -658,7 +666,8 @@ func (x *extractor) pyComprehension(f *file, n nid, e *env) val {
 			return items[0]
 		}
 		if len(items) == 1 {
-			return unknown("comprehension over an unresolved value: " + reasonOf(items[0]))
+			// The reason says where the items come from (run-time data or not).
+			return unknown("comprehension over a value not resolved: " + reasonOf(items[0]))
 		}
 		return unknown("comprehension over an unresolved value")
 	}
@@ -695,6 +704,12 @@ var kwConstructors = map[string][]string{
 func (x *extractor) evalPyCall(f *file, n nid, e *env) val {
 	fnNode := f.field(n, "function")
 	name := f.pyAttrName(fnNode)
+	if v, ok := x.pyFileRead(f, n, e); ok {
+		return v
+	}
+	if v, ok := pyEnvRead(f, n); ok {
+		return v
+	}
 	args := x.pyArgThunks(f, n, e)
 	var recv val // the receiver of a method call x.m(...)
 	if f.kind(fnNode) == "attribute" {
@@ -798,6 +813,9 @@ func (x *extractor) evalPyCall(f *file, n nid, e *env) val {
 		}
 		if pos, ok := kwConstructors[last]; ok {
 			return kwObject(x, last, pos, args)
+		}
+		if r := x.pyExternalRuntime(f, n, fn.spec, args); r != "" {
+			return unknown(r)
 		}
 		if r := externalCallReason(fn.spec); r != "" {
 			return unknown(r)
@@ -1137,10 +1155,21 @@ func (x *extractor) pyMember(v val, key string, e *env) (val, bool) {
 			for _, a := range found {
 				alts = append(alts, x.eval(f, f.field(a, "right"), ie))
 			}
+			alts = append(alts, x.pyMemberElsewhere(f, class, init, key, ie)...)
 			return union(alts...), true
 		}
 	}
-	return x.pyInheritedMember(v, key, e)
+	alts := x.pyMemberElsewhere(f, class, init, key, e)
+	inh, found := x.pyInheritedMember(v, key, e)
+	if len(alts) > 0 {
+		// An attribute another method assigns, and perhaps a base defines:
+		// the value is any of them.
+		if found && inh.k != vUndefined {
+			alts = append(alts, inh)
+		}
+		return union(alts...), true
+	}
+	return inh, found
 }
 
 // pyInstances enumerates a Python scope: loop elements, or a function's call

@@ -75,7 +75,9 @@ var pyFormCases = []pyFormCase{
 		src: "class Tools(str, Enum):\n    GET_TIME = 'get_current_time'\n" +
 			"async def lt(ctx, params):\n    return [Tool(name=Tools.GET_TIME.value, description='d', inputSchema={})]\n" +
 			"server = Server('s', on_list_tools=lt)\n"},
-	{name: "negative: on_list_tools handler building tools at run time", outcome: OutcomeDeclarationNotParsed,
+	// tools.json is relative to the working directory and no member of the
+	// package: data the package does not contain (methodology 2.3.4 §5.2).
+	{name: "negative: on_list_tools handler building tools at run time", outcome: OutcomeRuntimeGenerated,
 		reason: "tools/list result could not be read",
 		src: "import json\nasync def lt(ctx, params):\n    spec = json.loads(open('tools.json').read())\n" +
 			"    return [Tool(name=t['name'], description=t['d'], inputSchema={}) for t in spec]\n" +

@@ -143,7 +143,7 @@ server = Server("s")
 @server.list_tools()
 async def lt():
     return list(registry._tools.values())
-`}, outcome: OutcomeDeclarationNotParsed, reason: "parsed at run time (json.loads)"},
+`}, outcome: OutcomeRuntimeGenerated, reason: "parsed at run time (json.loads)"}, // tools.json is not in the package (2.3.4: data the package does not contain)
 	{name: "registry: handlers added in a loop over a literal list of classes",
 		files: map[string]string{"p/handlers.py": regHandlers, "p/server.py": strings.Replace(regServer,
 			"add_tool_handler(handlers.AHandler())\nadd_tool_handler(handlers.BHandler())\n",
@@ -263,7 +263,7 @@ class EnvHandler(ToolHandler):
     def get_tool_description(self):
         return Tool(name=self.name, description="From the environment.", inputSchema={})
 `, "p/server.py": regServer + "add_tool_handler(handlers.EnvHandler())\n"},
-		outcome: OutcomeDeclarationNotParsed, tools: []string{"tool_a", "tool_b"}, reason: "environment variable"},
+		outcome: OutcomeRuntimeGenerated, tools: []string{"tool_a", "tool_b"}, reason: "environment variable"}, // a name from the environment with no default (2.3.4)
 	{name: "negative: registry filled by a function handed to the framework, not called, is not an empty list",
 		files: map[string]string{"p/handlers.py": regHandlers, "p/server.py": strings.Replace(regServer,
 			"add_tool_handler(handlers.AHandler())\nadd_tool_handler(handlers.BHandler())\n",

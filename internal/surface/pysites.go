@@ -40,6 +40,8 @@ func (x *extractor) pySites(f *file) {
 		case pySiteServer:
 			x.enumerate(f, n, func(e *env, c *collector) { x.pyInstructions(f, n, e, c) })
 			x.pyServerHandlers(f, n)
+		case pySitePromptCallForm, pySiteResourceCallForm, pySiteGeneratedTools, pySitePrivateTable:
+			x.pyOutcomeSite(f, s)
 		default:
 			if f.minified {
 				x.minSites = append(x.minSites, f.site(n, x.bundleDetail(f)))
@@ -300,6 +302,9 @@ func (x *extractor) pyFunctionEntry(f *file, at nid, kind string, fn val, args [
 		ent.SchemaKind = SchemaNone
 		if kind == KindTool {
 			c.failures = append(c.failures, "tool function could not be resolved: "+reasonOf(fn))
+			if isRuntimeReason(reasonOf(fn)) {
+				c.runtime = append(c.runtime, reasonOf(fn))
+			}
 		}
 		c.entries = append(c.entries, ent)
 		return
