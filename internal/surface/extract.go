@@ -67,6 +67,10 @@ type extractor struct {
 	entryTotal int
 	entryKeys  map[string]bool
 	pyRootList []string
+	// pyConf holds the configuration read while the current Python site is
+	// read (pyconfig.go).
+	pyConf    []rundir.ConfigRead
+	pyGlobals map[*file]map[string]bool
 }
 
 // Extract reads the tool surface of one package from fsys, whose members are

@@ -488,6 +488,9 @@ func (x *extractor) evalPyNode(f *file, n nid, e *env) val {
 		if len(ch) != 3 {
 			return unknown("conditional expression")
 		}
+		if v, ok := x.pyChoose(f, ch, e); ok {
+			return v // the condition is known (pyconfig.go)
+		}
 		return union(x.eval(f, ch[0], e), x.eval(f, ch[2], e))
 	case "boolean_operator":
 		op := f.text(f.field(n, "operator"))
@@ -504,6 +507,9 @@ func (x *extractor) evalPyNode(f *file, n nid, e *env) val {
 					return l
 				}
 			}
+		}
+		if v, ok := x.pyCondValue(f, n, e); ok {
+			return v // over known values (pyconfig.go)
 		}
 		return unknown("value chosen at run time (" + op + ")")
 	case "binary_operator":
@@ -579,6 +585,10 @@ func (x *extractor) evalPyNode(f *file, n nid, e *env) val {
 		return val{k: vClass, f: f, n: n, env: e}
 	case "keyword_argument":
 		return x.eval(f, f.field(n, "value"), e)
+	case "not_operator", "comparison_operator":
+		if v, ok := x.pyCondValue(f, n, e); ok {
+			return v // over known values (pyconfig.go)
+		}
 	}
 	return unknown("expression of kind " + f.kind(n) + " is not followed")
 }
@@ -687,6 +697,9 @@ var kwConstructors = map[string][]string{
 }
 
 func (x *extractor) evalPyCall(f *file, n nid, e *env) val {
+	if v, ok := x.pyEnvCall(f, n, e); ok {
+		return v // the environment, read as its default (pyconfig.go)
+	}
 	fnNode := f.field(n, "function")
 	name := f.pyAttrName(fnNode)
 	args := x.pyArgThunks(f, n, e)
@@ -778,7 +791,7 @@ func (x *extractor) evalPyCall(f *file, n nid, e *env) val {
 				return v
 			}
 		}
-		if last == "list" || last == "tuple" || last == "sorted" {
+		if last == "list" || last == "tuple" || last == "sorted" || last == "set" || last == "frozenset" {
 			if len(args) == 1 {
 				return x.force(args[0])
 			}
@@ -838,6 +851,9 @@ func (x *extractor) callPy(fn val, args []thunk, e *env) val {
 	}
 	if f.kind(n) == "lambda" {
 		return x.eval(f, body, ne)
+	}
+	if v, ok := x.pyPureCall(f, n, ne); ok {
+		return v // only the return its known tests reach (pyconfig.go)
 	}
 	var rets []nid
 	f.walk(body, func(c nid) bool {

@@ -1,0 +1,950 @@
+package surface
+
+// Configuration (methodology §5.2): values a Python server reads from its
+// configuration are read as their stated defaults, and registrations made
+// under a condition are read with that condition.
+//
+// The default configuration is the one a server meets when it is installed
+// and started with nothing set: no environment variable set, every
+// command-line option at its default. Under it:
+//
+//   - os.getenv("X", d), os.environ.get("X", d) are d when d resolves; with
+//     no default they are None; os.environ["X"] stays unresolved (it raises);
+//     "X" in os.environ is False;
+//   - args.x, where args = parser.parse_args() of an argparse parser of the
+//     same function with one add_argument for dest x, is that argument's
+//     default (None when it states none, False for store_true, True for
+//     store_false);
+//
+// and each read is recorded on the entries of the site it was met in.
+// Conditions (if tests, `a if c else b`, `not`, `and`, `or`, comparisons,
+// str methods of known text, calls of the package's own small functions
+// made of if/return) are evaluated over values known this way; anything
+// else is unknown, and a value chosen by an unknown condition stays one of
+// several values, as before.
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/attestari/attestari/internal/rundir"
+)
+
+// maxCondDepth bounds the nesting of one condition's evaluation, and
+// maxCondFrames the call sites a condition on a parameter is read through.
+const (
+	maxCondDepth  = 32
+	maxCondFrames = 8
+	maxCondItems  = 256
+	maxPureStmts  = 64
+)
+
+// cval is a condition's value: a Python str, bool, None, int or a
+// container of them, known exactly, or not known (ok false).
+type cval struct {
+	ok    bool
+	kind  byte // 's' str, 'b' bool, 'n' None, 'i' int, 'l' list, tuple or set
+	s     string
+	b     bool
+	i     int64
+	items []cval
+	need  *scopeRef // set when a binding must be enumerated first
+}
+
+func cunknown() cval        { return cval{} }
+func cstr(s string) cval    { return cval{ok: true, kind: 's', s: s} }
+func cbool(b bool) cval     { return cval{ok: true, kind: 'b', b: b} }
+func cnone() cval           { return cval{ok: true, kind: 'n'} }
+func cneed(s scopeRef) cval { return cval{need: &s} }
+func (c cval) known() bool  { return c.ok && c.need == nil }
+func (c cval) truth() bool  { return condTruth(c) }
+func cint(i int64) cval     { return cval{ok: true, kind: 'i', i: i} }
+func (c cval) isStr() bool  { return c.known() && c.kind == 's' }
+func (c cval) isNone() bool { return c.known() && c.kind == 'n' }
+func (c cval) isList() bool { return c.known() && c.kind == 'l' }
+func (c cval) isBool() bool { return c.known() && c.kind == 'b' }
+func (c cval) needs() bool  { return c.need != nil }
+func (c cval) scalar() bool { return c.known() && c.kind != 'l' }
+
+func condTruth(c cval) bool {
+	switch c.kind {
+	case 's':
+		return c.s != ""
+	case 'b':
+		return c.b
+	case 'i':
+		return c.i != 0
+	case 'l':
+		return len(c.items) > 0
+	}
+	return false
+}
+
+// repr writes c as Python writes it (the default recorded for a read).
+func (c cval) repr() string {
+	switch c.kind {
+	case 's':
+		return strconv.Quote(c.s)
+	case 'b':
+		if c.b {
+			return "True"
+		}
+		return "False"
+	case 'i':
+		return strconv.FormatInt(c.i, 10)
+	case 'n':
+		return "None"
+	}
+	return "…"
+}
+
+// pyStr is str(c): the text Python's str() gives for a scalar.
+func pyStr(c cval) (string, bool) {
+	if !c.scalar() {
+		return "", false
+	}
+	switch c.kind {
+	case 's':
+		return c.s, true
+	case 'n':
+		return "None", true
+	}
+	return strings.Trim(c.repr(), `"`), true
+}
+
+func condEqual(a, b cval) (bool, bool) {
+	if !a.known() || !b.known() {
+		return false, false
+	}
+	// True == 1 in Python; keep to the kinds a condition compares.
+	if a.kind == 'b' && b.kind == 'i' || a.kind == 'i' && b.kind == 'b' {
+		ai, bi := a.i, b.i
+		if a.kind == 'b' && a.b {
+			ai = 1
+		}
+		if b.kind == 'b' && b.b {
+			bi = 1
+		}
+		return ai == bi, true
+	}
+	if a.kind != b.kind {
+		return false, true
+	}
+	switch a.kind {
+	case 's':
+		return a.s == b.s, true
+	case 'b':
+		return a.b == b.b, true
+	case 'i':
+		return a.i == b.i, true
+	case 'n':
+		return true, true
+	}
+	if len(a.items) != len(b.items) {
+		return false, true
+	}
+	for i := range a.items {
+		eq, ok := condEqual(a.items[i], b.items[i])
+		if !ok {
+			return false, false
+		}
+		if !eq {
+			return false, true
+		}
+	}
+	return true, true
+}
+
+// noteConfig records one configuration read on the site being read.
+func (x *extractor) noteConfig(r rundir.ConfigRead) {
+	x.pyConf = append(x.pyConf, r)
+}
+
+// cvalOf turns a resolved value into a condition's value.
+func (x *extractor) cvalOf(v val, e *env) cval {
+	switch v.k {
+	case vNeed:
+		return cneed(v.need)
+	case vText:
+		if s, ok := plainText(v); ok {
+			return cstr(s)
+		}
+	case vBool:
+		return cbool(v.boolv)
+	case vNull:
+		return cnone()
+	case vNumber:
+		if v.f != nil && v.n >= 0 {
+			if i, err := strconv.ParseInt(strings.ReplaceAll(v.f.text(v.n), "_", ""), 0, 64); err == nil {
+				return cint(i)
+			}
+		}
+	case vArray:
+		els, ok := x.elements(v, e)
+		if !ok || len(els) > maxCondItems {
+			if len(els) == 1 && els[0].k == vNeed {
+				return cneed(els[0].need)
+			}
+			return cunknown()
+		}
+		out := cval{ok: true, kind: 'l'}
+		for _, el := range els {
+			c := x.cvalOf(el, e)
+			if c.needs() {
+				return c
+			}
+			if !c.known() {
+				return cunknown()
+			}
+			out.items = append(out.items, c)
+		}
+		return out
+	case vInstance:
+		// C(value) of a str Enum is the member whose value it is: the str.
+		if enum, str := x.pyEnumClass(val{k: vClass, f: v.f, n: v.n, env: v.env}, nil); enum && str {
+			if a, ok := positional(v.args, 0); ok && len(v.args) == 1 {
+				c := x.cvalOf(x.force(a), e)
+				if c.isStr() && x.pyEnumHasValue(v, c.s) {
+					return c
+				}
+				return cunknown()
+			}
+		}
+	case vUnion:
+		// One of several values is known when every one is the same.
+		var out cval
+		for i, a := range v.elems {
+			c := x.cvalOf(a, e)
+			if c.needs() {
+				return c
+			}
+			if !c.known() {
+				return cunknown()
+			}
+			if i == 0 {
+				out = c
+				continue
+			}
+			if eq, ok := condEqual(out, c); !ok || !eq {
+				return cunknown()
+			}
+		}
+		return out
+	}
+	return cunknown()
+}
+
+// pyEnumHasValue reports whether the Enum class of instance v assigns the
+// string literal s to one of its members.
+func (x *extractor) pyEnumHasValue(v val, s string) bool {
+	f := v.f
+	for _, st := range f.named(f.field(v.n, "body")) {
+		if f.kind(st) != "expression_statement" {
+			continue
+		}
+		for _, a := range f.named(st) {
+			if f.kind(a) != "assignment" || f.kind(f.field(a, "left")) != "identifier" {
+				continue
+			}
+			if !pyEnumMemberName(f.text(f.field(a, "left"))) {
+				continue
+			}
+			if t, ok := plainText(pyStringText(f, f.field(a, "right"))); ok && t == s {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// pyCond evaluates expression n as a condition's value under e.
+func (x *extractor) pyCond(f *file, n nid, e *env, depth int) cval {
+	if n < 0 || depth > maxCondDepth || !x.step() {
+		return cunknown()
+	}
+	switch f.kind(n) {
+	case "parenthesized_expression":
+		ch := f.named(n)
+		if len(ch) != 1 {
+			return cunknown()
+		}
+		return x.pyCond(f, ch[0], e, depth+1)
+	case "not_operator":
+		c := x.pyCond(f, f.field(n, "argument"), e, depth+1)
+		if !c.known() {
+			return c
+		}
+		return cbool(!c.truth())
+	case "boolean_operator":
+		l := x.pyCond(f, f.field(n, "left"), e, depth+1)
+		if !l.known() {
+			return l
+		}
+		op := f.text(f.field(n, "operator"))
+		if op == "and" && !l.truth() || op == "or" && l.truth() {
+			return l
+		}
+		return x.pyCond(f, f.field(n, "right"), e, depth+1)
+	case "comparison_operator":
+		return x.pyCompare(f, n, e, depth)
+	case "conditional_expression":
+		ch := f.named(n)
+		if len(ch) != 3 {
+			return cunknown()
+		}
+		c := x.pyCond(f, ch[1], e, depth+1)
+		if !c.known() {
+			return c
+		}
+		if c.truth() {
+			return x.pyCond(f, ch[0], e, depth+1)
+		}
+		return x.pyCond(f, ch[2], e, depth+1)
+	case "true", "false":
+		return cbool(f.kind(n) == "true")
+	case "none":
+		return cnone()
+	case "identifier":
+		if x.pyRebound(f, n, f.text(n)) {
+			return cunknown()
+		}
+	case "call":
+		if _, c, ok := x.pyEnvRead(f, n, e); ok {
+			return c
+		}
+		if c, ok := x.pyCondCall(f, n, e, depth); ok {
+			return c
+		}
+	}
+	return x.cvalOf(x.eval(f, n, e), e)
+}
+
+// pyCondCall evaluates the calls a condition makes of str methods and
+// builtins over known values; ok is false for any other call.
+func (x *extractor) pyCondCall(f *file, n nid, e *env, depth int) (cval, bool) {
+	fn := f.field(n, "function")
+	args := f.named(f.field(n, "arguments"))
+	for _, a := range args {
+		if k := f.kind(a); k == "keyword_argument" || k == "list_splat" || k == "dictionary_splat" {
+			return cval{}, false
+		}
+	}
+	if f.kind(fn) == "attribute" {
+		method := f.text(f.field(fn, "attribute"))
+		switch method {
+		case "lower", "upper", "casefold", "strip", "lstrip", "rstrip", "startswith", "endswith":
+		default:
+			return cval{}, false
+		}
+		recv := x.pyCond(f, f.field(fn, "object"), e, depth+1)
+		if !recv.known() {
+			return recv, true
+		}
+		if !recv.isStr() {
+			return cunknown(), true
+		}
+		switch method {
+		case "lower", "casefold":
+			if len(args) == 0 {
+				return cstr(strings.ToLower(recv.s)), true
+			}
+		case "upper":
+			if len(args) == 0 {
+				return cstr(strings.ToUpper(recv.s)), true
+			}
+		case "strip", "lstrip", "rstrip":
+			if len(args) == 0 {
+				s := recv.s
+				if method != "rstrip" {
+					s = strings.TrimLeftFunc(s, pySpace)
+				}
+				if method != "lstrip" {
+					s = strings.TrimRightFunc(s, pySpace)
+				}
+				return cstr(s), true
+			}
+		case "startswith", "endswith":
+			if len(args) == 1 {
+				a := x.pyCond(f, args[0], e, depth+1)
+				if !a.known() {
+					return a, true
+				}
+				if !a.isStr() {
+					return cunknown(), true
+				}
+				if method == "startswith" {
+					return cbool(strings.HasPrefix(recv.s, a.s)), true
+				}
+				return cbool(strings.HasSuffix(recv.s, a.s)), true
+			}
+		}
+		return cunknown(), true
+	}
+	if f.kind(fn) != "identifier" || len(args) != 1 {
+		return cval{}, false
+	}
+	switch f.text(fn) {
+	case "str", "bool", "frozenset", "set", "list", "tuple":
+		bv := x.eval(f, fn, e)
+		if bv.k != vExternal || bv.spec != f.text(fn) {
+			return cval{}, false // a name of the package
+		}
+		a := x.pyCond(f, args[0], e, depth+1)
+		if !a.known() {
+			return a, true
+		}
+		switch f.text(fn) {
+		case "bool":
+			return cbool(a.truth()), true
+		case "frozenset", "set", "list", "tuple":
+			if !a.isList() {
+				return cunknown(), true
+			}
+			return a, true
+		}
+		s, ok := pyStr(a)
+		if !ok {
+			return cunknown(), true
+		}
+		return cstr(s), true
+	}
+	return cval{}, false
+}
+
+// pyCompare evaluates one comparison: ==, !=, in, not in, is, is not.
+func (x *extractor) pyCompare(f *file, n nid, e *env, depth int) cval {
+	ops := f.named(n)
+	if len(ops) != 2 {
+		return cunknown() // a chain (a < b < c) is not read
+	}
+	op := strings.Join(strings.Fields(string(f.src[f.end(ops[0]):f.start(ops[1])])), " ")
+	if op == "in" || op == "not in" {
+		if name, ok := x.pyEnvironTest(f, ops[0], ops[1], e); ok {
+			if name == "" {
+				return cunknown()
+			}
+			x.noteConfig(rundir.ConfigRead{Source: "env", Name: name, Default: "unset", File: f.path, Line: f.lineOf(n)})
+			return cbool(op == "not in")
+		}
+	}
+	l := x.pyCond(f, ops[0], e, depth+1)
+	if !l.known() {
+		return l
+	}
+	r := x.pyCond(f, ops[1], e, depth+1)
+	if !r.known() {
+		return r
+	}
+	switch op {
+	case "==", "!=":
+		eq, ok := condEqual(l, r)
+		if !ok {
+			return cunknown()
+		}
+		return cbool(eq == (op == "=="))
+	case "is", "is not":
+		// Identity is read only against None, True and False.
+		if !(r.isNone() || r.isBool()) {
+			return cunknown()
+		}
+		eq, ok := condEqual(l, r)
+		if !ok {
+			return cunknown()
+		}
+		return cbool(eq == (op == "is"))
+	case "in", "not in":
+		var found bool
+		switch {
+		case r.isStr() && l.isStr():
+			found = strings.Contains(r.s, l.s)
+		case r.isList():
+			for _, it := range r.items {
+				if eq, ok := condEqual(l, it); ok && eq {
+					found = true
+				}
+			}
+		default:
+			return cunknown()
+		}
+		return cbool(found == (op == "in"))
+	}
+	return cunknown()
+}
+
+// pyEnvironTest recognises `"X" in os.environ`: ok when the right side is
+// the environment, with the variable's name ("" when it is not a literal).
+func (x *extractor) pyEnvironTest(f *file, l, r nid, e *env) (string, bool) {
+	if !x.pyIsEnviron(f, r, e) {
+		return "", false
+	}
+	s, ok := plainText(x.eval(f, l, e))
+	if !ok {
+		return "", true
+	}
+	return s, true
+}
+
+// pyIsEnviron reports whether node n is os.environ.
+func (x *extractor) pyIsEnviron(f *file, n nid, e *env) bool {
+	switch f.kind(n) {
+	case "attribute":
+		if f.text(f.field(n, "attribute")) != "environ" {
+			return false
+		}
+		o := x.eval(f, f.field(n, "object"), e)
+		return o.k == vExternal && o.spec == "os"
+	case "identifier":
+		if f.text(n) != "environ" {
+			return false
+		}
+		o := x.eval(f, n, e)
+		return o.k == vExternal && o.spec == "os.environ"
+	}
+	return false
+}
+
+// pyEnvCall recognises os.getenv(name[, default]) and
+// os.environ.get(name[, default]); env is false for any other call. The
+// value is the default under the default configuration, recorded as read.
+func (x *extractor) pyEnvCall(f *file, n nid, e *env) (v val, env bool) {
+	v, _, env = x.pyEnvRead(f, n, e)
+	return v, env
+}
+
+// pyEnvRead is pyEnvCall giving also the default as a condition's value,
+// which a condition can use when the default has no source text of its own
+// (os.getenv(k, str(False))); a name or a text is never read from that.
+func (x *extractor) pyEnvRead(f *file, n nid, e *env) (val, cval, bool) {
+	fn := f.field(n, "function")
+	switch f.kind(fn) {
+	case "attribute":
+		switch f.text(f.field(fn, "attribute")) {
+		case "get":
+			if !x.pyIsEnviron(f, f.field(fn, "object"), e) {
+				return val{}, cval{}, false
+			}
+		case "getenv":
+			o := x.eval(f, f.field(fn, "object"), e)
+			if o.k != vExternal || o.spec != "os" {
+				return val{}, cval{}, false
+			}
+		default:
+			return val{}, cval{}, false
+		}
+	case "identifier":
+		if f.text(fn) != "getenv" {
+			return val{}, cval{}, false
+		}
+		if o := x.eval(f, fn, e); o.k != vExternal || o.spec != "os.getenv" {
+			return val{}, cval{}, false
+		}
+	default:
+		return val{}, cval{}, false
+	}
+	args := x.pyArgThunks(f, n, e)
+	name, ok := positional(args, 0)
+	if !ok {
+		name, ok = kwarg(args, "key")
+	}
+	if !ok || len(args) > 2 {
+		return unknown("environment variable read with arguments not read"), cunknown(), true
+	}
+	nv := x.force(name)
+	if nv.k == vNeed {
+		return nv, cneed(nv.need), true
+	}
+	key, ok := plainText(nv)
+	if !ok {
+		return unknown("environment variable whose name is not known: " + reasonOf(nv)), cunknown(), true
+	}
+	def, hasDef := positional(args, 1)
+	if !hasDef {
+		def, hasDef = kwarg(args, "default")
+	}
+	v := val{k: vNull}
+	if hasDef {
+		v = x.force(def)
+		if v.k == vNeed {
+			return v, cneed(v.need), true
+		}
+	}
+	c := x.cvalOf(v, e)
+	if c.needs() {
+		return val{k: vNeed, need: *c.need}, c, true
+	}
+	if !c.scalar() {
+		if hasDef && def.n >= 0 && def.v == nil {
+			c = x.pyCond(def.f, def.n, def.env, 0)
+		}
+		if c.needs() {
+			return val{k: vNeed, need: *c.need}, c, true
+		}
+		if !c.scalar() {
+			return unknown("environment variable " + key + " with a default that is not read: " + reasonOf(v)), cunknown(), true
+		}
+		// Known only as a condition's value: it has no source text.
+		v = unknown("environment variable " + key + " with a default computed at run time")
+	}
+	x.noteConfig(rundir.ConfigRead{Source: "env", Name: key, Default: c.repr(), File: f.path, Line: f.lineOf(n)})
+	return v, c, true
+}
+
+// pyChoose reads `a if c else b` when c is known: the branch it takes.
+func (x *extractor) pyChoose(f *file, ch []nid, e *env) (val, bool) {
+	c := x.pyCond(f, ch[1], e, 0)
+	if c.needs() {
+		return val{k: vNeed, need: *c.need}, true
+	}
+	if !c.known() {
+		return val{}, false
+	}
+	if c.truth() {
+		return x.eval(f, ch[0], e), true
+	}
+	return x.eval(f, ch[2], e), true
+}
+
+// pyCondValue reads a `not`, a comparison or a boolean operator over known
+// values as the bool (or operand) it gives.
+func (x *extractor) pyCondValue(f *file, n nid, e *env) (val, bool) {
+	c := x.pyCond(f, n, e, 0)
+	if c.needs() {
+		return val{k: vNeed, need: *c.need}, true
+	}
+	if c.isBool() {
+		return val{k: vBool, boolv: c.b}, true
+	}
+	return val{}, false
+}
+
+// pyPureCall reads a call of a small function of the package made only of
+// if/elif/else tests and returns (a docstring and pass besides): the
+// return its tests reach under ne. ok is false when the body holds any
+// other statement or a test is not known, and the call is read as before
+// (one of its returns' values).
+func (x *extractor) pyPureCall(f *file, fn nid, ne *env) (val, bool) {
+	if f.kind(fn) != "function_definition" {
+		return val{}, false
+	}
+	body := f.field(fn, "body")
+	stmts := 0
+	v, reached, ok := x.pyPureBlock(f, body, ne, &stmts, 0)
+	if !ok {
+		return val{}, false
+	}
+	if !reached {
+		return val{k: vNull}, true
+	}
+	return v, true
+}
+
+func (x *extractor) pyPureBlock(f *file, block nid, ne *env, stmts *int, depth int) (v val, returned, ok bool) {
+	if depth > maxCondDepth {
+		return val{}, false, false
+	}
+	for i, st := range f.named(block) {
+		*stmts++
+		if *stmts > maxPureStmts {
+			return val{}, false, false
+		}
+		switch f.kind(st) {
+		case "comment", "pass_statement":
+		case "expression_statement":
+			ch := f.named(st)
+			if i != 0 || len(ch) != 1 || f.kind(ch[0]) != "string" {
+				return val{}, false, false
+			}
+		case "return_statement":
+			ch := f.named(st)
+			if len(ch) == 0 {
+				return val{k: vNull}, true, true
+			}
+			return x.eval(f, ch[0], ne), true, true
+		case "if_statement":
+			arm, ok := x.pyTakenArm(f, st, ne)
+			if !ok {
+				return val{}, false, false
+			}
+			if arm.need != nil {
+				return val{k: vNeed, need: *arm.need}, true, true
+			}
+			if arm.block < 0 {
+				continue
+			}
+			v, returned, ok := x.pyPureBlock(f, arm.block, ne, stmts, depth+1)
+			if !ok || returned {
+				return v, returned, ok
+			}
+		default:
+			return val{}, false, false
+		}
+	}
+	return val{}, false, true
+}
+
+// takenArm is the block an if statement runs (none when no arm does), or
+// the binding its tests need first.
+type takenArm struct {
+	block nid
+	need  *scopeRef
+}
+
+// pyTakenArm evaluates an if statement's tests in order.
+func (x *extractor) pyTakenArm(f *file, st nid, e *env) (takenArm, bool) {
+	c := x.pyCond(f, f.field(st, "condition"), e, 0)
+	if c.needs() {
+		return takenArm{block: none, need: c.need}, true
+	}
+	if !c.known() {
+		return takenArm{}, false
+	}
+	if c.truth() {
+		return takenArm{block: f.field(st, "consequence")}, true
+	}
+	for _, alt := range f.fieldAll(st, "alternative") {
+		switch f.kind(alt) {
+		case "elif_clause":
+			c := x.pyCond(f, f.field(alt, "condition"), e, 0)
+			if c.needs() {
+				return takenArm{block: none, need: c.need}, true
+			}
+			if !c.known() {
+				return takenArm{}, false
+			}
+			if c.truth() {
+				return takenArm{block: f.field(alt, "consequence")}, true
+			}
+		case "else_clause":
+			return takenArm{block: f.field(alt, "body")}, true
+		}
+	}
+	return takenArm{block: none}, true
+}
+
+// pyRebound reports whether a module-level name may be bound again at run
+// time: a function of its module declares it global (and so may assign
+// it). Such a name is not a known value for a condition, whatever its
+// module-level assignment says.
+func (x *extractor) pyRebound(f *file, n nid, name string) bool {
+	_, scope, ok := x.pyLookup(f, n, name)
+	if !ok || scope != 0 {
+		return false
+	}
+	if x.pyGlobalIn(f, name) {
+		return true
+	}
+	for _, d := range f.pyFacts.scopeDecls(f, 0)[name] {
+		k := f.kind(d)
+		if k != "dotted_name" && k != "aliased_import" {
+			continue
+		}
+		stmt := f.parent(d)
+		if f.kind(stmt) != "import_from_statement" {
+			continue
+		}
+		imported := name
+		if k == "aliased_import" {
+			imported = f.text(f.field(d, "name"))
+		}
+		if t := x.pyResolveModule(f, f.text(f.field(stmt, "module_name"))); t != nil && t.pyFacts != nil && x.pyGlobalIn(t, imported) {
+			return true
+		}
+	}
+	return false
+}
+
+// pyGlobalIn reports whether a global statement of file f names name.
+func (x *extractor) pyGlobalIn(f *file, name string) bool {
+	if x.pyGlobals == nil {
+		x.pyGlobals = map[*file]map[string]bool{}
+	}
+	g, ok := x.pyGlobals[f]
+	if !ok {
+		g = map[string]bool{}
+		for i := range f.nodes {
+			if f.kind(nid(i)) != "global_statement" {
+				continue
+			}
+			for _, c := range f.named(nid(i)) {
+				g[f.text(c)] = true
+			}
+		}
+		x.pyGlobals[f] = g
+	}
+	return g[name]
+}
+
+// pyCondResolved is pyCond where a test on a parameter of an enclosing
+// function the site did not need is read through that function's call
+// sites in the package (at most maxCondFrames, nested at most three deep):
+// known when every call site gives the same value.
+func (x *extractor) pyCondResolved(f *file, n nid, e *env, tries int) cval {
+	c := x.pyCond(f, n, e, 0)
+	if !c.needs() {
+		return c
+	}
+	if tries >= 3 {
+		return cunknown()
+	}
+	frames, _, need2 := x.instances(*c.need, e)
+	if need2 != nil || len(frames) == 0 || len(frames) > maxCondFrames {
+		return cunknown()
+	}
+	var out cval
+	for i, fr := range frames {
+		w := x.pyCondResolved(f, n, e.push(fr), tries+1)
+		if !w.known() {
+			return cunknown()
+		}
+		if i == 0 {
+			out = w
+			continue
+		}
+		if w.truth() != out.truth() {
+			return cunknown()
+		}
+	}
+	return out
+}
+
+// pyEnumerate is enumerate for a Python site: the entries of each reading
+// carry the site's conditions and the configuration read while it was read.
+func (x *extractor) pyEnumerate(f *file, site nid, fn func(e *env, c *collector)) {
+	x.enumerate(f, site, func(e *env, c *collector) {
+		mark := len(x.pyConf)
+		defer func() { x.pyConf = x.pyConf[:mark] }()
+		fn(e, c)
+		if c.need != nil || len(c.entries) == 0 {
+			return
+		}
+		conds := x.pySiteConditions(f, site, e)
+		reads := uniqueReads(x.pyConf[mark:])
+		for i := range c.entries {
+			c.entries[i].Conditions = conds
+			c.entries[i].Configuration = reads
+		}
+	})
+}
+
+func uniqueReads(rs []rundir.ConfigRead) []rundir.ConfigRead {
+	if len(rs) == 0 {
+		return nil
+	}
+	seen := map[rundir.ConfigRead]bool{}
+	var out []rundir.ConfigRead
+	for _, r := range rs {
+		if !seen[r] {
+			seen[r] = true
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// maxConditions bounds the conditions recorded for one site.
+const maxConditions = 32
+
+// pySiteConditions lists the tests a registration site is made under, from
+// the innermost out: each enclosing if (its test true, or false for an
+// else, and every earlier test of its chain false), each earlier statement
+// `if test: return` (or raise) of an enclosing block (its test false), and
+// a FastMCP enabled= argument of the registration (true).
+func (x *extractor) pySiteConditions(f *file, site nid, e *env) []rundir.Condition {
+	var out []rundir.Condition
+	add := func(test nid, when bool) {
+		if test < 0 || len(out) >= maxConditions {
+			return
+		}
+		c := x.pyCondResolved(f, test, e, 0)
+		holds := rundir.HoldsUnknown
+		if c.known() {
+			holds = rundir.HoldsFalse
+			if c.truth() == when {
+				holds = rundir.HoldsTrue
+			}
+		}
+		out = append(out, rundir.Condition{File: f.path, Line: f.lineOf(test), Test: truncate(f.text(test), 200), When: when, Holds: holds})
+	}
+	if en := x.pyEnabledArg(f, site); en >= 0 {
+		add(en, true)
+	}
+	child := site
+	for a := f.parent(site); a >= 0; child, a = a, f.parent(a) {
+		switch f.kind(a) {
+		case "if_statement":
+			if child == f.field(a, "consequence") {
+				add(f.field(a, "condition"), true)
+				continue
+			}
+			ck := f.kind(child)
+			if ck != "elif_clause" && ck != "else_clause" {
+				continue
+			}
+			add(f.field(a, "condition"), false)
+			for _, alt := range f.fieldAll(a, "alternative") {
+				if alt == child {
+					if ck == "elif_clause" {
+						add(f.field(alt, "condition"), true)
+					}
+					break
+				}
+				if f.kind(alt) == "elif_clause" {
+					add(f.field(alt, "condition"), false)
+				}
+			}
+		case "block", "module":
+			for _, st := range f.named(a) {
+				if st == child {
+					break
+				}
+				if pyGuard(f, st) {
+					add(f.field(st, "condition"), false)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// pyGuard reports whether st is `if test: ... return` (or raise) with no
+// other arm: what follows it runs only when test is false.
+func pyGuard(f *file, st nid) bool {
+	if f.kind(st) != "if_statement" || len(f.fieldAll(st, "alternative")) > 0 {
+		return false
+	}
+	body := f.named(f.field(st, "consequence"))
+	if len(body) == 0 {
+		return false
+	}
+	k := f.kind(body[len(body)-1])
+	return k == "return_statement" || k == "raise_statement"
+}
+
+// pyEnabledArg is the enabled= argument of a registration (FastMCP's
+// @mcp.tool(enabled=...), mcp.tool(..., enabled=...)(fn),
+// add_tool(Tool.from_function(fn, enabled=...))), or none.
+func (x *extractor) pyEnabledArg(f *file, site nid) nid {
+	var calls []nid
+	switch f.kind(site) {
+	case "decorator":
+		if ch := f.named(site); len(ch) > 0 && f.kind(ch[0]) == "call" {
+			calls = append(calls, ch[0])
+		}
+	case "call":
+		calls = append(calls, site)
+		if inner := f.field(site, "function"); f.kind(inner) == "call" {
+			calls = append(calls, inner)
+		}
+		if args := f.named(f.field(site, "arguments")); len(args) > 0 && f.kind(args[0]) == "call" {
+			calls = append(calls, args[0])
+		}
+	}
+	for _, c := range calls {
+		for _, a := range f.named(f.field(c, "arguments")) {
+			if f.kind(a) == "keyword_argument" && f.text(f.field(a, "name")) == "enabled" {
+				return f.field(a, "value")
+			}
+		}
+	}
+	return none
+}
