@@ -71,6 +71,9 @@ type extractor struct {
 	// read (pyconfig.go).
 	pyConf    []rundir.ConfigRead
 	pyGlobals map[*file]map[string]bool
+	pyCalls   []*pyCallState
+	pyDictSrc map[*string]*pyLocalDict
+	pyAnyOff  bool
 }
 
 // Extract reads the tool surface of one package from fsys, whose members are
@@ -608,6 +611,7 @@ func (x *extractor) addEntry(e rundir.Entry) {
 		key += fmt.Sprintf("\x00%s:%d", e.File, e.Line)
 	}
 	if x.entryKeys[key] {
+		x.mergeConfiguration(e) // pyconfig.go
 		return
 	}
 	x.entryKeys[key] = true

@@ -308,6 +308,10 @@ func (x *extractor) pyCond(f *file, n nid, e *env, depth int) cval {
 		if x.pyRebound(f, n, f.text(n)) {
 			return cunknown()
 		}
+	case "subscript":
+		if c, ok := x.pyLocalSubscript(f, n, depth); ok {
+			return c
+		}
 	case "call":
 		if _, c, ok := x.pyEnvRead(f, n, e); ok {
 			return c
@@ -503,6 +507,15 @@ func (x *extractor) pyIsEnviron(f *file, n nid, e *env) bool {
 	return false
 }
 
+// pyConfigCall reads a call that reads configuration: the environment
+// (pyEnvCall) or the command line (pyArgparseCall).
+func (x *extractor) pyConfigCall(f *file, n nid, e *env) (val, bool) {
+	if v, ok := x.pyEnvCall(f, n, e); ok {
+		return v, true
+	}
+	return x.pyArgparseCall(f, n, e)
+}
+
 // pyEnvCall recognises os.getenv(name[, default]) and
 // os.environ.get(name[, default]); env is false for any other call. The
 // value is the default under the default configuration, recorded as read.
@@ -618,17 +631,24 @@ func (x *extractor) pyCondValue(f *file, n nid, e *env) (val, bool) {
 }
 
 // pyPureCall reads a call of a small function of the package made only of
-// if/elif/else tests and returns (a docstring and pass besides): the
-// return its tests reach under ne. ok is false when the body holds any
-// other statement or a test is not known, and the call is read as before
-// (one of its returns' values).
+// if/elif/else tests, returns, logging calls and a local dict built key by
+// key (a docstring and pass besides): the return its tests reach under ne.
+// ok is false when the body holds any other statement or a test is not
+// known, and the call is read as before (one of its returns' values).
 func (x *extractor) pyPureCall(f *file, fn nid, ne *env) (val, bool) {
-	if f.kind(fn) != "function_definition" {
+	if f.kind(fn) != "function_definition" || len(x.pyCalls) >= maxCondDepth {
 		return val{}, false
 	}
-	body := f.field(fn, "body")
-	stmts := 0
-	v, reached, ok := x.pyPureBlock(f, body, ne, &stmts, 0)
+	st := &pyCallState{f: f, fn: fn, dicts: map[string]*pyLocalDict{}}
+	x.pyCalls = append(x.pyCalls, st)
+	defer func() { x.pyCalls = x.pyCalls[:len(x.pyCalls)-1] }()
+	mark := len(x.pyConf)
+	v, reached, ok := x.pyPureBlock(st, f.field(fn, "body"), ne, 0)
+	if ok && reached && len(v.keys) > 0 && x.pyDictSrc[&v.keys[0]] != nil {
+		// A dict built here: what each key read is recorded when it is
+		// read (pyKwUnpacked), not every test that built the dict.
+		x.pyConf = x.pyConf[:mark]
+	}
 	if !ok {
 		return val{}, false
 	}
@@ -638,30 +658,44 @@ func (x *extractor) pyPureCall(f *file, fn nid, ne *env) (val, bool) {
 	return v, true
 }
 
-func (x *extractor) pyPureBlock(f *file, block nid, ne *env, stmts *int, depth int) (v val, returned, ok bool) {
+func (x *extractor) pyPureBlock(st *pyCallState, block nid, ne *env, depth int) (v val, returned, ok bool) {
+	f := st.f
 	if depth > maxCondDepth {
 		return val{}, false, false
 	}
-	for i, st := range f.named(block) {
-		*stmts++
-		if *stmts > maxPureStmts {
+	for i, s := range f.named(block) {
+		st.stmts++
+		if st.stmts > maxPureStmts {
 			return val{}, false, false
 		}
-		switch f.kind(st) {
+		switch f.kind(s) {
 		case "comment", "pass_statement":
 		case "expression_statement":
-			ch := f.named(st)
-			if i != 0 || len(ch) != 1 || f.kind(ch[0]) != "string" {
+			ch := f.named(s)
+			if len(ch) == 1 && f.kind(ch[0]) == "assignment" {
+				if !x.pyLocalAssign(st, ch[0], ne) {
+					return val{}, false, false
+				}
+				continue
+			}
+			docstring := i == 0 && len(ch) == 1 && f.kind(ch[0]) == "string"
+			if !docstring && !pyLogCall(f, s) {
 				return val{}, false, false
 			}
 		case "return_statement":
-			ch := f.named(st)
+			ch := f.named(s)
 			if len(ch) == 0 {
 				return val{k: vNull}, true, true
 			}
+			if f.kind(ch[0]) == "identifier" {
+				if d, ok := st.dicts[f.text(ch[0])]; ok {
+					return x.pyDictValue(d), true, true
+				}
+			}
 			return x.eval(f, ch[0], ne), true, true
 		case "if_statement":
-			arm, ok := x.pyTakenArm(f, st, ne)
+			m := len(x.pyConf)
+			arm, ok := x.pyTakenArm(f, s, ne)
 			if !ok {
 				return val{}, false, false
 			}
@@ -671,7 +705,12 @@ func (x *extractor) pyPureBlock(f *file, block nid, ne *env, stmts *int, depth i
 			if arm.block < 0 {
 				continue
 			}
-			v, returned, ok := x.pyPureBlock(f, arm.block, ne, stmts, depth+1)
+			outer := len(st.active)
+			if m <= len(x.pyConf) {
+				st.active = append(st.active, x.pyConf[m:]...)
+			}
+			v, returned, ok := x.pyPureBlock(st, arm.block, ne, depth+1)
+			st.active = st.active[:outer]
 			if !ok || returned {
 				return v, returned, ok
 			}
@@ -680,6 +719,81 @@ func (x *extractor) pyPureBlock(f *file, block nid, ne *env, stmts *int, depth i
 		}
 	}
 	return val{}, false, true
+}
+
+// pyLocalAssign runs `d = dict()` / `d = {}` and `d["k"] = v` for a local
+// dict d; ok is false for any other assignment.
+func (x *extractor) pyLocalAssign(st *pyCallState, a nid, ne *env) bool {
+	f := st.f
+	left, right := f.field(a, "left"), f.field(a, "right")
+	if right < 0 || f.field(a, "type") >= 0 {
+		return false
+	}
+	switch f.kind(left) {
+	case "identifier":
+		empty := f.kind(right) == "dictionary" && len(f.named(right)) == 0
+		if f.kind(right) == "call" && f.text(f.field(right, "function")) == "dict" && len(f.named(f.field(right, "arguments"))) == 0 {
+			bv := x.eval(f, f.field(right, "function"), ne)
+			empty = bv.k == vExternal && bv.spec == "dict"
+		}
+		if !empty {
+			return false
+		}
+		st.dicts[f.text(left)] = &pyLocalDict{}
+		return true
+	case "subscript":
+		obj := f.field(left, "value")
+		d, ok := st.dicts[f.text(obj)]
+		if f.kind(obj) != "identifier" || !ok {
+			return false
+		}
+		k, ok := plainText(pyStringText(f, f.field(left, "subscript")))
+		if !ok {
+			return false
+		}
+		if f.contains(right, obj) || mentions(f, right, f.text(obj)) {
+			// A value read from the dict itself is not followed.
+			u := unknown("value read from the dict being built")
+			d.set(k, thunk{v: &u}, st.active)
+			return true
+		}
+		d.set(k, thunk{f: f, n: right, env: ne}, st.active)
+		return true
+	}
+	return false
+}
+
+// mentions reports whether an identifier named name occurs under n.
+func mentions(f *file, n nid, name string) bool {
+	found := false
+	f.walk(n, func(c nid) bool {
+		if f.kind(c) == "identifier" && f.text(c) == name {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// pyDictValue is the dict a call built, as a value: its keys in order.
+// The configuration its values read is recorded only when a key is read
+// through f(**d) (pyKwUnpacked), which reads that key's expression again:
+// an entry records what it depends on, not every key of the dict.
+func (x *extractor) pyDictValue(d *pyLocalDict) val {
+	o := val{k: vObject, n: none}
+	mark := len(x.pyConf)
+	for i, k := range d.keys {
+		o.keys = append(o.keys, k)
+		o.props = append(o.props, x.force(d.vals[i]))
+	}
+	x.pyConf = x.pyConf[:mark]
+	if len(o.keys) > 0 {
+		if x.pyDictSrc == nil {
+			x.pyDictSrc = map[*string]*pyLocalDict{}
+		}
+		x.pyDictSrc[&o.keys[0]] = d
+	}
+	return o
 }
 
 // takenArm is the block an if statement runs (none when no arm does), or
@@ -822,6 +936,7 @@ func (x *extractor) pyEnumerate(f *file, site nid, fn func(e *env, c *collector)
 		for i := range c.entries {
 			c.entries[i].Conditions = conds
 			c.entries[i].Configuration = reads
+			x.pyAnyOff = x.pyAnyOff || c.entries[i].OffByDefault()
 		}
 	})
 }
@@ -947,4 +1062,383 @@ func (x *extractor) pyEnabledArg(f *file, site nid) nid {
 		}
 	}
 	return none
+}
+
+// pyKwUnpacked reads parameter name out of the dicts a call unpacks
+// (f(**d)): ok is false when the call unpacks none. A dict that is read and
+// does not hold the name leaves the parameter to its default; a dict that is
+// not read makes the parameter unresolved, since it may bind it.
+func (x *extractor) pyKwUnpacked(args []thunk, name string, e *env) (val, bool) {
+	for _, a := range args {
+		if a.name != "**" {
+			continue
+		}
+		d := x.force(a)
+		if d.k == vNeed {
+			return d, true
+		}
+		if d.k != vObject {
+			return unknown("argument " + name + " may be passed by unpacking a value not read: " + reasonOf(d)), true
+		}
+		if len(d.keys) > 0 {
+			if src, ok := x.pyDictSrc[&d.keys[0]]; ok {
+				for i, k := range src.keys {
+					if k == name {
+						x.pyConf = append(x.pyConf, src.reads[i]...)
+						return x.force(src.vals[i]), true
+					}
+				}
+				continue
+			}
+		}
+		p, found := x.getProp(d, name, e)
+		if !found || p.k == vUndefined {
+			continue
+		}
+		return p, true
+	}
+	return val{}, false
+}
+
+// pyLocalDict is a dict a function being read builds by assignments to its
+// keys (config = dict(); config["k"] = v), in the order they ran.
+type pyLocalDict struct {
+	keys []string
+	vals []thunk
+	// reads are the configuration the tests leading to each assignment read.
+	reads [][]rundir.ConfigRead
+}
+
+func (d *pyLocalDict) set(k string, t thunk, reads []rundir.ConfigRead) {
+	reads = append([]rundir.ConfigRead(nil), reads...)
+	for i, o := range d.keys {
+		if o == k {
+			d.vals[i], d.reads[i] = t, reads
+			return
+		}
+	}
+	d.keys = append(d.keys, k)
+	d.vals = append(d.vals, t)
+	d.reads = append(d.reads, reads)
+}
+
+// pyCallState is the local state of one call pyPureCall reads.
+type pyCallState struct {
+	f     *file
+	fn    nid
+	dicts map[string]*pyLocalDict
+	stmts int
+	// active is the configuration the tests enclosing the statement being
+	// run read.
+	active []rundir.ConfigRead
+}
+
+// pyLogMethods are the methods of a logger; a call of one as a statement
+// changes no value the function returns.
+var pyLogMethods = map[string]bool{"debug": true, "info": true, "warning": true, "warn": true, "error": true,
+	"exception": true, "critical": true, "log": true}
+
+// pyLogCall reports whether statement st is a call of a logger method on
+// a name (logger.info(...), logging.warning(...)) or print(...).
+func pyLogCall(f *file, st nid) bool {
+	ch := f.named(st)
+	if len(ch) != 1 || f.kind(ch[0]) != "call" {
+		return false
+	}
+	fn := f.field(ch[0], "function")
+	switch f.kind(fn) {
+	case "identifier":
+		return f.text(fn) == "print"
+	case "attribute":
+		o := f.field(fn, "object")
+		return pyLogMethods[f.text(f.field(fn, "attribute"))] && f.kind(o) == "identifier" &&
+			strings.Contains(strings.ToLower(f.text(o)), "log")
+	}
+	return false
+}
+
+// pyLocalSubscript reads d["k"] of a dict the innermost call being read
+// builds, as a condition's value.
+func (x *extractor) pyLocalSubscript(f *file, n nid, depth int) (cval, bool) {
+	if len(x.pyCalls) == 0 {
+		return cval{}, false
+	}
+	st := x.pyCalls[len(x.pyCalls)-1]
+	obj := f.field(n, "value")
+	if st.f != f || f.kind(obj) != "identifier" || !f.contains(st.fn, n) {
+		return cval{}, false
+	}
+	d, ok := st.dicts[f.text(obj)]
+	if !ok {
+		return cval{}, false
+	}
+	k, ok := plainText(pyStringText(f, f.field(n, "subscript")))
+	if !ok {
+		return cunknown(), true
+	}
+	for i, key := range d.keys {
+		if key == k {
+			t := d.vals[i]
+			return x.pyCond(t.f, t.n, t.env, depth+1), true
+		}
+	}
+	return cunknown(), true // KeyError
+}
+
+// pyArgparseKey marks the namespace parse_args() returns (pyArgparseCall).
+const pyArgparseKey = "__argparse__"
+
+// pyParserMethods are the methods of an argparse parser that change no
+// default; any other (groups, subparsers, set_defaults, parse_known_args)
+// leaves the options unread.
+var pyParserMethods = map[string]bool{"add_argument": true, "parse_args": true, "print_help": true, "print_usage": true,
+	"format_help": true, "format_usage": true, "error": true, "exit": true}
+
+// pyArgparseCall reads `parser.parse_args()` of a parser the same function
+// makes with argparse.ArgumentParser(...) and only add_argument calls: the
+// namespace whose attributes are the options' defaults (pyArgparseAttr).
+// ok is false for any other call.
+func (x *extractor) pyArgparseCall(f *file, n nid, e *env) (val, bool) {
+	fn := f.field(n, "function")
+	if f.kind(fn) != "attribute" || f.text(f.field(fn, "attribute")) != "parse_args" {
+		return val{}, false
+	}
+	obj := f.field(fn, "object")
+	if f.kind(obj) != "identifier" {
+		return val{}, false
+	}
+	if a := f.named(f.field(n, "arguments")); len(a) > 1 || len(a) == 1 && strings.ReplaceAll(f.text(a[0]), " ", "") != "sys.argv[1:]" {
+		return unknown("command line parsed from a list of arguments"), true
+	}
+	p := f.text(obj)
+	_, scope, ok := x.pyLookup(f, obj, p)
+	if !ok {
+		return val{}, false
+	}
+	ds := f.pyFacts.scopeDecls(f, scope)[p]
+	if len(ds) != 1 || f.kind(ds[0]) != "assignment" || f.kind(f.field(ds[0], "left")) != "identifier" {
+		return val{}, false
+	}
+	ctor := f.field(ds[0], "right")
+	if f.kind(ctor) != "call" {
+		return val{}, false
+	}
+	if cv := x.eval(f, f.field(ctor, "function"), e); cv.k != vExternal || cv.spec != "argparse.ArgumentParser" {
+		return val{}, false
+	}
+	for _, a := range f.named(f.field(ctor, "arguments")) {
+		if f.kind(a) != "keyword_argument" || f.text(f.field(a, "name")) == "parents" || f.text(f.field(a, "name")) == "argument_default" {
+			if f.kind(a) != "keyword_argument" {
+				continue
+			}
+			return unknown("argument parser built from other parsers or with a default for every option"), true
+		}
+	}
+	body := scope
+	if f.kind(scope) == "function_definition" {
+		body = f.field(scope, "body")
+	}
+	var opts []thunk
+	bad := ""
+	f.walk(body, func(c nid) bool {
+		if bad != "" {
+			return false
+		}
+		if c != body && pyFunctionKind(f.kind(c)) {
+			return false
+		}
+		if f.kind(c) != "identifier" || f.text(c) != p || c == f.field(ds[0], "left") {
+			return true
+		}
+		at := f.parent(c)
+		if f.kind(at) != "attribute" || f.field(at, "object") != c {
+			bad = "the parser is passed on or changed"
+			return false
+		}
+		m := f.text(f.field(at, "attribute"))
+		if !pyParserMethods[m] {
+			bad = "the parser is changed by " + m + "()"
+			return false
+		}
+		if m == "add_argument" {
+			call := f.parent(at)
+			if f.kind(call) != "call" {
+				bad = "add_argument is not called"
+				return false
+			}
+			dest, ok := x.pyArgDest(f, call, e)
+			if !ok {
+				bad = "an option whose name is not a literal"
+				return false
+			}
+			opts = append(opts, thunk{f: f, n: call, env: e, name: dest})
+		}
+		return true
+	})
+	if bad != "" {
+		return unknown("command-line options not read: " + bad), true
+	}
+	return val{k: vObject, n: none, keys: []string{pyArgparseKey}, props: []val{{k: vArray, n: none, args: opts}}}, true
+}
+
+// pyArgStrings are the option strings of an add_argument call.
+func (x *extractor) pyArgStrings(f *file, call nid, e *env) ([]string, bool) {
+	var out []string
+	for _, a := range x.pyArgThunks(f, call, e) {
+		if a.name != "" {
+			continue
+		}
+		s, ok := plainText(x.force(a))
+		if !ok {
+			return nil, false
+		}
+		out = append(out, s)
+	}
+	return out, len(out) > 0
+}
+
+// pyArgDest is the attribute an add_argument call sets, as argparse names
+// it: dest=, else the first long option without its dashes and with - as _,
+// else the first option (a positional argument's name).
+func (x *extractor) pyArgDest(f *file, call nid, e *env) (string, bool) {
+	args := x.pyArgThunks(f, call, e)
+	if d, ok := kwarg(args, "dest"); ok {
+		return plainText(x.force(d))
+	}
+	strs, ok := x.pyArgStrings(f, call, e)
+	if !ok {
+		return "", false
+	}
+	for _, s := range strs {
+		if strings.HasPrefix(s, "--") && len(s) > 2 {
+			return strings.ReplaceAll(s[2:], "-", "_"), true
+		}
+	}
+	return strings.ReplaceAll(strings.TrimLeft(strs[0], "-"), "-", "_"), true
+}
+
+// pyArgparseAttr reads attribute attr of a namespace parse_args() returned:
+// the default of the option with that dest, recorded as read; ok is false
+// when obj is no such namespace.
+func (x *extractor) pyArgparseAttr(obj val, attr string) (val, bool) {
+	if obj.k != vObject || len(obj.keys) != 1 || obj.keys[0] != pyArgparseKey {
+		return val{}, false
+	}
+	var found []thunk
+	for _, t := range obj.props[0].args {
+		if t.name == attr {
+			found = append(found, t)
+		}
+	}
+	if len(found) != 1 {
+		return unknown("command-line option " + attr + " is not defined once"), true
+	}
+	return x.pyArgDefault(found[0]), true
+}
+
+// pyArgDefault is what argparse sets an option's dest to when the option is
+// not given: default=, else False for store_true, True for store_false,
+// None otherwise; a required option or positional argument, a string
+// default converted by type=, or an action that is not a literal is
+// unresolved.
+func (x *extractor) pyArgDefault(t thunk) val {
+	f, call, e := t.f, t.n, t.env
+	args := x.pyArgThunks(f, call, e)
+	strs, _ := x.pyArgStrings(f, call, e)
+	opt := t.name
+	if len(strs) > 0 {
+		opt = strs[0]
+		for _, s := range strs {
+			if strings.HasPrefix(s, "--") {
+				opt = s
+				break
+			}
+		}
+	}
+	action := "store"
+	if a, ok := kwarg(args, "action"); ok {
+		s, ok := plainText(x.force(a))
+		if !ok {
+			return unknown("command-line option " + opt + " with an action that is not a literal")
+		}
+		action = s
+	}
+	if r, ok := kwarg(args, "required"); ok {
+		if c := x.cvalOf(x.force(r), e); !c.isBool() || c.b {
+			return unknown("command-line option " + opt + " is required")
+		}
+	}
+	positionalArg := len(strs) > 0 && !strings.HasPrefix(strs[0], "-")
+	if positionalArg {
+		nargs, ok := kwarg(args, "nargs")
+		s, _ := plainText(x.force(nargs))
+		if !ok || s != "?" {
+			return unknown("positional argument " + opt + " has no default")
+		}
+	}
+	var v val
+	def, hasDef := kwarg(args, "default")
+	switch {
+	case hasDef:
+		v = x.force(def)
+		if v.k == vExternal && strings.HasSuffix(v.spec, "SUPPRESS") {
+			return unknown("command-line option " + opt + " is left unset (SUPPRESS)")
+		}
+		if ty, ok := kwarg(args, "type"); ok && v.k == vText {
+			if tv := x.force(ty); tv.k != vExternal || tv.spec != "str" {
+				return unknown("command-line option " + opt + " with a string default converted by type=")
+			}
+		}
+	case action == "store_true":
+		v = val{k: vBool, boolv: false}
+	case action == "store_false":
+		v = val{k: vBool, boolv: true}
+	case action == "store", action == "store_const", action == "append", action == "append_const", action == "extend", action == "count":
+		v = val{k: vNull}
+	default:
+		return unknown("command-line option " + opt + " with the action " + action)
+	}
+	if v.k == vNeed {
+		return v
+	}
+	rep := "…"
+	if c := x.cvalOf(v, e); c.scalar() {
+		rep = c.repr()
+	}
+	x.noteConfig(rundir.ConfigRead{Source: "cli", Name: opt, Default: rep, File: f.path, Line: f.lineOf(call)})
+	return v
+}
+
+// mergeConfiguration folds into the entry already recorded the conditions
+// and configuration of another reading of the same entry (the same site
+// reached through another call site): the configuration read by either is
+// recorded, and the entry is off by default only when no reading lists it
+// by default.
+func (x *extractor) mergeConfiguration(e rundir.Entry) {
+	if len(e.Conditions) == 0 && len(e.Configuration) == 0 && !x.pyAnyOff {
+		return
+	}
+	list := x.s.Tools
+	switch e.Kind {
+	case KindTool:
+	case KindPrompt:
+		list = x.s.Prompts
+	case KindResource:
+		list = x.s.Resources
+	case KindResourceTemplate:
+		list = x.s.ResourceTemplates
+	default:
+		return
+	}
+	for i := range list {
+		o := &list[i]
+		if o.Name != e.Name || o.File != e.File || o.Line != e.Line || o.Parent != e.Parent || o.DescriptionRaw != e.DescriptionRaw {
+			continue
+		}
+		o.Configuration = uniqueReads(append(append([]rundir.ConfigRead(nil), o.Configuration...), e.Configuration...))
+		if o.OffByDefault() && !e.OffByDefault() {
+			o.Conditions = e.Conditions
+		}
+		return
+	}
 }

@@ -402,6 +402,9 @@ func (x *extractor) pyParamBinding(f *file, p, fn nid, name string, e *env) val 
 	}
 	pos := 0
 	for _, a := range args {
+		if a.name == "*" {
+			return x.force(a) // a list unpacked here binds this position or later ones
+		}
 		if a.name != "" {
 			continue
 		}
@@ -409,6 +412,9 @@ func (x *extractor) pyParamBinding(f *file, p, fn nid, name string, e *env) val 
 			return x.force(a)
 		}
 		pos++
+	}
+	if v, ok := x.pyKwUnpacked(args, name, e); ok {
+		return v // f(**d) may bind it (pyconfig.go)
 	}
 	if def >= 0 {
 		return x.eval(f, def, e)
@@ -448,9 +454,18 @@ func (x *extractor) pyArgThunks(f *file, call nid, e *env) []thunk {
 		switch f.kind(a) {
 		case "keyword_argument":
 			out = append(out, thunk{f: f, n: f.field(a, "value"), env: e, name: f.text(f.field(a, "name"))})
-		case "list_splat", "dictionary_splat":
+		case "list_splat":
 			u := unknown("arguments passed by unpacking")
 			out = append(out, thunk{v: &u, name: "*"})
+		case "dictionary_splat":
+			// **d: the dict is read when a parameter asks (pyKwUnpacked).
+			inner := f.named(a)
+			if len(inner) == 0 {
+				u := unknown("arguments passed by unpacking")
+				out = append(out, thunk{v: &u, name: "*"})
+				continue
+			}
+			out = append(out, thunk{f: f, n: inner[0], env: e, name: "**"})
 		default:
 			out = append(out, thunk{f: f, n: a, env: e})
 		}
@@ -697,8 +712,8 @@ var kwConstructors = map[string][]string{
 }
 
 func (x *extractor) evalPyCall(f *file, n nid, e *env) val {
-	if v, ok := x.pyEnvCall(f, n, e); ok {
-		return v // the environment, read as its default (pyconfig.go)
+	if v, ok := x.pyConfigCall(f, n, e); ok {
+		return v // the environment or the command line, read as its default (pyconfig.go)
 	}
 	fnNode := f.field(n, "function")
 	name := f.pyAttrName(fnNode)
@@ -819,7 +834,7 @@ func kwObject(x *extractor, ctor string, positional []string, args []thunk) val 
 	o := val{k: vObject, n: none, keys: []string{"__type__"}, props: []val{{k: vText, txt: &textv{segs: []seg{{text: ctor}}}}}}
 	pos := 0
 	for _, a := range args {
-		if a.name == "*" {
+		if a.name == "*" || a.name == "**" {
 			o.keys = append(o.keys, "__unpacked__")
 			o.props = append(o.props, unknown("arguments passed by unpacking"))
 			continue
@@ -954,6 +969,14 @@ func (x *extractor) pyImportValue(f *file, d nid, name string) val {
 			imported = f.text(ids[len(ids)-1])
 		}
 		target := x.pyResolveModule(f, mod)
+		if target == f {
+			// `from . import server` in the package's own __init__.py: the
+			// name this statement binds is the submodule, not an attribute
+			// the statement itself defines.
+			if sub := x.pyResolveModule(f, joinModule(mod, imported)); sub != nil && sub != f {
+				return val{k: vModule, f: sub}
+			}
+		}
 		if target == nil {
 			// from pkg import submodule
 			if sub := x.pyResolveModule(f, joinModule(mod, imported)); sub != nil {
@@ -1364,6 +1387,9 @@ func (x *extractor) pyEnumMember(cls val, key string) val {
 func (x *extractor) pyAttrOf(obj val, attr string, e *env) val {
 	if obj.k == vExternal && (obj.spec == "os" && attr == "environ") {
 		return unknown("environment variable")
+	}
+	if v, ok := x.pyArgparseAttr(obj, attr); ok {
+		return v // a command-line option, read as its default (pyconfig.go)
 	}
 	v, _ := x.getProp(obj, attr, e)
 	return v
