@@ -312,6 +312,10 @@ func (x *extractor) pyCond(f *file, n nid, e *env, depth int) cval {
 		if c, ok := x.pyLocalSubscript(f, n, depth); ok {
 			return c
 		}
+	case "attribute":
+		if c, ok := x.pyPropertyCond(f, n, e, depth); ok {
+			return c
+		}
 	case "call":
 		if _, c, ok := x.pyEnvRead(f, n, e); ok {
 			return c
@@ -512,6 +516,11 @@ func (x *extractor) pyIsEnviron(f *file, n nid, e *env) bool {
 func (x *extractor) pyConfigCall(f *file, n nid, e *env) (val, bool) {
 	if v, ok := x.pyEnvCall(f, n, e); ok {
 		return v, true
+	}
+	if f.kind(f.parent(n)) == "decorator" {
+		// @click.option(...) read as the value of the parameter it declares
+		// (pyClickFrame); a decorator is not a value anywhere else.
+		return x.pyClickDefault(f, n, e)
 	}
 	return x.pyArgparseCall(f, n, e)
 }
@@ -1441,4 +1450,220 @@ func (x *extractor) mergeConfiguration(e rundir.Entry) {
 		}
 		return
 	}
+}
+
+// pyPropertyCond reads obj.attr of an instance of a package class whose
+// attr is a @property: what the property's method returns.
+func (x *extractor) pyPropertyCond(f *file, n nid, e *env, depth int) (cval, bool) {
+	obj := x.eval(f, f.field(n, "object"), e)
+	if obj.k == vNeed {
+		return cneed(obj.need), true
+	}
+	if obj.k != vInstance || obj.f == nil || obj.f.lang != LangPython {
+		return cval{}, false
+	}
+	g := obj.f
+	attr := f.text(f.field(n, "attribute"))
+	for _, st := range g.named(g.field(obj.n, "body")) {
+		if g.kind(st) != "decorated_definition" {
+			continue
+		}
+		def := g.field(st, "definition")
+		if g.kind(def) != "function_definition" || g.text(g.field(def, "name")) != attr {
+			continue
+		}
+		prop := false
+		for _, d := range g.named(st) {
+			if g.kind(d) == "decorator" && strings.TrimSpace(strings.TrimPrefix(g.text(d), "@")) == "property" {
+				prop = true
+			}
+		}
+		if !prop || depth > maxCondDepth {
+			return cunknown(), true
+		}
+		ret := x.callPy(val{k: vFunc, f: g, n: def, env: obj.env}, nil, e)
+		return x.cvalOf(ret, e), true
+	}
+	return cval{}, false
+}
+
+// pyClickDecorators are the click decorators a command's function may
+// carry for its parameters to be read from its options: anything else
+// (pass_context, a decorator of the package) supplies parameters the
+// extractor does not read.
+var pyClickDecorators = map[string]bool{"command": true, "group": true, "option": true, "argument": true,
+	"version_option": true, "help_option": true}
+
+// pyClickFrame binds the parameters of a click command (@click.command()
+// with @click.option / @click.argument) to its options: each parameter is
+// the thunk of the decorator call that declares it, read as its default
+// (pyClickDefault). ok is false unless every decorator is one of
+// pyClickDecorators and every parameter is declared by exactly one option.
+func (x *extractor) pyClickFrame(s scopeRef) (env, bool) {
+	f, def := s.f, s.n
+	dd := f.parent(def)
+	var args []thunk
+	names := map[string]int{}
+	for _, d := range f.named(dd) {
+		if f.kind(d) != "decorator" {
+			continue
+		}
+		ch := f.named(d)
+		if len(ch) != 1 || f.kind(ch[0]) != "call" {
+			return env{}, false
+		}
+		call := ch[0]
+		cv := x.eval(f, f.field(call, "function"), nil)
+		if cv.k != vExternal || !strings.HasPrefix(cv.spec, "click.") || !pyClickDecorators[strings.TrimPrefix(cv.spec, "click.")] {
+			return env{}, false
+		}
+		m := strings.TrimPrefix(cv.spec, "click.")
+		if m != "option" && m != "argument" {
+			continue
+		}
+		name, ok := x.pyClickName(f, call)
+		if !ok {
+			return env{}, false
+		}
+		names[name]++
+		args = append(args, thunk{f: f, n: call, name: name})
+	}
+	for _, p := range f.named(f.field(def, "parameters")) {
+		if names[pyParamName(f, p)] != 1 {
+			return env{}, false
+		}
+	}
+	return env{scope: s, args: args}, true
+}
+
+// pyClickDecls are the declarations of a click option or argument (its
+// positional strings), or ok false when one is not a literal.
+func (x *extractor) pyClickDecls(f *file, call nid) ([]string, bool) {
+	var out []string
+	for _, a := range f.named(f.field(call, "arguments")) {
+		if f.kind(a) == "keyword_argument" {
+			continue
+		}
+		if f.kind(a) == "list_splat" || f.kind(a) == "dictionary_splat" {
+			return nil, false
+		}
+		s, ok := plainText(x.eval(f, a, nil))
+		if !ok {
+			return nil, false
+		}
+		out = append(out, s)
+	}
+	return out, len(out) > 0
+}
+
+// pyClickName is the parameter click passes an option to: a declaration
+// without dashes, else the one with the longest dash prefix, dashes inside
+// turned to _ and lower-cased.
+func (x *extractor) pyClickName(f *file, call nid) (string, bool) {
+	decls, ok := x.pyClickDecls(f, call)
+	if !ok {
+		return "", false
+	}
+	best, bestDashes := "", -1
+	for _, d := range decls {
+		if i := strings.Index(d, "/"); i > 0 {
+			d = strings.TrimSpace(d[:i]) // "--on/--off": a boolean flag named by its first half
+		}
+		dashes := len(d) - len(strings.TrimLeft(d, "-"))
+		if dashes == 0 {
+			return d, true
+		}
+		if dashes > bestDashes {
+			best, bestDashes = d[dashes:], dashes
+		}
+	}
+	return strings.ToLower(strings.ReplaceAll(best, "-", "_")), best != ""
+}
+
+// pyClickDefault is the value click gives a parameter whose option is not
+// given and whose envvar= is not set: default=, else False for a flag, 0
+// for count=True, an empty tuple for multiple=True, None otherwise; a
+// required option or argument, a prompt, a callback or a string default
+// converted by type= is unresolved. ok is false when call is no click
+// option or argument.
+func (x *extractor) pyClickDefault(f *file, call nid, e *env) (val, bool) {
+	cv := x.eval(f, f.field(call, "function"), e)
+	if cv.k != vExternal || cv.spec != "click.option" && cv.spec != "click.argument" {
+		return val{}, false
+	}
+	decls, ok := x.pyClickDecls(f, call)
+	if !ok {
+		return unknown("click option whose declaration is not a literal"), true
+	}
+	opt := decls[0]
+	for _, d := range decls {
+		if strings.HasPrefix(d, "--") {
+			opt = d
+			break
+		}
+	}
+	args := x.pyArgThunks(f, call, e)
+	flag := func(name string) (bool, bool) {
+		a, ok := kwarg(args, name)
+		if !ok {
+			return false, true
+		}
+		c := x.cvalOf(x.force(a), e)
+		return c.isBool() && c.b, c.isBool()
+	}
+	for _, k := range []string{"required", "prompt", "is_eager"} {
+		on, ok := flag(k)
+		if !ok || on {
+			return unknown("command-line option " + opt + " is read with " + k + "="), true
+		}
+	}
+	if _, ok := kwarg(args, "callback"); ok {
+		return unknown("command-line option " + opt + " is transformed by a callback"), true
+	}
+	var v val
+	def, hasDef := kwarg(args, "default")
+	isFlag, ok1 := flag("is_flag")
+	for _, d := range decls {
+		isFlag = isFlag || strings.Contains(d, "/")
+	}
+	count, ok2 := flag("count")
+	multiple, ok3 := flag("multiple")
+	if !ok1 || !ok2 || !ok3 {
+		return unknown("command-line option " + opt + " with settings that are not literals"), true
+	}
+	switch {
+	case hasDef:
+		v = x.force(def)
+		if ty, ok := kwarg(args, "type"); ok && v.k == vText {
+			if tv := x.force(ty); tv.k != vExternal || tv.spec != "str" {
+				return unknown("command-line option " + opt + " with a string default converted by type="), true
+			}
+		}
+	case cv.spec == "click.argument":
+		return unknown("command-line argument " + opt + " has no default"), true
+	case isFlag:
+		v = val{k: vBool, boolv: false}
+	case count:
+		return unknown("command-line option " + opt + " counts its uses"), true
+	case multiple:
+		v = val{k: vArray, n: none}
+	default:
+		v = val{k: vNull}
+	}
+	if v.k == vNeed {
+		return v, true
+	}
+	if ev, ok := kwarg(args, "envvar"); ok {
+		name, ok := plainText(x.force(ev))
+		if !ok {
+			return unknown("command-line option " + opt + " read from an environment variable whose name is not a literal"), true
+		}
+		x.noteConfig(rundir.ConfigRead{Source: "env", Name: name, Default: "unset", File: f.path, Line: f.lineOf(call)})
+	}
+	rep := "…"
+	if c := x.cvalOf(v, e); c.scalar() {
+		rep = c.repr()
+	}
+	x.noteConfig(rundir.ConfigRead{Source: "cli", Name: opt, Default: rep, File: f.path, Line: f.lineOf(call)})
+	return v, true
 }

@@ -1173,6 +1173,9 @@ func (x *extractor) pyInstances(s scopeRef, e *env) ([]env, string, *scopeRef) {
 		return nil, "parameter of a " + k, nil
 	}
 	if f.kind(f.parent(n)) == "decorated_definition" {
+		if fr, ok := x.pyClickFrame(s); ok {
+			return []env{fr}, "", nil // a click command's options (pyconfig.go)
+		}
 		return nil, "parameter supplied by the framework that calls the decorated function", nil
 	}
 	name := f.text(f.field(n, "name"))
