@@ -49,6 +49,13 @@ const (
 	// schema bytes are present with no kind recorded.
 	ReasonSchemaKindUnknown = "schema_kind_unknown"
 
+	// ReasonOffByDefault: the tool is registered only under a configuration
+	// other than the default (an environment variable or an option set), so
+	// the server as installed does not list it; it was read and checked, and
+	// the manifest attests the tools the default server lists (methodology
+	// §5.2 Configuration, §7). It does not withhold the manifest hash.
+	ReasonOffByDefault = "off_by_default"
+
 	// ReasonToolWithoutHash: at least one parsed tool has no tool hash.
 	ReasonToolWithoutHash = "tool_without_hash"
 	// ReasonSurfaceNotParsed: the surface outcome is not parsed, so there is no
@@ -63,7 +70,7 @@ const (
 var Reasons = []string{
 	ReasonDescriptionUnreadable, ReasonDescriptionPartial,
 	ReasonDescriptionStateUnrecorded, ReasonNameUnreadable, ReasonSchemaNotCanonical,
-	ReasonSchemaKindUnknown, ReasonToolWithoutHash, ReasonSurfaceNotParsed, ReasonNoSurface,
+	ReasonSchemaKindUnknown, ReasonOffByDefault, ReasonToolWithoutHash, ReasonSurfaceNotParsed, ReasonNoSurface,
 }
 
 // ErrSchemaNotCanonical and ErrSchemaKindUnknown classify SchemaComponent failures.
@@ -161,6 +168,10 @@ const (
 // HashTool computes one tool's entry of tool_hashes.
 func HashTool(e rundir.Entry) ToolHash {
 	th := ToolHash{Name: e.Name, DescriptionState: e.DescriptionState, SchemaKind: e.SchemaKind, File: e.File, Line: e.Line}
+	if e.OffByDefault() {
+		th.Reason = ReasonOffByDefault
+		return th
+	}
 	if e.NameState != "" && e.NameState != stateReadable {
 		th.Reason = ReasonNameUnreadable
 		return th
@@ -212,6 +223,9 @@ func Compute(s *rundir.Surface) Attested {
 	for _, t := range s.Tools {
 		th := HashTool(t)
 		a.Tools = append(a.Tools, th)
+		if th.Reason == ReasonOffByDefault {
+			continue // not listed by the default server: outside the manifest
+		}
 		if th.Hash == "" {
 			missing = true
 			continue
