@@ -69,11 +69,13 @@ type extractor struct {
 	pyRootList []string
 	// pyConf holds the configuration read while the current Python site is
 	// read (pyconfig.go).
-	pyConf    []rundir.ConfigRead
-	pyGlobals map[*file]map[string]bool
-	pyCalls   []*pyCallState
-	pyDictSrc map[*string]*pyLocalDict
-	pyAnyOff  bool
+	pyConf     []rundir.ConfigRead
+	pyGlobals  map[*file]map[string]bool
+	pyCalls    []*pyCallState
+	pyDictSrc  map[*string]*pyLocalDict
+	pyAnyOff   bool
+	pyScripts  pyScripts
+	pyModConds map[*file]*pyModuleCond
 }
 
 // Extract reads the tool surface of one package from fsys, whose members are
@@ -112,6 +114,7 @@ func Extract(ctx context.Context, pkg rundir.PackageRef, fsys fs.FS, members []M
 		return
 	}
 	x.readMetadata(fsys)
+	x.readPyScripts(fsys) // pyconfig.go
 	x.markUnreachedSources()
 	x.extractAll()
 	if x.exceeded {

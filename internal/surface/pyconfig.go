@@ -24,6 +24,8 @@ package surface
 // several values, as before.
 
 import (
+	"io/fs"
+	"path"
 	"strconv"
 	"strings"
 
@@ -308,6 +310,11 @@ func (x *extractor) pyCond(f *file, n nid, e *env, depth int) cval {
 		if x.pyRebound(f, n, f.text(n)) {
 			return cunknown()
 		}
+		c := x.cvalOf(x.eval(f, n, e), e)
+		if c.known() || c.needs() {
+			return c
+		}
+		return x.pyCondName(f, n, f.text(n), e, depth)
 	case "subscript":
 		if c, ok := x.pyLocalSubscript(f, n, depth); ok {
 			return c
@@ -941,6 +948,7 @@ func (x *extractor) pyEnumerate(f *file, site nid, fn func(e *env, c *collector)
 			return
 		}
 		conds := x.pySiteConditions(f, site, e)
+		conds = append(conds, x.pyModuleConditions(f)...)
 		reads := uniqueReads(x.pyConf[mark:])
 		for i := range c.entries {
 			c.entries[i].Conditions = conds
@@ -1666,4 +1674,224 @@ func (x *extractor) pyClickDefault(f *file, call nid, e *env) (val, bool) {
 	}
 	x.noteConfig(rundir.ConfigRead{Source: "cli", Name: opt, Default: rep, File: f.path, Line: f.lineOf(call)})
 	return v, true
+}
+
+// pyScripts is what the package says runs when it is installed: the modules
+// its pyproject.toml names as console scripts. known is false when that
+// cannot be told (no pyproject.toml with a scripts table, or a setup.py or
+// setup.cfg that may declare more).
+type pyScripts struct {
+	known   bool
+	modules []string // dotted module names
+}
+
+// readPyScripts reads [project.scripts], [project.gui-scripts] and
+// [tool.poetry.scripts] of the package's pyproject.toml (at the archive root
+// or under its one top directory): `name = "module.path:function"` lines.
+func (x *extractor) readPyScripts(fsys fs.FS) {
+	var dir string
+	found := false
+	for _, d := range []string{".", "*"} {
+		ms, _ := fs.Glob(fsys, path.Join(d, "pyproject.toml"))
+		if len(ms) == 1 {
+			dir, found = path.Dir(ms[0]), true
+			break
+		}
+		if len(ms) > 1 {
+			return
+		}
+	}
+	if !found {
+		return
+	}
+	for _, other := range []string{"setup.py", "setup.cfg"} {
+		if _, err := fs.Stat(fsys, path.Join(dir, other)); err == nil {
+			return
+		}
+	}
+	b, err := fs.ReadFile(fsys, path.Join(dir, "pyproject.toml"))
+	if err != nil || len(b) > 1<<20 {
+		return
+	}
+	in, any := false, false
+	for _, line := range strings.Split(string(b), "\n") {
+		l := strings.TrimSpace(line)
+		if strings.HasPrefix(l, "[") {
+			t := strings.ReplaceAll(strings.Trim(l, "[] "), " ", "")
+			in = t == "project.scripts" || t == "project.gui-scripts" || t == "tool.poetry.scripts"
+			any = any || in
+			continue
+		}
+		if !in || l == "" || strings.HasPrefix(l, "#") {
+			continue
+		}
+		_, target, ok := strings.Cut(l, "=")
+		if !ok {
+			return // not a line this reader understands: unknown
+		}
+		target = strings.Trim(strings.TrimSpace(target), `"'`)
+		mod, _, _ := strings.Cut(target, ":")
+		if mod == "" || strings.ContainsAny(mod, " {[") {
+			return
+		}
+		x.pyScripts.modules = append(x.pyScripts.modules, mod)
+	}
+	x.pyScripts.known = any
+}
+
+// pyModuleCond is the cached reading of a module's import conditions.
+type pyModuleCond struct {
+	conds []rundir.Condition
+	reads []rundir.ConfigRead
+}
+
+// pyModuleConditions are the conditions under which module f is loaded, when
+// the package says what runs (readPyScripts), f is no console script's
+// module, nothing imports by a computed name, and every runnable import of f
+// sits under a test (`if PARTITION == "aws": from .a import main`): the
+// conditions of an import whose tests all hold under the default
+// configuration, else those of the first import. Otherwise none: a module
+// imported without a test, or one nothing imports, is read as loaded.
+func (x *extractor) pyModuleConditions(f *file) []rundir.Condition {
+	if x.pyModConds == nil {
+		x.pyModConds = map[*file]*pyModuleCond{}
+	}
+	if c, ok := x.pyModConds[f]; ok {
+		x.pyConf = append(x.pyConf, c.reads...)
+		return c.conds
+	}
+	c := &pyModuleCond{}
+	x.pyModConds[f] = c
+	if !x.pyScripts.known {
+		return nil
+	}
+	for _, m := range x.pyScripts.modules {
+		if t := x.pyResolveModule(f, m); t == f {
+			return nil
+		}
+	}
+	var imports []struct {
+		g *file
+		n nid
+	}
+	for _, g := range x.files {
+		if g.pyFacts == nil || !g.runnable() {
+			continue
+		}
+		if len(g.pyFacts.calls["import_module"]) > 0 || len(g.pyFacts.calls["__import__"]) > 0 {
+			return nil
+		}
+		for i := range g.nodes {
+			n := nid(i)
+			if k := g.kind(n); (k == "import_from_statement" || k == "import_statement") && x.pyImportsModule(g, n, f) {
+				imports = append(imports, struct {
+					g *file
+					n nid
+				}{g, n})
+			}
+		}
+	}
+	if len(imports) == 0 {
+		return nil
+	}
+	mark := len(x.pyConf)
+	var chosen []rundir.Condition
+	for i, im := range imports {
+		conds := x.pySiteConditions(im.g, im.n, nil)
+		if len(conds) == 0 {
+			x.pyConf = x.pyConf[:mark]
+			return nil
+		}
+		holds := true
+		for _, cd := range conds {
+			holds = holds && cd.Holds == rundir.HoldsTrue
+		}
+		if i == 0 || holds {
+			chosen = conds
+		}
+		if holds {
+			break
+		}
+	}
+	c.conds = chosen
+	c.reads = uniqueReads(x.pyConf[mark:])
+	return c.conds
+}
+
+// pyImportsModule reports whether import statement n of g loads module f.
+func (x *extractor) pyImportsModule(g *file, n nid, f *file) bool {
+	if g.kind(n) == "import_from_statement" {
+		mod := g.text(g.field(n, "module_name"))
+		if t := x.pyResolveModule(g, mod); t == f {
+			return true
+		}
+		for _, c := range g.fieldAll(n, "name") {
+			name := c
+			if g.kind(c) == "aliased_import" {
+				name = g.field(c, "name")
+			}
+			if t := x.pyResolveModule(g, joinModule(mod, g.text(name))); t == f {
+				return true
+			}
+		}
+		return false
+	}
+	for _, c := range g.fieldAll(n, "name") {
+		name := c
+		if g.kind(c) == "aliased_import" {
+			name = g.field(c, "name")
+		}
+		if t := x.pyResolveModule(g, g.text(name)); t == f {
+			return true
+		}
+	}
+	return false
+}
+
+// pyCondName reads a name bound once, by `name = expr` in its scope or by an
+// import of such a module-level name, as expr's condition value: what a
+// condition can know of it (os.getenv("P", "aws").lower()) where a text
+// cannot.
+func (x *extractor) pyCondName(f *file, n nid, name string, e *env, depth int) cval {
+	loop, scope, ok := x.pyLookup(f, n, name)
+	if !ok || loop >= 0 || depth > maxCondDepth {
+		return cunknown()
+	}
+	ds := f.pyFacts.scopeDecls(f, scope)[name]
+	if len(ds) != 1 {
+		return cunknown()
+	}
+	d := ds[0]
+	if scope == 0 {
+		e = nil // module-level names are read as pyModuleAttr reads them
+	}
+	switch f.kind(d) {
+	case "assignment":
+		if f.kind(f.field(d, "left")) != "identifier" || f.field(d, "right") < 0 {
+			return cunknown()
+		}
+		return x.pyCond(f, f.field(d, "right"), e, depth+1)
+	case "dotted_name", "aliased_import":
+		stmt := f.parent(d)
+		if f.kind(stmt) != "import_from_statement" {
+			return cunknown()
+		}
+		imported := name
+		if f.kind(d) == "aliased_import" {
+			imported = f.text(f.field(d, "name"))
+		}
+		t := x.pyResolveModule(f, f.text(f.field(stmt, "module_name")))
+		if t == nil || t == f || t.pyFacts == nil {
+			return cunknown()
+		}
+		if x.pyGlobalIn(t, imported) {
+			return cunknown()
+		}
+		tds := t.pyFacts.scopeDecls(t, 0)[imported]
+		if len(tds) != 1 || t.kind(tds[0]) != "assignment" || t.kind(t.field(tds[0], "left")) != "identifier" {
+			return cunknown()
+		}
+		return x.pyCond(t, t.field(tds[0], "right"), nil, depth+1)
+	}
+	return cunknown()
 }
