@@ -1778,8 +1778,17 @@ func (x *extractor) pyModuleConditions(f *file) []rundir.Condition {
 		if g.pyFacts == nil || !g.runnable() {
 			continue
 		}
-		if len(g.pyFacts.calls["import_module"]) > 0 || len(g.pyFacts.calls["__import__"]) > 0 {
-			return nil
+		for _, c := range append(append([]nid(nil), g.pyFacts.calls["import_module"]...), g.pyFacts.calls["__import__"]...) {
+			// An import by a computed name may load f; one by a literal
+			// name (__import__('pkgutil')) loads what it names.
+			args := g.named(g.field(c, "arguments"))
+			if len(args) == 0 || g.kind(args[0]) != "string" {
+				return nil
+			}
+			lit, ok := plainText(pyStringText(g, args[0]))
+			if !ok || x.pyResolveModule(g, lit) == f {
+				return nil
+			}
 		}
 		for i := range g.nodes {
 			n := nid(i)
