@@ -947,8 +947,9 @@ func (x *extractor) pyEnumerate(f *file, site nid, fn func(e *env, c *collector)
 		if c.need != nil || len(c.entries) == 0 {
 			return
 		}
-		conds := x.pySiteConditions(f, site, e)
-		conds = append(conds, x.pyModuleConditions(f)...)
+		conds := x.pyConditionsBounded(func() []rundir.Condition {
+			return append(x.pySiteConditions(f, site, e), x.pyModuleConditions(f)...)
+		})
 		reads := uniqueReads(x.pyConf[mark:])
 		for i := range c.entries {
 			c.entries[i].Conditions = conds
@@ -1903,4 +1904,28 @@ func (x *extractor) pyCondName(f *file, n nid, name string, e *env, depth int) c
 		return x.pyCond(t, t.field(tds[0], "right"), nil, depth+1)
 	}
 	return cunknown()
+}
+
+// maxCondSteps bounds the resolution steps spent on the conditions of one
+// reading of a site.
+const maxCondSteps = 20_000
+
+// pyConditionsBounded runs read with a step limit of its own: conditions
+// that pass it are unknown, and the steps they spend are not taken from the
+// site's own limit, so reading a condition never makes the site unread.
+// The package's step limit still counts them.
+func (x *extractor) pyConditionsBounded(read func() []rundir.Condition) []rundir.Condition {
+	if x.siteOver || x.exceeded {
+		return nil
+	}
+	saved, before := x.siteLimit, x.steps
+	x.siteLimit = x.steps + maxCondSteps
+	conds := read()
+	x.siteOver = false
+	if saved > 0 {
+		x.siteLimit = saved + (x.steps - before)
+	} else {
+		x.siteLimit = saved
+	}
+	return conds
 }

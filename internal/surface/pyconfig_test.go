@@ -159,3 +159,23 @@ func TestPythonConditionDepthBound(t *testing.T) {
 		t.Fatalf("%s %s: tools %+v", s.Outcome, s.OutcomeDetail, s.Tools)
 	}
 }
+
+// Conditions that cost more than their own step limit end unknown; the
+// site is still read.
+func TestPythonConditionStepBound(t *testing.T) {
+	// A test over names each bound to ten uses of the one before: shallow,
+	// but 10^10 evaluations to read whole (no depth limit is reached first).
+	var b strings.Builder
+	b.WriteString(configHead + "A0 = True\n")
+	for i := 1; i <= 10; i++ {
+		b.WriteString("A" + itoa(i) + " = A" + itoa(i-1) + strings.Repeat(" and A"+itoa(i-1), 9) + "\n")
+	}
+	b.WriteString("if A10:\n    @mcp.tool(description='d')\n    def t(): pass\n")
+	s, _ := capExtract(t, map[string]string{"p/__init__.py": "", "p/server.py": b.String()}, Options{})
+	if s.Outcome != OutcomeParsed || len(s.Tools) != 1 || len(s.Tools[0].Conditions) != 1 {
+		t.Fatalf("%s %s: tools %+v", s.Outcome, s.OutcomeDetail, s.Tools)
+	}
+	if h := s.Tools[0].Conditions[0].Holds; h != rundir.HoldsUnknown {
+		t.Errorf("holds %s, want unknown past the step limit", h)
+	}
+}
