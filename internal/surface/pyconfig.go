@@ -1001,6 +1001,9 @@ func (x *extractor) pySiteConditions(f *file, site nid, e *env) []rundir.Conditi
 	if en := x.pyEnabledArg(f, site); en >= 0 {
 		add(en, true)
 	}
+	if tc, ok := x.pyTagFilter(f, site, e); ok {
+		out = append(out, tc)
+	}
 	child := site
 	for a := f.parent(site); a >= 0; child, a = a, f.parent(a) {
 		switch f.kind(a) {
@@ -1928,4 +1931,107 @@ func (x *extractor) pyConditionsBounded(read func() []rundir.Condition) []rundir
 		x.siteLimit = saved
 	}
 	return conds
+}
+
+// pyTagFilter is the condition FastMCP's tag filters put on a tool:
+// FastMCP(include_tags=..., exclude_tags=...) lists a tool registered with
+// tags= only when one of its tags is included (when include_tags is given)
+// and none is excluded. ok is false when the registration or its server
+// states no filter and no tags. The server is the receiver's one
+// assignment from a FastMCP(...) call; tags and filters must be literal
+// sets, lists or tuples of strings, else the condition is unknown.
+func (x *extractor) pyTagFilter(f *file, site nid, e *env) (rundir.Condition, bool) {
+	if f.kind(site) != "decorator" {
+		return rundir.Condition{}, false
+	}
+	ch := f.named(site)
+	if len(ch) != 1 || f.kind(ch[0]) != "call" {
+		return rundir.Condition{}, false
+	}
+	call := ch[0]
+	callee := f.field(call, "function")
+	recv := f.field(callee, "object")
+	if f.kind(callee) != "attribute" || f.kind(recv) != "identifier" {
+		return rundir.Condition{}, false
+	}
+	_, scope, ok := x.pyLookup(f, recv, f.text(recv))
+	if !ok {
+		return rundir.Condition{}, false
+	}
+	ds := f.pyFacts.scopeDecls(f, scope)[f.text(recv)]
+	if len(ds) != 1 || f.kind(ds[0]) != "assignment" {
+		return rundir.Condition{}, false
+	}
+	ctor := f.field(ds[0], "right")
+	if f.kind(ctor) != "call" || f.pyAttrName(f.field(ctor, "function")) != "FastMCP" {
+		return rundir.Condition{}, false
+	}
+	kw := func(c nid, name string) nid {
+		for _, a := range f.named(f.field(c, "arguments")) {
+			if f.kind(a) == "keyword_argument" && f.text(f.field(a, "name")) == name {
+				return f.field(a, "value")
+			}
+		}
+		return none
+	}
+	inc, exc, tags := kw(ctor, "include_tags"), kw(ctor, "exclude_tags"), kw(call, "tags")
+	if inc < 0 && exc < 0 {
+		return rundir.Condition{}, false
+	}
+	cond := rundir.Condition{File: f.path, Line: f.lineOf(ctor), When: true, Holds: rundir.HoldsUnknown}
+	var parts []string
+	if inc >= 0 {
+		parts = append(parts, "include_tags="+f.text(inc))
+	}
+	if exc >= 0 {
+		parts = append(parts, "exclude_tags="+f.text(exc))
+	}
+	if tags >= 0 {
+		parts = append(parts, "tags="+f.text(tags))
+	} else {
+		parts = append(parts, "no tags")
+	}
+	cond.Test = truncate(strings.Join(parts, ", "), 200)
+	set := func(n nid, env *env) ([]string, bool) {
+		if n < 0 {
+			return nil, true
+		}
+		c := x.pyCond(f, n, env, 0)
+		if !c.isList() {
+			return nil, false
+		}
+		var out []string
+		for _, it := range c.items {
+			if !it.isStr() {
+				return nil, false
+			}
+			out = append(out, it.s)
+		}
+		return out, true
+	}
+	ts, ok1 := set(tags, e)
+	is, ok2 := set(inc, nil)
+	es, ok3 := set(exc, nil)
+	if !ok1 || !ok2 || !ok3 {
+		return cond, true
+	}
+	has := func(xs []string, s string) bool {
+		for _, v := range xs {
+			if v == s {
+				return true
+			}
+		}
+		return false
+	}
+	included, excluded := inc < 0, false
+	for _, t := range ts {
+		included = included || has(is, t)
+		excluded = excluded || has(es, t)
+	}
+	listed := included && !excluded
+	cond.Holds = rundir.HoldsFalse
+	if listed {
+		cond.Holds = rundir.HoldsTrue
+	}
+	return cond, true
 }
