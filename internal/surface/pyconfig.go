@@ -984,11 +984,11 @@ const maxConditions = 32
 // a FastMCP enabled= argument of the registration (true).
 func (x *extractor) pySiteConditions(f *file, site nid, e *env) []rundir.Condition {
 	var out []rundir.Condition
-	add := func(test nid, when bool) {
+	add := func(g *file, test nid, ge *env, when bool) {
 		if test < 0 || len(out) >= maxConditions {
 			return
 		}
-		c := x.pyCondResolved(f, test, e, 0)
+		c := x.pyCondResolved(g, test, ge, 0)
 		holds := rundir.HoldsUnknown
 		if c.known() {
 			holds = rundir.HoldsFalse
@@ -996,36 +996,48 @@ func (x *extractor) pySiteConditions(f *file, site nid, e *env) []rundir.Conditi
 				holds = rundir.HoldsTrue
 			}
 		}
-		out = append(out, rundir.Condition{File: f.path, Line: f.lineOf(test), Test: truncate(f.text(test), 200), When: when, Holds: holds})
+		out = append(out, rundir.Condition{File: g.path, Line: g.lineOf(test), Test: truncate(g.text(test), 200), When: when, Holds: holds})
 	}
 	if en := x.pyEnabledArg(f, site); en >= 0 {
-		add(en, true)
+		add(f, en, e, true)
 	}
 	if tc, ok := x.pyTagFilter(f, site, e); ok {
 		out = append(out, tc)
 	}
-	child := site
-	for a := f.parent(site); a >= 0; child, a = a, f.parent(a) {
+	x.pyWalkConditions(f, site, e, add, 0)
+	return out
+}
+
+// maxCallerConditions bounds the chain of call sites whose conditions a
+// registration inherits.
+const maxCallerConditions = 4
+
+// pyWalkConditions adds the tests enclosing node n (see pySiteConditions)
+// and, when n sits in a function, those enclosing the call site that made
+// this reading, or the function's one call site in the package.
+func (x *extractor) pyWalkConditions(f *file, n nid, e *env, add func(*file, nid, *env, bool), calls int) {
+	child := n
+	for a := f.parent(n); a >= 0; child, a = a, f.parent(a) {
 		switch f.kind(a) {
 		case "if_statement":
 			if child == f.field(a, "consequence") {
-				add(f.field(a, "condition"), true)
+				add(f, f.field(a, "condition"), e, true)
 				continue
 			}
 			ck := f.kind(child)
 			if ck != "elif_clause" && ck != "else_clause" {
 				continue
 			}
-			add(f.field(a, "condition"), false)
+			add(f, f.field(a, "condition"), e, false)
 			for _, alt := range f.fieldAll(a, "alternative") {
 				if alt == child {
 					if ck == "elif_clause" {
-						add(f.field(alt, "condition"), true)
+						add(f, f.field(alt, "condition"), e, true)
 					}
 					break
 				}
 				if f.kind(alt) == "elif_clause" {
-					add(f.field(alt, "condition"), false)
+					add(f, f.field(alt, "condition"), e, false)
 				}
 			}
 		case "block", "module":
@@ -1034,12 +1046,42 @@ func (x *extractor) pySiteConditions(f *file, site nid, e *env) []rundir.Conditi
 					break
 				}
 				if pyGuard(f, st) {
-					add(f.field(st, "condition"), false)
+					add(f, f.field(st, "condition"), e, false)
 				}
 			}
+		case "function_definition":
+			if calls < maxCallerConditions && f.kind(f.parent(a)) != "decorated_definition" {
+				x.pyCallerConditions(f, a, e, add, calls)
+			}
+			return
+		case "class_definition":
+			return
 		}
 	}
-	return out
+}
+
+// pyCallerConditions continues pyWalkConditions at the call site of
+// function fn: the one this reading went through (a frame of e), else the
+// function's only call site in the package. A function called from several
+// places, or from none, adds no condition of its callers.
+func (x *extractor) pyCallerConditions(f *file, fn nid, e *env, add func(*file, nid, *env, bool), calls int) {
+	s := scopeRef{f, fn}
+	for i, m := range x.pyScripts.modules {
+		if x.pyScripts.funcs[i] == f.text(f.field(fn, "name")) && x.pyResolveModule(f, m) == f {
+			return // a console script calls it, whatever calls it in the package
+		}
+	}
+	if fr := e.lookup(s); fr != nil {
+		if fr.site != nil && fr.dead == "" && fr.site.f.lang == LangPython {
+			x.pyWalkConditions(fr.site.f, fr.site.n, fr.parent, add, calls+1)
+		}
+		return
+	}
+	frames, _, _ := x.pyInstances(s, e)
+	if len(frames) != 1 || frames[0].site == nil {
+		return
+	}
+	x.pyWalkConditions(frames[0].site.f, frames[0].site.n, e, add, calls+1)
 }
 
 // pyGuard reports whether st is `if test: ... return` (or raise) with no
@@ -1687,6 +1729,7 @@ func (x *extractor) pyClickDefault(f *file, call nid, e *env) (val, bool) {
 type pyScripts struct {
 	known   bool
 	modules []string // dotted module names
+	funcs   []string // the function each calls, or ""
 }
 
 // readPyScripts reads [project.scripts], [project.gui-scripts] and
@@ -1734,11 +1777,12 @@ func (x *extractor) readPyScripts(fsys fs.FS) {
 			return // not a line this reader understands: unknown
 		}
 		target = strings.Trim(strings.TrimSpace(target), `"'`)
-		mod, _, _ := strings.Cut(target, ":")
+		mod, fn, _ := strings.Cut(target, ":")
 		if mod == "" || strings.ContainsAny(mod, " {[") {
 			return
 		}
 		x.pyScripts.modules = append(x.pyScripts.modules, mod)
+		x.pyScripts.funcs = append(x.pyScripts.funcs, strings.TrimSpace(fn))
 	}
 	x.pyScripts.known = any
 }
