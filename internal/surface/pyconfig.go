@@ -980,7 +980,7 @@ const maxConditions = 32
 // pySiteConditions lists the tests a registration site is made under, from
 // the innermost out: each enclosing if (its test true, or false for an
 // else, and every earlier test of its chain false), each earlier statement
-// `if test: return` (or raise) of an enclosing block (its test false), and
+// `if test: return` of an enclosing block (its test false), and
 // a FastMCP enabled= argument of the registration (true).
 func (x *extractor) pySiteConditions(f *file, site nid, e *env) []rundir.Condition {
 	var out []rundir.Condition
@@ -1084,8 +1084,11 @@ func (x *extractor) pyCallerConditions(f *file, fn nid, e *env, add func(*file, 
 	x.pyWalkConditions(frames[0].site.f, frames[0].site.n, e, add, calls+1)
 }
 
-// pyGuard reports whether st is `if test: ... return` (or raise) with no
-// other arm: what follows it runs only when test is false.
+// pyGuard reports whether st is `if test: ... return` with no other arm:
+// what follows it runs only when test is false. `if test: raise ...` is
+// not one: a server that stops when a value is missing states what it
+// needs to run, not which tools it registers, so the tools after it are
+// read as listed (the truth of a server is what it lists once it runs).
 func pyGuard(f *file, st nid) bool {
 	if f.kind(st) != "if_statement" || len(f.fieldAll(st, "alternative")) > 0 {
 		return false
@@ -1094,8 +1097,7 @@ func pyGuard(f *file, st nid) bool {
 	if len(body) == 0 {
 		return false
 	}
-	k := f.kind(body[len(body)-1])
-	return k == "return_statement" || k == "raise_statement"
+	return f.kind(body[len(body)-1]) == "return_statement"
 }
 
 // pyEnabledArg is the enabled= argument of a registration (FastMCP's
