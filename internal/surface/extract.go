@@ -76,6 +76,7 @@ type extractor struct {
 	pyAnyOff   bool
 	pyScripts  pyScripts
 	pyModConds map[*file]*pyModuleCond
+	pyAttrSet  map[string]bool
 }
 
 // Extract reads the tool surface of one package from fsys, whose members are

@@ -860,7 +860,7 @@ func (x *extractor) pyRebound(f *file, n nid, name string) bool {
 	if !ok || scope != 0 {
 		return false
 	}
-	if x.pyGlobalIn(f, name) {
+	if x.pyGlobalIn(f, name) || x.pyAttrAssigned(name) {
 		return true
 	}
 	for _, d := range f.pyFacts.scopeDecls(f, 0)[name] {
@@ -881,6 +881,31 @@ func (x *extractor) pyRebound(f *file, n nid, name string) bool {
 		}
 	}
 	return false
+}
+
+// pyAttrAssigned reports whether any runnable Python file of the package
+// assigns an attribute called name (`config.DEBUG = True`): a module-level
+// name of that spelling may be set from another module, so no condition
+// knows it. One pass over the package, on first use.
+func (x *extractor) pyAttrAssigned(name string) bool {
+	if x.pyAttrSet == nil {
+		x.pyAttrSet = map[string]bool{}
+		for _, g := range x.files {
+			if g.pyFacts == nil || !g.runnable() {
+				continue
+			}
+			for i := range g.nodes {
+				n := nid(i)
+				if k := g.kind(n); k != "assignment" && k != "augmented_assignment" {
+					continue
+				}
+				if l := g.field(n, "left"); g.kind(l) == "attribute" {
+					x.pyAttrSet[g.text(g.field(l, "attribute"))] = true
+				}
+			}
+		}
+	}
+	return x.pyAttrSet[name]
 }
 
 // pyGlobalIn reports whether a global statement of file f names name.

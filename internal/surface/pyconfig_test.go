@@ -39,6 +39,8 @@ var pyConfigCases = []pyConfigCase{
 		src: "def make():\n    if os.getenv('DB') is None:\n        raise ValueError('DB is required')\n    @mcp.tool()\n    def run(): pass\nmake()\n"},
 	{name: "a return guard is a condition", outcome: OutcomeParsed, tools: []string{"run"}, off: []string{"run"},
 		src: "def make():\n    if os.getenv('DB') is None:\n        return\n    @mcp.tool()\n    def run(): pass\nmake()\n"},
+	{name: "negative: a module flag another module sets as an attribute is not known", outcome: OutcomeParsed, tools: []string{"run"},
+		src: "from . import server as me\nREADY = False\ndef init():\n    me.READY = True\nif READY:\n    @mcp.tool()\n    def run(): pass\n"},
 	{name: "off by default: if not READ_ONLY", outcome: OutcomeParsed, tools: []string{"write"}, off: []string{"write"},
 		src: "READ_ONLY = os.getenv('RO', 'true') == 'true'\nif not READ_ONLY:\n    @mcp.tool()\n    def write(): pass\n"},
 	{name: "argparse default flows into a name", outcome: OutcomeParsed, tools: []string{"db_run"},
