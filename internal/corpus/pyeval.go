@@ -163,12 +163,27 @@ func EvaluatePython(truths []PyTruth, surfaces map[string]rundir.Surface) PyRepo
 			continue
 		}
 		r.BothParsed++
-		r.compareTools(key, t.Tools, s.Tools)
-		r.compareNames(key, "prompt", pyNames(t.Prompts), entryNames(s.Prompts))
-		r.compareNames(key, "resource", pyNames(t.Resources), entryNames(s.Resources))
-		r.compareNames(key, "resource_template", pyNames(t.ResourceTemplates), entryNames(s.ResourceTemplates))
+		// The truth is what the server lists under the default
+		// configuration; an entry off by default is on the surface (read and
+		// checked) but not listed (methodology §5.2, Configuration).
+		r.compareTools(key, t.Tools, listedByDefault(s.Tools))
+		r.compareNames(key, "prompt", pyNames(t.Prompts), entryNames(listedByDefault(s.Prompts)))
+		r.compareNames(key, "resource", pyNames(t.Resources), entryNames(listedByDefault(s.Resources)))
+		r.compareNames(key, "resource_template", pyNames(t.ResourceTemplates), entryNames(listedByDefault(s.ResourceTemplates)))
 	}
 	return r
+}
+
+// listedByDefault drops the entries registered only under a configuration
+// other than the default (rundir.Entry.OffByDefault).
+func listedByDefault(es []rundir.Entry) []rundir.Entry {
+	out := make([]rundir.Entry, 0, len(es))
+	for _, e := range es {
+		if !e.OffByDefault() {
+			out = append(out, e)
+		}
+	}
+	return out
 }
 
 func pyNames(es []PyEntry) []string {

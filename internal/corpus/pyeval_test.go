@@ -238,3 +238,37 @@ func TestPyExtractAllChecksTheDigest(t *testing.T) {
 		t.Errorf("missing = %v", gone)
 	}
 }
+
+// The truth lists what a server lists under the default configuration: an
+// entry off by default is on the surface but is neither a match nor an
+// extra, and one whose condition holds or is unknown counts as listed.
+func TestEvaluatePythonListedByDefault(t *testing.T) {
+	dir := writeTruths(t, map[string]string{
+		"cfg@1.0.json": `{"name": "cfg", "version": "1.0", "framework": "fastmcp", "outcome": "parsed",
+			"tools": [{"name": "run_query", "description": "Run."}, {"name": "maybe", "description": "M."}],
+			"prompts": [], "resources": [], "resource_templates": [], "review": {"status": "reviewed"}}`,
+	})
+	truths, err := LoadPyTruths(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	off := entry("run_query", "readable", "Run restricted.")
+	off.Conditions = []rundir.Condition{{File: "s.py", Line: 9, Test: "MODE == 'x'", When: false, Holds: rundir.HoldsFalse}}
+	hidden := entry("admin", "readable", "Admin.")
+	hidden.Conditions = []rundir.Condition{{File: "s.py", Line: 12, Test: "ADMIN", When: true, Holds: rundir.HoldsFalse}}
+	maybe := entry("maybe", "readable", "M.")
+	maybe.Conditions = []rundir.Condition{{File: "s.py", Line: 14, Test: "random()", When: true, Holds: rundir.HoldsUnknown}}
+	surfaces := map[string]rundir.Surface{"cfg@1.0": {Outcome: "parsed", Tools: []rundir.Entry{
+		off, entry("run_query", "readable", "Run."), hidden, maybe,
+	}}}
+	r := EvaluatePython(truths, surfaces)
+	if n := r.Names["tool"]; n.Matched != 2 || n.Truth != 2 || n.Found != 2 {
+		t.Fatalf("tool names %+v, want 2 of 2 matched with no extra", n)
+	}
+	if r.ReadableDescriptions != 2 || r.EqualDescriptions != 2 {
+		t.Errorf("descriptions %d equal of %d: the off-by-default text was compared", r.EqualDescriptions, r.ReadableDescriptions)
+	}
+	for _, m := range r.Misses {
+		t.Errorf("miss %+v", m)
+	}
+}

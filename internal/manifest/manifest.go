@@ -54,6 +54,13 @@ const (
 	// running server does not list it.
 	ReasonUnreachable = "registration_unreachable"
 
+	// ReasonOffByDefault: the tool is registered only under a configuration
+	// other than the default (an environment variable or an option set), so
+	// the server as installed does not list it; it was read and checked, and
+	// the manifest attests the tools the default server lists (methodology
+	// §5.2 Configuration, §7). It does not withhold the manifest hash.
+	ReasonOffByDefault = "off_by_default"
+
 	// ReasonToolWithoutHash: at least one parsed tool has no tool hash.
 	ReasonToolWithoutHash = "tool_without_hash"
 	// ReasonSurfaceNotParsed: the surface outcome is not parsed, so there is no
@@ -68,7 +75,7 @@ const (
 var Reasons = []string{
 	ReasonDescriptionUnreadable, ReasonDescriptionPartial,
 	ReasonDescriptionStateUnrecorded, ReasonNameUnreadable, ReasonSchemaNotCanonical,
-	ReasonSchemaKindUnknown, ReasonUnreachable, ReasonToolWithoutHash, ReasonSurfaceNotParsed, ReasonNoSurface,
+	ReasonSchemaKindUnknown, ReasonUnreachable, ReasonOffByDefault, ReasonToolWithoutHash, ReasonSurfaceNotParsed, ReasonNoSurface,
 }
 
 // ErrSchemaNotCanonical and ErrSchemaKindUnknown classify SchemaComponent failures.
@@ -166,6 +173,10 @@ const (
 // HashTool computes one tool's entry of tool_hashes.
 func HashTool(e rundir.Entry) ToolHash {
 	th := ToolHash{Name: e.Name, DescriptionState: e.DescriptionState, SchemaKind: e.SchemaKind, File: e.File, Line: e.Line}
+	if e.OffByDefault() {
+		th.Reason = ReasonOffByDefault
+		return th
+	}
 	if e.NameState != "" && e.NameState != stateReadable {
 		th.Reason = ReasonNameUnreadable
 		return th
@@ -224,6 +235,9 @@ func Compute(s *rundir.Surface) Attested {
 		}
 		th := HashTool(t)
 		a.Tools = append(a.Tools, th)
+		if th.Reason == ReasonOffByDefault {
+			continue // not listed by the default server: outside the manifest
+		}
 		if th.Hash == "" {
 			missing = true
 			continue

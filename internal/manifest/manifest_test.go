@@ -189,3 +189,27 @@ func FuzzSchemaComponent(f *testing.F) {
 		}
 	})
 }
+
+// A tool off under the default configuration is recorded with its reason and
+// left out of the manifest hash: the manifest is what the default server
+// lists, so a gateway pinning it sees the tool as unattested when a flag
+// turns it on. A tool whose condition is unknown stays in.
+func TestOffByDefaultToolOutsideManifest(t *testing.T) {
+	v := vectors[0]
+	on := rundir.Entry{Kind: "tool", Name: v.name, DescriptionState: "readable", DescriptionRaw: v.desc, SchemaKind: v.schemaKind, SchemaRaw: v.schemaRaw}
+	off := rundir.Entry{Kind: "tool", Name: "admin", DescriptionState: "readable", DescriptionRaw: "Send the keys.",
+		Conditions: []rundir.Condition{{File: "s.py", Line: 3, Test: "ADMIN", When: true, Holds: rundir.HoldsFalse}}}
+	unknownCond := on
+	unknownCond.Conditions = []rundir.Condition{{File: "s.py", Line: 4, Test: "random()", When: true, Holds: rundir.HoldsUnknown}}
+	alone := Compute(&rundir.Surface{Outcome: "parsed", Tools: []rundir.Entry{on}})
+	with := Compute(&rundir.Surface{Outcome: "parsed", Tools: []rundir.Entry{off, on}})
+	if with.ManifestHash == "" || with.ManifestHash != alone.ManifestHash {
+		t.Fatalf("manifest with the off tool %q (%s), without it %q", with.ManifestHash, with.Reason, alone.ManifestHash)
+	}
+	if len(with.Tools) != 2 || with.Tools[0].Reason != ReasonOffByDefault || with.Tools[0].Hash != "" {
+		t.Fatalf("tool_hashes %+v", with.Tools)
+	}
+	if th := HashTool(unknownCond); th.Hash == "" || th.Hash != HashTool(on).Hash {
+		t.Fatalf("a tool whose condition is unknown must be hashed as listed: %+v", th)
+	}
+}

@@ -147,6 +147,56 @@ type Entry struct {
 	// of the package loads (methodology §5.2, reachability). Recorded, never
 	// a reason to drop the entry.
 	Unreachable bool `json:"unreachable,omitempty"`
+	// Configuration lists the configuration values (environment variables,
+	// command-line options) read, as their stated defaults, while the
+	// entry's site was read: its name or text changes with them
+	// (methodology §5.2, Configuration).
+	Configuration []ConfigRead `json:"configuration,omitempty"`
+	// Conditions are the tests the registration is made under, each with
+	// whether it holds under the default configuration.
+	Conditions []Condition `json:"conditions,omitempty"`
+}
+
+// ConfigRead is one configuration value a server reads, read as its default.
+type ConfigRead struct {
+	Source  string `json:"source"`  // env (an environment variable) or cli (a command-line option)
+	Name    string `json:"name"`    // the variable, or the option as written (--read-only)
+	Default string `json:"default"` // the default as Python writes it: 'x', None, False, 0
+	File    string `json:"file"`
+	Line    int    `json:"line"`
+}
+
+// Condition is a test a registration is made under: an enclosing if (or
+// its else), an earlier `if test: return`, or a FastMCP enabled= argument.
+// The registration is made when Test is When; Holds says whether that is
+// so under the default configuration: true, false or unknown.
+type Condition struct {
+	File  string `json:"file"`
+	Line  int    `json:"line"`
+	Test  string `json:"test"`
+	When  bool   `json:"when"`
+	Holds string `json:"holds"`
+}
+
+// Values of Condition.Holds.
+const (
+	HoldsTrue    = "true"
+	HoldsFalse   = "false"
+	HoldsUnknown = "unknown"
+)
+
+// OffByDefault reports whether the entry is registered only under a
+// configuration other than the default: one of its conditions is known not
+// to hold. Such an entry is read and checked like any other; it is not
+// listed by the server as installed, so it is not in the attested manifest
+// (methodology §5.2, Configuration; §7).
+func (e Entry) OffByDefault() bool {
+	for _, c := range e.Conditions {
+		if c.Holds == HoldsFalse {
+			return true
+		}
+	}
+	return false
 }
 
 // Site is a place in the source: a file, a line, and optionally the bytes.

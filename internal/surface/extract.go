@@ -78,6 +78,16 @@ type extractor struct {
 	// constWriteIdx is, per JS/TS file, every write of a name or property
 	// (jsconst.go), built when a substitution is first read as a constant.
 	constWriteIdx map[*file]*constWrites
+	// pyConf holds the configuration read while the current Python site is
+	// read (pyconfig.go).
+	pyConf     []rundir.ConfigRead
+	pyGlobals  map[*file]map[string]bool
+	pyCalls    []*pyCallState
+	pyDictSrc  map[*string]*pyLocalDict
+	pyAnyOff   bool
+	pyScripts  pyScripts
+	pyModConds map[*file]*pyModuleCond
+	pyAttrSet  map[string]bool
 }
 
 // Extract reads the tool surface of one package from fsys, whose members are
@@ -117,6 +127,7 @@ func Extract(ctx context.Context, pkg rundir.PackageRef, fsys fs.FS, members []M
 	}
 	x.readMetadata(fsys)
 	x.readPyRequirements(fsys)
+	x.readPyScripts(fsys) // pyconfig.go
 	x.markUnreachedSources()
 	x.extractAll()
 	if x.exceeded {
@@ -624,6 +635,7 @@ func (x *extractor) addEntry(e rundir.Entry) {
 		key += fmt.Sprintf("\x00%s:%d", e.File, e.Line)
 	}
 	if x.entryKeys[key] {
+		x.mergeConfiguration(e) // pyconfig.go
 		return
 	}
 	x.entryKeys[key] = true

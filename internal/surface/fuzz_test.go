@@ -124,6 +124,10 @@ func FuzzExtractPython(f *testing.F) {
 	seedFromGolden(f, ".py")
 	f.Add([]byte("@mcp.tool()\ndef a(x: int) -> str:\n    \"\"\"Doc \\N{EURO SIGN}.\"\"\"\n"))
 	f.Add([]byte("mcp = FastMCP(\"x\", instructions=f\"a{b}c\")\nmcp.add_tool(fn, name='n', description=r'\\d')\n"))
+	// Configuration read as its default (pyconfig.go).
+	f.Add([]byte("import os, argparse\nP = os.getenv('P', '')\ndef n(x):\n    if P:\n        return P + x\n    return x\n" +
+		"def main():\n    p = argparse.ArgumentParser()\n    p.add_argument('--ro', action='store_true')\n    a = p.parse_args()\n    reg(**{'ro': a.ro})\n" +
+		"def reg(ro=False):\n    if not ro and 'X' not in os.environ:\n        @mcp.tool(name=n('w'), enabled=P == '')\n        def w(): pass\n"))
 	f.Fuzz(func(t *testing.T, src []byte) {
 		fuzzExtract(t, "server.py", src)
 	})

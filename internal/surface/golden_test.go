@@ -39,6 +39,10 @@ type goldenEntry struct {
 	SchemaRaw   string          `json:"schema_raw,omitempty"`
 	Annotations map[string]bool `json:"annotations,omitempty"`
 	Unreachable bool            `json:"unreachable,omitempty"`
+	// Conditions and Configuration (pyconfig.go): "file:line when test: holds"
+	// and "source name=default file:line".
+	Conditions    []string `json:"conditions,omitempty"`
+	Configuration []string `json:"configuration,omitempty"`
 }
 
 type goldenSurface struct {
@@ -68,6 +72,12 @@ func project(s rundir.Surface) goldenSurface {
 		}
 		for _, h := range e.Holes {
 			ge.Holes = append(ge.Holes, h.Source)
+		}
+		for _, c := range e.Conditions {
+			ge.Conditions = append(ge.Conditions, c.File+":"+itoa(c.Line)+" "+strconv.FormatBool(c.When)+" when "+c.Test+": "+c.Holds)
+		}
+		for _, r := range e.Configuration {
+			ge.Configuration = append(ge.Configuration, r.Source+" "+r.Name+"="+r.Default+" "+r.File+":"+itoa(r.Line))
 		}
 		g.Entries = append(g.Entries, ge)
 	}

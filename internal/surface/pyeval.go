@@ -410,6 +410,9 @@ func (x *extractor) pyParamBinding(f *file, p, fn nid, name string, e *env) val 
 	}
 	pos := 0
 	for _, a := range args {
+		if a.name == "*" {
+			return x.force(a) // a list unpacked here binds this position or later ones
+		}
 		if a.name != "" {
 			continue
 		}
@@ -417,6 +420,9 @@ func (x *extractor) pyParamBinding(f *file, p, fn nid, name string, e *env) val 
 			return x.force(a)
 		}
 		pos++
+	}
+	if v, ok := x.pyKwUnpacked(args, name, e); ok {
+		return v // f(**d) may bind it (pyconfig.go)
 	}
 	if def >= 0 {
 		return x.eval(f, def, e)
@@ -456,9 +462,18 @@ func (x *extractor) pyArgThunks(f *file, call nid, e *env) []thunk {
 		switch f.kind(a) {
 		case "keyword_argument":
 			out = append(out, thunk{f: f, n: f.field(a, "value"), env: e, name: f.text(f.field(a, "name"))})
-		case "list_splat", "dictionary_splat":
+		case "list_splat":
 			u := unknown("arguments passed by unpacking")
 			out = append(out, thunk{v: &u, name: "*"})
+		case "dictionary_splat":
+			// **d: the dict is read when a parameter asks (pyKwUnpacked).
+			inner := f.named(a)
+			if len(inner) == 0 {
+				u := unknown("arguments passed by unpacking")
+				out = append(out, thunk{v: &u, name: "*"})
+				continue
+			}
+			out = append(out, thunk{f: f, n: inner[0], env: e, name: "**"})
 		default:
 			out = append(out, thunk{f: f, n: a, env: e})
 		}
@@ -496,6 +511,9 @@ func (x *extractor) evalPyNode(f *file, n nid, e *env) val {
 		if len(ch) != 3 {
 			return unknown("conditional expression")
 		}
+		if v, ok := x.pyChoose(f, ch, e); ok {
+			return v // the condition is known (pyconfig.go)
+		}
 		return union(x.eval(f, ch[0], e), x.eval(f, ch[2], e))
 	case "boolean_operator":
 		op := f.text(f.field(n, "operator"))
@@ -512,6 +530,9 @@ func (x *extractor) evalPyNode(f *file, n nid, e *env) val {
 					return l
 				}
 			}
+		}
+		if v, ok := x.pyCondValue(f, n, e); ok {
+			return v // over known values (pyconfig.go)
 		}
 		return unknown("value chosen at run time (" + op + ")")
 	case "binary_operator":
@@ -590,6 +611,10 @@ func (x *extractor) evalPyNode(f *file, n nid, e *env) val {
 		return val{k: vClass, f: f, n: n, env: e}
 	case "keyword_argument":
 		return x.eval(f, f.field(n, "value"), e)
+	case "not_operator", "comparison_operator":
+		if v, ok := x.pyCondValue(f, n, e); ok {
+			return v // over known values (pyconfig.go)
+		}
 	}
 	return unknown("expression of kind " + f.kind(n) + " is not followed")
 }
@@ -702,6 +727,9 @@ var kwConstructors = map[string][]string{
 }
 
 func (x *extractor) evalPyCall(f *file, n nid, e *env) val {
+	if v, ok := x.pyConfigCall(f, n, e); ok {
+		return v // the environment or the command line, read as its default (pyconfig.go)
+	}
 	fnNode := f.field(n, "function")
 	name := f.pyAttrName(fnNode)
 	if v, ok := x.pyFileRead(f, n, e); ok {
@@ -806,7 +834,7 @@ func (x *extractor) evalPyCall(f *file, n nid, e *env) val {
 				return v
 			}
 		}
-		if last == "list" || last == "tuple" || last == "sorted" {
+		if last == "list" || last == "tuple" || last == "sorted" || last == "set" || last == "frozenset" {
 			if len(args) == 1 {
 				return x.force(args[0])
 			}
@@ -837,7 +865,7 @@ func kwObject(x *extractor, ctor string, positional []string, args []thunk) val 
 	o := val{k: vObject, n: none, keys: []string{"__type__"}, props: []val{{k: vText, txt: &textv{segs: []seg{{text: ctor}}}}}}
 	pos := 0
 	for _, a := range args {
-		if a.name == "*" {
+		if a.name == "*" || a.name == "**" {
 			o.keys = append(o.keys, "__unpacked__")
 			o.props = append(o.props, unknown("arguments passed by unpacking"))
 			continue
@@ -869,6 +897,9 @@ func (x *extractor) callPy(fn val, args []thunk, e *env) val {
 	}
 	if f.kind(n) == "lambda" {
 		return x.eval(f, body, ne)
+	}
+	if v, ok := x.pyPureCall(f, n, ne); ok {
+		return v // only the return its known tests reach (pyconfig.go)
 	}
 	var rets []nid
 	f.walk(body, func(c nid) bool {
@@ -977,6 +1008,14 @@ func (x *extractor) pyImportValue(f *file, d nid, name string) val {
 			imported = f.text(ids[len(ids)-1])
 		}
 		target := x.pyResolveModule(f, mod)
+		if target == f {
+			// `from . import server` in the package's own __init__.py: the
+			// name this statement binds is the submodule, not an attribute
+			// the statement itself defines.
+			if sub := x.pyResolveModule(f, joinModule(mod, imported)); sub != nil && sub != f {
+				return val{k: vModule, f: sub}
+			}
+		}
 		if target == nil {
 			// from pkg import submodule
 			if sub := x.pyResolveModule(f, joinModule(mod, imported)); sub != nil {
@@ -1184,6 +1223,9 @@ func (x *extractor) pyInstances(s scopeRef, e *env) ([]env, string, *scopeRef) {
 		return nil, "parameter of a " + k, nil
 	}
 	if f.kind(f.parent(n)) == "decorated_definition" {
+		if fr, ok := x.pyClickFrame(s); ok {
+			return []env{fr}, "", nil // a click command's options (pyconfig.go)
+		}
 		return nil, "parameter supplied by the framework that calls the decorated function", nil
 	}
 	if frames, reason, ok := x.pyMethodInstances(s, e); ok {
@@ -1401,6 +1443,9 @@ func (x *extractor) pyEnumMember(cls val, key string) val {
 func (x *extractor) pyAttrOf(obj val, attr string, e *env) val {
 	if obj.k == vExternal && (obj.spec == "os" && attr == "environ") {
 		return unknown("environment variable")
+	}
+	if v, ok := x.pyArgparseAttr(obj, attr); ok {
+		return v // a command-line option, read as its default (pyconfig.go)
 	}
 	v, _ := x.getProp(obj, attr, e)
 	return v

@@ -38,7 +38,7 @@ func (x *extractor) pySites(f *file) {
 				x.pyDecoratorSite(f, d, def)
 			}
 		case pySiteServer:
-			x.enumerate(f, n, func(e *env, c *collector) { x.pyInstructions(f, n, e, c) })
+			x.pyEnumerate(f, n, func(e *env, c *collector) { x.pyInstructions(f, n, e, c) })
 			x.pyServerHandlers(f, n)
 		case pySitePromptCallForm, pySiteResourceCallForm, pySiteGeneratedTools, pySitePrivateTable:
 			x.pyOutcomeSite(f, s)
@@ -49,7 +49,7 @@ func (x *extractor) pySites(f *file) {
 				continue
 			}
 			x.readSites++
-			x.enumerate(f, n, func(e *env, c *collector) {
+			x.pyEnumerate(f, n, func(e *env, c *collector) {
 				switch s.kind {
 				case pySiteCallForm:
 					inner := f.field(n, "function")
@@ -141,7 +141,7 @@ func (x *extractor) pyDecoratorSite(f *file, d, def nid) {
 		return
 	}
 	x.readSites++
-	x.enumerate(f, d, func(e *env, c *collector) {
+	x.pyEnumerate(f, d, func(e *env, c *collector) {
 		fn := val{k: vFunc, f: f, n: def, env: e}
 		var args []thunk
 		if isCall {
@@ -183,7 +183,7 @@ func (x *extractor) pyServerHandlers(f *file, call nid) {
 			continue
 		}
 		x.readSites++
-		x.enumerate(f, a, func(e *env, c *collector) {
+		x.pyEnumerate(f, a, func(e *env, c *collector) {
 			fn := x.eval(f, f.field(a, "value"), e)
 			if c.needs(fn) {
 				return
