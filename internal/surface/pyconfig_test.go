@@ -27,7 +27,7 @@ var pyConfigCases = []pyConfigCase{
 		src: "P = os.getenv('PFX', 'x_')\n@mcp.tool(name=P + 'run')\ndef run(): pass\n"},
 	{name: "getenv without a default is None: the branch taken", outcome: OutcomeParsed, tools: []string{"run"},
 		src: "P = os.getenv('PFX')\n@mcp.tool(name=(P + '_run') if P is not None else 'run')\ndef run(): pass\n"},
-	{name: "negative: os.environ[...] raises when unset", outcome: OutcomeDeclarationNotParsed, reason: "environment variable",
+	{name: "negative: os.environ[...] raises when unset (data the package does not contain, 2.3.4)", outcome: OutcomeRuntimeGenerated, reason: "environment variable",
 		src: "P = os.environ['PFX']\n@mcp.tool(name=P + 'run')\ndef run(): pass\n"},
 	{name: "negative: a variable whose name is not known", outcome: OutcomeDeclarationNotParsed, reason: "whose name is not known",
 		src: "def k():\n    return input()\nP = os.getenv(k(), '')\n@mcp.tool(name=P + 'run')\ndef run(): pass\n"},
@@ -52,7 +52,7 @@ var pyConfigCases = []pyConfigCase{
 	{name: "negative: a string default converted by type=", outcome: OutcomeDeclarationNotParsed, reason: "converted by type=",
 		src: "def main():\n    p = argparse.ArgumentParser()\n    p.add_argument('--prefix', default='db_', type=len)\n    a = p.parse_args()\n    reg(a.prefix)\n" +
 			"def reg(prefix):\n    @mcp.tool(name=prefix + 'run')\n    def run(): pass\n"},
-	{name: "negative: f(**d) of a dict not read may bind the parameter", outcome: OutcomeDeclarationNotParsed, reason: "passed by unpacking",
+	{name: "negative: f(**d) of a dict not read may bind the parameter (the dict is parsed from a file the package does not ship, 2.3.4)", outcome: OutcomeRuntimeGenerated, reason: "passed by unpacking",
 		src: "import json\ndef reg(prefix=''):\n    @mcp.tool(name=prefix + 'run')\n    def run(): pass\nreg(**json.loads(open('c.json').read()))\n"},
 	{name: "f(**d) of a dict read without the key: the default", outcome: OutcomeParsed, tools: []string{"run"},
 		src: "def reg(prefix=''):\n    @mcp.tool(name=prefix + 'run')\n    def run(): pass\nreg(**{'other': 1})\n"},
