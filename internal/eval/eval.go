@@ -527,9 +527,9 @@ func Evaluate(ctx context.Context, cases []Case, an analyzer.Analyzer, samples i
 		ranges["spans_found:"+cat] = func(s Sample) float64 { return float64(s.PerCategory[cat].Found) }
 		ranges["span_recall:"+cat] = func(s Sample) float64 { return s.PerCategory[cat].Recall }
 	}
-	for kind, n := range rep.Corpus.BySurfaceKind {
-		if n == 0 {
-			continue
+	for kind := range rep.Corpus.BySurfaceKind {
+		if rep.Samples[0].PerSurfaceKind[kind].Expected == 0 {
+			continue // no labelled span of this kind: no recall to range over
 		}
 		kind := kind
 		ranges["span_recall:"+kind] = func(s Sample) float64 { return s.PerSurfaceKind[kind].Recall }
