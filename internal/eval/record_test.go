@@ -89,7 +89,6 @@ type provider struct {
 	name    string
 	id      string
 	start   func(t *testing.T) (*analyzertest.Server, map[string]string)
-	arrived func(body map[string]any) string // the answer bytes the fake sent, read back from its own response
 }
 
 func providers() []provider {
