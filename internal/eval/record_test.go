@@ -86,9 +86,9 @@ func indented(b []byte) []byte {
 }
 
 type provider struct {
-	name    string
-	id      string
-	start   func(t *testing.T) (*analyzertest.Server, map[string]string)
+	name  string
+	id    string
+	start func(t *testing.T) (*analyzertest.Server, map[string]string)
 }
 
 func providers() []provider {
