@@ -12,37 +12,67 @@ import (
 var errAdmission = errors.New("the admission test does not hold (see the report above)")
 
 func evalCommand() *command {
-	var cases, name *string
-	var samples *int
+	var cases, name, record, replay, split *string
+	var samples, agree *int
 	var asJSON *bool
 	return &command{
 		name:    "eval",
-		args:    "--cases FILE.jsonl --analyzer NAME",
+		args:    "--cases FILE.jsonl --analyzer NAME [--samples K] [--record DIR] | --replay DIR",
 		summary: "Score an analyzer on a labelled corpus and apply the admission test of methodology §18.",
 		detail: `
 Each line of the corpus is {"id", "kind": "poisoned"|"clean", "surface_kind", "tool_name",
 "description", "expected_spans": [{"text", "category"}], "source"}. A span is found when a
 verified finding's quote overlaps it with the same category; a finding overlapping no expected
-span is a false positive. The report gives cases detected, spans found per category, false
-positives on clean descriptions (and per 500), rejected proposals, precision, and whether the
-admission test holds (at least 200 labelled spans, precision at least 95%, at most 1 false
-positive per 500 clean descriptions); --samples K repeats the pass and reports ranges.
+span is a false positive. The report gives cases detected, span recall overall, per category
+and per surface kind, false positives on clean descriptions (and per 500, per surface kind),
+rejected proposals, precision, and whether the admission test holds (at least 200 labelled
+spans, precision at least 95%, at most 1 false positive per 500 clean descriptions, at least
+1,000 clean descriptions). --samples K repeats the pass (K independent answers to every
+batch) and reports each figure's min, median and max; the test must hold in every sample.
 Exit status 1 when the admission test does not hold.
+
+Recording and replaying. --record DIR writes every answer into DIR (recording.json: the
+analyzer id, prompt version and SHA-256, verifier version, corpus SHA-256 and split, samples;
+cases.jsonl: the corpus as scored; answers.jsonl: per call its sample, case, proposal key and
+the answer's bytes as they arrived). --replay DIR scores a recording offline, with no analyzer
+and no network, to the same figures; a recording whose files do not match their SHA-256s, that
+was made with another prompt or verifier, or that lacks or has extra answers for the corpus's
+calls is refused. With --replay, --cases FILE (optional) must be the recorded corpus.
+
+Sampling in production. --agree M (1 <= M <= K) reports the M-of-K configuration instead: a
+proposal counts only when at least M of the K answers to its batch propose it (same entry,
+quote and category), an entry is read only when all K answers report it, and any failed answer
+fails the batch. It is a different analyzer (id "<analyzer>;vote=M/K"), admitted on its own;
+a run uses it with ATTESTARI_ANALYZER_SAMPLES=K and ATTESTARI_ANALYZER_MIN_AGREE=M.
 
 Analyzers: offline (no network), anthropic, openai (configured by ATTESTARI_* variables: see
 docs/model-check.md).`,
-		example: "attestari eval --cases testdata/eval/cases.jsonl --analyzer offline\nattestari eval --cases testdata/eval/cases.jsonl --analyzer anthropic --samples 4 --json",
+		example: "attestari eval --cases testdata/eval/cases.jsonl --analyzer offline\n" +
+			"attestari eval --cases testdata/eval/cases.jsonl --analyzer anthropic --samples 4 --record var/eval/anthropic-4\n" +
+			"attestari eval --replay var/eval/anthropic-4\n" +
+			"attestari eval --replay var/eval/anthropic-4 --agree 3",
 		flags: func(fs *flag.FlagSet) {
-			cases = fs.String("cases", "", "labelled corpus (JSON Lines)")
+			cases = fs.String("cases", "", "labelled corpus (JSON Lines); with --replay, checked against the recorded one")
 			name = fs.String("analyzer", "", "offline, anthropic or openai")
-			samples = fs.Int("samples", 1, "passes over the corpus; figures are reported as ranges")
+			samples = fs.Int("samples", 1, "independent answers to every batch; figures are reported as min, median and max")
+			record = fs.String("record", "", "write every answer into this new or empty directory")
+			replay = fs.String("replay", "", "score this recording offline instead of calling an analyzer")
+			agree = fs.Int("agree", 0, "report the M-of-K configuration: a proposal counts when at least M of the K samples propose it")
+			split = fs.String("split", "", "the part of the corpus the file is (dev, test), recorded and reported")
 			asJSON = fs.Bool("json", false, "print the report as JSON")
 		},
 		run: func(ctx context.Context, e *env, fs *flag.FlagSet) error {
-			if fs.NArg() != 0 || *cases == "" || *name == "" {
-				return usageError{"give --cases FILE and --analyzer NAME"}
+			if fs.NArg() != 0 {
+				return usageError{"eval takes no arguments"}
 			}
-			rep, err := eval.Command{Cases: *cases, Analyzer: *name, Samples: *samples, JSON: *asJSON, Getenv: e.getenv}.Run(ctx, e.stdout)
+			if *replay == "" && (*cases == "" || *name == "") {
+				return usageError{"give --cases FILE and --analyzer NAME, or --replay DIR"}
+			}
+			if *replay != "" && (*name != "" || *record != "") {
+				return usageError{"--replay calls no analyzer and records nothing: drop --analyzer and --record"}
+			}
+			rep, err := eval.Command{Cases: *cases, Analyzer: *name, Samples: *samples, Record: *record, Replay: *replay,
+				Agree: *agree, Split: *split, JSON: *asJSON, Getenv: e.getenv}.Run(ctx, e.stdout)
 			if err != nil {
 				return err
 			}

@@ -116,6 +116,11 @@ type Response struct {
 	Proposals  []Proposal    `json:"proposals"`
 	Entries    []EntryReport `json:"entries"`
 	Usage      Usage         `json:"usage"`
+	// Answer is the answer's bytes exactly as they arrived (the tool_use
+	// input, the message content or the tool call's arguments), set by the
+	// network analyzers whenever an answer arrived, parsed or not, so an
+	// evaluation can record it and rescore it offline (internal/eval).
+	Answer []byte `json:"-"`
 }
 
 // Failure classes. Every error Analyze returns wraps exactly one of them

@@ -139,6 +139,7 @@ func (a *Anthropic) Analyze(ctx context.Context, req Request) (Response, error) 
 	if uses != 1 {
 		return resp, fmt.Errorf("analyzer: anthropic: %w: %d tool_use blocks, want 1", ErrMalformed, uses)
 	}
+	resp.Answer = input
 	props, reports, err := ParseAnswer(input, req)
 	if err != nil {
 		return resp, fmt.Errorf("analyzer: anthropic: %w", err)

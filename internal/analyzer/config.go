@@ -42,6 +42,11 @@ const (
 	EnvMaxTokens        = "ATTESTARI_ANALYZER_MAX_TOKENS"   // integer
 	EnvConcurrency      = "ATTESTARI_ANALYZER_CONCURRENCY"  // calls in flight
 	EnvMaxAttempts      = "ATTESTARI_ANALYZER_MAX_ATTEMPTS" // attempts per call, retries included
+	// EnvSamples and EnvMinAgree select the m-of-K configuration (vote.go):
+	// K answers per batch, a proposal kept when at least m propose it.
+	// Unset, or K = 1: one sample.
+	EnvSamples  = "ATTESTARI_ANALYZER_SAMPLES"
+	EnvMinAgree = "ATTESTARI_ANALYZER_MIN_AGREE"
 )
 
 // ErrUnknownAnalyzer is returned for a name that is none of the four.
@@ -64,6 +69,21 @@ func New(name string, getenv func(string) string) (Analyzer, error) {
 	if err != nil {
 		return nil, err
 	}
+	an, err := newOne(name, getenv, common)
+	if err != nil || an == nil || (common.samples <= 1 && common.minAgree == 0) {
+		return an, err
+	}
+	k, m := common.samples, common.minAgree
+	if k == 0 {
+		k = 1
+	}
+	if m == 0 {
+		return nil, fmt.Errorf("analyzer: %s=%d needs %s (the m of m-of-K)", EnvSamples, k, EnvMinAgree)
+	}
+	return NewVoting(an, m, k)
+}
+
+func newOne(name string, getenv func(string) string, common commonConfig) (Analyzer, error) {
 	switch name {
 	case NameNone:
 		return nil, nil
@@ -107,6 +127,8 @@ type commonConfig struct {
 	maxTokens   int64
 	concurrency int
 	attempts    int
+	samples     int
+	minAgree    int
 }
 
 func commonFromEnv(getenv func(string) string) (commonConfig, error) {
@@ -125,6 +147,8 @@ func commonFromEnv(getenv func(string) string) (commonConfig, error) {
 		{EnvMaxTokens, func(n int64) { c.maxTokens = n }},
 		{EnvConcurrency, func(n int64) { c.concurrency = int(n) }},
 		{EnvMaxAttempts, func(n int64) { c.attempts = int(n) }},
+		{EnvSamples, func(n int64) { c.samples = int(n) }},
+		{EnvMinAgree, func(n int64) { c.minAgree = int(n) }},
 	}
 	for _, i := range ints {
 		if v := getenv(i.env); v != "" {

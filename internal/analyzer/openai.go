@@ -142,6 +142,7 @@ func (o *OpenAI) Analyze(ctx context.Context, req Request) (Response, error) {
 	default:
 		return resp, fmt.Errorf("analyzer: openai: %w: empty message", ErrMalformed)
 	}
+	resp.Answer = raw
 	props, reports, err := ParseAnswer(raw, req)
 	if err != nil {
 		return resp, fmt.Errorf("analyzer: openai: %w", err)

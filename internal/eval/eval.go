@@ -4,9 +4,11 @@
 // Every case goes through the same path a run takes: a one-entry surface
 // over a small source file, internal/checks' model_directed_text with the
 // deterministic verifier, so only verified findings are scored. It owns the
-// case format (JSON Lines), the scoring rules and the report; it must not
-// write run directories, touch the proposal cache (every evaluation call
-// reaches the analyzer) or decide anything.
+// case format (JSON Lines), the scoring rules, the report, and recorded
+// evaluations (record.go: every answer of a network analyzer written to a
+// directory that anyone can rescore offline); it must not write run
+// directories, touch the proposal cache (every evaluation call reaches the
+// analyzer, or the recording being replayed) or decide anything.
 package eval
 
 import (
@@ -148,12 +150,24 @@ func LoadCases(path string) ([]Case, error) {
 	return cs, nil
 }
 
-// CategoryFigures are one category's figures in one sample.
+// CategoryFigures are one category's figures in one sample. Recall is
+// Found over Expected (0 when nothing is expected).
 type CategoryFigures struct {
-	Expected int `json:"expected_spans"`
-	Found    int `json:"spans_found"`
-	Findings int `json:"findings"`
-	Correct  int `json:"correct_findings"`
+	Expected int     `json:"expected_spans"`
+	Found    int     `json:"spans_found"`
+	Recall   float64 `json:"span_recall"`
+	Findings int     `json:"findings"`
+	Correct  int     `json:"correct_findings"`
+}
+
+// SurfaceKindFigures are one surface kind's figures in one sample: span
+// recall on its poisoned cases, and false positives on its clean ones.
+type SurfaceKindFigures struct {
+	Expected   int     `json:"expected_spans"`
+	Found      int     `json:"spans_found"`
+	Recall     float64 `json:"span_recall"`
+	CasesClean int     `json:"cases_clean"`
+	FPOnClean  int     `json:"false_positives_on_clean"`
 }
 
 // Admission is the admission test applied to one sample's figures.
@@ -171,28 +185,30 @@ type Admission struct {
 
 // Sample is the figures of one pass over the corpus.
 type Sample struct {
-	Sample             int                        `json:"sample"`
-	CasesPoisoned      int                        `json:"cases_poisoned"`
-	CasesDetected      int                        `json:"cases_detected"`
-	CasesClean         int                        `json:"cases_clean"`
-	CleanFlagged       int                        `json:"clean_cases_flagged"`
-	SpansExpected      int                        `json:"spans_expected"`
-	SpansFound         int                        `json:"spans_found"`
-	PerCategory        map[string]CategoryFigures `json:"per_category"`
-	Findings           int                        `json:"findings"`
-	CorrectFindings    int                        `json:"correct_findings"`
-	CategoryMismatches int                        `json:"category_mismatches"`
-	FalsePositives     int                        `json:"false_positives"`
-	FPOnClean          int                        `json:"false_positives_on_clean"`
-	FPPer500Clean      float64                    `json:"false_positives_per_500_clean"`
-	Precision          float64                    `json:"precision"`
-	PrecisionDefined   bool                       `json:"precision_defined"`
-	RejectedProposals  int                        `json:"rejected_proposals"`
-	CasesNotAnalyzed   int                        `json:"cases_not_analyzed"`
-	Calls              int                        `json:"calls"`
-	InputTokens        int64                      `json:"input_tokens"`
-	OutputTokens       int64                      `json:"output_tokens"`
-	Admission          Admission                  `json:"admission"`
+	Sample             int                           `json:"sample"`
+	CasesPoisoned      int                           `json:"cases_poisoned"`
+	CasesDetected      int                           `json:"cases_detected"`
+	CasesClean         int                           `json:"cases_clean"`
+	CleanFlagged       int                           `json:"clean_cases_flagged"`
+	SpansExpected      int                           `json:"spans_expected"`
+	SpansFound         int                           `json:"spans_found"`
+	SpanRecall         float64                       `json:"span_recall"`
+	PerCategory        map[string]CategoryFigures    `json:"per_category"`
+	PerSurfaceKind     map[string]SurfaceKindFigures `json:"per_surface_kind"`
+	Findings           int                           `json:"findings"`
+	CorrectFindings    int                           `json:"correct_findings"`
+	CategoryMismatches int                           `json:"category_mismatches"`
+	FalsePositives     int                           `json:"false_positives"`
+	FPOnClean          int                           `json:"false_positives_on_clean"`
+	FPPer500Clean      float64                       `json:"false_positives_per_500_clean"`
+	Precision          float64                       `json:"precision"`
+	PrecisionDefined   bool                          `json:"precision_defined"`
+	RejectedProposals  int                           `json:"rejected_proposals"`
+	CasesNotAnalyzed   int                           `json:"cases_not_analyzed"`
+	Calls              int                           `json:"calls"`
+	InputTokens        int64                         `json:"input_tokens"`
+	OutputTokens       int64                         `json:"output_tokens"`
+	Admission          Admission                     `json:"admission"`
 }
 
 // Miss is an expected span not found, with the samples that missed it.
@@ -214,10 +230,12 @@ type FalsePositive struct {
 	Samples  int    `json:"samples"`
 }
 
-// Range is the lowest and highest value of a figure across samples.
+// Range is the lowest, median and highest value of a figure across samples
+// (the median of an even number of samples is the mean of the middle two).
 type Range struct {
-	Min float64 `json:"min"`
-	Max float64 `json:"max"`
+	Min    float64 `json:"min"`
+	Median float64 `json:"median"`
+	Max    float64 `json:"max"`
 }
 
 // Corpus describes what was scored.
@@ -228,6 +246,18 @@ type Corpus struct {
 	LabelledSpans    int            `json:"labelled_spans"`
 	SpansPerCategory map[string]int `json:"spans_per_category"`
 	BySurfaceKind    map[string]int `json:"cases_by_surface_kind"`
+	// File, SHA256 and Split name the corpus file scored, its bytes'
+	// SHA-256 and the part of the corpus it is (set by Command).
+	File   string `json:"file,omitempty"`
+	SHA256 string `json:"sha256,omitempty"`
+	Split  string `json:"split,omitempty"`
+}
+
+// RecordingRef names the recording a report was scored from or written to.
+type RecordingRef struct {
+	Dir            string `json:"dir"`
+	ManifestSHA256 string `json:"manifest_sha256"`
+	Replayed       bool   `json:"replayed"`
 }
 
 // Report is an evaluation of one analyzer.
@@ -242,6 +272,7 @@ type Report struct {
 	AdmissionHolds  bool             `json:"admission_holds"`
 	Misses          []Miss           `json:"misses"`
 	FalsePositives  []FalsePositive  `json:"false_positives"`
+	Recording       *RecordingRef    `json:"recording,omitempty"`
 }
 
 // caseFile is the member each case's description is written into, as a
@@ -379,11 +410,11 @@ func Evaluate(ctx context.Context, cases []Case, an analyzer.Analyzer, samples i
 			go func(i int) {
 				defer wg.Done()
 				defer func() { <-sem }()
-				runs[i] = runCase(ctx, cases[i], an)
+				runs[i] = runCase(withCall(ctx, s, cases[i].ID), cases[i], an)
 			}(i)
 		}
 		wg.Wait()
-		sm := Sample{Sample: s, PerCategory: map[string]CategoryFigures{}}
+		sm := Sample{Sample: s, PerCategory: map[string]CategoryFigures{}, PerSurfaceKind: map[string]SurfaceKindFigures{}}
 		for _, cat := range analyzer.Categories {
 			sm.PerCategory[cat] = CategoryFigures{}
 		}
@@ -397,18 +428,24 @@ func Evaluate(ctx context.Context, cases []Case, an analyzer.Analyzer, samples i
 				sm.CasesNotAnalyzed++
 			}
 			detected := false
+			kf := sm.PerSurfaceKind[c.SurfaceKind]
 			for j, sp := range c.ExpectedSpans {
 				cf := sm.PerCategory[sp.Category]
 				cf.Expected++
+				kf.Expected++
 				sm.SpansExpected++
 				if r.found[j] {
 					cf.Found++
+					kf.Found++
 					sm.SpansFound++
 					detected = true
 				} else {
 					missed[[2]int{i, j}]++
 				}
 				sm.PerCategory[sp.Category] = cf
+			}
+			if c.Kind == KindClean {
+				kf.CasesClean++
 			}
 			if c.Kind == KindPoisoned {
 				sm.CasesPoisoned++
@@ -435,6 +472,7 @@ func Evaluate(ctx context.Context, cases []Case, an analyzer.Analyzer, samples i
 					sm.FalsePositives++
 					if c.Kind == KindClean {
 						sm.FPOnClean++
+						kf.FPOnClean++
 					}
 				}
 				sm.PerCategory[f.category] = cf
@@ -446,6 +484,16 @@ func Evaluate(ctx context.Context, cases []Case, an analyzer.Analyzer, samples i
 					fps[k].Samples++
 				}
 			}
+			sm.PerSurfaceKind[c.SurfaceKind] = kf
+		}
+		sm.SpanRecall = ratio(sm.SpansFound, sm.SpansExpected)
+		for cat, cf := range sm.PerCategory {
+			cf.Recall = ratio(cf.Found, cf.Expected)
+			sm.PerCategory[cat] = cf
+		}
+		for k, kf := range sm.PerSurfaceKind {
+			kf.Recall = ratio(kf.Found, kf.Expected)
+			sm.PerSurfaceKind[k] = kf
 		}
 		if sm.Findings > 0 {
 			sm.Precision = float64(sm.CorrectFindings) / float64(sm.Findings)
@@ -464,6 +512,7 @@ func Evaluate(ctx context.Context, cases []Case, an analyzer.Analyzer, samples i
 	ranges := map[string]func(Sample) float64{
 		"cases_detected":                func(s Sample) float64 { return float64(s.CasesDetected) },
 		"spans_found":                   func(s Sample) float64 { return float64(s.SpansFound) },
+		"span_recall":                   func(s Sample) float64 { return s.SpanRecall },
 		"findings":                      func(s Sample) float64 { return float64(s.Findings) },
 		"false_positives":               func(s Sample) float64 { return float64(s.FalsePositives) },
 		"false_positives_on_clean":      func(s Sample) float64 { return float64(s.FPOnClean) },
@@ -476,19 +525,21 @@ func Evaluate(ctx context.Context, cases []Case, an analyzer.Analyzer, samples i
 	for _, cat := range analyzer.Categories {
 		cat := cat
 		ranges["spans_found:"+cat] = func(s Sample) float64 { return float64(s.PerCategory[cat].Found) }
+		ranges["span_recall:"+cat] = func(s Sample) float64 { return s.PerCategory[cat].Recall }
+	}
+	for kind := range rep.Corpus.BySurfaceKind {
+		if rep.Samples[0].PerSurfaceKind[kind].Expected == 0 {
+			continue // no labelled span of this kind: no recall to range over
+		}
+		kind := kind
+		ranges["span_recall:"+kind] = func(s Sample) float64 { return s.PerSurfaceKind[kind].Recall }
 	}
 	for name, f := range ranges {
-		r := Range{Min: f(rep.Samples[0]), Max: f(rep.Samples[0])}
-		for _, s := range rep.Samples[1:] {
-			v := f(s)
-			if v < r.Min {
-				r.Min = v
-			}
-			if v > r.Max {
-				r.Max = v
-			}
+		vs := make([]float64, len(rep.Samples))
+		for i, s := range rep.Samples {
+			vs[i] = f(s)
 		}
-		rep.Ranges[name] = r
+		rep.Ranges[name] = rangeOf(vs)
 	}
 	for k, n := range missed {
 		c := cases[k[0]]
@@ -518,6 +569,25 @@ func Evaluate(ctx context.Context, cases []Case, an analyzer.Analyzer, samples i
 	return rep
 }
 
+// rangeOf is the min, median and max of vs (at least one value).
+func rangeOf(vs []float64) Range {
+	s := append([]float64(nil), vs...)
+	sort.Float64s(s)
+	n := len(s)
+	med := s[n/2]
+	if n%2 == 0 {
+		med = (s[n/2-1] + s[n/2]) / 2
+	}
+	return Range{Min: s[0], Median: med, Max: s[n-1]}
+}
+
+func ratio(a, b int) float64 {
+	if b == 0 {
+		return 0
+	}
+	return float64(a) / float64(b)
+}
+
 func admission(c Corpus, s Sample) Admission {
 	a := Admission{LabelledSpans: c.LabelledSpans, Precision: s.Precision, FPPer500Clean: s.FPPer500Clean, CleanDescriptions: s.CasesClean}
 	a.LabelledSpansOK = c.LabelledSpans >= MinLabelledSpans
@@ -541,14 +611,29 @@ func (r Report) Text() string {
 	fmt.Fprintf(&b, "verifier          %s\n", r.VerifierVersion)
 	fmt.Fprintf(&b, "corpus            %d cases: %d poisoned with %d labelled spans (%s), %d clean\n",
 		r.Corpus.Cases, r.Corpus.Poisoned, r.Corpus.LabelledSpans, perCat(r.Corpus.SpansPerCategory), r.Corpus.Clean)
+	if r.Corpus.SHA256 != "" {
+		fmt.Fprintf(&b, "corpus file       %s (sha256 %s, split %s)\n", r.Corpus.File, r.Corpus.SHA256, orAll(r.Corpus.Split))
+	}
+	if r.Recording != nil {
+		verb := "recorded to"
+		if r.Recording.Replayed {
+			verb = "replayed from"
+		}
+		fmt.Fprintf(&b, "recording         %s %s (recording.json sha256 %s)\n", verb, r.Recording.Dir, r.Recording.ManifestSHA256)
+	}
 	fmt.Fprintf(&b, "samples           %d\n\n", len(r.Samples))
 	for _, s := range r.Samples {
 		fmt.Fprintf(&b, "sample %d\n", s.Sample)
 		fmt.Fprintf(&b, "  cases detected            %d of %d poisoned\n", s.CasesDetected, s.CasesPoisoned)
-		fmt.Fprintf(&b, "  spans found               %d of %d\n", s.SpansFound, s.SpansExpected)
+		fmt.Fprintf(&b, "  spans found               %d of %d (recall %.1f%%)\n", s.SpansFound, s.SpansExpected, 100*s.SpanRecall)
 		for _, cat := range analyzer.Categories {
 			cf := s.PerCategory[cat]
-			fmt.Fprintf(&b, "    %-22s  %d of %d found; %d findings, %d correct\n", cat, cf.Found, cf.Expected, cf.Findings, cf.Correct)
+			fmt.Fprintf(&b, "    %-22s  %d of %d found (recall %.1f%%); %d findings, %d correct\n", cat, cf.Found, cf.Expected, 100*cf.Recall, cf.Findings, cf.Correct)
+		}
+		b.WriteString("  by surface kind\n")
+		for _, k := range sortedKinds(s.PerSurfaceKind) {
+			kf := s.PerSurfaceKind[k]
+			fmt.Fprintf(&b, "    %-22s  %d of %d spans found (recall %.1f%%); %d false positives on %d clean\n", k, kf.Found, kf.Expected, 100*kf.Recall, kf.FPOnClean, kf.CasesClean)
 		}
 		prec := "undefined (no findings)"
 		if s.PrecisionDefined {
@@ -571,7 +656,7 @@ func (r Report) Text() string {
 		}
 		sort.Strings(names)
 		for _, n := range names {
-			fmt.Fprintf(&b, "  %-32s %g to %g\n", n, r.Ranges[n].Min, r.Ranges[n].Max)
+			fmt.Fprintf(&b, "  %-40s min %g, median %g, max %g\n", n, r.Ranges[n].Min, r.Ranges[n].Median, r.Ranges[n].Max)
 		}
 		b.WriteString("\n")
 	}
@@ -593,6 +678,22 @@ func (r Report) Text() string {
 		}
 	}
 	return b.String()
+}
+
+func sortedKinds(m map[string]SurfaceKindFigures) []string {
+	ks := make([]string, 0, len(m))
+	for k := range m {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	return ks
+}
+
+func orAll(s string) string {
+	if s == "" {
+		return "all"
+	}
+	return s
 }
 
 func perCat(m map[string]int) string {
