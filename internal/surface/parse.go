@@ -305,7 +305,18 @@ func parseFile(lang string, src []byte, timeout time.Duration, maxNodes int) (*p
 		return nil, fmt.Errorf("parse %s: %w", lang, ErrGrammar)
 	}
 	p := pv.(*ts.Parser)
-	defer g.pool.Put(p)
+	// A parser stopped part way (time budget, memory) is closed, never
+	// pooled: tree-sitter 0.25.0's ts_parser_reset does not clear the
+	// balancing state a timed-out parse leaves, and the next parse with that
+	// parser aborts the process on an assertion (fixed upstream in 0.25.1).
+	reuse := true
+	defer func() {
+		if reuse {
+			g.pool.Put(p)
+		} else {
+			p.Close()
+		}
+	}()
 	if len(src) > 1<<31-1 {
 		return nil, fmt.Errorf("parse: %w", ErrTooManyNodes)
 	}
@@ -325,8 +336,10 @@ func parseFile(lang string, src []byte, timeout time.Duration, maxNodes int) (*p
 	defer C.free(unsafe.Pointer(r.nodes))
 	switch r.status {
 	case 1:
+		reuse = false
 		return nil, ErrParseTimeout
 	case 2:
+		reuse = false
 		return nil, ErrParseMemory
 	case 3:
 		return nil, ErrTooManyNodes
