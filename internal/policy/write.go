@@ -21,7 +21,8 @@ const (
 
 // WriteDecisions writes decisions.json, decisions.jsonl (the header, then
 // each package, then each finding, one JSON object per line, every line
-// stamped), decisions.md and gate_map.json into dir, each atomically.
+// stamped, then each candidate not examined), decisions.md and
+// gate_map.json into dir, each atomically.
 func WriteDecisions(dir string, d *Decisions) error {
 	doc, err := rundir.Marshal(d)
 	if err != nil {
@@ -62,6 +63,11 @@ func MarshalLines(d *Decisions) ([]byte, error) {
 	}
 	for _, f := range d.Findings {
 		if err := enc.Encode(f); err != nil {
+			return nil, err
+		}
+	}
+	for _, n := range d.NotExamined {
+		if err := enc.Encode(n); err != nil {
 			return nil, err
 		}
 	}
@@ -149,6 +155,12 @@ func Markdown(d *Decisions) []byte {
 	}
 	if c.Findings.Withheld > 0 {
 		fmt.Fprintf(&b, "\n%d findings are withheld with their packages (D3, D4) and are not listed here; decisions.json has them.\n", c.Findings.Withheld)
+	}
+	if len(d.NotExamined) > 0 {
+		fmt.Fprintf(&b, "\n## Not examined\n\n%d candidates were not examined: the run could not examine what the candidates file asked for (methodology §4). They are not packages of this decision: no count above includes them and nothing of them is published. Correct the candidates file or the configuration and run again.\n\n| candidate | stage | kind | reason |\n| --- | --- | --- | --- |\n", len(d.NotExamined))
+		for _, n := range d.NotExamined {
+			fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", mdCell(n.Package.Key()), mdCell(n.Stage), mdCell(n.Kind), mdCell(n.Reason))
+		}
 	}
 	return b.Bytes()
 }
