@@ -43,11 +43,12 @@ const (
 	// The run's context ended the fetch (the operator stopped the run).
 	NotExaminedCanceled = "canceled"
 	// The registry has no package of that name (404 or 410 on the package
-	// document), or the name is not valid for the registry; in both cases
-	// only when the run received no document about the package at all, so a
-	// 404 on an artifact the registry lists is never read as a missing name.
+	// document), or the name is not valid for the registry so nothing was
+	// asked (the candidates file's check lets none through today); in both
+	// cases only when the run received no document about the package at
+	// all, so a 404 on an artifact the registry lists is never read as a
+	// missing name.
 	NotExaminedNotFound       = "not_found"
-	NotExaminedInvalidName    = "invalid_name"
 	NotExaminedInvalidRequest = "invalid_request"
 )
 
@@ -55,11 +56,11 @@ const (
 // nameKinds need, besides, that nothing about the package was received.
 var (
 	notExaminedKinds = []string{
-		NotExaminedNotFound, NotExaminedInvalidName, NotExaminedInvalidRequest,
+		NotExaminedNotFound, NotExaminedInvalidRequest,
 		NotExaminedNoMatchingVersion, NotExaminedInvalidSpecifier, NotExaminedUnsupportedSpecifier,
 		NotExaminedRegistryNotConfigured, NotExaminedCanceled,
 	}
-	nameKinds = []string{NotExaminedNotFound, NotExaminedInvalidName, NotExaminedInvalidRequest}
+	nameKinds = []string{NotExaminedNotFound, NotExaminedInvalidRequest}
 )
 
 // NotExaminedKind reports whether a fetch failure of this kind can make a
