@@ -95,12 +95,19 @@ func received(recs []rundir.Record) bool {
 
 // notExamined is the rule for one package: a selected candidate (not one
 // that joined by delegation, which the run resolved at its registry and so
-// exists), with no surface row, no result row and no finding (nothing of it
-// was examined), whose summary records a fetch failure of a not-examined
-// kind; for a name kind, records.json exists and holds no document about
-// the package received whole. Anything else is decided under the guards.
+// exists), with no surface row (no artifact of it was read), whose summary
+// records a fetch failure of a not-examined kind; for a name kind,
+// records.json exists and holds no document about the package received
+// whole. Anything else is decided under the guards.
+//
+// Result rows and findings do not stop the rule: publisher_provenance runs
+// on whatever registry documents the fetch received, artifact or not. They
+// are not decided: without a surface row the package would be refused
+// (gate_not_recomputable) and every one of its findings withheld (D3), so
+// setting the candidate apart publishes nothing that deciding it would
+// have published but the refusal itself.
 func notExamined(p *perPackage, recordsMissing bool) (rundir.Failure, bool) {
-	if p.joined || len(p.surfaces) > 0 || len(p.results) > 0 || len(p.findings) > 0 || len(p.notAnalyzed) > 0 {
+	if p.joined || len(p.surfaces) > 0 {
 		return rundir.Failure{}, false
 	}
 	for _, f := range p.failures {

@@ -151,25 +151,35 @@ func TestOperatorMistakesAreNotExamined(t *testing.T) {
 	}
 }
 
-// TestNotExaminedNeedsNothingExamined: the rule holds only where nothing of
-// the package was read. A surface row, a result row or a finding makes it a
-// subject, decided under the guards; so does a missing records.json for a
-// name failure (nothing can show the registry answered about the name).
-func TestNotExaminedNeedsNothingExamined(t *testing.T) {
+// TestNotExaminedNeedsNoSurface: the rule holds only where no artifact of
+// the package was read. A surface row makes it a subject, decided under the
+// guards; so does a missing records.json for a name failure (nothing can
+// show the registry answered about the name). A provenance result row over
+// the registry's documents does not: that check runs without an artifact.
+func TestNotExaminedNeedsNoSurface(t *testing.T) {
 	r := newRun()
+	r.addDemo(demoRef)
+	r.computeGate()
 	r.keepGate = true
+	r.summary.Packages[0].Failures = []rundir.Failure{{Stage: "fetch", Kind: "no_matching_version", Message: "no version"}}
 	r.fetchFailed(misspeltRef, "not_found", "no package", "", rec("npm_packument", "not_found", 404))
-	r.fetchFailed(noVersionRef, "no_matching_version", "no version", "", rec("npm_packument", "ok", 200))
-	r.results = append(r.results, rundir.Result{Package: noVersionRef, Check: CheckProvenance, Outcome: "ran"})
 	r.omit[rundir.RecordsFile] = true
 	d := r.decide(t)
 	if len(d.NotExamined) != 0 {
 		t.Fatalf("not examined %+v", d.NotExamined)
 	}
-	for _, ref := range []rundir.PackageRef{misspeltRef, noVersionRef} {
+	for _, ref := range []rundir.PackageRef{demoRef, misspeltRef} {
 		if row := pkgRow(t, d, ref); row.Verdict != VerdictNotGradeable {
 			t.Errorf("%s: %s", ref.Key(), row.Verdict)
 		}
+	}
+
+	r = newRun()
+	r.keepGate = true
+	r.fetchFailed(noVersionRef, "no_matching_version", "no version", "", rec("npm_packument", "ok", 200))
+	r.results = append(r.results, rundir.Result{Package: noVersionRef, Check: CheckProvenance, Outcome: "ran"})
+	if d := r.decide(t); len(d.NotExamined) != 1 || len(d.Packages) != 0 {
+		t.Fatalf("a provenance result row made the candidate a subject: %d not examined, %d packages", len(d.NotExamined), len(d.Packages))
 	}
 }
 
