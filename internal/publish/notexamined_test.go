@@ -56,6 +56,9 @@ func TestNotExaminedIsNeverPublished(t *testing.T) {
 	}
 	res := r.publish(day31)
 
+	if !slices.Contains(res.Warnings, "3 candidates the run could not examine as asked are not published (decisions.md, Not examined)") {
+		t.Errorf("publish does not tell the operator what it left out: %q", res.Warnings)
+	}
 	p := res.Publication
 	if len(p.Packages) != 2 || p.Header.Counts.Packages != 2 || p.Header.Counts.NotGradeable != 1 || p.Header.Counts.Graded != 1 {
 		t.Fatalf("published %d packages, counts %+v: want good-server graded and flaky-registry refused", len(p.Packages), p.Header.Counts)
