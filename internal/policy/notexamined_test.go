@@ -125,7 +125,8 @@ func TestOperatorMistakesAreNotExamined(t *testing.T) {
 			t.Errorf("decisions.md's Not examined section lacks %s", ref.Key())
 		}
 	}
-	if !strings.Contains(tail, "did you mean mcp-server-filesystem?") || !strings.Contains(head, "5 packages: 1 graded, 4 not gradeable") {
+	if !strings.Contains(tail, "did you mean mcp-server-filesystem?") || !strings.Contains(head, "5 packages: 1 graded, 4 not gradeable") ||
+		!strings.Contains(head, "3 candidates were not examined and are in none of these counts") {
 		t.Errorf("decisions.md: the reason is missing, or the count includes the candidates not examined:\n%s", md)
 	}
 

@@ -96,6 +96,9 @@ func Markdown(d *Decisions) []byte {
 	c := h.Counts
 	fmt.Fprintf(&b, "\n## Counts\n\n%d packages: %d graded, %d not gradeable, %d out of scope. Findings: %d confirmed, %d noted, %d withheld.\n",
 		c.Packages, c.Graded, c.NotGradeable, c.OutOfScope, c.Findings.Confirmed, c.Findings.Noted, c.Findings.Withheld)
+	if c.NotExamined > 0 {
+		fmt.Fprintf(&b, "\n%d candidates were not examined and are in none of these counts (Not examined, below).\n", c.NotExamined)
+	}
 	if len(c.Grades) > 0 {
 		b.WriteString("\n| grade | packages |\n| --- | --- |\n")
 		for _, g := range []string{"A", "B", "C", "F"} {
