@@ -134,6 +134,13 @@ func printCounts(e *env, dir string, d *policy.Decisions, asJSON bool) error {
 		fmt.Fprintf(e.stdout, "  refused %-28s %d\n", code, c.Reasons[code])
 	}
 	fmt.Fprintf(e.stdout, "  findings: %d confirmed, %d noted, %d withheld\n", c.Findings.Confirmed, c.Findings.Noted, c.Findings.Withheld)
+	if len(d.NotExamined) > 0 {
+		// Not packages of the decision: the operator's to correct (§4).
+		fmt.Fprintf(e.stdout, "  not examined %d (not in the counts above, never published; correct the candidates file or the configuration):\n", len(d.NotExamined))
+		for _, n := range d.NotExamined {
+			fmt.Fprintf(e.stdout, "    %s: %s: %s\n", n.Package.Key(), n.Kind, n.Reason)
+		}
+	}
 	fmt.Fprintf(e.stdout, "wrote decisions.json, decisions.jsonl, decisions.md, gate_map.json\n")
 	return nil
 }

@@ -252,26 +252,48 @@ const maxFailuresListed = 20
 
 // printFailures lists which packages failed and why, one line each, so an
 // operator sees a misspelt name or a missing version without opening the
-// run directory.
+// run directory. The candidates the run could not examine as asked come
+// first, under their own heading: decide sets them apart and nothing of
+// them is published (methodology §4); every other failure follows.
 func printFailures(w io.Writer, dir string) {
 	f, err := rundir.Read(dir)
 	if err != nil {
 		fmt.Fprintf(w, "  (the failures are in %s: %v)\n", filepath.Join(dir, "summary.json"), err)
 		return
 	}
-	var lines []string
+	notExamined := map[string]bool{}
+	for _, n := range policy.NotExamined(f) {
+		notExamined[n.Package.Key()] = true
+	}
+	var mine, rest []string
 	for _, p := range f.Summary.Packages {
 		for _, fl := range p.Failures {
-			lines = append(lines, fmt.Sprintf("  %s: %s %s: %s", p.Package.Key(), fl.Stage, fl.Kind, fl.Message))
+			l := fmt.Sprintf("  %s: %s %s: %s", p.Package.Key(), fl.Stage, fl.Kind, fl.Message)
+			if notExamined[p.Package.Key()] {
+				mine = append(mine, l)
+			} else {
+				rest = append(rest, l)
+			}
 		}
 	}
-	fmt.Fprintln(w, "failures:")
-	for i, l := range lines {
-		if i == maxFailuresListed {
-			fmt.Fprintf(w, "  ... and %d more (summary.json)\n", len(lines)-maxFailuresListed)
-			break
+	n := 0
+	list := func(heading string, lines []string) {
+		if len(lines) == 0 || n >= maxFailuresListed {
+			return
 		}
-		fmt.Fprintln(w, l)
+		fmt.Fprintln(w, heading)
+		for _, l := range lines {
+			if n == maxFailuresListed {
+				break
+			}
+			fmt.Fprintln(w, l)
+			n++
+		}
+	}
+	list(fmt.Sprintf("not examined (%d): the run could not examine what was asked; these are not decided or published; correct the candidates file or the configuration and run again:", len(notExamined)), mine)
+	list("failures:", rest)
+	if total := len(mine) + len(rest); total > n {
+		fmt.Fprintf(w, "  ... and %d more (summary.json)\n", total-n)
 	}
 }
 
@@ -364,6 +386,9 @@ func oneCycle(ctx context.Context, e *env, rf runFlags, fakeURL, candidates stri
 	}
 	fmt.Fprintf(e.stdout, "diff against %s: %d added, %d removed, %d changed, %d manifest changes\n",
 		orNone(diff.PreviousRunID), len(diff.PackagesAdded), len(diff.PackagesRemoved), len(diff.Changes), len(diff.Manifests))
+	if n := len(diff.PackagesNotExamined); n > 0 {
+		fmt.Fprintf(e.stdout, "  %d packages of the previous run not examined this time (not removals): diff.json packages_not_examined\n", n)
+	}
 	if fakeURL == "" {
 		return nil
 	}

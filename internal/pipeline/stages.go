@@ -636,7 +636,7 @@ func (r *runner) notConfigured(reg string) error {
 	}
 	once, _ := r.unconfiguredWarned.LoadOrStore(reg, &sync.Once{})
 	once.(*sync.Once).Do(func() {
-		r.log.Warn(msg + "; every package of this registry is recorded as a fetch failure")
+		r.log.Warn(msg + "; every package of this registry is recorded as a fetch failure and is not examined: not decided, not published")
 	})
 	return kinded(KindRegistryNotConfigured, errors.New(msg))
 }

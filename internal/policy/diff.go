@@ -17,9 +17,15 @@ type RunDiff struct {
 	PreviousRunID   string              `json:"previous_run_id,omitempty"`
 	PackagesAdded   []rundir.PackageRef `json:"packages_added"`
 	PackagesRemoved []rundir.PackageRef `json:"packages_removed"`
-	Changes         []PackageChange     `json:"changes"`
-	FindingsAdded   []FindingRef        `json:"findings_added"`
-	FindingsRemoved []FindingRef        `json:"findings_removed"`
+	// PackagesNotExamined lists the packages of the previous run whose name
+	// this run could not examine as asked (§4: a misspelt name, a version no
+	// longer published, a registry not configured). They are not removals,
+	// and their findings are not removed findings: nothing was examined.
+	// The operator reads it here; a publication never carries it.
+	PackagesNotExamined []rundir.PackageRef `json:"packages_not_examined"`
+	Changes             []PackageChange     `json:"changes"`
+	FindingsAdded       []FindingRef        `json:"findings_added"`
+	FindingsRemoved     []FindingRef        `json:"findings_removed"`
 	// Manifests lists, per package name, the manifest changes between the
 	// version the previous run examined and the one this run examined: the
 	// rug-pull signal.
@@ -78,7 +84,7 @@ type DecidedRun struct {
 // Diff compares cur against prev. A nil prev (the first decided run over a
 // candidates file) lists every package as added.
 func Diff(prev *DecidedRun, cur DecidedRun) RunDiff {
-	d := RunDiff{RunID: cur.Decisions.Header.RunID, PackagesAdded: []rundir.PackageRef{}, PackagesRemoved: []rundir.PackageRef{},
+	d := RunDiff{RunID: cur.Decisions.Header.RunID, PackagesAdded: []rundir.PackageRef{}, PackagesRemoved: []rundir.PackageRef{}, PackagesNotExamined: []rundir.PackageRef{},
 		Changes: []PackageChange{}, FindingsAdded: []FindingRef{}, FindingsRemoved: []FindingRef{}, Manifests: []ManifestChange{}}
 	curPkgs := packagesByKey(cur.Decisions)
 	prevPkgs := map[string]PackageRow{}
@@ -97,9 +103,22 @@ func Diff(prev *DecidedRun, cur DecidedRun) RunDiff {
 			d.Changes = append(d.Changes, PackageChange{Package: p.Package, From: o, To: n})
 		}
 	}
+	// A name this run could not examine, at whatever version it was asked.
+	notExamined := map[[2]string]bool{}
+	for _, n := range cur.Decisions.NotExamined {
+		notExamined[[2]string{n.Package.Registry, n.Package.Name}] = true
+	}
+	held := func(ref rundir.PackageRef) bool {
+		_, decided := curPkgs[ref.Key()]
+		return !decided && notExamined[[2]string{ref.Registry, ref.Name}]
+	}
 	for _, k := range sortedMapKeys(prevPkgs) {
 		if _, ok := curPkgs[k]; !ok {
-			d.PackagesRemoved = append(d.PackagesRemoved, prevPkgs[k].Package)
+			if ref := prevPkgs[k].Package; held(ref) {
+				d.PackagesNotExamined = append(d.PackagesNotExamined, ref)
+			} else {
+				d.PackagesRemoved = append(d.PackagesRemoved, ref)
+			}
 		}
 	}
 	curF, prevF := findingsByID(cur.Decisions), map[string]FindingRef{}
@@ -112,7 +131,7 @@ func Diff(prev *DecidedRun, cur DecidedRun) RunDiff {
 		}
 	}
 	for _, id := range sortedMapKeys(prevF) {
-		if _, ok := curF[id]; !ok {
+		if _, ok := curF[id]; !ok && !held(prevF[id].Package) {
 			d.FindingsRemoved = append(d.FindingsRemoved, prevF[id])
 		}
 	}

@@ -504,13 +504,16 @@ type FindingRow struct {
 
 // Counts summarise a decision.
 type Counts struct {
-	Packages     int            `json:"packages"`
-	Graded       int            `json:"graded"`
-	NotGradeable int            `json:"not_gradeable"`
-	OutOfScope   int            `json:"out_of_scope"`
-	Grades       map[string]int `json:"grades"`
-	Reasons      map[string]int `json:"reasons"`
-	Findings     FindingCounts  `json:"findings"`
+	Packages     int `json:"packages"`
+	Graded       int `json:"graded"`
+	NotGradeable int `json:"not_gradeable"`
+	OutOfScope   int `json:"out_of_scope"`
+	// NotExamined counts the candidates the run could not examine as asked
+	// (§4): apart from Packages, which counts subjects only.
+	NotExamined int            `json:"not_examined"`
+	Grades      map[string]int `json:"grades"`
+	Reasons     map[string]int `json:"reasons"`
+	Findings    FindingCounts  `json:"findings"`
 }
 
 // Header is the first row of decisions.jsonl: the stamps and what the
@@ -543,6 +546,9 @@ type Decisions struct {
 	Header   Header       `json:"header"`
 	Packages []PackageRow `json:"packages"`
 	Findings []FindingRow `json:"findings"`
+	// NotExamined lists the candidates the run could not examine as asked
+	// (§4): not package rows, never published, in no count but their own.
+	NotExamined []NotExaminedRow `json:"not_examined"`
 }
 
 // ErrMethodologyMismatch is returned when the embedded methodology document's
@@ -620,6 +626,68 @@ type perPackage struct {
 	findings    []rundir.Finding
 	notAnalyzed []rundir.NotAnalyzed
 	failures    []rundir.Failure
+	records     []rundir.Record
+	// joined: the package is in the run because a package of it delegates
+	// to it (summary.json joined_by), not because the candidates file lists it.
+	joined bool
+}
+
+// grouped is a run's rows by package, in key order, and who delegates to whom.
+type grouped struct {
+	pkgs      map[string]*perPackage
+	keys      []string
+	delegated map[string][]rundir.PackageRef
+}
+
+// groupRun sorts every row of the run files by package.
+func groupRun(f *rundir.Files) grouped {
+	g := grouped{pkgs: map[string]*perPackage{}, delegated: map[string][]rundir.PackageRef{}}
+	get := func(ref rundir.PackageRef) *perPackage {
+		k := ref.Key()
+		p, ok := g.pkgs[k]
+		if !ok {
+			p = &perPackage{ref: ref}
+			g.pkgs[k] = p
+			g.keys = append(g.keys, k)
+		}
+		return p
+	}
+	for i := range f.Surfaces {
+		s := &f.Surfaces[i]
+		p := get(s.Package)
+		p.surfaces = append(p.surfaces, s)
+		if t := s.DelegatesTo; t != nil && t.ResolvedVersion != "" {
+			target := rundir.PackageRef{Registry: t.Registry, Name: t.Name, Version: t.ResolvedVersion}.Key()
+			g.delegated[target] = append(g.delegated[target], s.Package)
+		}
+	}
+	for _, x := range f.Gradeable {
+		p := get(x.Package)
+		p.gradeable = append(p.gradeable, x)
+	}
+	for _, r := range f.Results {
+		p := get(r.Package)
+		p.results = append(p.results, r)
+	}
+	for _, x := range f.Findings {
+		p := get(x.Package)
+		p.findings = append(p.findings, x)
+	}
+	for _, n := range f.NotAnalyzed {
+		p := get(n.Package)
+		p.notAnalyzed = append(p.notAnalyzed, n)
+	}
+	for _, s := range f.Summary.Packages {
+		p := get(s.Package)
+		p.failures = append(p.failures, s.Failures...)
+		p.joined = p.joined || s.JoinedBy != ""
+	}
+	for _, r := range f.Records {
+		p := get(r.Package)
+		p.records = append(p.records, r)
+	}
+	sort.Strings(g.keys)
+	return g
 }
 
 type decider struct {
@@ -637,7 +705,7 @@ type decider struct {
 }
 
 func newDecider(ctx context.Context, f *rundir.Files, blobs Blobs, opts Options) *decider {
-	d := &decider{ctx: ctx, files: f, opts: opts, blobs: newBlobCache(blobs), pkgs: map[string]*perPackage{}, delegated: map[string][]rundir.PackageRef{}, capCounts: map[string]int{}}
+	d := &decider{ctx: ctx, files: f, opts: opts, blobs: newBlobCache(blobs), capCounts: map[string]int{}}
 	h := f.Header
 	d.stamps = Stamps{
 		Policy:             PolicyName,
@@ -667,58 +735,26 @@ func newDecider(ctx context.Context, f *rundir.Files, blobs Blobs, opts Options)
 		d.headerOK = true
 	}
 
-	get := func(ref rundir.PackageRef) *perPackage {
-		k := ref.Key()
-		p, ok := d.pkgs[k]
-		if !ok {
-			p = &perPackage{ref: ref}
-			d.pkgs[k] = p
-			d.keys = append(d.keys, k)
-		}
-		return p
-	}
-	for i := range f.Surfaces {
-		s := &f.Surfaces[i]
-		p := get(s.Package)
-		p.surfaces = append(p.surfaces, s)
-		if t := s.DelegatesTo; t != nil && t.ResolvedVersion != "" {
-			target := rundir.PackageRef{Registry: t.Registry, Name: t.Name, Version: t.ResolvedVersion}.Key()
-			d.delegated[target] = append(d.delegated[target], s.Package)
-		}
-	}
-	for _, g := range f.Gradeable {
-		p := get(g.Package)
-		p.gradeable = append(p.gradeable, g)
-	}
-	for _, r := range f.Results {
-		p := get(r.Package)
-		p.results = append(p.results, r)
-	}
-	for _, x := range f.Findings {
-		p := get(x.Package)
-		p.findings = append(p.findings, x)
-	}
-	for _, n := range f.NotAnalyzed {
-		p := get(n.Package)
-		p.notAnalyzed = append(p.notAnalyzed, n)
-	}
-	for _, s := range f.Summary.Packages {
-		p := get(s.Package)
-		p.failures = append(p.failures, s.Failures...)
-	}
-	for _, r := range f.Records {
-		get(r.Package)
-	}
-	sort.Strings(d.keys)
+	g := groupRun(f)
+	d.pkgs, d.keys, d.delegated = g.pkgs, g.keys, g.delegated
 	return d
 }
 
 func (d *decider) run() (*Decisions, error) {
-	out := &Decisions{Packages: make([]PackageRow, 0, len(d.keys)), Findings: []FindingRow{}}
+	out := &Decisions{Packages: make([]PackageRow, 0, len(d.keys)), Findings: []FindingRow{}, NotExamined: []NotExaminedRow{}}
 	counts := Counts{Grades: map[string]int{}, Reasons: map[string]int{}}
+	recordsMissing := has(d.files.Missing, rundir.RecordsFile)
 	for _, k := range d.keys {
 		if err := d.ctx.Err(); err != nil {
 			return nil, fmt.Errorf("policy: decide: %w", err)
+		}
+		// Before everything, the version table included: a candidate the
+		// run could not examine as asked is not a subject (§4, §9).
+		if fl, ok := notExamined(d.pkgs[k], recordsMissing); ok {
+			out.NotExamined = append(out.NotExamined, NotExaminedRow{Row: "not_examined", Stamps: d.stamps,
+				Package: d.pkgs[k].ref, Stage: fl.Stage, Kind: fl.Kind, Reason: fl.Message})
+			counts.NotExamined++
+			continue
 		}
 		row, frows, err := d.decidePackage(d.pkgs[k])
 		if err != nil {

@@ -21,7 +21,8 @@ const (
 
 // WriteDecisions writes decisions.json, decisions.jsonl (the header, then
 // each package, then each finding, one JSON object per line, every line
-// stamped), decisions.md and gate_map.json into dir, each atomically.
+// stamped, then each candidate not examined), decisions.md and
+// gate_map.json into dir, each atomically.
 func WriteDecisions(dir string, d *Decisions) error {
 	doc, err := rundir.Marshal(d)
 	if err != nil {
@@ -65,6 +66,11 @@ func MarshalLines(d *Decisions) ([]byte, error) {
 			return nil, err
 		}
 	}
+	for _, n := range d.NotExamined {
+		if err := enc.Encode(n); err != nil {
+			return nil, err
+		}
+	}
 	return buf.Bytes(), nil
 }
 
@@ -90,6 +96,9 @@ func Markdown(d *Decisions) []byte {
 	c := h.Counts
 	fmt.Fprintf(&b, "\n## Counts\n\n%d packages: %d graded, %d not gradeable, %d out of scope. Findings: %d confirmed, %d noted, %d withheld.\n",
 		c.Packages, c.Graded, c.NotGradeable, c.OutOfScope, c.Findings.Confirmed, c.Findings.Noted, c.Findings.Withheld)
+	if c.NotExamined > 0 {
+		fmt.Fprintf(&b, "\n%d candidates were not examined and are in none of these counts (Not examined, below).\n", c.NotExamined)
+	}
 	if len(c.Grades) > 0 {
 		b.WriteString("\n| grade | packages |\n| --- | --- |\n")
 		for _, g := range []string{"A", "B", "C", "F"} {
@@ -149,6 +158,12 @@ func Markdown(d *Decisions) []byte {
 	}
 	if c.Findings.Withheld > 0 {
 		fmt.Fprintf(&b, "\n%d findings are withheld with their packages (D3, D4) and are not listed here; decisions.json has them.\n", c.Findings.Withheld)
+	}
+	if len(d.NotExamined) > 0 {
+		fmt.Fprintf(&b, "\n## Not examined\n\n%d candidates were not examined: the run could not examine what the candidates file asked for (methodology §4). They are not packages of this decision: no count above includes them and nothing of them is published. Correct the candidates file or the configuration and run again.\n\n| candidate | stage | kind | reason |\n| --- | --- | --- | --- |\n", len(d.NotExamined))
+		for _, n := range d.NotExamined {
+			fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", mdCell(n.Package.Key()), mdCell(n.Stage), mdCell(n.Kind), mdCell(n.Reason))
+		}
 	}
 	return b.Bytes()
 }

@@ -46,6 +46,9 @@ type testRun struct {
 	findings []rundir.Finding
 	records  []rundir.Record
 	blobs    policy.MapBlobs
+	// failed are packages whose fetch failed: a summary row with the
+	// failure and the gate row the pipeline writes without a surface.
+	failed []rundir.PackageSummary
 }
 
 func newTestRun(t *testing.T) *testRun {
@@ -204,6 +207,10 @@ func (r *testRun) write() {
 			reasons = []string{}
 		}
 		gradeable = append(gradeable, rundir.Gradeable{Package: surfaces[i].Package, OK: ok, Reasons: reasons})
+	}
+	for _, f := range r.failed {
+		summary.Packages = append(summary.Packages, f)
+		gradeable = append(gradeable, rundir.Gradeable{Package: f.Package, OK: false, Reasons: []string{policy.CodeGateNotRecomputable}})
 	}
 	findings := r.findings
 	if findings == nil {

@@ -449,6 +449,10 @@ func build(ctx context.Context, opts Options) (*built, error) {
 			}
 		}
 	}
+	if n := len(d.NotExamined); n > 0 {
+		// The operator's to correct; nothing of them is in the publication (methodology §4).
+		b.warnings = append(b.warnings, fmt.Sprintf("%d candidates the run could not examine as asked are not published (decisions.md, Not examined)", n))
+	}
 	pub.GateMap = policy.ExportGateMap()
 	if raw, err := os.ReadFile(filepath.Join(opts.RunDir, DiffFileName)); err == nil {
 		diff, warning := b.projectDiff(raw, pub, prevs)
