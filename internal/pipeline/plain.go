@@ -43,7 +43,18 @@ func plainNotFound(reg, name string, err error, suggest string) error {
 		}
 		return &plainError{msg: msg, err: err}
 	}
-	return &plainError{msg: fmt.Sprintf("%s: %v", name, err), err: err}
+	var se *registry.StatusError
+	switch {
+	case errors.As(err, &se):
+		return &plainError{msg: fmt.Sprintf("the %s registry answered HTTP %d for %s (after %d attempt(s)); it may have the package: run again later, or --resume", registryName(reg), se.Status, name, se.Attempts), err: err}
+	case errors.Is(err, registry.ErrTooLarge):
+		return &plainError{msg: fmt.Sprintf("the %s registry's document for %s is larger than the limit", registryName(reg), name), err: err}
+	case errors.Is(err, registry.ErrMalformed):
+		return &plainError{msg: fmt.Sprintf("the %s registry's document for %s could not be read (malformed)", registryName(reg), name), err: err}
+	case errors.Is(err, context.Canceled):
+		return &plainError{msg: fmt.Sprintf("fetching %s was cancelled", name), err: err}
+	}
+	return &plainError{msg: fmt.Sprintf("the %s registry could not be reached for %s (a network error; the detail is in the debug log)", registryName(reg), name), err: err}
 }
 
 // plainNoMatch says which version was asked for and which the registry has:
