@@ -407,6 +407,10 @@ type PartialEntry struct {
 	Line  int           `json:"line"`
 	Text  string        `json:"text"`
 	Holes []PartialHole `json:"holes"`
+	// TextWithheld is set ("personal_data") only by publication, when Text
+	// and the holes' sources are left out because the package's rows carry
+	// personal data.
+	TextWithheld string `json:"text_withheld,omitempty"`
 }
 
 // PartialHole is one substitution of a partial description: Offset is a byte
