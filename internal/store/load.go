@@ -14,6 +14,7 @@ import (
 	"github.com/jackc/pgx/v5/pgtype"
 
 	"github.com/attestari/attestari/api"
+	"github.com/attestari/attestari/internal/policy"
 	"github.com/attestari/attestari/internal/publish"
 	"github.com/attestari/attestari/internal/rundir"
 	"github.com/attestari/attestari/internal/store/internal/dbq"
@@ -303,6 +304,14 @@ func loadPackage(ctx context.Context, q *dbq.Queries, h publish.Header, pk publi
 	if notAssessed == nil {
 		notAssessed = []string{}
 	}
+	reasons := pk.Blocking
+	if reasons == nil {
+		reasons = []policy.Blocking{}
+	}
+	blockingDoc, err := json.Marshal(reasons)
+	if err != nil {
+		return 0, err
+	}
 	st := pk.Stamps
 	id, err := q.PackageVersionInsert(ctx, dbq.PackageVersionInsertParams{
 		PublicationID: h.ID, Registry: pk.Package.Registry, Name: pk.Package.Name, Version: pk.Package.Version,
@@ -314,7 +323,7 @@ func loadPackage(ctx context.Context, q *dbq.Queries, h publish.Header, pk publi
 		DecidedAt:          ts(firstTime(st.DecidedAt, h.Decided.DecidedAt, h.PublishedAt)),
 		PublishedAt:        ts(h.PublishedAt), McpSurface: surface, DelegatesTo: delegatesTo, DelegatedFrom: delegatedFrom,
 		CapabilitiesOmitted: int32(pk.CapabilitiesOmitted), RowSha256: hex.EncodeToString(sum[:]), Row: row,
-		NotAssessed: notAssessed, Reason: strPtr(pk.Reason),
+		NotAssessed: notAssessed, Reason: strPtr(pk.Reason), Blocking: blockingDoc,
 	})
 	if err != nil {
 		return 0, err
