@@ -38,12 +38,13 @@ func refusalPublication() *publish.Publication {
 			Partial: []policy.PartialEntry{{Kind: "tool", Name: "search", File: "src/tools.js", Line: 22,
 				Text: "Searches the  index for a library's docs.", Holes: []policy.PartialHole{{Offset: len("Searches the "), Line: 22, Source: "${INDEX_NAME}"}}}}},
 	}
-	withheld := storetest.Package("npm", "helpdesk-server", "1.0.0", "not_gradeable", "", []string{policy.CodePartialDescription, policy.CodeEvidenceUnpublishable})
+	withheld := storetest.Package("npm", "helpdesk-server", "1.0.0", "not_gradeable", "", []string{policy.CodePartialDescription, policy.CodeExcerptUnverified, policy.CodeEvidenceUnpublishable})
 	withheld.Blocking = []policy.Blocking{
 		{Code: policy.CodePartialDescription, Guard: "G3", Detail: "1 partial description(s) with 1 substitution(s) no finding quotes: tool support",
 			File: "index.js", Line: 3, Names: []string{"tool support"},
 			Partial: []policy.PartialEntry{{Kind: "tool", Name: "support", File: "index.js", Line: 3, TextWithheld: publish.WithheldPersonalData,
 				Holes: []policy.PartialHole{{Line: 3}}}}},
+		{Code: policy.CodeExcerptUnverified, Guard: "G6", Detail: "finding zq-withheld-id: excerpt_not_in_blob ", File: "zq-withheld-path.js", Line: 9, Findings: []string{"zq-withheld-id"}},
 		{Code: policy.CodeEvidenceUnpublishable, Guard: "publish", Detail: "the package's published rows carry personal data (package at /tools/0/description_raw: a phone number)"},
 	}
 	p.Packages = append(p.Packages, refused, withheld)
@@ -119,6 +120,18 @@ func TestPackageServesReasonDetail(t *testing.T) {
 	}
 	if p := d.BlockedBy[0].Detail.Partial; len(p) != 1 || p[0].TextWithheld == nil || *p[0].TextWithheld != publish.WithheldPersonalData || p[0].Text != "" {
 		t.Errorf("withheld partial %+v", d.BlockedBy[0].Detail)
+	}
+
+	// A reason resting on a finding keeps its code and says the finding is
+	// withheld, never which or where.
+	if ex := d.BlockedBy[1]; ex.Code != policy.CodeExcerptUnverified || ex.Detail == nil || ex.Detail.File != nil || len(ex.Detail.Names) != 0 || !strings.Contains(ex.Detail.Summary, "withheld from publication") {
+		t.Errorf("excerpt_unverified served as %+v", ex.Detail)
+	}
+	if strings.Contains(body, "zq-withheld") {
+		t.Errorf("a withheld finding's id or place is served: %s", body)
+	}
+	if up := d.BlockedBy[2].Detail; up == nil || !strings.Contains(up.Summary, "/tools/0/description_raw: a phone number") {
+		t.Errorf("evidence_unpublishable resting on no finding keeps its detail: %+v", up)
 	}
 
 	// Lists carry the codes only; the detail is the version's own row.

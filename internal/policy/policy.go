@@ -386,6 +386,8 @@ type Subject struct {
 // found); Partial, for partial_description, each partial entry no finding
 // quotes, with its holes. Everything here is built where the reason is found
 // and says what a publisher would change; none of it decides anything.
+// Findings lists the findings a reason rests on, apart from Names, so that
+// what is served can leave withheld findings out.
 type Blocking struct {
 	Code    string         `json:"code"`
 	Guard   string         `json:"guard"`
@@ -394,6 +396,10 @@ type Blocking struct {
 	Line    int            `json:"line,omitempty"`
 	Names   []string       `json:"names,omitempty"`
 	Partial []PartialEntry `json:"partial,omitempty"`
+	// Findings are the ids of the findings the reason rests on (G6, G7,
+	// evidence_unpublishable). A refused package's findings are withheld, so
+	// what is served of such a reason never names or places them.
+	Findings []string `json:"findings,omitempty"`
 }
 
 // PartialEntry is a partial description as a client would receive it: Text
@@ -828,6 +834,11 @@ func (b *blocker) addAt(r Blocking) {
 					x.Names = append(x.Names, n)
 				}
 			}
+			for _, n := range r.Findings {
+				if !slices.Contains(x.Findings, n) {
+					x.Findings = append(x.Findings, n)
+				}
+			}
 			x.Partial = append(x.Partial, r.Partial...)
 			return
 		}
@@ -1035,7 +1046,7 @@ func (d *decider) guards(p *perPackage, surface *rundir.Surface, b *blocker, row
 		}
 		verifs[i].Excerpt, verifs[i].Detail = outcome, detail
 		if outcome != Verified {
-			b.addAt(Blocking{Code: CodeExcerptUnverified, Detail: fmt.Sprintf("finding %s: %s %s", f.ID, outcome, detail), File: f.Evidence.Path, Line: f.Evidence.LineStart, Names: []string{f.ID}})
+			b.addAt(Blocking{Code: CodeExcerptUnverified, Detail: fmt.Sprintf("finding %s: %s %s", f.ID, outcome, detail), File: f.Evidence.Path, Line: f.Evidence.LineStart, Findings: []string{f.ID}})
 		}
 	}
 
@@ -1056,7 +1067,7 @@ func (d *decider) guards(p *perPackage, surface *rundir.Surface, b *blocker, row
 				if verifs[i].Detail == "" {
 					verifs[i].Detail = detail
 				}
-				b.addAt(Blocking{Code: CodeVerifierRejected, Detail: fmt.Sprintf("finding %s: %s", f.ID, detail), File: f.Evidence.Path, Line: f.Evidence.LineStart, Names: []string{f.ID}})
+				b.addAt(Blocking{Code: CodeVerifierRejected, Detail: fmt.Sprintf("finding %s: %s", f.ID, detail), File: f.Evidence.Path, Line: f.Evidence.LineStart, Findings: []string{f.ID}})
 			}
 		}
 	}

@@ -580,7 +580,7 @@ func TestReasonsSayWhatFailedAndWhere(t *testing.T) {
 	if miss := got[CodeCheckMissing]; !equalStrings(miss.Names, []string{CheckProvenance}) {
 		t.Errorf("check_missing: %+v", miss)
 	}
-	if ex := got[CodeExcerptUnverified]; !equalStrings(ex.Names, []string{"p-1"}) || ex.File != "/versions/1.0.0/_npmUser" {
+	if ex := got[CodeExcerptUnverified]; !equalStrings(ex.Findings, []string{"p-1"}) || len(ex.Names) != 0 || ex.File != "/versions/1.0.0/_npmUser" {
 		t.Errorf("excerpt_unverified: %+v", ex)
 	}
 	if g2 := got[CodeGateFailedAsRecorded]; !slices.Contains(g2.Names, CodeMinifiedOnly) {

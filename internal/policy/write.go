@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -174,7 +175,7 @@ func refusals(b *bytes.Buffer, pkgs []PackageRow) {
 		fmt.Fprintf(b, "\n### %s\n\n| reason | guard | what failed | where | names |\n| --- | --- | --- | --- | --- |\n", mdCell(p.Package.Key()))
 		var partial []PartialEntry
 		for _, r := range p.Blocking {
-			fmt.Fprintf(b, "| `%s` | %s | %s | %s | %s |\n", r.Code, r.Guard, mdCell(orDash(r.Detail)), mdCell(orDash(place(r.File, r.Line))), mdCell(orDash(strings.Join(r.Names, ", "))))
+			fmt.Fprintf(b, "| `%s` | %s | %s | %s | %s |\n", r.Code, r.Guard, mdCell(orDash(r.Detail)), mdCell(orDash(place(r.File, r.Line))), mdCell(orDash(reasonNames(r))))
 			partial = append(partial, r.Partial...)
 		}
 		if len(partial) > 0 {
@@ -204,6 +205,15 @@ func MarkHoles(e PartialEntry, open, close string) string {
 	}
 	out.WriteString(e.Text[at:])
 	return out.String()
+}
+
+// reasonNames lists a reason's names, then the findings it rests on.
+func reasonNames(r Blocking) string {
+	names := slices.Clone(r.Names)
+	for _, f := range r.Findings {
+		names = append(names, "finding "+f)
+	}
+	return strings.Join(names, ", ")
 }
 
 // place is "file:line", "file" without a line, or "" without a file.

@@ -30,6 +30,7 @@ func goldenRun(t *testing.T) *Decisions {
 	s.AdvertisedTools = append(s.AdvertisedTools, rundir.Advertised{Name: "get-library-docs", Source: "README.md", Line: 14})
 	s.Tools = append(s.Tools, listNotesPartial())
 	r.provenanceFinding(refused, "p-2", "anonymous_publisher", SeverityLow, `"name":"demo-bot"`)
+	r.provenanceFinding(refused, "p-3", "anonymous_publisher", SeverityLow, "not in the packument")
 
 	out := refN(2)
 	r.addDemo(out).Outcome = "not_a_server"
@@ -71,6 +72,8 @@ func TestDecisionsMarkdownGolden(t *testing.T) {
 		"longest line 89000 bytes",
 		"> Lists notes in «${dir}».",
 		"| npm:demo-server@1.0.0 | mdt-1 | model_directed_text | exfiltrate_data | high | D1 | package/index.js:4 | verified |",
+		"| `excerpt_unverified` | G6 | finding p-3: excerpt_not_in_blob  | /versions/1.0.0/_npmUser | finding p-3 |",
+		"| npm:pkg-0001@1.0.0 | p-3 | publisher_provenance | anonymous_publisher | low | D3 | /versions/1.0.0/_npmUser | failed (excerpt excerpt_not_in_blob, verifier not_applicable) |",
 		"## Withheld findings",
 		"| npm:pkg-0001@1.0.0 | p-2 | publisher_provenance | anonymous_publisher | low | D3 | /versions/1.0.0/_npmUser | verified |",
 		"| `partial_description` | G3 | 1 partial description(s) with 1 substitution(s) no finding quotes: tool list_notes | package/index.js:6 | tool list_notes |",

@@ -631,6 +631,7 @@ func (b *builder) publishPackage(row policy.PackageRow, frows []policy.FindingRo
 	var findings []Finding
 	var items []EvidenceItem
 	var unpublishable []string // why, per finding: never the personal data itself
+	var unpublishableFindings []string
 	if row.Verdict == policy.VerdictGraded {
 		for _, f := range frows {
 			if f.Decision != policy.DecisionConfirmed && f.Decision != policy.DecisionNoted {
@@ -642,6 +643,7 @@ func (b *builder) publishPackage(row policy.PackageRow, frows []policy.FindingRo
 			}
 			if why != "" {
 				unpublishable = append(unpublishable, "finding "+f.ID+": "+why)
+				unpublishableFindings = append(unpublishableFindings, f.ID)
 				b.withheld = append(b.withheld, WithheldFinding{FindingID: f.ID, Package: f.Package, Reason: why})
 				continue
 			}
@@ -664,7 +666,7 @@ func (b *builder) publishPackage(row policy.PackageRow, frows []policy.FindingRo
 		pkg.Verdict, pkg.Grade, pkg.HighestConfirmed = policy.VerdictNotGradeable, "", ""
 		pkg.BlockedBy = append(append([]string(nil), row.BlockedBy...), policy.CodeEvidenceUnpublishable)
 		g, _ := policy.GateEntryFor(policy.CodeEvidenceUnpublishable)
-		pkg.Blocking = append(append([]policy.Blocking(nil), pkg.Blocking...), policy.Blocking{Code: policy.CodeEvidenceUnpublishable, Guard: g.Guard, Detail: strings.Join(unpublishable, "; ")})
+		pkg.Blocking = append(append([]policy.Blocking(nil), pkg.Blocking...), policy.Blocking{Code: policy.CodeEvidenceUnpublishable, Guard: g.Guard, Detail: strings.Join(unpublishable, "; "), Findings: unpublishableFindings})
 		for _, f := range findings {
 			if !containsWithheld(b.withheld, f.ID) {
 				b.withheld = append(b.withheld, WithheldFinding{FindingID: f.ID, Package: f.Package, Reason: "withheld with its package (" + policy.CodeEvidenceUnpublishable + ")"})

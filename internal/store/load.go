@@ -20,6 +20,28 @@ import (
 	"github.com/attestari/attestari/internal/store/internal/dbq"
 )
 
+// publicReasons is what is served of a published row's reasons. A reason
+// that rests on findings (G6, G7, evidence_unpublishable) is about findings
+// the publication withholds, so it is served with its code and a summary
+// that counts them, never their ids, places or what was said of them.
+func publicReasons(bs []policy.Blocking) []policy.Blocking {
+	out := make([]policy.Blocking, 0, len(bs))
+	for _, b := range bs {
+		if n := len(b.Findings); n > 0 {
+			b = policy.Blocking{Code: b.Code, Guard: b.Guard, Detail: withheldSummary(n)}
+		}
+		out = append(out, b)
+	}
+	return out
+}
+
+func withheldSummary(n int) string {
+	if n == 1 {
+		return "rests on a finding that is withheld from publication, and so is what this reason says of it"
+	}
+	return fmt.Sprintf("rests on %d findings that are withheld from publication, and so is what this reason says of them", n)
+}
+
 // ErrInvalidPublication reports a publication the loader refuses before
 // writing anything: an inconsistency that would put a row on the public API
 // that the publication does not back.
@@ -304,11 +326,7 @@ func loadPackage(ctx context.Context, q *dbq.Queries, h publish.Header, pk publi
 	if notAssessed == nil {
 		notAssessed = []string{}
 	}
-	reasons := pk.Blocking
-	if reasons == nil {
-		reasons = []policy.Blocking{}
-	}
-	blockingDoc, err := json.Marshal(reasons)
+	blockingDoc, err := json.Marshal(publicReasons(pk.Blocking))
 	if err != nil {
 		return 0, err
 	}
