@@ -385,7 +385,8 @@ type Subject struct {
 // entries, checks, files or findings involved (every one, in the order
 // found); Partial, for partial_description, each partial entry no finding
 // quotes, with its holes. Everything here is built where the reason is found
-// and says what a publisher would change; none of it decides anything.
+// and says what a publisher would change; none of it decides anything. For
+// a surface outcome, Names are the places the outcome rests on (file:line).
 // Findings lists the findings a reason rests on, apart from Names, so that
 // what is served can leave withheld findings out.
 type Blocking struct {
@@ -1111,8 +1112,8 @@ func gateBlocking(code string, s *rundir.Surface, results []rundir.Result, findi
 					r.Detail = joinDetail(r.Detail, e.File+": "+e.Detail)
 				}
 			}
-			if e.File != "" && !slices.Contains(r.Names, e.File) {
-				r.Names = append(r.Names, e.File)
+			if e.File != "" {
+				r.addName(place(e.File, e.Line))
 			}
 		}
 	case CodeNoSurfaceExamined:

@@ -565,7 +565,7 @@ func TestReasonsSayWhatFailedAndWhere(t *testing.T) {
 		t.Errorf("advertised: %+v", adv)
 	}
 	mini := got[CodeMinifiedOnly]
-	if mini.File != "package/dist/index.min.js" || mini.Line != 1 || !strings.Contains(mini.Detail, "longest line 89000 bytes") || !equalStrings(mini.Names, []string{"package/dist/index.min.js"}) {
+	if mini.File != "package/dist/index.min.js" || mini.Line != 1 || !strings.Contains(mini.Detail, "longest line 89000 bytes") || !equalStrings(mini.Names, []string{"package/dist/index.min.js:1"}) {
 		t.Errorf("minified: %+v", mini)
 	}
 	part := got[CodePartialDescription]
@@ -605,4 +605,28 @@ func TestReasonNamesAccumulate(t *testing.T) {
 		}
 	}
 	t.Fatalf("no check_missing: %+v", p.Blocking)
+}
+
+// A surface outcome resting on several sites names each (file:line); the
+// summary says the first site's own detail.
+func TestOutcomeReasonNamesEverySite(t *testing.T) {
+	r := newRun()
+	s := r.addDemo(demoRef)
+	s.Outcome = "declaration_not_parsed"
+	s.OutcomeDetail = "2 registration site(s) could not be read"
+	s.OutcomeEvidence = []rundir.Site{
+		{File: "package/a.js", Line: 4, Detail: "the name is a call's result"},
+		{File: "package/b.js", Line: 9, Detail: "the description is a parameter"},
+	}
+	d := r.decide(t)
+	for _, b := range pkgRow(t, d, demoRef).Blocking {
+		if b.Code == CodeDeclarationNotParsed {
+			if b.File != "package/a.js" || b.Line != 4 || b.Detail != "2 registration site(s) could not be read; package/a.js: the name is a call's result" ||
+				!equalStrings(b.Names, []string{"package/a.js:4", "package/b.js:9"}) {
+				t.Fatalf("declaration_not_parsed: %+v", b)
+			}
+			return
+		}
+	}
+	t.Fatal("no declaration_not_parsed")
 }
