@@ -15,10 +15,11 @@ import (
 func reasonsPublication() (*publish.Publication, string) {
 	p := storetest.Publication("pub-r", "run-r", t0)
 	pkg := storetest.Package("npm", "docs-server", "3.1.0", "not_gradeable", "",
-		[]string{policy.CodeAdvertisedToolsNotParsed, policy.CodeExcerptUnverified})
+		[]string{policy.CodeAdvertisedToolsNotParsed, policy.CodeExcerptUnverified, policy.CodeCheckFailed})
 	pkg.Blocking = []policy.Blocking{
 		{Code: policy.CodeAdvertisedToolsNotParsed, Guard: "G3", Detail: "advertised, not parsed: get-library-docs", File: "README.md", Line: 14, Names: []string{"get-library-docs"}},
 		{Code: policy.CodeExcerptUnverified, Guard: "G6", Detail: "finding zq-secret: excerpt_not_in_blob ", File: "zq-where.js", Line: 3, Findings: []string{"zq-secret"}},
+		{Code: policy.CodeCheckFailed, Guard: "G5", Detail: "model_directed_text result says error: zq-analyzer-error", Names: []string{"model_directed_text"}},
 	}
 	p.Packages = append(p.Packages, pkg)
 	return p, "docs-server"
@@ -50,6 +51,13 @@ func TestReasonDetailLoadedAndBackfilled(t *testing.T) {
 		}
 	}
 	check("loaded")
+	d, err := s.Package(ctx, "npm", name, "3.1.0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cf := d.BlockedBy[2].Detail; cf == nil || strings.Contains(cf.Summary, "zq-") || cf.Summary != "did not complete on the examiner's side: model_directed_text" || len(cf.Names) != 1 {
+		t.Errorf("check_failed %+v", cf)
+	}
 
 	var sql string
 	ms, err := store.Migrations()
@@ -71,4 +79,10 @@ func TestReasonDetailLoadedAndBackfilled(t *testing.T) {
 		t.Fatal(err)
 	}
 	check("backfilled")
+	if d, err = s.Package(ctx, "npm", name, "3.1.0"); err != nil {
+		t.Fatal(err)
+	}
+	if cf := d.BlockedBy[2].Detail; cf == nil || cf.Summary != "did not complete on the examiner's side: model_directed_text" || len(cf.Names) != 1 {
+		t.Errorf("backfilled check_failed %+v", cf)
+	}
 }

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -27,8 +28,15 @@ import (
 func publicReasons(bs []policy.Blocking) []policy.Blocking {
 	out := make([]policy.Blocking, 0, len(bs))
 	for _, b := range bs {
-		if n := len(b.Findings); n > 0 {
+		switch n := len(b.Findings); {
+		case n > 0:
 			b = policy.Blocking{Code: b.Code, Guard: b.Guard, Detail: withheldSummary(n)}
+		case b.Code == policy.CodeCheckFailed:
+			// The recorded error is the examiner's own (an analyzer's or a
+			// registry's answer), for the operator: the reader is told which
+			// stages failed.
+			b = policy.Blocking{Code: b.Code, Guard: b.Guard, Names: b.Names,
+				Detail: "did not complete on the examiner's side: " + strings.Join(b.Names, ", ")}
 		}
 		out = append(out, b)
 	}
