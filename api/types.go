@@ -251,11 +251,47 @@ type Finding struct {
 }
 
 // BlockedBy is one reason a package version is not gradeable, with its
-// guard and the gate map's plain line.
+// guard and the gate map's plain line. Detail, served on a package version's
+// own row, says what failed for this version and where.
 type BlockedBy struct {
-	Code  string `json:"code"`
-	Guard string `json:"guard"`
-	Line  string `json:"line"`
+	Code   string        `json:"code"`
+	Guard  string        `json:"guard"`
+	Line   string        `json:"line"`
+	Detail *ReasonDetail `json:"detail,omitempty"`
+}
+
+// ReasonDetail is what failed for one reason of one package version:
+// Summary in one line, File and Line the first place it failed (absent when
+// no place says it), Names the tools, entries, checks, files or findings
+// involved, and, for partial_description, each partial description with
+// its holes.
+type ReasonDetail struct {
+	Summary string               `json:"summary"`
+	File    *string              `json:"file,omitempty"`
+	Line    *int                 `json:"line,omitempty"`
+	Names   []string             `json:"names"`
+	Partial []PartialDescription `json:"partial,omitempty"`
+}
+
+// PartialDescription is a description with substitutions the extractor could
+// not read: Text is the literal text a client would receive around them, and
+// each hole's Offset is a byte offset into Text. TextWithheld
+// ("personal_data") says Text and the holes' sources are left out.
+type PartialDescription struct {
+	Kind         string  `json:"kind"`
+	Name         string  `json:"name"`
+	File         string  `json:"file"`
+	Line         int     `json:"line"`
+	Text         string  `json:"text"`
+	TextWithheld *string `json:"text_withheld,omitempty"`
+	Holes        []Hole  `json:"holes"`
+}
+
+// Hole is one substitution of a partial description.
+type Hole struct {
+	Offset int    `json:"offset"`
+	Line   int    `json:"line"`
+	Source string `json:"source"`
 }
 
 // PackageDetail is the published decision row of one package version

@@ -2,8 +2,8 @@
 INSERT INTO package_versions (publication_id, registry, name, version, artifact_sha256, verdict, grade, blocked_by,
                               surface_outcome, manifest_hash, manifest_reason, extractor_version, methodology_version,
                               methodology_sha256, decided_at, published_at, mcp_surface, delegates_to, delegated_from,
-                              capabilities_omitted, row_sha256, row, not_assessed, reason)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24)
+                              capabilities_omitted, row_sha256, row, not_assessed, reason, blocking)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25)
 RETURNING id;
 
 -- name: PackageVersionGetCurrent :one

@@ -345,6 +345,7 @@ func (s *Server) gradesPage(w http.ResponseWriter, r *http.Request) error {
 type resultView struct {
 	Kind, Grade, Meaning string
 	Codes                []api.BlockedBy
+	Reasons              []reasonView // not_gradeable: each code with what failed (reasons.go)
 }
 
 type findingView struct {
@@ -363,6 +364,7 @@ type capGroup struct {
 type toolView struct {
 	Name, State, Description, Hash, Reason string
 	HasDescription                         bool
+	Pieces                                 []textPiece // a partial description with its holes
 }
 
 type notAssessed struct{ ID, Meaning string }
@@ -442,7 +444,8 @@ func (s *Server) packagePage(w http.ResponseWriter, r *http.Request) error {
 	v := packageView{Common: s.common("grades"), D: d, Decided: date(d.DecidedAt), Published: date(d.PublishedAt),
 		ManifestHash: deref(d.ManifestHash), ManifestReason: deref(d.ManifestReason),
 		ManifestURL: "/manifest/" + d.Name + "/" + url.PathEscape(d.Version) + "?registry=" + d.Registry}
-	v.Result = resultView{Kind: d.Verdict, Codes: d.BlockedBy}
+	v.Result = resultView{Kind: d.Verdict, Codes: d.BlockedBy, Reasons: reasonViews(d.BlockedBy)}
+	holes := toolHoles(v.Result.Reasons)
 	if d.Grade != nil {
 		v.Result.Grade, v.Result.Meaning = *d.Grade, gradeMeaning[*d.Grade]
 	}
@@ -453,7 +456,7 @@ func (s *Server) packagePage(w http.ResponseWriter, r *http.Request) error {
 	for _, t := range d.Tools {
 		tv := toolView{Name: t.Name, State: t.DescriptionState, Hash: deref(t.ToolHash), Reason: deref(t.Reason)}
 		if t.Description != nil && t.DescriptionState != "absent" {
-			tv.Description, tv.HasDescription = *t.Description, true
+			tv.Description, tv.HasDescription, tv.Pieces = *t.Description, true, holes[t.Name]
 			descs[t.Name] = *t.Description
 		}
 		v.Tools = append(v.Tools, tv)

@@ -382,11 +382,53 @@ type Subject struct {
 }
 
 // Blocking is one reason a package is not gradeable, with the guard that
-// recorded it and what exactly failed.
+// recorded it and what exactly failed: Detail is the one-line summary; File
+// and Line the first place it failed, when a place says it; Names the tools,
+// entries, checks, files or findings involved (every one, in the order
+// found); Partial, for partial_description, each partial entry no finding
+// quotes, with its holes. Everything here is built where the reason is found
+// and says what a publisher would change; none of it decides anything. For
+// a surface outcome, Names are the places the outcome rests on (file:line).
+// Findings lists the findings a reason rests on, apart from Names, so that
+// what is served can leave withheld findings out.
 type Blocking struct {
-	Code   string `json:"code"`
-	Guard  string `json:"guard"`
-	Detail string `json:"detail,omitempty"`
+	Code    string         `json:"code"`
+	Guard   string         `json:"guard"`
+	Detail  string         `json:"detail,omitempty"`
+	File    string         `json:"file,omitempty"`
+	Line    int            `json:"line,omitempty"`
+	Names   []string       `json:"names,omitempty"`
+	Partial []PartialEntry `json:"partial,omitempty"`
+	// Findings are the ids of the findings the reason rests on (G6, G7,
+	// evidence_unpublishable). A refused package's findings are withheld, so
+	// what is served of such a reason never names or places them.
+	Findings []string `json:"findings,omitempty"`
+}
+
+// PartialEntry is a partial description as a client would receive it: Text
+// is the literal text with the substitutions left out (joined where they
+// were), and each hole says where in Text a substitution sits and the source
+// it could not read.
+type PartialEntry struct {
+	Kind  string        `json:"kind"`
+	Name  string        `json:"name"`
+	File  string        `json:"file"`
+	Line  int           `json:"line"`
+	Text  string        `json:"text"`
+	Holes []PartialHole `json:"holes"`
+	// TextWithheld is set ("personal_data") only by publication, when Text
+	// and the holes' sources are left out because the package's rows carry
+	// personal data.
+	TextWithheld string `json:"text_withheld,omitempty"`
+}
+
+// PartialHole is one substitution of a partial description: Offset is a byte
+// offset into PartialEntry.Text, Line the source line, Source the source
+// bytes of the expression.
+type PartialHole struct {
+	Offset int    `json:"offset"`
+	Line   int    `json:"line"`
+	Source string `json:"source"`
 }
 
 // GateRecord is a gate result: as the run recorded it, or as recomputed.
@@ -815,17 +857,34 @@ func (d *decider) run() (*Decisions, error) {
 	return out, nil
 }
 
-// block records a reason once per code (the first detail wins), in order.
+// block records a reason once per code, in order: the first detail, file and
+// line win; later additions of the same code add the names not yet listed.
 type blocker struct{ list []Blocking }
 
 func (b *blocker) add(code, detail string) {
-	for _, x := range b.list {
-		if x.Code == code {
+	b.addAt(Blocking{Code: code, Detail: detail})
+}
+
+func (b *blocker) addAt(r Blocking) {
+	for i := range b.list {
+		if x := &b.list[i]; x.Code == r.Code {
+			for _, n := range r.Names {
+				if !slices.Contains(x.Names, n) {
+					x.Names = append(x.Names, n)
+				}
+			}
+			for _, n := range r.Findings {
+				if !slices.Contains(x.Findings, n) {
+					x.Findings = append(x.Findings, n)
+				}
+			}
+			x.Partial = append(x.Partial, r.Partial...)
 			return
 		}
 	}
-	g, _ := GateEntryFor(code)
-	b.list = append(b.list, Blocking{Code: code, Guard: g.Guard, Detail: detail})
+	g, _ := GateEntryFor(r.Code)
+	r.Guard = g.Guard
+	b.list = append(b.list, r)
 }
 
 func (b *blocker) codes() []string {
@@ -945,7 +1004,7 @@ func (d *decider) guards(p *perPackage, surface *rundir.Surface, b *blocker, row
 	case len(p.gradeable) == 0:
 		b.add(CodeGateNotRecorded, "gradeable.json has no row for the package")
 	case !row.GateRecorded.OK:
-		b.add(CodeGateFailedAsRecorded, "recorded reasons: "+strings.Join(row.GateRecorded.Reasons, ", "))
+		b.addAt(Blocking{Code: CodeGateFailedAsRecorded, Detail: "recorded reasons: " + strings.Join(row.GateRecorded.Reasons, ", "), Names: slices.Clone(row.GateRecorded.Reasons)})
 	}
 
 	// G3.
@@ -967,7 +1026,7 @@ func (d *decider) guards(p *perPackage, surface *rundir.Surface, b *blocker, row
 			row.GateRecomputed.Reasons = []string{}
 		}
 		for _, c := range reasons {
-			b.add(c, gateDetail(c, surface))
+			b.addAt(gateBlocking(c, surface, p.results, p.findings))
 		}
 	}
 
@@ -976,12 +1035,18 @@ func (d *decider) guards(p *perPackage, surface *rundir.Surface, b *blocker, row
 	case has(missing, rundir.NotAnalyzedFile):
 		b.add(CodeNotAnalyzedRecorded, "not_analyzed.json is missing, so nothing can show every entry was analysed")
 	default:
-		n := len(p.notAnalyzed)
-		for _, r := range p.results {
-			n += len(r.NotAnalyzed)
+		r := Blocking{Code: CodeNotAnalyzedRecorded}
+		n := 0
+		for _, list := range append([][]rundir.NotAnalyzed{p.notAnalyzed}, resultsNotAnalyzed(p.results)...) {
+			for _, x := range list {
+				n++
+				r.firstPlace(x.File, x.Line)
+				r.addName(entryLabel(x.Kind, x.Name))
+			}
 		}
 		if n > 0 {
-			b.add(CodeNotAnalyzedRecorded, fmt.Sprintf("%d not-analysed entries recorded", n))
+			r.Detail = fmt.Sprintf("%d not-analysed entries recorded", n)
+			b.addAt(r)
 		}
 	}
 
@@ -991,13 +1056,13 @@ func (d *decider) guards(p *perPackage, surface *rundir.Surface, b *blocker, row
 	} else {
 		for _, c := range RunningChecks {
 			if !slices.ContainsFunc(p.results, func(r rundir.Result) bool { return r.Check == c }) {
-				b.add(CodeCheckMissing, "no result row for "+c)
+				b.addAt(Blocking{Code: CodeCheckMissing, Detail: "no result row for " + c, Names: []string{c}})
 			}
 		}
 	}
 	for _, r := range p.results {
 		if r.Outcome == "error" || r.Outcome == "failed" {
-			b.add(CodeCheckFailed, fmt.Sprintf("%s result says %s: %s", r.Check, r.Outcome, r.Detail))
+			b.addAt(Blocking{Code: CodeCheckFailed, Detail: fmt.Sprintf("%s result says %s: %s", r.Check, r.Outcome, r.Detail), Names: []string{r.Check}})
 		}
 	}
 	if has(missing, rundir.SummaryFile) {
@@ -1005,7 +1070,7 @@ func (d *decider) guards(p *perPackage, surface *rundir.Surface, b *blocker, row
 	}
 	for _, f := range p.failures {
 		if f.Stage == "fetch" || slices.Contains(RunningChecks, f.Stage) || f.Stack != "" {
-			b.add(CodeCheckFailed, fmt.Sprintf("stage %s failed: %s", f.Stage, f.Kind))
+			b.addAt(Blocking{Code: CodeCheckFailed, Detail: fmt.Sprintf("stage %s failed: %s", f.Stage, f.Kind), Names: []string{f.Stage}})
 		}
 	}
 
@@ -1020,7 +1085,7 @@ func (d *decider) guards(p *perPackage, surface *rundir.Surface, b *blocker, row
 		}
 		verifs[i].Excerpt, verifs[i].Detail = outcome, detail
 		if outcome != Verified {
-			b.add(CodeExcerptUnverified, fmt.Sprintf("finding %s: %s %s", f.ID, outcome, detail))
+			b.addAt(Blocking{Code: CodeExcerptUnverified, Detail: fmt.Sprintf("finding %s: %s %s", f.ID, outcome, detail), File: f.Evidence.Path, Line: f.Evidence.LineStart, Findings: []string{f.ID}})
 		}
 	}
 
@@ -1041,7 +1106,7 @@ func (d *decider) guards(p *perPackage, surface *rundir.Surface, b *blocker, row
 				if verifs[i].Detail == "" {
 					verifs[i].Detail = detail
 				}
-				b.add(CodeVerifierRejected, fmt.Sprintf("finding %s: %s", f.ID, detail))
+				b.addAt(Blocking{Code: CodeVerifierRejected, Detail: fmt.Sprintf("finding %s: %s", f.ID, detail), File: f.Evidence.Path, Line: f.Evidence.LineStart, Findings: []string{f.ID}})
 			}
 		}
 	}
@@ -1054,27 +1119,142 @@ func (d *decider) guards(p *perPackage, surface *rundir.Surface, b *blocker, row
 	return nil
 }
 
-// gateDetail says what a recomputed gate code rests on, for the row.
-func gateDetail(code string, s *rundir.Surface) string {
+// gateBlocking says what a recomputed gate code rests on, for the row: the
+// summary, the first place, and the names involved. It reads the same rows
+// Gradeability read and decides nothing.
+func gateBlocking(code string, s *rundir.Surface, results []rundir.Result, findings []rundir.Finding) Blocking {
+	r := Blocking{Code: code}
 	switch code {
 	case CodeAdvertisedToolsNotParsed:
 		parsed := map[string]bool{}
 		for _, t := range s.Tools {
 			parsed[t.Name] = true
 		}
-		var names []string
 		for _, a := range s.AdvertisedTools {
-			if !parsed[a.Name] && !a.Stale && !slices.Contains(names, a.Name) {
-				names = append(names, a.Name)
+			if !parsed[a.Name] && !a.Stale && !slices.Contains(r.Names, a.Name) {
+				if len(r.Names) == 0 {
+					r.File, r.Line = a.Source, a.Line
+				}
+				r.Names = append(r.Names, a.Name)
 			}
 		}
-		return "advertised, not parsed: " + strings.Join(names, ", ")
+		r.Detail = "advertised, not parsed: " + strings.Join(r.Names, ", ")
 	case CodeGateNotRecomputable:
-		return fmt.Sprintf("surface outcome %q is not one the methodology names", s.Outcome)
+		r.Detail = fmt.Sprintf("surface outcome %q is not one the methodology names", s.Outcome)
 	case CodeMinifiedOnly, CodeRuntimeGenerated, CodeDeclarationNotParsed, CodeNoRegistrationSite, CodeArchiveUnreadable, CodeExtractionBudgetExceeded:
-		return s.OutcomeDetail
+		r.Detail = s.OutcomeDetail
+		for i, e := range s.OutcomeEvidence {
+			if i == 0 {
+				r.File, r.Line = e.File, e.Line
+				if e.Detail != "" {
+					r.Detail = joinDetail(r.Detail, e.File+": "+e.Detail)
+				}
+			}
+			if e.File != "" {
+				r.addName(place(e.File, e.Line))
+			}
+		}
+	case CodeNoSurfaceExamined:
+		r.Detail = "the parsed surface has no tool, prompt, resource or resource template"
+	case CodeNotAnalyzed:
+		for _, e := range s.AllEntries() {
+			switch e.DescriptionState {
+			case StateReadable, StatePartial, StateAbsent:
+				continue
+			}
+			r.firstPlace(e.File, e.Line)
+			r.addName(entryLabel(e.Kind, e.Name))
+			if r.Detail == "" {
+				r.Detail = fmt.Sprintf("%s could not be read", entryLabel(e.Kind, e.Name))
+				if e.UnreadableReason != "" {
+					r.Detail += ": " + e.UnreadableReason
+				}
+			}
+		}
+		if m := modelResult(results, s.Package.Key()); m != nil {
+			for _, n := range m.NotAnalyzed {
+				r.firstPlace(n.File, n.Line)
+				r.addName(entryLabel(n.Kind, n.Name))
+				if r.Detail == "" {
+					r.Detail = fmt.Sprintf("%s was not analysed: %s", entryLabel(n.Kind, n.Name), n.Reason)
+				}
+			}
+			if r.Detail == "" && m.Outcome == modelOutcomeUnreadable {
+				r.Detail = "the model check could not read the surface: " + m.Detail
+			}
+		}
+	case CodePartialDescription:
+		pkg := s.Package.Key()
+		for _, e := range s.AllEntries() {
+			if e.DescriptionState != StatePartial || quoted(findings, pkg, e) {
+				continue
+			}
+			r.firstPlace(e.File, e.Line)
+			r.addName(entryLabel(e.Kind, e.Name))
+			pe := PartialEntry{Kind: e.Kind, Name: e.Name, File: e.File, Line: e.Line, Text: e.DescriptionRaw, Holes: []PartialHole{}}
+			for _, h := range e.Holes {
+				pe.Holes = append(pe.Holes, PartialHole{Offset: h.RawOffset, Line: h.Line, Source: h.Source})
+			}
+			r.Partial = append(r.Partial, pe)
+		}
+		holes := 0
+		for _, pe := range r.Partial {
+			holes += len(pe.Holes)
+		}
+		r.Detail = fmt.Sprintf("%d partial description(s) with %d substitution(s) no finding quotes: %s", len(r.Partial), holes, strings.Join(r.Names, ", "))
+	case CodeModelCheckSkipped:
+		r.Detail = "the model check was skipped"
+		if m := modelResult(results, s.Package.Key()); m != nil && m.Detail != "" {
+			r.Detail += ": " + m.Detail
+		}
 	}
-	return ""
+	return r
+}
+
+func resultsNotAnalyzed(results []rundir.Result) [][]rundir.NotAnalyzed {
+	out := make([][]rundir.NotAnalyzed, 0, len(results))
+	for _, r := range results {
+		out = append(out, r.NotAnalyzed)
+	}
+	return out
+}
+
+// firstPlace sets the reason's place unless it has one.
+func (r *Blocking) firstPlace(file string, line int) {
+	if r.File == "" && file != "" {
+		r.File, r.Line = file, line
+	}
+}
+
+func (r *Blocking) addName(n string) {
+	if !slices.Contains(r.Names, n) {
+		r.Names = append(r.Names, n)
+	}
+}
+
+// entryLabel names a surface entry for a reader: "tool get-docs".
+func entryLabel(kind, name string) string {
+	if kind == "" {
+		kind = "tool"
+	}
+	return strings.ReplaceAll(kind, "_", " ") + " " + name
+}
+
+func joinDetail(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + "; " + b
+}
+
+// modelResult is the model check's result row of pkg, if any.
+func modelResult(results []rundir.Result, pkg string) *rundir.Result {
+	for i := range results {
+		if results[i].Package.Key() == pkg && results[i].Check == CheckModel {
+			return &results[i]
+		}
+	}
+	return nil
 }
 
 // verifyExcerpt is G6 for one finding.

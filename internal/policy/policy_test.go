@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -537,4 +538,95 @@ func TestRerunIsIdenticalApartFromDecidedAt(t *testing.T) {
 	if !bytes.Equal(a[GateMapFile], ExportGateMap()) {
 		t.Fatal("gate_map.json in the run must be the exported map")
 	}
+}
+
+// Each reason carries what failed and where, built where the reason is
+// found: the advertised names and their source, the partial description with
+// its hole, the minified file, the missing check, the finding's line.
+func TestReasonsSayWhatFailedAndWhere(t *testing.T) {
+	r := newRun()
+	s := r.addDemo(demoRef)
+	s.Outcome = "minified_only"
+	s.OutcomeDetail = "registration text exists only in minified bundles"
+	s.OutcomeEvidence = []rundir.Site{{File: "package/dist/index.min.js", Line: 1, Detail: "minified bundle of 90000 bytes, longest line 89000 bytes"}}
+	s.AdvertisedTools = append(s.AdvertisedTools, rundir.Advertised{Name: "ghost", Source: "server.json", Line: 7}, rundir.Advertised{Name: "phantom", Source: "README.md", Line: 12})
+	s.Tools = append(s.Tools, listNotesPartial())
+	r.results = r.results[1:] // drops publisher_provenance
+	r.provenanceFinding(demoRef, "p-1", "anonymous_publisher", SeverityLow, "not there")
+	d := r.decide(t)
+	p := pkgRow(t, d, demoRef)
+	got := map[string]Blocking{}
+	for _, b := range p.Blocking {
+		got[b.Code] = b
+	}
+
+	adv := got[CodeAdvertisedToolsNotParsed]
+	if adv.Detail != "advertised, not parsed: ghost, phantom" || adv.File != "server.json" || adv.Line != 7 || !equalStrings(adv.Names, []string{"ghost", "phantom"}) {
+		t.Errorf("advertised: %+v", adv)
+	}
+	mini := got[CodeMinifiedOnly]
+	if mini.File != "package/dist/index.min.js" || mini.Line != 1 || !strings.Contains(mini.Detail, "longest line 89000 bytes") || !equalStrings(mini.Names, []string{"package/dist/index.min.js:1"}) {
+		t.Errorf("minified: %+v", mini)
+	}
+	part := got[CodePartialDescription]
+	want := listNotesPartial()
+	if len(part.Partial) != 1 || part.File != demoPath || part.Line != want.Line || !equalStrings(part.Names, []string{"tool list_notes"}) {
+		t.Fatalf("partial: %+v", part)
+	}
+	pe := part.Partial[0]
+	if pe.Text != "Lists notes in ." || len(pe.Holes) != 1 || pe.Holes[0].Offset != len("Lists notes in ") || pe.Holes[0].Source != "${dir}" || pe.Holes[0].Line != want.Line {
+		t.Errorf("partial entry: %+v", pe)
+	}
+	if miss := got[CodeCheckMissing]; !equalStrings(miss.Names, []string{CheckProvenance}) {
+		t.Errorf("check_missing: %+v", miss)
+	}
+	if ex := got[CodeExcerptUnverified]; !equalStrings(ex.Findings, []string{"p-1"}) || len(ex.Names) != 0 || ex.File != "/versions/1.0.0/_npmUser" {
+		t.Errorf("excerpt_unverified: %+v", ex)
+	}
+	if g2 := got[CodeGateFailedAsRecorded]; !slices.Contains(g2.Names, CodeMinifiedOnly) {
+		t.Errorf("gate_failed_as_recorded: %+v", g2)
+	}
+}
+
+// A code found more than once keeps its first summary and place and lists
+// every name involved.
+func TestReasonNamesAccumulate(t *testing.T) {
+	r := newRun()
+	r.addDemo(demoRef)
+	r.results = r.results[:0]
+	d := r.decide(t)
+	p := pkgRow(t, d, demoRef)
+	for _, b := range p.Blocking {
+		if b.Code == CodeCheckMissing {
+			if b.Detail != "no result row for "+RunningChecks[0] || !equalStrings(b.Names, RunningChecks) {
+				t.Fatalf("check_missing: %+v", b)
+			}
+			return
+		}
+	}
+	t.Fatalf("no check_missing: %+v", p.Blocking)
+}
+
+// A surface outcome resting on several sites names each (file:line); the
+// summary says the first site's own detail.
+func TestOutcomeReasonNamesEverySite(t *testing.T) {
+	r := newRun()
+	s := r.addDemo(demoRef)
+	s.Outcome = "declaration_not_parsed"
+	s.OutcomeDetail = "2 registration site(s) could not be read"
+	s.OutcomeEvidence = []rundir.Site{
+		{File: "package/a.js", Line: 4, Detail: "the name is a call's result"},
+		{File: "package/b.js", Line: 9, Detail: "the description is a parameter"},
+	}
+	d := r.decide(t)
+	for _, b := range pkgRow(t, d, demoRef).Blocking {
+		if b.Code == CodeDeclarationNotParsed {
+			if b.File != "package/a.js" || b.Line != 4 || b.Detail != "2 registration site(s) could not be read; package/a.js: the name is a call's result" ||
+				!equalStrings(b.Names, []string{"package/a.js:4", "package/b.js:9"}) {
+				t.Fatalf("declaration_not_parsed: %+v", b)
+			}
+			return
+		}
+	}
+	t.Fatal("no declaration_not_parsed")
 }

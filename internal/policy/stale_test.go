@@ -25,8 +25,13 @@ func TestStaleAdvertisementRefusesNothing(t *testing.T) {
 	if !slices.Contains(reasons, CodeAdvertisedToolsNotParsed) {
 		t.Fatalf("an unparsed advertised name refuses: reasons %v", reasons)
 	}
-	if d := gateDetail(CodeAdvertisedToolsNotParsed, surface(false)); d != "advertised, not parsed: retired_tool" {
-		t.Errorf("detail %q", d)
+	if b := gateBlocking(CodeAdvertisedToolsNotParsed, surface(false), nil, nil); b.Detail != "advertised, not parsed: retired_tool" || !slices.Equal(b.Names, []string{"retired_tool"}) {
+		t.Errorf("detail %q, names %v", b.Detail, b.Names)
+	}
+	stale := surface(false)
+	stale.AdvertisedTools = append(stale.AdvertisedTools, rundir.Advertised{Name: "old_one", Source: "README.md", Line: 5, Stale: true})
+	if b := gateBlocking(CodeAdvertisedToolsNotParsed, stale, nil, nil); slices.Contains(b.Names, "old_one") {
+		t.Errorf("a stale name is named in the refusal: %v", b.Names)
 	}
 	_, reasons = Gradeability(nil, surface(true), nil)
 	if slices.Contains(reasons, CodeAdvertisedToolsNotParsed) {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -131,33 +132,38 @@ func Markdown(d *Decisions) []byte {
 		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", mdCell(p.Package.Key()), p.Verdict, orDash(p.Grade), orDash(reasons), mh)
 	}
 
-	var shown []FindingRow
+	refusals(&b, d.Packages)
+
+	var shown, withheld []FindingRow
 	for _, f := range d.Findings {
 		if f.Decision != DecisionWithheld {
 			shown = append(shown, f)
+		} else {
+			withheld = append(withheld, f)
 		}
 	}
 	sort.SliceStable(shown, func(i, j int) bool {
 		return severityRank[shown[i].SeverityDecided] > severityRank[shown[j].SeverityDecided]
 	})
 	if len(shown) > 0 {
-		b.WriteString("\n## Findings of graded packages\n\n| package | finding | check | tag | decided | rule | where | excerpt |\n| --- | --- | --- | --- | --- | --- | --- | --- |\n")
+		b.WriteString("\n## Findings of graded packages\n\n| package | finding | check | tag | decided | rule | where | verification | excerpt |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n")
 		for _, f := range shown {
 			rule := f.Rule
 			if len(f.SeverityRules) > 0 {
 				rule += " (" + strings.Join(f.SeverityRules, ", ") + ")"
 			}
-			ex := f.Evidence.Excerpt
-			if len(ex) > 80 {
-				ex = ex[:80] + "…"
-			}
-			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s:%d-%d | %s |\n",
+			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
 				mdCell(f.Package.Key()), mdCell(f.ID), f.Check, mdCell(f.Tag), f.SeverityDecided, rule,
-				mdCell(f.Evidence.Path), f.Evidence.LineStart, f.Evidence.LineEnd, mdCell(fmt.Sprintf("%q", ex)))
+				mdCell(findingWhere(f)), mdCell(verificationCell(f.Verification)), mdCell(fmt.Sprintf("%q", f.Evidence.Excerpt)))
 		}
 	}
-	if c.Findings.Withheld > 0 {
-		fmt.Fprintf(&b, "\n%d findings are withheld with their packages (D3, D4) and are not listed here; decisions.json has them.\n", c.Findings.Withheld)
+	if len(withheld) > 0 {
+		fmt.Fprintf(&b, "\n## Withheld findings\n\nWithheld with their packages (D3, D4), never published: %d.\n\n| package | finding | check | tag | assigned | rule | where | verification | excerpt |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n", len(withheld))
+		for _, f := range withheld {
+			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
+				mdCell(f.Package.Key()), mdCell(f.ID), f.Check, mdCell(f.Tag), f.SeverityAssigned, f.Rule,
+				mdCell(findingWhere(f)), mdCell(verificationCell(f.Verification)), mdCell(fmt.Sprintf("%q", f.Evidence.Excerpt)))
+		}
 	}
 	if len(d.NotExamined) > 0 {
 		fmt.Fprintf(&b, "\n## Not examined\n\n%d candidates were not examined: the run could not examine what the candidates file asked for (methodology §4). They are not packages of this decision: no count above includes them and nothing of them is published. Correct the candidates file or the configuration and run again.\n\n| candidate | stage | kind | reason |\n| --- | --- | --- | --- |\n", len(d.NotExamined))
@@ -166,6 +172,99 @@ func Markdown(d *Decisions) []byte {
 		}
 	}
 	return b.Bytes()
+}
+
+// refusals writes each refused package's reasons in the order recorded: what
+// failed, where, and the names involved, then each partial description with
+// its holes marked.
+func refusals(b *bytes.Buffer, pkgs []PackageRow) {
+	first := true
+	for _, p := range pkgs {
+		if p.Verdict != VerdictNotGradeable || len(p.Blocking) == 0 {
+			continue
+		}
+		if first {
+			b.WriteString("\n## Refusals\n")
+			first = false
+		}
+		fmt.Fprintf(b, "\n### %s\n\n| reason | guard | what failed | where | names |\n| --- | --- | --- | --- | --- |\n", mdCell(p.Package.Key()))
+		var partial []PartialEntry
+		for _, r := range p.Blocking {
+			fmt.Fprintf(b, "| `%s` | %s | %s | %s | %s |\n", r.Code, r.Guard, mdCell(orDash(r.Detail)), mdCell(orDash(place(r.File, r.Line))), mdCell(orDash(reasonNames(r))))
+			partial = append(partial, r.Partial...)
+		}
+		if len(partial) > 0 {
+			b.WriteString("\nPartial descriptions, each substitution the extractor could not read marked «like this» at its place:\n")
+			for _, e := range partial {
+				fmt.Fprintf(b, "\n- %s %s (%s):\n\n", strings.ReplaceAll(e.Kind, "_", " "), mdCell(e.Name), mdCell(place(e.File, e.Line)))
+				for _, line := range strings.Split(MarkHoles(e, "«", "»"), "\n") {
+					b.WriteString("  > " + line + "\n")
+				}
+			}
+		}
+	}
+}
+
+// MarkHoles returns a partial entry's text with each hole's source written
+// at its offset between open and close, so a reader sees every gap.
+func MarkHoles(e PartialEntry, open, close string) string {
+	var out strings.Builder
+	at := 0
+	for _, h := range e.Holes {
+		if h.Offset < at || h.Offset > len(e.Text) {
+			continue
+		}
+		out.WriteString(e.Text[at:h.Offset])
+		out.WriteString(open + h.Source + close)
+		at = h.Offset
+	}
+	out.WriteString(e.Text[at:])
+	return out.String()
+}
+
+// reasonNames lists a reason's names, then the findings it rests on.
+func reasonNames(r Blocking) string {
+	names := slices.Clone(r.Names)
+	for _, f := range r.Findings {
+		names = append(names, "finding "+f)
+	}
+	return strings.Join(names, ", ")
+}
+
+// place is "file:line", "file" without a line, or "" without a file.
+func place(file string, line int) string {
+	switch {
+	case file == "":
+		return ""
+	case line > 0:
+		return fmt.Sprintf("%s:%d", file, line)
+	}
+	return file
+}
+
+// findingWhere is a finding's span: "path:start-end", or "path:line".
+func findingWhere(f FindingRow) string {
+	ev := f.Evidence
+	switch {
+	case ev.LineStart > 0 && ev.LineEnd > ev.LineStart:
+		return fmt.Sprintf("%s:%d-%d", ev.Path, ev.LineStart, ev.LineEnd)
+	case ev.LineStart > 0:
+		return fmt.Sprintf("%s:%d", ev.Path, ev.LineStart)
+	}
+	return ev.Path
+}
+
+// verificationCell is what G6 and G7 concluded, with why when it failed.
+func verificationCell(v Verification) string {
+	s := v.Outcome
+	if v.Outcome != Verified {
+		s += " (excerpt " + v.Excerpt + ", verifier " + v.Verifier
+		if v.Detail != "" {
+			s += ": " + v.Detail
+		}
+		s += ")"
+	}
+	return s
 }
 
 func orNone(s string) string {

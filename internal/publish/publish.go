@@ -635,6 +635,7 @@ func (b *builder) publishPackage(row policy.PackageRow, frows []policy.FindingRo
 	var findings []Finding
 	var items []EvidenceItem
 	var unpublishable []string // why, per finding: never the personal data itself
+	var unpublishableFindings []string
 	if row.Verdict == policy.VerdictGraded {
 		for _, f := range frows {
 			if f.Decision != policy.DecisionConfirmed && f.Decision != policy.DecisionNoted {
@@ -646,6 +647,7 @@ func (b *builder) publishPackage(row policy.PackageRow, frows []policy.FindingRo
 			}
 			if why != "" {
 				unpublishable = append(unpublishable, "finding "+f.ID+": "+why)
+				unpublishableFindings = append(unpublishableFindings, f.ID)
 				b.withheld = append(b.withheld, WithheldFinding{FindingID: f.ID, Package: f.Package, Reason: why})
 				continue
 			}
@@ -668,7 +670,7 @@ func (b *builder) publishPackage(row policy.PackageRow, frows []policy.FindingRo
 		pkg.Verdict, pkg.Grade, pkg.HighestConfirmed = policy.VerdictNotGradeable, "", ""
 		pkg.BlockedBy = append(append([]string(nil), row.BlockedBy...), policy.CodeEvidenceUnpublishable)
 		g, _ := policy.GateEntryFor(policy.CodeEvidenceUnpublishable)
-		pkg.Blocking = append(append([]policy.Blocking(nil), row.Blocking...), policy.Blocking{Code: policy.CodeEvidenceUnpublishable, Guard: g.Guard, Detail: strings.Join(unpublishable, "; ")})
+		pkg.Blocking = append(append([]policy.Blocking(nil), pkg.Blocking...), policy.Blocking{Code: policy.CodeEvidenceUnpublishable, Guard: g.Guard, Detail: strings.Join(unpublishable, "; "), Findings: unpublishableFindings})
 		for _, f := range findings {
 			if !containsWithheld(b.withheld, f.ID) {
 				b.withheld = append(b.withheld, WithheldFinding{FindingID: f.ID, Package: f.Package, Reason: "withheld with its package (" + policy.CodeEvidenceUnpublishable + ")"})
@@ -989,9 +991,32 @@ func stringHits(doc []byte) []string {
 }
 
 // stripText withholds the free text of a package's row: tools' description
-// and schema text, capability excerpts and targets. Names, states, hashes,
-// files and lines stay.
+// and schema text, capability excerpts and targets, and the text and hole
+// sources of a refusal's partial descriptions. Names, states, hashes, files,
+// lines and hole offsets stay.
 func stripText(pkg *Package) {
+	blocking := make([]policy.Blocking, len(pkg.Blocking))
+	copy(blocking, pkg.Blocking)
+	for i := range blocking {
+		if len(blocking[i].Partial) == 0 {
+			continue
+		}
+		partial := make([]policy.PartialEntry, len(blocking[i].Partial))
+		for j, e := range blocking[i].Partial {
+			e.Text, e.TextWithheld = "", WithheldPersonalData
+			holes := make([]policy.PartialHole, len(e.Holes))
+			for k, h := range e.Holes {
+				h.Offset, h.Source = 0, ""
+				holes[k] = h
+			}
+			e.Holes = holes
+			partial[j] = e
+		}
+		blocking[i].Partial = partial
+	}
+	if len(blocking) > 0 {
+		pkg.Blocking = blocking
+	}
 	for i := range pkg.Tools {
 		pkg.Tools[i].DescriptionRaw, pkg.Tools[i].SchemaRaw, pkg.Tools[i].TextWithheld = "", "", WithheldPersonalData
 	}

@@ -154,7 +154,7 @@ func TestPublishStandardRun(t *testing.T) {
 		!slices.Equal(g.BlockedBy, []string{policy.CodeEvidenceUnpublishable}) || g.PublishedFindings.Withheld != 1 {
 		t.Errorf("gamma %+v", g)
 	}
-	if last := g.Blocking[len(g.Blocking)-1]; last.Code != policy.CodeEvidenceUnpublishable || last.Guard != "publish" || !strings.Contains(last.Detail, "an email address") {
+	if last := g.Blocking[len(g.Blocking)-1]; last.Code != policy.CodeEvidenceUnpublishable || last.Guard != "publish" || !strings.Contains(last.Detail, "an email address") || !slices.Equal(last.Findings, []string{"g-high"}) {
 		t.Errorf("gamma blocking %+v", last)
 	}
 	if _, ok := pubFinding(p, "g-high"); ok {

@@ -178,3 +178,9 @@ func LockTable(ctx context.Context, s *Store, table string) (unlock func(), err 
 	}
 	return func() { _ = tx.Rollback(context.WithoutCancel(ctx)); conn.Release() }, nil
 }
+
+// Exec runs one statement (tests of a migration over rows loaded before it).
+func Exec(ctx context.Context, s *Store, sql string) error {
+	_, err := s.pool.Exec(ctx, sql)
+	return err
+}

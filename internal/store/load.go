@@ -8,16 +8,47 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgtype"
 
 	"github.com/attestari/attestari/api"
+	"github.com/attestari/attestari/internal/policy"
 	"github.com/attestari/attestari/internal/publish"
 	"github.com/attestari/attestari/internal/rundir"
 	"github.com/attestari/attestari/internal/store/internal/dbq"
 )
+
+// publicReasons is what is served of a published row's reasons. A reason
+// that rests on findings (G6, G7, evidence_unpublishable) is about findings
+// the publication withholds, so it is served with its code and a summary
+// that counts them, never their ids, places or what was said of them.
+func publicReasons(bs []policy.Blocking) []policy.Blocking {
+	out := make([]policy.Blocking, 0, len(bs))
+	for _, b := range bs {
+		switch n := len(b.Findings); {
+		case n > 0:
+			b = policy.Blocking{Code: b.Code, Guard: b.Guard, Detail: withheldSummary(n)}
+		case b.Code == policy.CodeCheckFailed:
+			// The recorded error is the examiner's own (an analyzer's or a
+			// registry's answer), for the operator: the reader is told which
+			// stages failed.
+			b = policy.Blocking{Code: b.Code, Guard: b.Guard, Names: b.Names,
+				Detail: "did not complete on the examiner's side: " + strings.Join(b.Names, ", ")}
+		}
+		out = append(out, b)
+	}
+	return out
+}
+
+func withheldSummary(n int) string {
+	if n == 1 {
+		return "rests on a finding that is withheld from publication, and so is what this reason says of it"
+	}
+	return fmt.Sprintf("rests on %d findings that are withheld from publication, and so is what this reason says of them", n)
+}
 
 // ErrInvalidPublication reports a publication the loader refuses before
 // writing anything: an inconsistency that would put a row on the public API
@@ -303,6 +334,10 @@ func loadPackage(ctx context.Context, q *dbq.Queries, h publish.Header, pk publi
 	if notAssessed == nil {
 		notAssessed = []string{}
 	}
+	blockingDoc, err := json.Marshal(publicReasons(pk.Blocking))
+	if err != nil {
+		return 0, err
+	}
 	st := pk.Stamps
 	id, err := q.PackageVersionInsert(ctx, dbq.PackageVersionInsertParams{
 		PublicationID: h.ID, Registry: pk.Package.Registry, Name: pk.Package.Name, Version: pk.Package.Version,
@@ -314,7 +349,7 @@ func loadPackage(ctx context.Context, q *dbq.Queries, h publish.Header, pk publi
 		DecidedAt:          ts(firstTime(st.DecidedAt, h.Decided.DecidedAt, h.PublishedAt)),
 		PublishedAt:        ts(h.PublishedAt), McpSurface: surface, DelegatesTo: delegatesTo, DelegatedFrom: delegatedFrom,
 		CapabilitiesOmitted: int32(pk.CapabilitiesOmitted), RowSha256: hex.EncodeToString(sum[:]), Row: row,
-		NotAssessed: notAssessed, Reason: strPtr(pk.Reason),
+		NotAssessed: notAssessed, Reason: strPtr(pk.Reason), Blocking: blockingDoc,
 	})
 	if err != nil {
 		return 0, err

@@ -475,6 +475,47 @@ func blocking(gm *api.GateMap, code string) api.BlockedBy {
 	return api.BlockedBy{Code: code, Guard: "unknown", Line: "This code is not in the gate map of the row's methodology version."}
 }
 
+// withDetail attaches to each reason what the published row says failed for
+// it (blocking[] of the publication, stored as the row's blocking column).
+// A document that does not decode leaves the codes as they are: the codes
+// are the decision; the detail only explains it.
+func withDetail(reasons []api.BlockedBy, doc []byte) []api.BlockedBy {
+	var rows []policy.Blocking
+	if len(doc) == 0 || json.Unmarshal(doc, &rows) != nil {
+		return reasons
+	}
+	for i := range reasons {
+		for _, b := range rows {
+			if b.Code == reasons[i].Code {
+				reasons[i].Detail = reasonDetail(b)
+				break
+			}
+		}
+	}
+	return reasons
+}
+
+func reasonDetail(b policy.Blocking) *api.ReasonDetail {
+	d := &api.ReasonDetail{Summary: b.Detail, Names: nonNil(b.Names)}
+	if b.File != "" {
+		d.File = &b.File
+		if b.Line > 0 {
+			d.Line = &b.Line
+		}
+	}
+	for _, e := range b.Partial {
+		p := api.PartialDescription{Kind: e.Kind, Name: e.Name, File: e.File, Line: e.Line, Text: e.Text, Holes: make([]api.Hole, 0, len(e.Holes))}
+		if e.TextWithheld != "" {
+			p.TextWithheld = &e.TextWithheld
+		}
+		for _, h := range e.Holes {
+			p.Holes = append(p.Holes, api.Hole{Offset: h.Offset, Line: h.Line, Source: h.Source})
+		}
+		d.Partial = append(d.Partial, p)
+	}
+	return d
+}
+
 // Package returns the published decision row of one package version.
 func (s *Store) Package(ctx context.Context, registry, name, version string) (*api.PackageDetail, error) {
 	r, err := s.q.PackageVersionGetCurrent(ctx, dbq.PackageVersionGetCurrentParams{Registry: registry, LookupName: api.LookupName(registry, name), Version: version})
@@ -498,7 +539,7 @@ func (s *Store) Package(ctx context.Context, registry, name, version string) (*a
 		Stamps: api.Stamps{MethodologyVersion: r.MethodologyVersion, MethodologySHA256: r.MethodologySha256,
 			ExtractorVersion: r.ExtractorVersion, DecidedAt: t(r.DecidedAt), PublishedAt: t(r.PublishedAt)},
 		Registry: r.Registry, Name: r.Name, Version: r.Version, ArtifactSHA256: r.ArtifactSha256,
-		Verdict: r.Verdict, Grade: r.Grade, BlockedBy: blockedBy(gm, r.BlockedBy), SurfaceOutcome: r.SurfaceOutcome,
+		Verdict: r.Verdict, Grade: r.Grade, BlockedBy: withDetail(blockedBy(gm, r.BlockedBy), r.Blocking), SurfaceOutcome: r.SurfaceOutcome,
 		CapabilitiesOmitted: int(r.CapabilitiesOmitted), MCPSurface: r.McpSurface, DelegatesTo: r.DelegatesTo,
 		NotAssessed: nonNil(r.NotAssessed), ManifestHash: r.ManifestHash, ManifestReason: r.ManifestReason,
 		PublicationID: r.PublicationID,

@@ -102,6 +102,7 @@ type PackageVersion struct {
 	Row                 []byte
 	NotAssessed         []string
 	Reason              *string
+	Blocking            []byte
 }
 
 type Publication struct {

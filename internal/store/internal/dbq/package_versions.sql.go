@@ -281,7 +281,7 @@ func (q *Queries) PackageVersionFindCurrent(ctx context.Context, arg PackageVers
 }
 
 const packageVersionGet = `-- name: PackageVersionGet :one
-SELECT id, publication_id, registry, name, version, artifact_sha256, verdict, grade, blocked_by, surface_outcome, manifest_hash, manifest_reason, extractor_version, methodology_version, methodology_sha256, decided_at, published_at, mcp_surface, delegates_to, delegated_from, capabilities_omitted, row_sha256, row, not_assessed, reason FROM package_versions WHERE id = $1
+SELECT id, publication_id, registry, name, version, artifact_sha256, verdict, grade, blocked_by, surface_outcome, manifest_hash, manifest_reason, extractor_version, methodology_version, methodology_sha256, decided_at, published_at, mcp_surface, delegates_to, delegated_from, capabilities_omitted, row_sha256, row, not_assessed, reason, blocking FROM package_versions WHERE id = $1
 `
 
 func (q *Queries) PackageVersionGet(ctx context.Context, id int64) (PackageVersion, error) {
@@ -313,12 +313,13 @@ func (q *Queries) PackageVersionGet(ctx context.Context, id int64) (PackageVersi
 		&i.Row,
 		&i.NotAssessed,
 		&i.Reason,
+		&i.Blocking,
 	)
 	return i, err
 }
 
 const packageVersionGetCurrent = `-- name: PackageVersionGetCurrent :one
-SELECT pv.id, pv.publication_id, pv.registry, pv.name, pv.version, pv.artifact_sha256, pv.verdict, pv.grade, pv.blocked_by, pv.surface_outcome, pv.manifest_hash, pv.manifest_reason, pv.extractor_version, pv.methodology_version, pv.methodology_sha256, pv.decided_at, pv.published_at, pv.mcp_surface, pv.delegates_to, pv.delegated_from, pv.capabilities_omitted, pv.row_sha256, pv.row, pv.not_assessed, pv.reason
+SELECT pv.id, pv.publication_id, pv.registry, pv.name, pv.version, pv.artifact_sha256, pv.verdict, pv.grade, pv.blocked_by, pv.surface_outcome, pv.manifest_hash, pv.manifest_reason, pv.extractor_version, pv.methodology_version, pv.methodology_sha256, pv.decided_at, pv.published_at, pv.mcp_surface, pv.delegates_to, pv.delegated_from, pv.capabilities_omitted, pv.row_sha256, pv.row, pv.not_assessed, pv.reason, pv.blocking
 FROM current_versions cv
 JOIN package_versions pv ON pv.id = cv.package_version_id
 WHERE cv.registry = $1 AND cv.lookup_name = $2 AND cv.version = $3
@@ -359,6 +360,7 @@ func (q *Queries) PackageVersionGetCurrent(ctx context.Context, arg PackageVersi
 		&i.Row,
 		&i.NotAssessed,
 		&i.Reason,
+		&i.Blocking,
 	)
 	return i, err
 }
@@ -427,8 +429,8 @@ const packageVersionInsert = `-- name: PackageVersionInsert :one
 INSERT INTO package_versions (publication_id, registry, name, version, artifact_sha256, verdict, grade, blocked_by,
                               surface_outcome, manifest_hash, manifest_reason, extractor_version, methodology_version,
                               methodology_sha256, decided_at, published_at, mcp_surface, delegates_to, delegated_from,
-                              capabilities_omitted, row_sha256, row, not_assessed, reason)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24)
+                              capabilities_omitted, row_sha256, row, not_assessed, reason, blocking)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25)
 RETURNING id
 `
 
@@ -457,6 +459,7 @@ type PackageVersionInsertParams struct {
 	Row                 []byte
 	NotAssessed         []string
 	Reason              *string
+	Blocking            []byte
 }
 
 func (q *Queries) PackageVersionInsert(ctx context.Context, arg PackageVersionInsertParams) (int64, error) {
@@ -485,6 +488,7 @@ func (q *Queries) PackageVersionInsert(ctx context.Context, arg PackageVersionIn
 		arg.Row,
 		arg.NotAssessed,
 		arg.Reason,
+		arg.Blocking,
 	)
 	var id int64
 	err := row.Scan(&id)
