@@ -116,4 +116,3 @@ func TestRunLabelledByAnyPublication(t *testing.T) {
 		t.Fatalf("current row of the plain publication: %v %+v", err, d)
 	}
 }
-
