@@ -121,6 +121,8 @@ type LookupItem struct {
 	Grade        *string    `json:"grade"`
 	ManifestHash *string    `json:"manifest_hash"`
 	PublishedAt  *time.Time `json:"published_at"`
+	// Labels are false when nothing is published (Found false).
+	Labels
 }
 
 // LookupResponse holds one item per requested package version, in request order.

@@ -93,7 +93,8 @@ LIMIT 500;
 -- name: PackageVersionLookup :many
 -- A batch read: the current row of each requested (registry, name, version),
 -- tagged with its position in the request.
-SELECT i.ord::bigint AS ord, pv.verdict, pv.grade, pv.manifest_hash, pv.published_at
+SELECT i.ord::bigint AS ord, pv.verdict, pv.grade, pv.manifest_hash, pv.published_at, pv.demo,
+       pv.disclosure_period_overridden
 FROM generate_subscripts(sqlc.arg(names)::text[], 1) AS i(ord)
 JOIN current_versions cv ON cv.registry = (sqlc.arg(registries)::text[])[i.ord]
                         AND cv.lookup_name = (sqlc.arg(names)::text[])[i.ord]

@@ -80,6 +80,14 @@ func TestLabelsServedByTheAPI(t *testing.T) {
 		check("/packages/npm/@attestari-demo/weather/1.0.0", self)
 		check("/packages/npm/@attestari-demo/packed/1.0.0", self)
 		check("/manifest/@attestari-demo/weather/1.0.0", self)
+		res, body := postJSON(c.ts, "/lookup", `{"items":[{"registry":"npm","name":"@attestari-demo/weather","version":"1.0.0"}]}`)
+		var lk map[string]any
+		if err := json.Unmarshal([]byte(body), &lk); res.StatusCode != http.StatusOK || err != nil {
+			t.Fatalf("%s lookup: %d %v %s", c.name, res.StatusCode, err, body)
+		}
+		if o := first(lk); o["demo"] != c.demo || o["disclosure_period_overridden"] != c.overridden {
+			t.Errorf("%s lookup: %v", c.name, o)
+		}
 	}
 
 	ts, _ := seeded(t)

@@ -34,8 +34,7 @@ func labelledPublication(t *testing.T, id, run, name string, at time.Time, demo,
 
 // TestLabelsAreServed: a demo publication, one whose disclosure period was
 // overridden, and a plain one each load, and every read that serves their
-// rows (the list, the package, the manifest, the finding's package, the
-// runs) carries exactly their labels. A demo header that predates the
+// rows (the list, the package, the manifest, the lookup, the runs) carries exactly their labels. A demo header that predates the
 // override field (demo alone) is served as overridden too.
 func TestLabelsAreServed(t *testing.T) {
 	t.Parallel()
@@ -85,6 +84,10 @@ func TestLabelsAreServed(t *testing.T) {
 		m, err := s.Manifest(ctx, "npm", c.name, "1.0.0", "")
 		if err != nil || m.Labels != want {
 			t.Errorf("%s manifest: %v %+v, want %+v", c.name, err, m, want)
+		}
+		items, err := s.Lookup(ctx, []api.PackageKey{{Registry: "npm", Name: c.name, Version: "1.0.0"}, {Registry: "npm", Name: c.name, Version: "9.9.9"}})
+		if err != nil || len(items) != 2 || !items[0].Found || items[0].Labels != want || items[1].Found || items[1].Labels.Labelled() {
+			t.Errorf("%s lookup: %v %+v, want %+v", c.name, err, items, want)
 		}
 		if got, ok := byRun[c.run]; !ok || got != want {
 			t.Errorf("run %s: %+v (listed %v), want %+v", c.run, got, ok, want)

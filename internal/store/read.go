@@ -300,6 +300,7 @@ func (s *Store) lookupInto(ctx context.Context, out []api.LookupItem, idx []int,
 		out[i].Grade = r.Grade
 		out[i].ManifestHash = r.ManifestHash
 		out[i].PublishedAt = tp(r.PublishedAt)
+		out[i].Labels = api.Labels{Demo: r.Demo, DisclosurePeriodOverridden: r.DisclosurePeriodOverridden}
 	}
 	return nil
 }

@@ -589,7 +589,8 @@ func (q *Queries) PackageVersionList(ctx context.Context, arg PackageVersionList
 }
 
 const packageVersionLookup = `-- name: PackageVersionLookup :many
-SELECT i.ord::bigint AS ord, pv.verdict, pv.grade, pv.manifest_hash, pv.published_at
+SELECT i.ord::bigint AS ord, pv.verdict, pv.grade, pv.manifest_hash, pv.published_at, pv.demo,
+       pv.disclosure_period_overridden
 FROM generate_subscripts($1::text[], 1) AS i(ord)
 JOIN current_versions cv ON cv.registry = ($2::text[])[i.ord]
                         AND cv.lookup_name = ($1::text[])[i.ord]
@@ -606,11 +607,13 @@ type PackageVersionLookupParams struct {
 }
 
 type PackageVersionLookupRow struct {
-	Ord          int64
-	Verdict      string
-	Grade        *string
-	ManifestHash *string
-	PublishedAt  pgtype.Timestamptz
+	Ord                        int64
+	Verdict                    string
+	Grade                      *string
+	ManifestHash               *string
+	PublishedAt                pgtype.Timestamptz
+	Demo                       bool
+	DisclosurePeriodOverridden bool
 }
 
 // A batch read: the current row of each requested (registry, name, version),
@@ -630,6 +633,8 @@ func (q *Queries) PackageVersionLookup(ctx context.Context, arg PackageVersionLo
 			&i.Grade,
 			&i.ManifestHash,
 			&i.PublishedAt,
+			&i.Demo,
+			&i.DisclosurePeriodOverridden,
 		); err != nil {
 			return nil, err
 		}
