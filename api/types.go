@@ -37,7 +37,22 @@ type Stamps struct {
 	ExtractorVersion   string    `json:"extractor_version"`
 	DecidedAt          time.Time `json:"decided_at"`
 	PublishedAt        time.Time `json:"published_at"`
+	Labels
 }
+
+// Labels say how the publication a row comes from was dated (methodology
+// §19). Demo: published by the demo cycle, not the scheduled pass.
+// DisclosurePeriodOverridden: published with an injected clock instead of
+// the wall clock (the demo, or an operator's --override-disclosure-period),
+// so PublishedAt is the injected instant and the 30-day disclosure period was
+// not measured against real time. Demo implies DisclosurePeriodOverridden.
+type Labels struct {
+	Demo                       bool `json:"demo"`
+	DisclosurePeriodOverridden bool `json:"disclosure_period_overridden"`
+}
+
+// Labelled reports whether either label is set.
+func (l Labels) Labelled() bool { return l.Demo || l.DisclosurePeriodOverridden }
 
 // ToolHash is one parsed tool of an attested manifest: its name, the
 // description text a client receives, and its tool hash or why it has none.
@@ -106,6 +121,8 @@ type LookupItem struct {
 	Grade        *string    `json:"grade"`
 	ManifestHash *string    `json:"manifest_hash"`
 	PublishedAt  *time.Time `json:"published_at"`
+	// Labels are false when nothing is published (Found false).
+	Labels
 }
 
 // LookupResponse holds one item per requested package version, in request order.
@@ -182,6 +199,7 @@ type PackageSummary struct {
 	Reason       *string   `json:"reason,omitempty"`
 	ManifestHash *string   `json:"manifest_hash"`
 	PublishedAt  time.Time `json:"published_at"`
+	Labels
 }
 
 // PackageFilter selects rows of GET /packages. Empty fields do not filter.
@@ -373,6 +391,8 @@ type Run struct {
 	CodeDirty          bool       `json:"code_dirty"`
 	PackageCount       int        `json:"package_count"`
 	Publications       []string   `json:"publications"`
+	// Labels are set when any of the run's publications carries them.
+	Labels
 }
 
 // RunList is a page of GET /runs.

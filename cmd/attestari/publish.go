@@ -51,6 +51,7 @@ func withStore(ctx context.Context, e *env, d dbFlags, f func(*store.Store) erro
 
 func publishCommand() *command {
 	var now *string
+	var override *bool
 	var previous *string
 	var db dbFlags
 	return &command{
@@ -69,10 +70,15 @@ Loads the publication into PostgreSQL in one transaction when DATABASE_URL is se
 publish of the run wrote its publication and never loaded it (killed in between, or a failed
 load), publish loads that one and writes nothing new; publishing again then supersedes it.
 
---now exists only for tests and the demo: a publication made with it says so.`,
-		example: "attestari publish 20261130T071500Z-3f2a9c\nattestari publish --now 2027-01-01T00:00:00Z --start-postgres ./var/runs/demo",
+--now replaces the wall clock with an instant, which skips the 30-day disclosure period
+(methodology §19). It is refused unless --override-disclosure-period is also given; the
+publication then records that its disclosure period was overridden, and the API and the
+website label it so on every page that shows it. The demo ('attestari cycle --demo')
+publishes with an injected clock of its own and is labelled demo.`,
+		example: "attestari publish 20261130T071500Z-3f2a9c\nattestari publish --now 2027-01-01T00:00:00Z --override-disclosure-period --start-postgres ./var/runs/demo",
 		flags: func(fs *flag.FlagSet) {
-			now = fs.String("now", "", "pretend the clock reads this RFC 3339 instant (tests and the demo only; the publication is marked demo)")
+			now = fs.String("now", "", "pretend the clock reads this RFC 3339 instant; needs --override-disclosure-period")
+			override = fs.Bool("override-disclosure-period", false, "with --now: publish before the 30-day disclosure period has passed in real time; the publication records the override and is labelled on every page")
 			previous = fs.String("supersedes", "", "publication id this one supersedes (default: the latest of the same run or candidates file; '-' for none)")
 			db = addDBFlags(fs)
 		},
@@ -85,16 +91,21 @@ load), publish loads that one and writes nothing new; publishing again then supe
 				return err
 			}
 			clock := func() time.Time { return time.Now().UTC() }
-			demo := false
+			if *override && *now == "" {
+				return usageError{"--override-disclosure-period goes with --now INSTANT, the clock that overrides the disclosure period"}
+			}
 			if *now != "" {
+				if !*override {
+					return usageError{errNowNeedsOverride}
+				}
 				t, err := time.Parse(time.RFC3339, *now)
 				if err != nil {
 					return usageError{fmt.Sprintf("--now %q is not an RFC 3339 instant such as 2027-01-01T00:00:00Z", *now)}
 				}
-				clock, demo = func() time.Time { return t.UTC() }, true
+				clock = func() time.Time { return t.UTC() }
 			}
 			return withStore(ctx, e, db, func(st *store.Store) error {
-				res, err := publishRun(ctx, e, dir, clock, demo, *previous, st)
+				res, err := publishRun(ctx, e, dir, clock, publishLabel{overridden: *now != ""}, *previous, st)
 				if err != nil {
 					return err
 				}
@@ -105,7 +116,15 @@ load), publish loads that one and writes nothing new; publishing again then supe
 	}
 }
 
-func publishRun(ctx context.Context, e *env, dir string, clock func() time.Time, demo bool, previous string, st *store.Store) (*publish.Result, error) {
+// errNowNeedsOverride is the refusal of --now alone.
+const errNowNeedsOverride = "--now replaces the real clock and so skips the 30-day disclosure period that lets publishers answer their notices before anything is public (methodology §19); " +
+	"pass --override-disclosure-period as well to publish anyway: the publication then records the override and every page showing it is labelled. Nothing was written."
+
+// publishLabel says how a publication's clock was set: by the demo cycle
+// (demo), or by an operator's --now --override-disclosure-period.
+type publishLabel struct{ demo, overridden bool }
+
+func publishRun(ctx context.Context, e *env, dir string, clock func() time.Time, label publishLabel, previous string, st *store.Store) (*publish.Result, error) {
 	blobs, err := evidence.Open(evidenceRoot(e, dir))
 	if err != nil {
 		return nil, err
@@ -115,8 +134,10 @@ func publishRun(ctx context.Context, e *env, dir string, clock func() time.Time,
 		Home:     filepath.Join(absHome(e), "publications"),
 		Blobs:    blobs,
 		Now:      clock,
-		Demo:     demo,
+		Demo:     label.demo,
 		Previous: previous,
+
+		DisclosurePeriodOverridden: label.overridden,
 	}
 	if st != nil {
 		opts.Load, opts.IsLoaded = st.LoadPublication, st.PublicationLoaded
@@ -142,6 +163,8 @@ func printPublished(e *env, res *publish.Result) {
 	}
 	if res.Publication != nil && res.Publication.Header.Demo {
 		fmt.Fprintf(e.stdout, "  DEMO: published with an injected clock (%s); not a real disclosure\n", res.Publication.Header.PublishedAt.Format(time.RFC3339))
+	} else if res.Publication != nil && res.Publication.Header.DisclosurePeriodOverridden {
+		fmt.Fprintf(e.stdout, "  DISCLOSURE PERIOD OVERRIDDEN: published with an injected clock (%s); the publication and every page showing it say so\n", res.Publication.Header.PublishedAt.Format(time.RFC3339))
 	}
 	for _, w := range res.Withheld {
 		fmt.Fprintf(e.stdout, "  withheld %s (%s): %s\n", w.FindingID, w.Package, w.Reason)

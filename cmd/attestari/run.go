@@ -399,7 +399,7 @@ func oneCycle(ctx context.Context, e *env, rf runFlags, fakeURL, candidates stri
 			return usageError{"--demo-publish-at must be RFC 3339"}
 		}
 	}
-	pres, err := publishRun(ctx, e, res.Dir, func() time.Time { return at }, true, "", st)
+	pres, err := publishRun(ctx, e, res.Dir, func() time.Time { return at }, publishLabel{demo: true, overridden: true}, "", st)
 	if err != nil {
 		return err
 	}

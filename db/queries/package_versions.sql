@@ -2,8 +2,10 @@
 INSERT INTO package_versions (publication_id, registry, name, version, artifact_sha256, verdict, grade, blocked_by,
                               surface_outcome, manifest_hash, manifest_reason, extractor_version, methodology_version,
                               methodology_sha256, decided_at, published_at, mcp_surface, delegates_to, delegated_from,
-                              capabilities_omitted, row_sha256, row, not_assessed, reason, blocking)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25)
+                              capabilities_omitted, row_sha256, row, not_assessed, reason, blocking, demo,
+                              disclosure_period_overridden)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25,
+        $26, $27)
 RETURNING id;
 
 -- name: PackageVersionGetCurrent :one
@@ -43,7 +45,7 @@ LIMIT 2;
 -- last position + 1 is their count, read from the primary key in one probe.
 SELECT pv.id, pv.registry, pv.name, pv.version, pv.artifact_sha256, pv.verdict, pv.grade, pv.manifest_hash,
        pv.manifest_reason, pv.extractor_version, pv.methodology_version, pv.methodology_sha256, pv.decided_at,
-       pv.published_at, pv.row_sha256,
+       pv.published_at, pv.row_sha256, pv.demo, pv.disclosure_period_overridden,
        EXISTS (SELECT 1 FROM current_versions o
                WHERE o.lookup_name IN (sqlc.arg(name)::text, sqlc.arg(pypi_name)::text)
                  AND o.registry <> cv.registry
@@ -91,7 +93,8 @@ LIMIT 500;
 -- name: PackageVersionLookup :many
 -- A batch read: the current row of each requested (registry, name, version),
 -- tagged with its position in the request.
-SELECT i.ord::bigint AS ord, pv.verdict, pv.grade, pv.manifest_hash, pv.published_at
+SELECT i.ord::bigint AS ord, pv.verdict, pv.grade, pv.manifest_hash, pv.published_at, pv.demo,
+       pv.disclosure_period_overridden
 FROM generate_subscripts(sqlc.arg(names)::text[], 1) AS i(ord)
 JOIN current_versions cv ON cv.registry = (sqlc.arg(registries)::text[])[i.ord]
                         AND cv.lookup_name = (sqlc.arg(names)::text[])[i.ord]
@@ -103,7 +106,7 @@ LIMIT 1000;
 -- name: PackageVersionList :many
 -- Keyset pagination on (name, id); the cursor is the last id of the page.
 SELECT pv.id, pv.registry, pv.name, pv.version, pv.verdict, pv.grade, pv.blocked_by, pv.reason, pv.manifest_hash,
-       pv.published_at
+       pv.published_at, pv.demo, pv.disclosure_period_overridden
 FROM current_versions cv
 JOIN package_versions pv ON pv.id = cv.package_version_id
 WHERE (sqlc.narg(registry)::text IS NULL OR pv.registry = sqlc.narg(registry)::text)

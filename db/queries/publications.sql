@@ -1,7 +1,7 @@
 -- name: PublicationInsert :exec
 INSERT INTO publications (id, run_id, published_at, day0, methodology_version, methodology_sha256, supersedes, demo,
-                          contract_sha256, diff, gate_map)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11);
+                          contract_sha256, diff, gate_map, disclosure_period_overridden)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12);
 
 -- name: PublicationExists :one
 SELECT EXISTS (SELECT 1 FROM publications WHERE id = $1);

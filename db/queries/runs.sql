@@ -8,7 +8,9 @@ ON CONFLICT (id) DO NOTHING;
 -- Published runs only, newest first; the cursor is the last id of the page.
 SELECT r.id, r.started_at, r.finished_at, r.methodology_version, r.extractor_version, r.code_commit, r.code_dirty,
        r.package_count,
-       ARRAY(SELECT p.id FROM publications p WHERE p.run_id = r.id ORDER BY p.published_at DESC, p.id DESC LIMIT 100)::text[] AS publication_ids
+       ARRAY(SELECT p.id FROM publications p WHERE p.run_id = r.id ORDER BY p.published_at DESC, p.id DESC LIMIT 100)::text[] AS publication_ids,
+       EXISTS (SELECT 1 FROM publications p WHERE p.run_id = r.id AND p.demo) AS demo,
+       EXISTS (SELECT 1 FROM publications p WHERE p.run_id = r.id AND p.disclosure_period_overridden) AS disclosure_period_overridden
 FROM runs r
 WHERE EXISTS (SELECT 1 FROM publications p WHERE p.run_id = r.id)
   AND (sqlc.narg(before_id)::text IS NULL

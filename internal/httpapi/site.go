@@ -77,6 +77,30 @@ type common struct {
 	CSSVersion         string
 	MethodologyVersion string
 	MethodologySHA256  string
+	// Label is the banner of a page showing rows of a demo or
+	// clock-overridden publication (methodology §19).
+	Label pageLabel
+}
+
+// pageLabel says whether what a page shows comes from a demo publication or
+// one whose disclosure period was overridden; the layout shows a banner for
+// either, on every page that shows such rows.
+type pageLabel struct {
+	Demo, Overridden bool
+	// Published is the (injected) publication date of the labelled rows.
+	Published string
+}
+
+// add labels the page with one shown row's labels.
+func (l *pageLabel) add(x api.Labels, published time.Time) {
+	if !x.Labelled() {
+		return
+	}
+	l.Demo = l.Demo || x.Demo
+	l.Overridden = true
+	if l.Published == "" {
+		l.Published = date(published)
+	}
 }
 
 func (s *Server) common(section string) common {
@@ -331,6 +355,7 @@ func (s *Server) gradesPage(w http.ResponseWriter, r *http.Request) error {
 			row.Codes = append(row.Codes, api.BlockedBy{Code: c, Guard: e.Guard, Line: e.Line})
 		}
 		v.Rows = append(v.Rows, row)
+		v.Common.Label.add(it.Labels, it.PublishedAt)
 	}
 	if list.NextCursor != nil {
 		nf := f
@@ -444,6 +469,7 @@ func (s *Server) packagePage(w http.ResponseWriter, r *http.Request) error {
 	v := packageView{Common: s.common("grades"), D: d, Decided: date(d.DecidedAt), Published: date(d.PublishedAt),
 		ManifestHash: deref(d.ManifestHash), ManifestReason: deref(d.ManifestReason),
 		ManifestURL: "/manifest/" + d.Name + "/" + url.PathEscape(d.Version) + "?registry=" + d.Registry}
+	v.Common.Label.add(d.Labels, d.PublishedAt)
 	v.Result = resultView{Kind: d.Verdict, Codes: d.BlockedBy, Reasons: reasonViews(d.BlockedBy)}
 	holes := toolHoles(v.Result.Reasons)
 	if d.Grade != nil {
@@ -620,6 +646,11 @@ func (s *Server) gateMapPage(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	v := gateMapView{Common: s.common("gate-map"), GateMap: gm}
+	// The page's counts are over the current rows; the first of them stands
+	// for the publication they come from.
+	for _, it := range list.Items {
+		v.Common.Label.add(it.Labels, it.PublishedAt)
+	}
 	for _, e := range gm.Codes {
 		v.Rows = append(v.Rows, gateMapRow{GateMapEntry: e, N: list.Counts.ByReason[e.Code], URL: filterURL(api.PackageFilter{Reason: e.Code})})
 	}

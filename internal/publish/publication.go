@@ -57,16 +57,23 @@ const (
 
 // Header is publication.json.
 type Header struct {
-	Schema             string    `json:"schema"`
-	ID                 string    `json:"id"`
-	RunID              string    `json:"run_id"`
-	Supersedes         string    `json:"supersedes,omitempty"`
-	PublishedAt        time.Time `json:"published_at"`
-	Day0               time.Time `json:"day0"`
-	Demo               bool      `json:"demo"`
-	DemoNote           string    `json:"demo_note,omitempty"`
-	MethodologyVersion string    `json:"methodology_version"`
-	MethodologySHA256  string    `json:"methodology_sha256"`
+	Schema      string    `json:"schema"`
+	ID          string    `json:"id"`
+	RunID       string    `json:"run_id"`
+	Supersedes  string    `json:"supersedes,omitempty"`
+	PublishedAt time.Time `json:"published_at"`
+	Day0        time.Time `json:"day0"`
+	Demo        bool      `json:"demo"`
+	DemoNote    string    `json:"demo_note,omitempty"`
+	// DisclosurePeriodOverridden: the publication was made with an injected
+	// clock (the demo cycle, or 'publish --now --override-disclosure-period'),
+	// so the 30-day disclosure period was not measured against real time
+	// (methodology §19). A demo publication always has it set; a header
+	// written before the field existed and marked demo is read as set.
+	DisclosurePeriodOverridden bool   `json:"disclosure_period_overridden"`
+	DisclosureNote             string `json:"disclosure_note,omitempty"`
+	MethodologyVersion         string `json:"methodology_version"`
+	MethodologySHA256          string `json:"methodology_sha256"`
 	// Decided are the stamps of the decision the publication rests on.
 	Decided policy.Stamps `json:"decided"`
 	// Files lists the SHA-256 of every other file of the publication, so a
@@ -382,6 +389,11 @@ func Read(dir string) (*Publication, error) {
 	}
 	if p.Header.Schema != Schema {
 		return nil, fmt.Errorf("%s: schema %q, this build reads %q", dir, p.Header.Schema, Schema)
+	}
+	// Every demo publication was made with an injected clock, including
+	// those written before the header said so.
+	if p.Header.Demo {
+		p.Header.DisclosurePeriodOverridden = true
 	}
 	listed := map[string]string{}
 	for _, f := range p.Header.Files {

@@ -60,11 +60,16 @@ type Options struct {
 	Home string
 	// Blobs is the evidence store the run cites.
 	Blobs policy.Blobs
-	// Now is the clock. The CLI passes the wall clock, or the instant of
-	// --now, which exists only for tests and the demo: then Demo is set and
-	// the publication says so.
+	// Now is the clock. The CLI passes the wall clock, or an injected
+	// instant: the demo cycle's (then Demo is set), or that of
+	// 'publish --now --override-disclosure-period' (then
+	// DisclosurePeriodOverridden is set). Either way the publication says
+	// so (methodology §19).
 	Now  func() time.Time
 	Demo bool
+	// DisclosurePeriodOverridden says Now is not the wall clock; Demo
+	// implies it.
+	DisclosurePeriodOverridden bool
 	// AppealsPath is the run's appeal log; default RunDir/appeals.json.
 	AppealsPath string
 	// Previous is the id of the publication this one supersedes. Empty: the
@@ -470,7 +475,11 @@ func build(ctx context.Context, opts Options) (*built, error) {
 	h.Day0, h.Day30 = day0, day30
 	h.Demo = opts.Demo
 	if opts.Demo {
-		h.DemoNote = "Demonstration: published with an injected clock (" + now.Format(time.RFC3339) + ", set by --now or by the demo cycle), which exists only for tests and the demo. Its dates are not real and it is not a publication of the scheduled pass."
+		h.DemoNote = "Demonstration: published by the demo cycle with an injected clock (" + now.Format(time.RFC3339) + "). Its dates are not real and it is not a publication of the scheduled pass."
+	}
+	h.DisclosurePeriodOverridden = opts.Demo || opts.DisclosurePeriodOverridden
+	if h.DisclosurePeriodOverridden {
+		h.DisclosureNote = "Published with an injected clock reading " + now.Format(time.RFC3339) + " instead of the wall clock: the 30-day disclosure period was not measured against real time, and the publication date is the injected one."
 	}
 	h.MethodologyVersion, h.MethodologySHA256 = methodology.Version, methodology.SHA256()
 	h.Decided = d.Header.Stamps

@@ -593,14 +593,89 @@ func TestDemoPublicationSaysSo(t *testing.T) {
 		t.Fatal(err)
 	}
 	h := res.Publication.Header
-	if !h.Demo || !strings.Contains(h.DemoNote, "--now") || !strings.Contains(h.DemoNote, "only for tests and the demo") {
+	if !h.Demo || !strings.Contains(h.DemoNote, "demo cycle") || !h.DisclosurePeriodOverridden || !strings.Contains(h.DisclosureNote, "injected clock") {
 		t.Errorf("demo header %+v", h)
 	}
-	b, _ := os.ReadFile(filepath.Join(res.Dir, HeaderFile))
-	var raw map[string]any
-	if err := json.Unmarshal(b, &raw); err != nil || raw["demo"] != true {
-		t.Errorf("publication.json demo field: %v %v", err, raw["demo"])
+	raw := readHeaderFields(t, res.Dir)
+	if raw["demo"] != true || raw["disclosure_period_overridden"] != true {
+		t.Errorf("publication.json demo %v, disclosure_period_overridden %v", raw["demo"], raw["disclosure_period_overridden"])
 	}
+	back, err := Read(res.Dir)
+	if err != nil || !back.Header.Demo || !back.Header.DisclosurePeriodOverridden {
+		t.Errorf("read back: %v %+v", err, back)
+	}
+}
+
+// A publication made with an injected clock outside the demo records the
+// override and is not demo; one made with the wall clock records neither.
+func TestOverriddenDisclosurePeriodIsRecorded(t *testing.T) {
+	r := standardRun(t)
+	r.decideAndNotice()
+	o := r.options(day31)
+	o.DisclosurePeriodOverridden = true
+	res, err := Publish(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := res.Publication.Header
+	if h.Demo || h.DemoNote != "" || !h.DisclosurePeriodOverridden || !strings.Contains(h.DisclosureNote, day31.Format(time.RFC3339)) {
+		t.Errorf("overridden header %+v", h)
+	}
+	raw := readHeaderFields(t, res.Dir)
+	if raw["demo"] != false || raw["disclosure_period_overridden"] != true {
+		t.Errorf("publication.json demo %v, disclosure_period_overridden %v", raw["demo"], raw["disclosure_period_overridden"])
+	}
+	back, err := Read(res.Dir)
+	if err != nil || back.Header.Demo || !back.Header.DisclosurePeriodOverridden || back.Header.DisclosureNote != h.DisclosureNote {
+		t.Errorf("read back: %v %+v", err, back)
+	}
+
+	plain := standardRun(t)
+	plain.decideAndNotice()
+	ph := plain.publish(day31).Publication.Header
+	if ph.Demo || ph.DisclosurePeriodOverridden || ph.DisclosureNote != "" {
+		t.Errorf("wall-clock header %+v", ph)
+	}
+}
+
+// A header written before disclosure_period_overridden existed, marked demo,
+// reads as overridden: every demo publication had an injected clock.
+func TestOldDemoHeaderReadsAsOverridden(t *testing.T) {
+	r := standardRun(t)
+	r.decideAndNotice()
+	o := r.options(day31)
+	o.Demo = true
+	res, err := Publish(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw := readHeaderFields(t, res.Dir)
+	delete(raw, "disclosure_period_overridden")
+	delete(raw, "disclosure_note")
+	b, err := json.Marshal(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(res.Dir, HeaderFile), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	back, err := Read(res.Dir)
+	if err != nil || !back.Header.Demo || !back.Header.DisclosurePeriodOverridden {
+		t.Errorf("old demo header read back: %v %+v", err, back)
+	}
+}
+
+func readHeaderFields(t *testing.T, dir string) map[string]any {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, HeaderFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var raw map[string]any
+	if err := json.Unmarshal(b, &raw); err != nil {
+		t.Fatal(err)
+	}
+	return raw
 }
 
 // The file evidence is recovered from the stored artifact when the store no

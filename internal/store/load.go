@@ -234,7 +234,7 @@ func load(ctx context.Context, q *dbq.Queries, p *publish.Publication) error {
 		ID: h.ID, RunID: h.RunID, PublishedAt: ts(h.PublishedAt), Day0: ts(firstTime(h.Day0, h.PublishedAt)),
 		MethodologyVersion: h.MethodologyVersion, MethodologySha256: h.MethodologySHA256,
 		Supersedes: strPtr(h.Supersedes), Demo: h.Demo, ContractSha256: contractSHA256(h),
-		Diff: jsonOrNil(p.Diff), GateMap: jsonOrNil(p.GateMap),
+		Diff: jsonOrNil(p.Diff), GateMap: jsonOrNil(p.GateMap), DisclosurePeriodOverridden: clockOverridden(h),
 	}); err != nil {
 		return fmt.Errorf("publication row: %w", err)
 	}
@@ -350,6 +350,7 @@ func loadPackage(ctx context.Context, q *dbq.Queries, h publish.Header, pk publi
 		PublishedAt:        ts(h.PublishedAt), McpSurface: surface, DelegatesTo: delegatesTo, DelegatedFrom: delegatedFrom,
 		CapabilitiesOmitted: int32(pk.CapabilitiesOmitted), RowSha256: hex.EncodeToString(sum[:]), Row: row,
 		NotAssessed: notAssessed, Reason: strPtr(pk.Reason), Blocking: blockingDoc,
+		Demo: h.Demo, DisclosurePeriodOverridden: clockOverridden(h),
 	})
 	if err != nil {
 		return 0, err
@@ -461,6 +462,10 @@ func loadFinding(ctx context.Context, q *dbq.Queries, pubID string, pvID int64, 
 
 // contractSHA256 names the publish contract the publication was written
 // under: the SHA-256 of its schema string, since the header carries no more.
+// clockOverridden: the publication was made with an injected clock. Every
+// demo publication was, including those whose header predates the field.
+func clockOverridden(h publish.Header) bool { return h.Demo || h.DisclosurePeriodOverridden }
+
 func contractSHA256(h publish.Header) string {
 	sum := sha256.Sum256([]byte(firstString(h.Schema, publish.Schema)))
 	return hex.EncodeToString(sum[:])

@@ -86,7 +86,8 @@ func (s *Store) Manifest(ctx context.Context, registry, name, version, cursor st
 	}
 	m := &api.Manifest{
 		Stamps: api.Stamps{MethodologyVersion: r.MethodologyVersion, MethodologySHA256: r.MethodologySha256,
-			ExtractorVersion: r.ExtractorVersion, DecidedAt: t(r.DecidedAt), PublishedAt: t(r.PublishedAt)},
+			ExtractorVersion: r.ExtractorVersion, DecidedAt: t(r.DecidedAt), PublishedAt: t(r.PublishedAt),
+			Labels: api.Labels{Demo: r.Demo, DisclosurePeriodOverridden: r.DisclosurePeriodOverridden}},
 		Registry: r.Registry, Name: r.Name, Version: r.Version, ArtifactSHA256: r.ArtifactSha256,
 		ManifestHash: r.ManifestHash, ManifestReason: r.ManifestReason, Verdict: r.Verdict, Grade: r.Grade,
 		ToolCount: int(r.ToolCount),
@@ -299,6 +300,7 @@ func (s *Store) lookupInto(ctx context.Context, out []api.LookupItem, idx []int,
 		out[i].Grade = r.Grade
 		out[i].ManifestHash = r.ManifestHash
 		out[i].PublishedAt = tp(r.PublishedAt)
+		out[i].Labels = api.Labels{Demo: r.Demo, DisclosurePeriodOverridden: r.DisclosurePeriodOverridden}
 	}
 	return nil
 }
@@ -390,7 +392,8 @@ func (s *Store) ListPackages(ctx context.Context, f api.PackageFilter) (*api.Pac
 		}
 		out.Items = append(out.Items, api.PackageSummary{Registry: r.Registry, Name: r.Name, Version: r.Version,
 			Verdict: r.Verdict, Grade: r.Grade, BlockedBy: nonNil(r.BlockedBy), Reason: r.Reason,
-			ManifestHash: r.ManifestHash, PublishedAt: t(r.PublishedAt)})
+			ManifestHash: r.ManifestHash, PublishedAt: t(r.PublishedAt),
+			Labels: api.Labels{Demo: r.Demo, DisclosurePeriodOverridden: r.DisclosurePeriodOverridden}})
 	}
 	vs, err := s.q.PackageVersionCountByVerdict(ctx, dbq.PackageVersionCountByVerdictParams{Registry: optional(f.Registry), Pattern: pattern})
 	if err != nil {
@@ -537,7 +540,8 @@ func (s *Store) Package(ctx context.Context, registry, name, version string) (*a
 	}
 	d := &api.PackageDetail{
 		Stamps: api.Stamps{MethodologyVersion: r.MethodologyVersion, MethodologySHA256: r.MethodologySha256,
-			ExtractorVersion: r.ExtractorVersion, DecidedAt: t(r.DecidedAt), PublishedAt: t(r.PublishedAt)},
+			ExtractorVersion: r.ExtractorVersion, DecidedAt: t(r.DecidedAt), PublishedAt: t(r.PublishedAt),
+			Labels: api.Labels{Demo: r.Demo, DisclosurePeriodOverridden: r.DisclosurePeriodOverridden}},
 		Registry: r.Registry, Name: r.Name, Version: r.Version, ArtifactSHA256: r.ArtifactSha256,
 		Verdict: r.Verdict, Grade: r.Grade, BlockedBy: withDetail(blockedBy(gm, r.BlockedBy), r.Blocking), SurfaceOutcome: r.SurfaceOutcome,
 		CapabilitiesOmitted: int(r.CapabilitiesOmitted), MCPSurface: r.McpSurface, DelegatesTo: r.DelegatesTo,
@@ -649,7 +653,7 @@ func (s *Store) Finding(ctx context.Context, id string) (*api.FindingDetail, err
 			Excerpt: f.Excerpt, ExcerptSha256: f.ExcerptSha256, Row: f.Row}),
 		Package: api.PackageSummary{Registry: pv.Registry, Name: pv.Name, Version: pv.Version, Verdict: pv.Verdict,
 			Grade: pv.Grade, BlockedBy: nonNil(pv.BlockedBy), Reason: pv.Reason, ManifestHash: pv.ManifestHash,
-			PublishedAt: t(pv.PublishedAt)},
+			PublishedAt: t(pv.PublishedAt), Labels: api.Labels{Demo: pv.Demo, DisclosurePeriodOverridden: pv.DisclosurePeriodOverridden}},
 		PublicationID: f.PublicationID, PublishedAt: t(f.PublicationPublishedAt), Appeals: make([]api.Appeal, 0, len(as)),
 	}
 	for _, a := range as {
@@ -698,7 +702,8 @@ func (s *Store) ListRuns(ctx context.Context, cursor string, limit int) (*api.Ru
 		}
 		out.Items = append(out.Items, api.Run{ID: r.ID, StartedAt: t(r.StartedAt), FinishedAt: tp(r.FinishedAt),
 			MethodologyVersion: r.MethodologyVersion, ExtractorVersion: r.ExtractorVersion, CodeCommit: r.CodeCommit,
-			CodeDirty: r.CodeDirty, PackageCount: int(r.PackageCount), Publications: nonNil(r.PublicationIds)})
+			CodeDirty: r.CodeDirty, PackageCount: int(r.PackageCount), Publications: nonNil(r.PublicationIds),
+			Labels: api.Labels{Demo: r.Demo, DisclosurePeriodOverridden: r.DisclosurePeriodOverridden}})
 	}
 	return out, nil
 }

@@ -77,46 +77,49 @@ type GateMap struct {
 }
 
 type PackageVersion struct {
-	ID                  int64
-	PublicationID       string
-	Registry            string
-	Name                string
-	Version             string
-	ArtifactSha256      string
-	Verdict             string
-	Grade               *string
-	BlockedBy           []string
-	SurfaceOutcome      string
-	ManifestHash        *string
-	ManifestReason      *string
-	ExtractorVersion    string
-	MethodologyVersion  string
-	MethodologySha256   string
-	DecidedAt           pgtype.Timestamptz
-	PublishedAt         pgtype.Timestamptz
-	McpSurface          []byte
-	DelegatesTo         []byte
-	DelegatedFrom       []byte
-	CapabilitiesOmitted int32
-	RowSha256           string
-	Row                 []byte
-	NotAssessed         []string
-	Reason              *string
-	Blocking            []byte
+	ID                         int64
+	PublicationID              string
+	Registry                   string
+	Name                       string
+	Version                    string
+	ArtifactSha256             string
+	Verdict                    string
+	Grade                      *string
+	BlockedBy                  []string
+	SurfaceOutcome             string
+	ManifestHash               *string
+	ManifestReason             *string
+	ExtractorVersion           string
+	MethodologyVersion         string
+	MethodologySha256          string
+	DecidedAt                  pgtype.Timestamptz
+	PublishedAt                pgtype.Timestamptz
+	McpSurface                 []byte
+	DelegatesTo                []byte
+	DelegatedFrom              []byte
+	CapabilitiesOmitted        int32
+	RowSha256                  string
+	Row                        []byte
+	NotAssessed                []string
+	Reason                     *string
+	Blocking                   []byte
+	Demo                       bool
+	DisclosurePeriodOverridden bool
 }
 
 type Publication struct {
-	ID                 string
-	RunID              string
-	PublishedAt        pgtype.Timestamptz
-	Day0               pgtype.Timestamptz
-	MethodologyVersion string
-	MethodologySha256  string
-	Supersedes         *string
-	Demo               bool
-	ContractSha256     string
-	Diff               []byte
-	GateMap            []byte
+	ID                         string
+	RunID                      string
+	PublishedAt                pgtype.Timestamptz
+	Day0                       pgtype.Timestamptz
+	MethodologyVersion         string
+	MethodologySha256          string
+	Supersedes                 *string
+	Demo                       bool
+	ContractSha256             string
+	Diff                       []byte
+	GateMap                    []byte
+	DisclosurePeriodOverridden bool
 }
 
 type Run struct {

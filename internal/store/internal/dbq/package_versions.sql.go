@@ -14,7 +14,7 @@ import (
 const manifestGet = `-- name: ManifestGet :many
 SELECT pv.id, pv.registry, pv.name, pv.version, pv.artifact_sha256, pv.verdict, pv.grade, pv.manifest_hash,
        pv.manifest_reason, pv.extractor_version, pv.methodology_version, pv.methodology_sha256, pv.decided_at,
-       pv.published_at, pv.row_sha256,
+       pv.published_at, pv.row_sha256, pv.demo, pv.disclosure_period_overridden,
        EXISTS (SELECT 1 FROM current_versions o
                WHERE o.lookup_name IN ($1::text, $2::text)
                  AND o.registry <> cv.registry
@@ -52,24 +52,26 @@ type ManifestGetParams struct {
 }
 
 type ManifestGetRow struct {
-	ID                 int64
-	Registry           string
-	Name               string
-	Version            string
-	ArtifactSha256     string
-	Verdict            string
-	Grade              *string
-	ManifestHash       *string
-	ManifestReason     *string
-	ExtractorVersion   string
-	MethodologyVersion string
-	MethodologySha256  string
-	DecidedAt          pgtype.Timestamptz
-	PublishedAt        pgtype.Timestamptz
-	RowSha256          string
-	OnOtherRegistry    bool
-	ToolCount          int32
-	Tools              []byte
+	ID                         int64
+	Registry                   string
+	Name                       string
+	Version                    string
+	ArtifactSha256             string
+	Verdict                    string
+	Grade                      *string
+	ManifestHash               *string
+	ManifestReason             *string
+	ExtractorVersion           string
+	MethodologyVersion         string
+	MethodologySha256          string
+	DecidedAt                  pgtype.Timestamptz
+	PublishedAt                pgtype.Timestamptz
+	RowSha256                  string
+	Demo                       bool
+	DisclosurePeriodOverridden bool
+	OnOtherRegistry            bool
+	ToolCount                  int32
+	Tools                      []byte
 }
 
 // The gateway's hot path: one round trip for the row, one page of its tools,
@@ -113,6 +115,8 @@ func (q *Queries) ManifestGet(ctx context.Context, arg ManifestGetParams) ([]Man
 			&i.DecidedAt,
 			&i.PublishedAt,
 			&i.RowSha256,
+			&i.Demo,
+			&i.DisclosurePeriodOverridden,
 			&i.OnOtherRegistry,
 			&i.ToolCount,
 			&i.Tools,
@@ -281,7 +285,7 @@ func (q *Queries) PackageVersionFindCurrent(ctx context.Context, arg PackageVers
 }
 
 const packageVersionGet = `-- name: PackageVersionGet :one
-SELECT id, publication_id, registry, name, version, artifact_sha256, verdict, grade, blocked_by, surface_outcome, manifest_hash, manifest_reason, extractor_version, methodology_version, methodology_sha256, decided_at, published_at, mcp_surface, delegates_to, delegated_from, capabilities_omitted, row_sha256, row, not_assessed, reason, blocking FROM package_versions WHERE id = $1
+SELECT id, publication_id, registry, name, version, artifact_sha256, verdict, grade, blocked_by, surface_outcome, manifest_hash, manifest_reason, extractor_version, methodology_version, methodology_sha256, decided_at, published_at, mcp_surface, delegates_to, delegated_from, capabilities_omitted, row_sha256, row, not_assessed, reason, blocking, demo, disclosure_period_overridden FROM package_versions WHERE id = $1
 `
 
 func (q *Queries) PackageVersionGet(ctx context.Context, id int64) (PackageVersion, error) {
@@ -314,12 +318,14 @@ func (q *Queries) PackageVersionGet(ctx context.Context, id int64) (PackageVersi
 		&i.NotAssessed,
 		&i.Reason,
 		&i.Blocking,
+		&i.Demo,
+		&i.DisclosurePeriodOverridden,
 	)
 	return i, err
 }
 
 const packageVersionGetCurrent = `-- name: PackageVersionGetCurrent :one
-SELECT pv.id, pv.publication_id, pv.registry, pv.name, pv.version, pv.artifact_sha256, pv.verdict, pv.grade, pv.blocked_by, pv.surface_outcome, pv.manifest_hash, pv.manifest_reason, pv.extractor_version, pv.methodology_version, pv.methodology_sha256, pv.decided_at, pv.published_at, pv.mcp_surface, pv.delegates_to, pv.delegated_from, pv.capabilities_omitted, pv.row_sha256, pv.row, pv.not_assessed, pv.reason, pv.blocking
+SELECT pv.id, pv.publication_id, pv.registry, pv.name, pv.version, pv.artifact_sha256, pv.verdict, pv.grade, pv.blocked_by, pv.surface_outcome, pv.manifest_hash, pv.manifest_reason, pv.extractor_version, pv.methodology_version, pv.methodology_sha256, pv.decided_at, pv.published_at, pv.mcp_surface, pv.delegates_to, pv.delegated_from, pv.capabilities_omitted, pv.row_sha256, pv.row, pv.not_assessed, pv.reason, pv.blocking, pv.demo, pv.disclosure_period_overridden
 FROM current_versions cv
 JOIN package_versions pv ON pv.id = cv.package_version_id
 WHERE cv.registry = $1 AND cv.lookup_name = $2 AND cv.version = $3
@@ -361,6 +367,8 @@ func (q *Queries) PackageVersionGetCurrent(ctx context.Context, arg PackageVersi
 		&i.NotAssessed,
 		&i.Reason,
 		&i.Blocking,
+		&i.Demo,
+		&i.DisclosurePeriodOverridden,
 	)
 	return i, err
 }
@@ -429,37 +437,41 @@ const packageVersionInsert = `-- name: PackageVersionInsert :one
 INSERT INTO package_versions (publication_id, registry, name, version, artifact_sha256, verdict, grade, blocked_by,
                               surface_outcome, manifest_hash, manifest_reason, extractor_version, methodology_version,
                               methodology_sha256, decided_at, published_at, mcp_surface, delegates_to, delegated_from,
-                              capabilities_omitted, row_sha256, row, not_assessed, reason, blocking)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25)
+                              capabilities_omitted, row_sha256, row, not_assessed, reason, blocking, demo,
+                              disclosure_period_overridden)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25,
+        $26, $27)
 RETURNING id
 `
 
 type PackageVersionInsertParams struct {
-	PublicationID       string
-	Registry            string
-	Name                string
-	Version             string
-	ArtifactSha256      string
-	Verdict             string
-	Grade               *string
-	BlockedBy           []string
-	SurfaceOutcome      string
-	ManifestHash        *string
-	ManifestReason      *string
-	ExtractorVersion    string
-	MethodologyVersion  string
-	MethodologySha256   string
-	DecidedAt           pgtype.Timestamptz
-	PublishedAt         pgtype.Timestamptz
-	McpSurface          []byte
-	DelegatesTo         []byte
-	DelegatedFrom       []byte
-	CapabilitiesOmitted int32
-	RowSha256           string
-	Row                 []byte
-	NotAssessed         []string
-	Reason              *string
-	Blocking            []byte
+	PublicationID              string
+	Registry                   string
+	Name                       string
+	Version                    string
+	ArtifactSha256             string
+	Verdict                    string
+	Grade                      *string
+	BlockedBy                  []string
+	SurfaceOutcome             string
+	ManifestHash               *string
+	ManifestReason             *string
+	ExtractorVersion           string
+	MethodologyVersion         string
+	MethodologySha256          string
+	DecidedAt                  pgtype.Timestamptz
+	PublishedAt                pgtype.Timestamptz
+	McpSurface                 []byte
+	DelegatesTo                []byte
+	DelegatedFrom              []byte
+	CapabilitiesOmitted        int32
+	RowSha256                  string
+	Row                        []byte
+	NotAssessed                []string
+	Reason                     *string
+	Blocking                   []byte
+	Demo                       bool
+	DisclosurePeriodOverridden bool
 }
 
 func (q *Queries) PackageVersionInsert(ctx context.Context, arg PackageVersionInsertParams) (int64, error) {
@@ -489,6 +501,8 @@ func (q *Queries) PackageVersionInsert(ctx context.Context, arg PackageVersionIn
 		arg.NotAssessed,
 		arg.Reason,
 		arg.Blocking,
+		arg.Demo,
+		arg.DisclosurePeriodOverridden,
 	)
 	var id int64
 	err := row.Scan(&id)
@@ -497,7 +511,7 @@ func (q *Queries) PackageVersionInsert(ctx context.Context, arg PackageVersionIn
 
 const packageVersionList = `-- name: PackageVersionList :many
 SELECT pv.id, pv.registry, pv.name, pv.version, pv.verdict, pv.grade, pv.blocked_by, pv.reason, pv.manifest_hash,
-       pv.published_at
+       pv.published_at, pv.demo, pv.disclosure_period_overridden
 FROM current_versions cv
 JOIN package_versions pv ON pv.id = cv.package_version_id
 WHERE ($1::text IS NULL OR pv.registry = $1::text)
@@ -522,16 +536,18 @@ type PackageVersionListParams struct {
 }
 
 type PackageVersionListRow struct {
-	ID           int64
-	Registry     string
-	Name         string
-	Version      string
-	Verdict      string
-	Grade        *string
-	BlockedBy    []string
-	Reason       *string
-	ManifestHash *string
-	PublishedAt  pgtype.Timestamptz
+	ID                         int64
+	Registry                   string
+	Name                       string
+	Version                    string
+	Verdict                    string
+	Grade                      *string
+	BlockedBy                  []string
+	Reason                     *string
+	ManifestHash               *string
+	PublishedAt                pgtype.Timestamptz
+	Demo                       bool
+	DisclosurePeriodOverridden bool
 }
 
 // Keyset pagination on (name, id); the cursor is the last id of the page.
@@ -563,6 +579,8 @@ func (q *Queries) PackageVersionList(ctx context.Context, arg PackageVersionList
 			&i.Reason,
 			&i.ManifestHash,
 			&i.PublishedAt,
+			&i.Demo,
+			&i.DisclosurePeriodOverridden,
 		); err != nil {
 			return nil, err
 		}
@@ -575,7 +593,8 @@ func (q *Queries) PackageVersionList(ctx context.Context, arg PackageVersionList
 }
 
 const packageVersionLookup = `-- name: PackageVersionLookup :many
-SELECT i.ord::bigint AS ord, pv.verdict, pv.grade, pv.manifest_hash, pv.published_at
+SELECT i.ord::bigint AS ord, pv.verdict, pv.grade, pv.manifest_hash, pv.published_at, pv.demo,
+       pv.disclosure_period_overridden
 FROM generate_subscripts($1::text[], 1) AS i(ord)
 JOIN current_versions cv ON cv.registry = ($2::text[])[i.ord]
                         AND cv.lookup_name = ($1::text[])[i.ord]
@@ -592,11 +611,13 @@ type PackageVersionLookupParams struct {
 }
 
 type PackageVersionLookupRow struct {
-	Ord          int64
-	Verdict      string
-	Grade        *string
-	ManifestHash *string
-	PublishedAt  pgtype.Timestamptz
+	Ord                        int64
+	Verdict                    string
+	Grade                      *string
+	ManifestHash               *string
+	PublishedAt                pgtype.Timestamptz
+	Demo                       bool
+	DisclosurePeriodOverridden bool
 }
 
 // A batch read: the current row of each requested (registry, name, version),
@@ -616,6 +637,8 @@ func (q *Queries) PackageVersionLookup(ctx context.Context, arg PackageVersionLo
 			&i.Grade,
 			&i.ManifestHash,
 			&i.PublishedAt,
+			&i.Demo,
+			&i.DisclosurePeriodOverridden,
 		); err != nil {
 			return nil, err
 		}

@@ -23,7 +23,7 @@ func (q *Queries) PublicationExists(ctx context.Context, id string) (bool, error
 }
 
 const publicationGet = `-- name: PublicationGet :one
-SELECT id, run_id, published_at, day0, methodology_version, methodology_sha256, supersedes, demo, contract_sha256, diff, gate_map FROM publications WHERE id = $1
+SELECT id, run_id, published_at, day0, methodology_version, methodology_sha256, supersedes, demo, contract_sha256, diff, gate_map, disclosure_period_overridden FROM publications WHERE id = $1
 `
 
 func (q *Queries) PublicationGet(ctx context.Context, id string) (Publication, error) {
@@ -41,28 +41,30 @@ func (q *Queries) PublicationGet(ctx context.Context, id string) (Publication, e
 		&i.ContractSha256,
 		&i.Diff,
 		&i.GateMap,
+		&i.DisclosurePeriodOverridden,
 	)
 	return i, err
 }
 
 const publicationInsert = `-- name: PublicationInsert :exec
 INSERT INTO publications (id, run_id, published_at, day0, methodology_version, methodology_sha256, supersedes, demo,
-                          contract_sha256, diff, gate_map)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+                          contract_sha256, diff, gate_map, disclosure_period_overridden)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
 `
 
 type PublicationInsertParams struct {
-	ID                 string
-	RunID              string
-	PublishedAt        pgtype.Timestamptz
-	Day0               pgtype.Timestamptz
-	MethodologyVersion string
-	MethodologySha256  string
-	Supersedes         *string
-	Demo               bool
-	ContractSha256     string
-	Diff               []byte
-	GateMap            []byte
+	ID                         string
+	RunID                      string
+	PublishedAt                pgtype.Timestamptz
+	Day0                       pgtype.Timestamptz
+	MethodologyVersion         string
+	MethodologySha256          string
+	Supersedes                 *string
+	Demo                       bool
+	ContractSha256             string
+	Diff                       []byte
+	GateMap                    []byte
+	DisclosurePeriodOverridden bool
 }
 
 func (q *Queries) PublicationInsert(ctx context.Context, arg PublicationInsertParams) error {
@@ -78,12 +80,13 @@ func (q *Queries) PublicationInsert(ctx context.Context, arg PublicationInsertPa
 		arg.ContractSha256,
 		arg.Diff,
 		arg.GateMap,
+		arg.DisclosurePeriodOverridden,
 	)
 	return err
 }
 
 const publicationLatest = `-- name: PublicationLatest :one
-SELECT id, run_id, published_at, day0, methodology_version, methodology_sha256, supersedes, demo, contract_sha256, diff, gate_map FROM publications ORDER BY published_at DESC, id DESC LIMIT 1
+SELECT id, run_id, published_at, day0, methodology_version, methodology_sha256, supersedes, demo, contract_sha256, diff, gate_map, disclosure_period_overridden FROM publications ORDER BY published_at DESC, id DESC LIMIT 1
 `
 
 func (q *Queries) PublicationLatest(ctx context.Context) (Publication, error) {
@@ -101,12 +104,13 @@ func (q *Queries) PublicationLatest(ctx context.Context) (Publication, error) {
 		&i.ContractSha256,
 		&i.Diff,
 		&i.GateMap,
+		&i.DisclosurePeriodOverridden,
 	)
 	return i, err
 }
 
 const publicationLatestForRun = `-- name: PublicationLatestForRun :one
-SELECT id, run_id, published_at, day0, methodology_version, methodology_sha256, supersedes, demo, contract_sha256, diff, gate_map FROM publications WHERE run_id = $1 ORDER BY published_at DESC, id DESC LIMIT 1
+SELECT id, run_id, published_at, day0, methodology_version, methodology_sha256, supersedes, demo, contract_sha256, diff, gate_map, disclosure_period_overridden FROM publications WHERE run_id = $1 ORDER BY published_at DESC, id DESC LIMIT 1
 `
 
 func (q *Queries) PublicationLatestForRun(ctx context.Context, runID string) (Publication, error) {
@@ -124,12 +128,13 @@ func (q *Queries) PublicationLatestForRun(ctx context.Context, runID string) (Pu
 		&i.ContractSha256,
 		&i.Diff,
 		&i.GateMap,
+		&i.DisclosurePeriodOverridden,
 	)
 	return i, err
 }
 
 const publicationListByRun = `-- name: PublicationListByRun :many
-SELECT id, run_id, published_at, day0, methodology_version, methodology_sha256, supersedes, demo, contract_sha256, diff, gate_map FROM publications WHERE run_id = $1 ORDER BY published_at DESC, id DESC LIMIT 100
+SELECT id, run_id, published_at, day0, methodology_version, methodology_sha256, supersedes, demo, contract_sha256, diff, gate_map, disclosure_period_overridden FROM publications WHERE run_id = $1 ORDER BY published_at DESC, id DESC LIMIT 100
 `
 
 func (q *Queries) PublicationListByRun(ctx context.Context, runID string) ([]Publication, error) {
@@ -153,6 +158,7 @@ func (q *Queries) PublicationListByRun(ctx context.Context, runID string) ([]Pub
 			&i.ContractSha256,
 			&i.Diff,
 			&i.GateMap,
+			&i.DisclosurePeriodOverridden,
 		); err != nil {
 			return nil, err
 		}

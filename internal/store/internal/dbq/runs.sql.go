@@ -37,7 +37,9 @@ func (q *Queries) RunGet(ctx context.Context, id string) (Run, error) {
 const runList = `-- name: RunList :many
 SELECT r.id, r.started_at, r.finished_at, r.methodology_version, r.extractor_version, r.code_commit, r.code_dirty,
        r.package_count,
-       ARRAY(SELECT p.id FROM publications p WHERE p.run_id = r.id ORDER BY p.published_at DESC, p.id DESC LIMIT 100)::text[] AS publication_ids
+       ARRAY(SELECT p.id FROM publications p WHERE p.run_id = r.id ORDER BY p.published_at DESC, p.id DESC LIMIT 100)::text[] AS publication_ids,
+       EXISTS (SELECT 1 FROM publications p WHERE p.run_id = r.id AND p.demo) AS demo,
+       EXISTS (SELECT 1 FROM publications p WHERE p.run_id = r.id AND p.disclosure_period_overridden) AS disclosure_period_overridden
 FROM runs r
 WHERE EXISTS (SELECT 1 FROM publications p WHERE p.run_id = r.id)
   AND ($1::text IS NULL
@@ -52,15 +54,17 @@ type RunListParams struct {
 }
 
 type RunListRow struct {
-	ID                 string
-	StartedAt          pgtype.Timestamptz
-	FinishedAt         pgtype.Timestamptz
-	MethodologyVersion string
-	ExtractorVersion   string
-	CodeCommit         string
-	CodeDirty          bool
-	PackageCount       int32
-	PublicationIds     []string
+	ID                         string
+	StartedAt                  pgtype.Timestamptz
+	FinishedAt                 pgtype.Timestamptz
+	MethodologyVersion         string
+	ExtractorVersion           string
+	CodeCommit                 string
+	CodeDirty                  bool
+	PackageCount               int32
+	PublicationIds             []string
+	Demo                       bool
+	DisclosurePeriodOverridden bool
 }
 
 // Published runs only, newest first; the cursor is the last id of the page.
@@ -83,6 +87,8 @@ func (q *Queries) RunList(ctx context.Context, arg RunListParams) ([]RunListRow,
 			&i.CodeDirty,
 			&i.PackageCount,
 			&i.PublicationIds,
+			&i.Demo,
+			&i.DisclosurePeriodOverridden,
 		); err != nil {
 			return nil, err
 		}
