@@ -22,6 +22,7 @@ var publishedSHA256 = map[string]string{
 	"2.3.1": "919e52bd705e63c185e91a0384c4e17ff1f883c975990b709a8373b1d9d5163c",
 	"2.3.2": "ba886bb235eb66b477dd6771b3b5006a37af0b1d83b9960703bea09d6f46b01c",
 	"2.3.3": "953a23f057a846fe8fa780ab594600aa46d2cd64a06ff639dea19933dc369106",
+	"2.3.4": "62c59692bfdd1fa9d842c86cb7e03c930a04c4bbc57c718392452e121fea5f6f",
 }
 
 func TestDocumentFirstLineIsVersion(t *testing.T) {
@@ -231,12 +232,17 @@ func TestExtractorAllowed(t *testing.T) {
 	if !ExtractorAllowed("2.3.3", "syntax-tree-5") {
 		t.Fatal("2.3.3 with syntax-tree-5 refused")
 	}
+	if !ExtractorAllowed("2.3.4", "syntax-tree-6") {
+		t.Fatal("2.3.4 with syntax-tree-6 refused")
+	}
 	refused := [][2]string{
 		{"2.3.2", "syntax-tree-3"}, // its advertised names were read under the older rule
 		{"2.3.1", "syntax-tree-2"},
 		{"2.3.1", "syntax-tree-4"},
 		{"2.3.3", "syntax-tree-4"}, // it followed import cycles until the stack died; its bounds were not these
 		{"2.3.2", "syntax-tree-5"},
+		{"2.3.4", "syntax-tree-5"}, // it read composed servers with their bare names and registries as empty
+		{"2.3.3", "syntax-tree-6"},
 		{"2.3.0", "syntax-tree-3"},
 		{"2.2.0", "syntax-tree-2"},
 		{"2.3.1", ""},

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/attestari/attestari/internal/literal"
+	"github.com/attestari/attestari/internal/checks"
 	"github.com/attestari/attestari/internal/methodology"
 	"github.com/attestari/attestari/internal/policy"
 	"github.com/attestari/attestari/internal/rundir"
@@ -59,7 +60,7 @@ func NewRun(dir, runID string, start time.Time) *Run {
 			RunID: runID, StartedAt: start, Status: rundir.StatusFinished,
 			CandidatesFile: "candidates.json", CandidatesSHA256: strings.Repeat("c", 64), Inputs: []rundir.InputFile{},
 			MethodologyVersion: methodology.Version, MethodologySHA256: methodology.SHA256(),
-			ExtractorVersion: extractorVersion(), VerifierVersion: "verify-1", AnalyzerModel: "offline-1",
+			ExtractorVersion: extractorVersion(), VerifierVersion: checks.VerifierVersion, AnalyzerModel: "offline-1",
 			PromptVersion: "p-1", PromptLayout: "separated", PromptSHA256: strings.Repeat("a", 64),
 			Checks: []string{policy.CheckProvenance, policy.CheckSurface, policy.CheckModel}, CodeCommit: "abc",
 		},
