@@ -227,6 +227,28 @@ type countRow struct {
 type reasonCount struct {
 	Code, Guard, Line, URL string
 	N                      int
+	Also                   int // versions that carry the code after another one
+}
+
+// codeGateAgreed is G2's code: the run's own gate refused the package too.
+// Nearly every refusal carries it first, so it explains nothing by itself;
+// the site shows the codes that do first, and G2 apart.
+const codeGateAgreed = "gate_failed_as_recorded"
+
+// explainingFirst orders a refusal's codes: the codes that explain it, then
+// G2's, which only says that the run's gate agreed.
+func explainingFirst(codes []api.BlockedBy) []api.BlockedBy {
+	out := make([]api.BlockedBy, 0, len(codes))
+	var meta []api.BlockedBy
+	for _, c := range codes {
+		if c.Code == codeGateAgreed && len(codes) > 1 {
+			c.Line = "The run's own gate agreed: it refused this version too, for the reasons above."
+			meta = append(meta, c)
+			continue
+		}
+		out = append(out, c)
+	}
+	return append(out, meta...)
 }
 
 type gradesView struct {
@@ -236,6 +258,8 @@ type gradesView struct {
 	RegistryOptions, VerdictOptions, GradeOptions, ReasonOptions []option
 	VerdictCounts                                                []countRow
 	ReasonCounts                                                 []reasonCount
+	ReasonTotal, GateAgreedOnly                                  int
+	GateAgreed                                                   *reasonCount
 	Rows                                                         []gradeRow
 	NextURL                                                      string
 }
@@ -307,12 +331,26 @@ func (s *Server) gradesPage(w http.ResponseWriter, r *http.Request) error {
 		v.VerdictCounts = append(v.VerdictCounts, countRow{Label: verdictLabel[verdict], N: list.Counts.ByVerdict[verdict], URL: filterURL(vf)})
 	}
 	for _, e := range gm.Codes {
-		if n := list.Counts.ByReason[e.Code]; n > 0 {
-			rf := base
-			rf.Reason = e.Code
-			v.ReasonCounts = append(v.ReasonCounts, reasonCount{Code: e.Code, Guard: e.Guard, Line: e.Line, N: n, URL: filterURL(rf)})
+		rf := base
+		rf.Reason = e.Code
+		if e.Code == codeGateAgreed {
+			if n := list.Counts.ByReason[e.Code]; n > 0 {
+				v.GateAgreed = &reasonCount{Code: e.Code, Guard: e.Guard, Line: e.Line, N: n, URL: filterURL(rf)}
+			}
+			if n := list.Counts.ByFirstReason[e.Code]; n > 0 {
+				v.GateAgreedOnly = n
+			}
+			continue
+		}
+		if n := list.Counts.ByFirstReason[e.Code]; n > 0 {
+			v.ReasonCounts = append(v.ReasonCounts, reasonCount{Code: e.Code, Guard: e.Guard, Line: e.Line, N: n,
+				Also: list.Counts.ByReason[e.Code] - n, URL: filterURL(rf)})
 		}
 	}
+	for _, r := range v.ReasonCounts {
+		v.ReasonTotal += r.N
+	}
+	v.ReasonTotal += v.GateAgreedOnly
 	for _, it := range list.Items {
 		row := gradeRow{Name: it.Name, Version: it.Version, Registry: it.Registry, URL: packageURL(it.Registry, it.Name, it.Version),
 			Verdict: it.Verdict, Published: date(it.PublishedAt)}
@@ -330,6 +368,7 @@ func (s *Server) gradesPage(w http.ResponseWriter, r *http.Request) error {
 			}
 			row.Codes = append(row.Codes, api.BlockedBy{Code: c, Guard: e.Guard, Line: e.Line})
 		}
+		row.Codes = explainingFirst(row.Codes)
 		v.Rows = append(v.Rows, row)
 	}
 	if list.NextCursor != nil {
@@ -449,6 +488,7 @@ func (s *Server) packagePage(w http.ResponseWriter, r *http.Request) error {
 	if d.Reason != nil {
 		v.Result.Codes = append(v.Result.Codes, *d.Reason)
 	}
+	v.Result.Codes = explainingFirst(v.Result.Codes)
 	descs := map[string]string{}
 	for _, t := range d.Tools {
 		tv := toolView{Name: t.Name, State: t.DescriptionState, Hash: deref(t.ToolHash), Reason: deref(t.Reason)}
