@@ -28,7 +28,9 @@ import (
 // leaves them out.
 var SiteRoutes = []string{
 	"GET /",
+	"GET /package/{registry}/{name}",
 	"GET /package/{registry}/{name}/{version}",
+	"GET /finding/{id}",
 	"GET /gate-map",
 	"GET /docs/methodology",
 	"GET /docs/methodology/{version}",
@@ -43,7 +45,7 @@ type site struct {
 
 func newSite() (*site, error) {
 	st := &site{pages: map[string]*template.Template{}}
-	for _, p := range []string{"grades", "package", "gatemap", "methodology", "error"} {
+	for _, p := range []string{"grades", "package", "versions", "finding", "gatemap", "methodology", "error"} {
 		t, err := template.New(p).ParseFS(web.Templates, "templates/layout.html", "templates/"+p+".html")
 		if err != nil {
 			return nil, fmt.Errorf("website template %s: %w", p, err)
@@ -64,7 +66,9 @@ func newSite() (*site, error) {
 
 func (s *Server) siteRoutes(r chi.Router) {
 	r.Get("/", s.page(s.gradesPage))
+	r.Get("/package/{registry}/{name}", s.page(s.versionsPage))
 	r.Get("/package/{registry}/{name}/{version}", s.page(s.packagePage))
+	r.Get("/finding/{id}", s.page(s.findingPage))
 	r.Get("/gate-map", s.page(s.gateMapPage))
 	r.Get("/docs/methodology", s.page(s.methodologyPage))
 	r.Get("/docs/methodology/{version}", s.page(s.methodologyPage))
@@ -77,10 +81,34 @@ type common struct {
 	CSSVersion         string
 	MethodologyVersion string
 	MethodologySHA256  string
+	Appeals            appealsContact
+}
+
+// appealsContact is the operator's configured appeals contact as a page
+// shows it: a link for an e-mail address or an http(s) URL, else the text.
+type appealsContact struct {
+	Text string
+	URL  template.URL
+}
+
+func newAppealsContact(c string) appealsContact {
+	c = strings.TrimSpace(c)
+	out := appealsContact{Text: c}
+	switch u, err := url.Parse(c); {
+	case c == "" || err != nil:
+	case u.Scheme == "https" || u.Scheme == "http":
+		out.URL = template.URL(u.String())
+	case u.Scheme == "mailto":
+		out.URL, out.Text = template.URL(u.String()), u.Opaque
+	case u.Scheme == "" && strings.Count(c, "@") == 1 && !strings.ContainsAny(c, " /:<>\"\\"):
+		out.URL = template.URL("mailto:" + c)
+	}
+	return out
 }
 
 func (s *Server) common(section string) common {
-	return common{Section: section, CSSVersion: s.site.cssVersion, MethodologyVersion: methodology.Version, MethodologySHA256: methodology.SHA256()}
+	return common{Section: section, CSSVersion: s.site.cssVersion, MethodologyVersion: methodology.Version, MethodologySHA256: methodology.SHA256(),
+		Appeals: newAppealsContact(s.opts.AppealsContact)}
 }
 
 // page wraps a page handler: its error becomes an HTML error page (the
@@ -388,10 +416,10 @@ type resultView struct {
 
 type findingView struct {
 	api.Finding
-	StatusLabel, EvidenceURL string
-	EntryKind                string
-	Highlighted              bool
-	Before, Mark, After      string
+	StatusLabel, EvidenceURL, URL string
+	EntryKind                     string
+	Highlighted                   bool
+	Before, Mark, After           string
 }
 
 type capGroup struct {
@@ -500,7 +528,8 @@ func (s *Server) packagePage(w http.ResponseWriter, r *http.Request) error {
 	}
 	seenBlob := map[string]bool{}
 	for _, f := range d.Findings {
-		fv := findingView{Finding: f, StatusLabel: statusLabel[f.Status], EvidenceURL: "/evidence/" + f.Evidence.SHA256, EntryKind: "the tool"}
+		fv := findingView{Finding: f, StatusLabel: statusLabel[f.Status], EvidenceURL: "/evidence/" + f.Evidence.SHA256, EntryKind: "the tool",
+			URL: findingURL(f.ID)}
 		if f.SurfaceKind != nil && *f.SurfaceKind != "tool" {
 			fv.EntryKind = "the " + strings.ReplaceAll(*f.SurfaceKind, "_", " ")
 		}
@@ -545,14 +574,32 @@ func (s *Server) packagePage(w http.ResponseWriter, r *http.Request) error {
 			" (it fetches the pure-Python wheel when the release has one, as the run did; if the checksum below differs, the release's other files are listed on the index, and one of them has it)",
 			"the downloaded file", "unzip (a wheel) or tar xzf (an sdist) the downloaded file"
 	}
+	v.History = historyRows(d.Registry, d.Name, d.Version, hist)
+	w.Header().Set("Cache-Control", "public, max-age=300")
+	s.renderPage(w, r, http.StatusOK, "package", v)
+	return nil
+}
+
+// historyRows are the rows of a version history; current is the version of
+// the page showing it ("" for none).
+func historyRows(registry, name, current string, hist []api.VersionHistoryEntry) []historyRow {
+	var out []historyRow
 	for _, h := range hist {
-		row := historyRow{Version: h.Version, URL: packageURL(d.Registry, d.Name, h.Version), Current: h.Version == d.Version,
+		row := historyRow{Version: h.Version, URL: packageURL(registry, name, h.Version), Current: h.Version == current,
 			ManifestHash: deref(h.ManifestHash)}
 		switch {
 		case h.Grade != nil:
 			row.Result = "Grade " + *h.Grade
 		case h.Verdict == api.VerdictNotGradeable:
-			row.Result = "Not graded: " + strings.Join(h.BlockedBy, ", ")
+			codes := make([]api.BlockedBy, len(h.BlockedBy))
+			for i, c := range h.BlockedBy {
+				codes[i] = api.BlockedBy{Code: c}
+			}
+			var names []string
+			for _, c := range explainingFirst(codes) {
+				names = append(names, c.Code)
+			}
+			row.Result = "Not graded: " + strings.Join(names, ", ")
 		default:
 			row.Result = verdictLabel[h.Verdict]
 		}
@@ -569,13 +616,113 @@ func (s *Server) packagePage(w http.ResponseWriter, r *http.Request) error {
 			if len(row.Changes) == 0 {
 				row.Changes = []string{"manifest hash changed"}
 			}
-			row.DiffURL = "/diff/" + d.Name + "/" + url.PathEscape(c.From) + "/" + url.PathEscape(c.To) + "?registry=" + d.Registry
+			row.DiffURL = "/diff/" + name + "/" + url.PathEscape(c.From) + "/" + url.PathEscape(c.To) + "?registry=" + registry
 			row.Changes = append([]string{"since " + c.From + ":"}, row.Changes...)
 		}
-		v.History = append(v.History, row)
+		out = append(out, row)
 	}
+	return out
+}
+
+func findingURL(id string) string { return "/finding/" + url.PathEscape(id) }
+
+var siteFindingID = regexp.MustCompile(`^[A-Za-z0-9_.:-]{1,128}$`)
+
+type appealRow struct{ ID, Status, Filed, Resolved string }
+
+var appealStatusLabel = map[string]string{
+	"open": "open: the finding is under appeal", "upheld": "upheld: the finding is withdrawn",
+	"dismissed": "dismissed: the finding stands", "withdrawn": "withdrawn by the appellant",
+}
+
+type findingPageView struct {
+	Common                       common
+	F                            findingView
+	D                            *api.FindingDetail
+	PackageURL, Published, Lines string
+	Appeals                      []appealRow
+}
+
+// findingPage is one finding as its newest publication states it: its
+// public status, every appeal with its dates, and where its evidence is.
+func (s *Server) findingPage(w http.ResponseWriter, r *http.Request) error {
+	rd, err := s.reader()
+	if err != nil {
+		return err
+	}
+	id := pathParam(r, "id")
+	if !siteFindingID.MatchString(id) {
+		return badPage("The finding id is not valid.")
+	}
+	d, err := rd.Finding(r.Context(), id)
+	if err != nil {
+		return err
+	}
+	f := d.Finding
+	v := findingPageView{Common: s.common("grades"), D: d,
+		F:          findingView{Finding: f, StatusLabel: statusLabel[f.Status], EvidenceURL: "/evidence/" + f.Evidence.SHA256, URL: findingURL(f.ID), EntryKind: entryKind(f)},
+		PackageURL: packageURL(d.Package.Registry, d.Package.Name, d.Package.Version), Published: date(d.PublishedAt),
+		Lines: lineRange(f.Evidence)}
+	for _, a := range d.Appeals {
+		row := appealRow{ID: a.ID, Status: a.Status, Filed: date(a.FiledAt), Resolved: "not yet"}
+		if l := appealStatusLabel[a.Status]; l != "" {
+			row.Status = l
+		}
+		if a.ResolvedAt != nil {
+			row.Resolved = date(*a.ResolvedAt)
+		}
+		v.Appeals = append(v.Appeals, row)
+	}
+	w.Header().Set("Cache-Control", "public, max-age=60")
+	s.renderPage(w, r, http.StatusOK, "finding", v)
+	return nil
+}
+
+func entryKind(f api.Finding) string {
+	if f.SurfaceKind != nil && *f.SurfaceKind != "tool" {
+		return "the " + strings.ReplaceAll(*f.SurfaceKind, "_", " ")
+	}
+	return "the tool"
+}
+
+func lineRange(e api.Evidence) string {
+	lines := strconv.Itoa(e.LineStart)
+	if e.LineEnd != e.LineStart {
+		lines += "–" + strconv.Itoa(e.LineEnd)
+	}
+	return lines
+}
+
+type versionsView struct {
+	Common         common
+	Registry, Name string
+	History        []historyRow
+}
+
+// versionsPage lists the published versions of a package, newest first,
+// for a package address without a version.
+func (s *Server) versionsPage(w http.ResponseWriter, r *http.Request) error {
+	rd, err := s.reader()
+	if err != nil {
+		return err
+	}
+	reg, name := chi.URLParam(r, "registry"), pathParam(r, "name")
+	if reg != api.RegistryNPM && reg != api.RegistryPyPI {
+		return &Problem{Status: http.StatusNotFound, Detail: "There is no such registry here: only npm and pypi."}
+	}
+	if len(name) > 214 || !siteName.MatchString(name) {
+		return badPage("The package name is not valid.")
+	}
+	hist, err := rd.History(r.Context(), reg, name)
+	if err != nil {
+		return err
+	}
+	if len(hist) == 0 {
+		return &Problem{Status: http.StatusNotFound, Detail: "No version of this package is published."}
+	}
+	v := versionsView{Common: s.common("grades"), Registry: reg, Name: name, History: historyRows(reg, name, "", hist)}
 	w.Header().Set("Cache-Control", "public, max-age=300")
-	s.renderPage(w, r, http.StatusOK, "package", v)
+	s.renderPage(w, r, http.StatusOK, "versions", v)
 	return nil
 }
 
