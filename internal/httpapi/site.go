@@ -342,6 +342,11 @@ func (s *Server) gradesPage(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	if _, known := gm.Lookup(f.Reason); f.Reason != "" && !known && list.Counts.ByReason[f.Reason] == 0 {
+		// Neither a code of the gate map in force nor one a published
+		// version still carries: a typo, not an empty result.
+		return badPage("The reason is not a code of the gate map.")
+	}
 	v := gradesView{Common: s.common("grades"), Filter: f,
 		Filtered: f.Query != "" || f.Registry != "" || f.Verdict != "" || f.Grade != "" || f.Reason != ""}
 	v.RegistryOptions = options(f.Registry, "", "Any registry", "npm", "npm", "pypi", "PyPI")

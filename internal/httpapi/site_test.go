@@ -28,6 +28,12 @@ func TestSitePages(t *testing.T) {
 	if res.StatusCode != 200 || strings.Contains(body, "@acme/files</a>") || !strings.Contains(body, "minified-server</a>") {
 		t.Fatalf("search does not narrow: %d", res.StatusCode)
 	}
+	// Search matches words, in any order: "notes acme" is not a substring of
+	// any name, and finds @acme/notes.
+	res, body = ts.get("/?q=notes+acme")
+	if res.StatusCode != 200 || !strings.Contains(body, "@acme/notes</a>") || strings.Contains(body, "@acme/files</a>") {
+		t.Fatalf("search by words: %d", res.StatusCode)
+	}
 	res, body = ts.get("/package/npm/@acme/files/1.0.0")
 	if res.StatusCode != 200 {
 		t.Fatalf("package page: %d %s", res.StatusCode, body)
@@ -60,10 +66,14 @@ func TestSitePages(t *testing.T) {
 	if res.StatusCode != 404 || !strings.Contains(body, `href="/package/npm/@acme/files/1.1.0"`) {
 		t.Fatalf("unknown version page lists the known ones: %d %s", res.StatusCode, body)
 	}
-	for _, bad := range []string{"/package/npm/bad%20name/1", "/?grade=Z", "/?registry=maven"} {
+	for _, bad := range []string{"/package/npm/bad%20name/1", "/?grade=Z", "/?registry=maven", "/?reason=minified_onyl", "/?verdict=refused"} {
 		if res, _ := ts.get(bad); res.StatusCode != 400 {
 			t.Errorf("%s: %d", bad, res.StatusCode)
 		}
+	}
+	// A code of the gate map that no version carries is an empty result, not an error.
+	if res, body := ts.get("/?reason=verifier_rejected"); res.StatusCode != 200 || !strings.Contains(body, "No published package version matches.") {
+		t.Errorf("a known code with no version: %d", res.StatusCode)
 	}
 	res, body = ts.get("/gate-map")
 	if res.StatusCode != 200 || !strings.Contains(body, `id="minified_only"`) || strings.Count(body, "<tr id=") != len(policy.GateMap) {
