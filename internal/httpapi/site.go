@@ -46,7 +46,7 @@ type site struct {
 func newSite() (*site, error) {
 	st := &site{pages: map[string]*template.Template{}}
 	for _, p := range []string{"grades", "package", "versions", "finding", "gatemap", "methodology", "error"} {
-		t, err := template.New(p).ParseFS(web.Templates, "templates/layout.html", "templates/"+p+".html")
+		t, err := template.New(p).Funcs(template.FuncMap{"slug": slug}).ParseFS(web.Templates, "templates/layout.html", "templates/"+p+".html")
 		if err != nil {
 			return nil, fmt.Errorf("website template %s: %w", p, err)
 		}
@@ -823,10 +823,13 @@ type methodologyVersionView struct {
 }
 
 type methodologyView struct {
-	Common   common
-	Version  string
-	Body     template.HTML
-	Versions []methodologyVersionView
+	Common          common
+	Version, SHA256 string
+	Title           string
+	InForce         bool
+	TOC             []tocEntry
+	Body            template.HTML
+	Versions        []methodologyVersionView
 }
 
 func (s *Server) methodologyPage(w http.ResponseWriter, r *http.Request) error {
@@ -838,7 +841,12 @@ func (s *Server) methodologyPage(w http.ResponseWriter, r *http.Request) error {
 	if !ok {
 		return &Problem{Status: http.StatusNotFound, Detail: "No published methodology has that version."}
 	}
-	v := methodologyView{Common: s.common("methodology"), Version: sn.Version, Body: markdownHTML(string(sn.Bytes))}
+	title, toc, body := documentHTML(string(sn.Bytes))
+	if title == "" {
+		title = "The Attestari methodology"
+	}
+	v := methodologyView{Common: s.common("methodology"), Version: sn.Version, SHA256: sn.SHA256, Title: title,
+		InForce: sn.Version == methodology.Version, TOC: toc, Body: body}
 	for _, x := range methodology.Snapshots() {
 		v.Versions = append(v.Versions, methodologyVersionView{Version: x.Version, SHA256: x.SHA256, URL: "/docs/methodology/" + x.Version,
 			Markdown: "/methodology/" + x.Version + "?format=markdown", Extractors: strings.Join(extractorsFor(x.Version), ", "),

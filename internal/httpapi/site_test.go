@@ -2,9 +2,11 @@ package httpapi
 
 import (
 	"html"
+	"regexp"
 	"strings"
 	"testing"
 
+	"github.com/attestari/attestari/internal/methodology"
 	"github.com/attestari/attestari/internal/policy"
 )
 
@@ -82,6 +84,25 @@ func TestSitePages(t *testing.T) {
 	res, body = ts.get("/docs/methodology")
 	if res.StatusCode != 200 || !strings.Contains(body, "<h1 id=\"the-attestari-methodology\">") || !strings.Contains(body, "<table>") {
 		t.Fatalf("methodology page: %d", res.StatusCode)
+	}
+	// A document: no raw version line, one title, and a table of contents
+	// whose every link names a heading of the page, before the first
+	// paragraph that names a path of the code.
+	if strings.Contains(body, "methodology_version: "+methodology.Version) || strings.Count(body, "<h1") != 1 {
+		t.Errorf("methodology page shows its version line or two titles")
+	}
+	toc := between(body, `<nav class="toc"`, `</nav>`)
+	links := regexp.MustCompile(`href="#([^"]+)"`).FindAllStringSubmatch(toc, -1)
+	if len(links) < 25 || !strings.Contains(toc, `href="#9-gradeability-the-gate-fails-closed"`) || !strings.Contains(toc, `href="#5-5-context-tags-on-exfiltrate-data-findings"`) {
+		t.Errorf("table of contents: %d links: %s", len(links), toc)
+	}
+	for _, l := range links {
+		if !strings.Contains(body, `id="`+l[1]+`"`) {
+			t.Errorf("contents link #%s names no heading", l[1])
+		}
+	}
+	if i, j := strings.Index(body, `class="toc"`), strings.Index(body, "internal/"); i < 0 || j < i {
+		t.Errorf("an internal path comes before the contents")
 	}
 	if res, _ := ts.get("/docs/methodology/9.9.9"); res.StatusCode != 404 {
 		t.Fatalf("unknown methodology version: %d", res.StatusCode)
