@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"html/template"
@@ -439,11 +440,125 @@ type toolView struct {
 
 type notAssessed struct{ ID, Meaning string }
 
-type reproEvidence struct{ Path, Lines, Excerpt, URL, SHA string }
+// reproEvidence is how to check one cited blob: Commands to paste, in
+// order, and what each must print.
+type reproEvidence struct {
+	Path, Lines, Excerpt, URL, SHA string
+	Record                         bool // a projected registry or repository record, not a file of the artifact
+	Commands                       []reproCommand
+}
+
+type reproCommand struct{ Command, Expect string }
 
 type reproView struct {
-	Fetch, File, Unpack string
-	Evidence            []reproEvidence
+	Demo                   bool
+	Fetch, Note, File, Dir string
+	Unpack                 []reproCommand
+	Evidence               []reproEvidence
+	ToolHashes             []reproCommand
+}
+
+// shellQuote quotes s for a POSIX shell: single quotes, each ' as '\”.
+func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
+
+// siteOrigin is the scheme and host a reader reached this page at, for
+// the commands that fetch from this site.
+func siteOrigin(r *http.Request) string {
+	scheme := "http"
+	if r.TLS != nil {
+		scheme = "https"
+	}
+	return scheme + "://" + r.Host
+}
+
+// jqPath turns an RFC 6901 pointer (or its # form) into a jq path array:
+// numeric tokens index arrays.
+func jqPath(ptr string) string {
+	ptr = strings.TrimPrefix(ptr, "#")
+	if u, err := url.PathUnescape(ptr); err == nil {
+		ptr = u
+	}
+	ptr = strings.TrimPrefix(ptr, "/")
+	if ptr == "" {
+		return "[]"
+	}
+	var parts []string
+	for _, t := range strings.Split(ptr, "/") {
+		t = strings.ReplaceAll(strings.ReplaceAll(t, "~1", "/"), "~0", "~")
+		if _, err := strconv.Atoi(t); err == nil {
+			parts = append(parts, t)
+			continue
+		}
+		b, _ := json.Marshal(t)
+		parts = append(parts, string(b))
+	}
+	return "[" + strings.Join(parts, ",") + "]"
+}
+
+// reproSteps are the "Check this yourself" steps of a package version:
+// commands a reader pastes as they are, each with what it must print, for
+// every kind of evidence a finding cites (a file of the artifact, or a
+// projected record), and the tool hashes that can be recomputed from the
+// page alone. A demo package was never on a public registry: the steps say
+// so and start from the published evidence.
+func reproSteps(d *api.PackageDetail, demo bool, origin string) reproView {
+	v := reproView{Demo: demo, Dir: "attestari-check"}
+	root := v.Dir + "/"
+	if d.Registry == api.RegistryNPM {
+		v.File = strings.TrimPrefix(strings.ReplaceAll(d.Name, "/", "-"), "@") + "-" + d.Version + ".tgz"
+		v.Fetch = "npm pack " + shellQuote(d.Name+"@"+d.Version)
+		v.Unpack = []reproCommand{{Command: "mkdir -p " + v.Dir + " && tar xzf " + v.File + " -C " + v.Dir + " --strip-components=1",
+			Expect: "nothing; the files are then under " + root + ", as npm installs them"}}
+	} else {
+		// The run examines the pure-Python wheel when the release has one,
+		// else the sdist (pipeline.pickDistribution); pip's own choice for a
+		// pure-Python project is the same wheel. The SHA-256 names the file.
+		v.File = "dist/*"
+		v.Fetch = "pip download --no-deps --dest dist " + shellQuote(d.Name+"=="+d.Version)
+		v.Note = "pip fetches the pure-Python wheel when the release has one, as the run did; if no file prints the checksum, another file of the release (listed on the index) has it."
+		v.Unpack = []reproCommand{
+			{Command: "mkdir -p " + v.Dir + " && unzip -q dist/*.whl -d " + v.Dir, Expect: "nothing, for a wheel (its files sit at the root)"},
+			{Command: "mkdir -p " + v.Dir + " && tar xzf dist/*.tar.gz -C " + v.Dir + " --strip-components=1", Expect: "nothing, for an sdist (its name-version/ directory is dropped)"},
+		}
+	}
+	seen := map[string]bool{}
+	for _, f := range d.Findings {
+		e := f.Evidence
+		if seen[e.SHA256+e.Path] {
+			continue
+		}
+		seen[e.SHA256+e.Path] = true
+		blob := origin + "/evidence/" + e.SHA256
+		ev := reproEvidence{Path: e.Path, Lines: lineRange(e), Excerpt: e.Excerpt, URL: "/evidence/" + e.SHA256, SHA: e.SHA256,
+			Record: strings.HasPrefix(e.Path, "/") || strings.HasPrefix(e.Path, "#")}
+		if ev.Record {
+			ev.Commands = []reproCommand{
+				{Command: "curl -s " + shellQuote(blob) + " -o record.json && sha256sum record.json", Expect: e.SHA256 + "  record.json"},
+				{Command: "jq " + shellQuote("getpath("+jqPath(e.Path)+")") + " record.json", Expect: "the value that holds the quoted text"},
+			}
+		} else {
+			file := root + e.Path
+			ev.Commands = []reproCommand{{Command: "sed -n " + shellQuote(strconv.Itoa(e.LineStart)+","+strconv.Itoa(max(e.LineEnd, e.LineStart))+"p") + " " + shellQuote(file),
+				Expect: "the lines that hold the quoted text"}}
+			if e.Excerpt != "" && !strings.ContainsAny(e.Excerpt, "\n\r") {
+				ev.Commands = append(ev.Commands, reproCommand{Command: "grep -cF -- " + shellQuote(e.Excerpt) + " " + shellQuote(file), Expect: "1 or more"})
+			}
+			ev.Commands = append(ev.Commands, reproCommand{Command: "curl -s " + shellQuote(blob) + " | sha256sum", Expect: e.SHA256 + "  -"})
+			if !demo {
+				ev.Commands = append(ev.Commands, reproCommand{Command: "curl -s " + shellQuote(blob) + " | cmp - " + shellQuote(file),
+					Expect: "nothing: the published copy is the artifact's file byte for byte"})
+			}
+		}
+		v.Evidence = append(v.Evidence, ev)
+	}
+	for _, t := range d.Tools {
+		if t.ToolHash == nil || t.SchemaKind != "none" || t.Description == nil || len(v.ToolHashes) == 3 {
+			continue
+		}
+		v.ToolHashes = append(v.ToolHashes, reproCommand{Command: "printf '%s\\0%s\\0' " + shellQuote(t.Name) + " " + shellQuote(*t.Description) + " | sha256sum",
+			Expect: *t.ToolHash + "  -"})
+	}
+	return v
 }
 
 type historyRow struct {
@@ -531,7 +646,6 @@ func (s *Server) packagePage(w http.ResponseWriter, r *http.Request) error {
 		}
 		v.Tools = append(v.Tools, tv)
 	}
-	seenBlob := map[string]bool{}
 	for _, f := range d.Findings {
 		fv := findingView{Finding: f, StatusLabel: statusLabel[f.Status], EvidenceURL: "/evidence/" + f.Evidence.SHA256, EntryKind: "the tool",
 			URL: findingURL(f.ID)}
@@ -544,15 +658,6 @@ func (s *Server) packagePage(w http.ResponseWriter, r *http.Request) error {
 			}
 		}
 		v.Findings = append(v.Findings, fv)
-		if !seenBlob[f.Evidence.SHA256+f.Evidence.Path] {
-			seenBlob[f.Evidence.SHA256+f.Evidence.Path] = true
-			lines := strconv.Itoa(f.Evidence.LineStart)
-			if f.Evidence.LineEnd != f.Evidence.LineStart {
-				lines += "–" + strconv.Itoa(f.Evidence.LineEnd)
-			}
-			v.Repro.Evidence = append(v.Repro.Evidence, reproEvidence{Path: f.Evidence.Path, Lines: lines, Excerpt: f.Evidence.Excerpt,
-				URL: "/evidence/" + f.Evidence.SHA256, SHA: f.Evidence.SHA256})
-		}
 	}
 	for _, k := range capabilityKinds {
 		g := capGroup{Label: k.Label}
@@ -568,17 +673,9 @@ func (s *Server) packagePage(w http.ResponseWriter, r *http.Request) error {
 	for _, c := range d.NotAssessed {
 		v.NotAssessed = append(v.NotAssessed, notAssessed{ID: c, Meaning: declaredChecks[c]})
 	}
-	if d.Registry == api.RegistryNPM {
-		file := strings.TrimPrefix(strings.ReplaceAll(d.Name, "/", "-"), "@") + "-" + d.Version + ".tgz"
-		v.Repro.Fetch, v.Repro.File, v.Repro.Unpack = "npm pack "+d.Name+"@"+d.Version, file, "tar xzf "+file+" (files are under package/)"
-	} else {
-		// The run examines the pure-Python wheel when the release has one,
-		// else the sdist (pipeline.pickDistribution); pip's own choice for a
-		// pure-Python project is the same wheel. The SHA-256 names the file.
-		v.Repro.Fetch, v.Repro.File, v.Repro.Unpack = "pip download --no-deps "+d.Name+"=="+d.Version+
-			" (it fetches the pure-Python wheel when the release has one, as the run did; if the checksum below differs, the release's other files are listed on the index, and one of them has it)",
-			"the downloaded file", "unzip (a wheel) or tar xzf (an sdist) the downloaded file"
-	}
+	// The demo label is served by the publication labels (api.Labels);
+	// until a row carries it, no page is marked demo here.
+	v.Repro = reproSteps(d, false, siteOrigin(r))
 	v.History = historyRows(d.Registry, d.Name, d.Version, hist)
 	w.Header().Set("Cache-Control", "public, max-age=300")
 	s.renderPage(w, r, http.StatusOK, "package", v)
