@@ -445,6 +445,7 @@ type notAssessed struct{ ID, Meaning string }
 type reproEvidence struct {
 	Path, Lines, Excerpt, URL, SHA string
 	Record                         bool // a projected registry or repository record, not a file of the artifact
+	OneLine                        bool
 	Commands                       []reproCommand
 }
 
@@ -530,7 +531,7 @@ func reproSteps(d *api.PackageDetail, demo bool, origin string) reproView {
 		seen[e.SHA256+e.Path] = true
 		blob := origin + "/evidence/" + e.SHA256
 		ev := reproEvidence{Path: e.Path, Lines: lineRange(e), Excerpt: e.Excerpt, URL: "/evidence/" + e.SHA256, SHA: e.SHA256,
-			Record: strings.HasPrefix(e.Path, "/") || strings.HasPrefix(e.Path, "#")}
+			Record: strings.HasPrefix(e.Path, "/") || strings.HasPrefix(e.Path, "#"), OneLine: e.LineEnd <= e.LineStart}
 		if ev.Record {
 			ev.Commands = []reproCommand{
 				{Command: "curl -s " + shellQuote(blob) + " -o record.json && sha256sum record.json", Expect: e.SHA256 + "  record.json"},
