@@ -577,6 +577,7 @@ type packageView struct {
 	CapGroups                                 []capGroup
 	Tools                                     []toolView
 	ManifestHash, ManifestReason, ManifestURL string
+	VersionsURL                               string
 	NotAssessed                               []notAssessed
 	Repro                                     reproView
 	History                                   []historyRow
@@ -629,7 +630,8 @@ func (s *Server) packagePage(w http.ResponseWriter, r *http.Request) error {
 	}
 	v := packageView{Common: s.common("grades"), D: d, Decided: date(d.DecidedAt), Published: date(d.PublishedAt),
 		ManifestHash: deref(d.ManifestHash), ManifestReason: deref(d.ManifestReason),
-		ManifestURL: "/manifest/" + d.Name + "/" + url.PathEscape(d.Version) + "?registry=" + d.Registry}
+		ManifestURL: "/manifest/" + d.Name + "/" + url.PathEscape(d.Version) + "?registry=" + d.Registry,
+		VersionsURL: "/package/" + d.Registry + "/" + d.Name}
 	v.Result = resultView{Kind: d.Verdict, Codes: d.BlockedBy}
 	if d.Grade != nil {
 		v.Result.Grade, v.Result.Meaning = *d.Grade, gradeMeaning[*d.Grade]
