@@ -208,15 +208,22 @@ type PackageFilter struct {
 	Grade    string
 	Verdict  string
 	Reason   string
-	Query    string // name substring
+	Query    string // name search: every word a substring of the name
 	Cursor   string
 	Limit    int
 }
 
 // Counts are facet counts over a search: by verdict and by reason code.
+// ByReason counts the versions that carry each code, so a version refused
+// for two reasons is in two counts and the counts sum past the versions.
+// ByFirstReason counts each refused or out-of-scope version once, under its
+// first code other than gate_failed_as_recorded (G2, the run's own gate
+// agreeing, which nearly every refusal carries), or under that code when it
+// is the only one; it sums to the refused and out-of-scope versions.
 type Counts struct {
-	ByVerdict map[string]int `json:"by_verdict"`
-	ByReason  map[string]int `json:"by_reason"`
+	ByVerdict     map[string]int `json:"by_verdict"`
+	ByReason      map[string]int `json:"by_reason"`
+	ByFirstReason map[string]int `json:"by_first_reason"`
 }
 
 // PackageList is a page of GET /packages.

@@ -47,6 +47,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	proxies := fs.String("trusted-proxies", getenv("ATTESTARI_TRUSTED_PROXIES"), "comma-separated CIDR prefixes of the reverse proxies in front of the server; the client is then read from X-Forwarded-For (env ATTESTARI_TRUSTED_PROXIES; empty: the TCP peer is the client)")
 	deadline := fs.String("request-deadline", envOr(getenv, "ATTESTARI_REQUEST_DEADLINE", httpapi.DefaultRequestDeadline.String()), "bound on the database work of one request, as a Go duration (env ATTESTARI_REQUEST_DEADLINE); past it the answer is 504. At most the write timeout less the read timeout ("+maxDeadline.String()+")")
 	checkAddr := fs.Bool("check-addr", false, "only check that the address can be listened on, then exit (0: free; 1: not, with the reason); `make run` calls it before the cycle starts")
+	appeals := fs.String("appeals-contact", getenv("ATTESTARI_APPEALS_CONTACT"), "where publishers send appeals, an e-mail address or a URL, shown on the website's package and finding pages (env ATTESTARI_APPEALS_CONTACT; empty: the pages say none is configured)")
 	cacheMB := fs.Int("manifest-cache-mb", 64, "memory for cached GET /manifest answers, in MiB; cached only while the server hears the loader's notifications (0: no cache)")
 	fs.Usage = func() {
 		fmt.Fprintf(stdout, `Usage: attestari-api [flags]
@@ -140,7 +141,8 @@ Flags:
 	if *cacheMB <= 0 {
 		cacheBytes = -1
 	}
-	api, err := httpapi.New(httpapi.Options{Reader: st, Logger: log, RequestsPerMinute: *rate, Version: version, ManifestCacheBytes: cacheBytes, TrustedProxies: trusted, RequestDeadline: reqDeadline})
+	api, err := httpapi.New(httpapi.Options{Reader: st, Logger: log, RequestsPerMinute: *rate, Version: version, ManifestCacheBytes: cacheBytes, TrustedProxies: trusted, RequestDeadline: reqDeadline,
+		AppealsContact: *appeals})
 	if err != nil {
 		return fmt.Errorf("start the API: %w", err)
 	}

@@ -113,7 +113,7 @@ WHERE (sqlc.narg(registry)::text IS NULL OR pv.registry = sqlc.narg(registry)::t
   AND (sqlc.narg(grade)::text IS NULL OR pv.grade = sqlc.narg(grade)::text)
   AND (sqlc.narg(verdict)::text IS NULL OR pv.verdict = sqlc.narg(verdict)::text)
   AND (sqlc.narg(reason)::text IS NULL OR sqlc.narg(reason)::text = ANY (pv.blocked_by) OR pv.reason = sqlc.narg(reason)::text)
-  AND (sqlc.narg(pattern)::text IS NULL OR pv.name ILIKE sqlc.narg(pattern)::text)
+  AND (sqlc.narg(patterns)::text[] IS NULL OR pv.name ILIKE ALL (sqlc.narg(patterns)::text[]))
   AND (sqlc.narg(after_id)::bigint IS NULL
        OR (pv.name, pv.id) > (SELECT a.name, a.id FROM package_versions a WHERE a.id = sqlc.narg(after_id)::bigint))
 ORDER BY pv.name, pv.id
@@ -126,7 +126,7 @@ SELECT pv.verdict, count(*)::bigint AS n
 FROM current_versions cv
 JOIN package_versions pv ON pv.id = cv.package_version_id
 WHERE (sqlc.narg(registry)::text IS NULL OR pv.registry = sqlc.narg(registry)::text)
-  AND (sqlc.narg(pattern)::text IS NULL OR pv.name ILIKE sqlc.narg(pattern)::text)
+  AND (sqlc.narg(patterns)::text[] IS NULL OR pv.name ILIKE ALL (sqlc.narg(patterns)::text[]))
 GROUP BY pv.verdict
 ORDER BY pv.verdict
 LIMIT 10;
@@ -137,10 +137,28 @@ FROM current_versions cv
 JOIN package_versions pv ON pv.id = cv.package_version_id
 CROSS JOIN LATERAL unnest(pv.blocked_by || COALESCE(ARRAY[pv.reason], '{}'::text[])) AS r(code)
 WHERE (sqlc.narg(registry)::text IS NULL OR pv.registry = sqlc.narg(registry)::text)
-  AND (sqlc.narg(pattern)::text IS NULL OR pv.name ILIKE sqlc.narg(pattern)::text)
+  AND (sqlc.narg(patterns)::text[] IS NULL OR pv.name ILIKE ALL (sqlc.narg(patterns)::text[]))
   AND r.code IS NOT NULL
 GROUP BY r.code
 ORDER BY r.code
+LIMIT 1000;
+
+-- name: PackageVersionCountByFirstReason :many
+-- Each refused or out-of-scope version once, under its first code that is not
+-- meta_code (the run's own gate agreeing, G2), or under meta_code when it is
+-- the only one: these counts add up to the versions that carry any code.
+SELECT COALESCE(
+         (SELECT u.c FROM unnest(pv.blocked_by || COALESCE(ARRAY[pv.reason], '{}'::text[])) WITH ORDINALITY AS u(c, i)
+          WHERE u.c IS NOT NULL AND u.c <> sqlc.arg(meta_code)::text ORDER BY u.i LIMIT 1),
+         sqlc.arg(meta_code)::text)::text AS code,
+       count(*)::bigint AS n
+FROM current_versions cv
+JOIN package_versions pv ON pv.id = cv.package_version_id
+WHERE (sqlc.narg(registry)::text IS NULL OR pv.registry = sqlc.narg(registry)::text)
+  AND (sqlc.narg(patterns)::text[] IS NULL OR pv.name ILIKE ALL (sqlc.narg(patterns)::text[]))
+  AND (cardinality(pv.blocked_by) > 0 OR pv.reason IS NOT NULL)
+GROUP BY 1
+ORDER BY 1
 LIMIT 1000;
 
 -- name: PackageVersionCountCurrent :one

@@ -144,7 +144,7 @@ const contrastJS = `(() => {
 
 func TestWebsiteInBrowser(t *testing.T) {
 	t.Parallel()
-	ts, _ := seeded(t)
+	ts := seededRefusals(t)
 	srv := httptest.NewServer(ts.Server)
 	defer srv.Close()
 	ctx, problems := browser(t, 1280, 900)
@@ -154,10 +154,10 @@ func TestWebsiteInBrowser(t *testing.T) {
 	title := run(t, ctx, chromedp.Title())
 	body := run(t, ctx, chromedp.Text(chromedp.CSS("main")))
 	results := run(t, ctx, chromedp.Evaluate[int](`document.querySelectorAll(".result").length`))
-	if !strings.HasPrefix(title, "Grades and refusals") || results != 7 {
+	if !strings.HasPrefix(title, "Grades and refusals") || results != 11 {
 		t.Fatalf("grades page: title %q, %d results", title, results)
 	}
-	for _, want := range []string{"Grade A", "Not graded", "minified_only", "Out of scope", "not_a_server"} {
+	for _, want := range []string{"Grade A", "Not graded", "minified_only", "Out of scope", "not_a_server", "Each of the 6 versions not graded is counted once", "the run's own gate agreed"} {
 		if !strings.Contains(body, want) {
 			t.Errorf("grades page lacks %q", want)
 		}
@@ -210,18 +210,35 @@ func TestWebsiteInBrowser(t *testing.T) {
 	}
 	shoot(t, ctx, "package")
 
+	// A finding id leads to the finding's page: its appeal and its context tags.
+	do(t, ctx, chromedp.Navigate(srv.URL+"/package/npm/@acme/files/1.0.0"), chromedp.WaitVisible(chromedp.CSS(`.finding`)),
+		chromedp.Click(chromedp.CSS(`.finding .tags a`)), chromedp.WaitVisible(chromedp.CSS(`#appeal-h`)))
+	body = run(t, ctx, chromedp.Text(chromedp.CSS("main")))
+	for _, want := range []string{"A-1", "upheld: the finding is withdrawn", "disclosed_in_readme: applies", "How to appeal"} {
+		if !strings.Contains(body, want) {
+			t.Errorf("finding page lacks %q", want)
+		}
+	}
+	shoot(t, ctx, "finding")
+
 	for _, p := range []struct{ path, shot, wait string }{
 		{"/package/npm/@acme/files/1.1.0", "package-history", "#history-h"},
+		{"/package/npm/@acme/files", "package-versions", "table.versions"},
 		{"/gate-map", "gate-map", "table.gatemap"},
-		{"/docs/methodology", "methodology", "article.doc"},
+		{"/docs/methodology", "methodology", "nav.toc"},
 	} {
 		do(t, ctx, chromedp.Navigate(srv.URL+p.path), chromedp.WaitVisible(chromedp.CSS(p.wait)))
 		shoot(t, ctx, p.shot, p.shot != "methodology")
 	}
+	// The methodology's contents lead to its sections.
+	do(t, ctx, chromedp.Click(chromedp.CSS(`nav.toc a[href="#9-gradeability-the-gate-fails-closed"]`)))
+	if top := run(t, ctx, chromedp.Evaluate[float64](`document.getElementById("9-gradeability-the-gate-fails-closed").getBoundingClientRect().top`)); top < -1 || top > 100 {
+		t.Errorf("the contents link does not bring section 9 to the top: %v", top)
+	}
 
 	// Contrast: every piece of text on every page meets WCAG 2 AA (4.5:1,
 	// 3:1 for large text) against the background it is drawn on.
-	for _, page := range []string{"/", "/package/npm/minified-server/2.0.0", "/package/npm/@acme/notes/2.0.0", "/package/npm/@acme/files/1.1.0", "/gate-map", "/docs/methodology"} {
+	for _, page := range []string{"/", "/package/npm/minified-server/2.0.0", "/package/npm/@acme/notes/2.0.0", "/package/npm/@acme/files/1.1.0", "/package/npm/@acme/files", "/finding/F-1", "/gate-map", "/docs/methodology"} {
 		do(t, ctx, chromedp.Navigate(srv.URL+page), chromedp.WaitVisible(chromedp.CSS("main")))
 		if low := run(t, ctx, chromedp.Evaluate[[]string](contrastJS)); len(low) > 0 {
 			t.Errorf("%s: text below WCAG AA contrast: %v", page, low)
@@ -236,7 +253,7 @@ func TestWebsiteInBrowser(t *testing.T) {
 	// Links resolve: every same-site link of every page above answers 200.
 	checked := map[string]bool{}
 	host := strings.TrimPrefix(srv.URL, "http://")
-	for _, page := range []string{"/", "/?q=minified", "/package/npm/@acme/files/1.0.0", "/package/npm/@acme/files/1.1.0", "/package/npm/minified-server/2.0.0", "/package/npm/@acme/notes/2.0.0", "/gate-map", "/docs/methodology"} {
+	for _, page := range []string{"/", "/?q=minified", "/package/npm/@acme/files/1.0.0", "/package/npm/@acme/files/1.1.0", "/package/npm/minified-server/2.0.0", "/package/npm/@acme/notes/2.0.0", "/package/npm/@acme/files", "/finding/F-1", "/finding/F-2", "/gate-map", "/docs/methodology"} {
 		do(t, ctx, chromedp.Navigate(srv.URL+page), chromedp.WaitReady(chromedp.CSS("footer")))
 		hrefs := run(t, ctx, chromedp.Evaluate[[]string](`Array.from(document.querySelectorAll("a[href]")).map(a => a.href)`))
 		for _, h := range hrefs {
@@ -275,6 +292,21 @@ func TestWebsiteInBrowser(t *testing.T) {
 			t.Errorf("%s is wider than a phone's screen", p.path)
 		}
 		shoot(t, pctx, p.shot, false)
+	}
+
+	// Long hashes: on a phone too, none in a table cell runs over more than
+	// two lines (the table scrolls sideways in its wrapper instead).
+	for _, page := range []string{"/package/npm/@acme/files/1.1.0", "/package/npm/@acme/notes/2.0.0", "/package/npm/@acme/files"} {
+		do(t, pctx, chromedp.Navigate(srv.URL+page), chromedp.WaitVisible(chromedp.CSS("main")))
+		lines := run(t, pctx, chromedp.Evaluate[[]float64](`Array.from(document.querySelectorAll("td .hash")).map(e => { const st = getComputedStyle(e); const lh = parseFloat(st.lineHeight); return e.getBoundingClientRect().height / (isNaN(lh) ? 1.2 * parseFloat(st.fontSize) : lh); })`))
+		if len(lines) == 0 {
+			t.Errorf("%s: no hash in a table", page)
+		}
+		for _, n := range lines {
+			if n > 2.5 {
+				t.Errorf("%s: a hash in a table runs over %.1f lines", page, n)
+			}
+		}
 	}
 
 	if p := append(problems(), pproblems()...); len(p) > 0 {

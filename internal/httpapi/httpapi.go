@@ -75,6 +75,10 @@ type Options struct {
 	// MaxBodyBytes bounds a request body (0 or less: 1 MiB); a larger one
 	// answers 413.
 	MaxBodyBytes int64
+	// AppealsContact is where a publisher sends an appeal (an e-mail
+	// address or a URL), shown on the website's package and finding pages;
+	// empty: the pages say that none is configured.
+	AppealsContact string
 }
 
 var registerDecoders sync.Once

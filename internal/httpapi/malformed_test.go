@@ -105,7 +105,7 @@ var validParam = map[string]string{
 
 func validPathParam(path, name string) string {
 	switch {
-	case name == "id" && strings.HasPrefix(path, "/findings"):
+	case name == "id" && strings.HasPrefix(path, "/finding"):
 		return "F-1"
 	case name == "id":
 		return "run-1"
@@ -138,7 +138,9 @@ var sitePages = []struct {
 	query []string
 }{
 	{"/", []string{"q", "registry", "verdict", "grade", "reason", "cursor"}},
+	{"/package/{registry}/{name}", nil},
 	{"/package/{registry}/{name}/{version}", nil},
+	{"/finding/{id}", nil},
 	{"/gate-map", nil},
 	{"/docs/methodology", nil},
 	{"/docs/methodology/{version}", nil},
@@ -307,7 +309,7 @@ func malformedCases(s *Server) []malformedCase {
 		add(malformedCase{class: "unknown path", method: "GET", raw: rawRequest("GET", p, []string{"Accept: text/html,application/xhtml+xml,*/*;q=0.8"}, nil), want: 404, html: html})
 		add(malformedCase{class: "unknown path", method: "GET", raw: rawRequest("GET", p, []string{"Accept: application/json"}, nil), want: 404})
 	}
-	for _, p := range []string{"/package", "/package/npm", "/package/npm/twin", "/docs", "/docs/nope", "/gate-map/x", "/package/maven/x/1"} {
+	for _, p := range []string{"/package", "/package/npm", "/package/npm/twin/1.0.0/x", "/finding", "/docs", "/docs/nope", "/gate-map/x", "/package/maven/x/1"} {
 		add(malformedCase{class: "unknown path", method: "GET", raw: rawRequest("GET", p, []string{"Accept: application/json"}, nil), want: 404, html: true})
 	}
 

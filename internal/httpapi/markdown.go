@@ -161,3 +161,53 @@ func inline(s string) string {
 	}
 	return s
 }
+
+// tocEntry is one heading of a document's table of contents.
+type tocEntry struct {
+	ID    string
+	Text  template.HTML
+	Level int // 2 or 3
+	Sub   []tocEntry
+}
+
+var frontMatterRe = regexp.MustCompile(`^[a-z_]+:\s`)
+
+// documentHTML renders a methodology document as a page reads it: the
+// leading key: value lines (the version line a machine reads) and the
+// title are taken off, the title returned apart, and the ## and ###
+// headings outside code blocks listed as a table of contents whose ids are
+// the ones markdownHTML gives them.
+func documentHTML(src string) (title string, toc []tocEntry, body template.HTML) {
+	lines := strings.Split(strings.ReplaceAll(src, "\r\n", "\n"), "\n")
+	i := 0
+	for i < len(lines) && frontMatterRe.MatchString(lines[i]) {
+		i++
+	}
+	for i < len(lines) && strings.TrimSpace(lines[i]) == "" {
+		i++
+	}
+	if i < len(lines) && strings.HasPrefix(lines[i], "# ") {
+		title = strings.TrimSpace(lines[i][2:])
+		i++
+	}
+	rest := lines[i:]
+	fenced := false
+	for _, l := range rest {
+		t := strings.TrimSpace(l)
+		if strings.HasPrefix(t, "```") {
+			fenced = !fenced
+			continue
+		}
+		m := headingRe.FindStringSubmatch(t)
+		if fenced || m == nil || (len(m[1]) != 2 && len(m[1]) != 3) {
+			continue
+		}
+		e := tocEntry{ID: slug(m[2]), Text: template.HTML(inline(m[2])), Level: len(m[1])}
+		if e.Level == 3 && len(toc) > 0 {
+			toc[len(toc)-1].Sub = append(toc[len(toc)-1].Sub, e)
+			continue
+		}
+		toc = append(toc, e)
+	}
+	return title, toc, markdownHTML(strings.Join(rest, "\n"))
+}

@@ -6,6 +6,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/attestari/attestari/api"
 	"github.com/attestari/attestari/internal/methodology"
@@ -128,7 +129,9 @@ func TestRuns(t *testing.T) {
 	if err := json.Unmarshal([]byte(body), &l); err != nil || res.StatusCode != 200 {
 		t.Fatalf("%d %s", res.StatusCode, body)
 	}
-	if len(l.Items) != 1 || l.Items[0].ID != "run-2" || l.NextCursor == nil || l.Items[0].Publications[0] != "pub-2" {
+	fin := t0.Add(7*24*time.Hour - 32*24*time.Hour + 2*time.Hour)
+	if len(l.Items) != 1 || l.Items[0].ID != "run-2" || l.NextCursor == nil || l.Items[0].Publications[0] != "pub-2" ||
+		l.Items[0].FinishedAt == nil || !l.Items[0].FinishedAt.Equal(fin) {
 		t.Fatalf("first page: %s", body)
 	}
 	res, body = ts.get("/runs?limit=1&cursor=" + *l.NextCursor)

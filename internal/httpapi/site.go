@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"html/template"
@@ -28,7 +29,9 @@ import (
 // leaves them out.
 var SiteRoutes = []string{
 	"GET /",
+	"GET /package/{registry}/{name}",
 	"GET /package/{registry}/{name}/{version}",
+	"GET /finding/{id}",
 	"GET /gate-map",
 	"GET /docs/methodology",
 	"GET /docs/methodology/{version}",
@@ -43,8 +46,8 @@ type site struct {
 
 func newSite() (*site, error) {
 	st := &site{pages: map[string]*template.Template{}}
-	for _, p := range []string{"grades", "package", "gatemap", "methodology", "error"} {
-		t, err := template.New(p).ParseFS(web.Templates, "templates/layout.html", "templates/"+p+".html")
+	for _, p := range []string{"grades", "package", "versions", "finding", "gatemap", "methodology", "error"} {
+		t, err := template.New(p).Funcs(template.FuncMap{"slug": slug}).ParseFS(web.Templates, "templates/layout.html", "templates/"+p+".html")
 		if err != nil {
 			return nil, fmt.Errorf("website template %s: %w", p, err)
 		}
@@ -64,7 +67,9 @@ func newSite() (*site, error) {
 
 func (s *Server) siteRoutes(r chi.Router) {
 	r.Get("/", s.page(s.gradesPage))
+	r.Get("/package/{registry}/{name}", s.page(s.versionsPage))
 	r.Get("/package/{registry}/{name}/{version}", s.page(s.packagePage))
+	r.Get("/finding/{id}", s.page(s.findingPage))
 	r.Get("/gate-map", s.page(s.gateMapPage))
 	r.Get("/docs/methodology", s.page(s.methodologyPage))
 	r.Get("/docs/methodology/{version}", s.page(s.methodologyPage))
@@ -79,7 +84,8 @@ type common struct {
 	MethodologySHA256  string
 	// Label is the banner of a page showing rows of a demo or
 	// clock-overridden publication (methodology §19).
-	Label pageLabel
+	Label   pageLabel
+	Appeals appealsContact
 }
 
 // pageLabel says whether what a page shows comes from a demo publication or
@@ -103,8 +109,31 @@ func (l *pageLabel) add(x api.Labels, published time.Time) {
 	}
 }
 
+// appealsContact is the operator's configured appeals contact as a page
+// shows it: a link for an e-mail address or an http(s) URL, else the text.
+type appealsContact struct {
+	Text string
+	URL  template.URL
+}
+
+func newAppealsContact(c string) appealsContact {
+	c = strings.TrimSpace(c)
+	out := appealsContact{Text: c}
+	switch u, err := url.Parse(c); {
+	case c == "" || err != nil:
+	case u.Scheme == "https" || u.Scheme == "http":
+		out.URL = template.URL(u.String())
+	case u.Scheme == "mailto":
+		out.URL, out.Text = template.URL(u.String()), u.Opaque
+	case u.Scheme == "" && strings.Count(c, "@") == 1 && !strings.ContainsAny(c, " /:<>\"\\"):
+		out.URL = template.URL("mailto:" + c)
+	}
+	return out
+}
+
 func (s *Server) common(section string) common {
-	return common{Section: section, CSSVersion: s.site.cssVersion, MethodologyVersion: methodology.Version, MethodologySHA256: methodology.SHA256()}
+	return common{Section: section, CSSVersion: s.site.cssVersion, MethodologyVersion: methodology.Version, MethodologySHA256: methodology.SHA256(),
+		Appeals: newAppealsContact(s.opts.AppealsContact)}
 }
 
 // page wraps a page handler: its error becomes an HTML error page (the
@@ -251,6 +280,28 @@ type countRow struct {
 type reasonCount struct {
 	Code, Guard, Line, URL string
 	N                      int
+	Also                   int // versions that carry the code after another one
+}
+
+// codeGateAgreed is G2's code: the run's own gate refused the package too.
+// Nearly every refusal carries it first, so it explains nothing by itself;
+// the site shows the codes that do first, and G2 apart.
+const codeGateAgreed = "gate_failed_as_recorded"
+
+// explainingFirst orders a refusal's codes: the codes that explain it, then
+// G2's, which only says that the run's gate agreed.
+func explainingFirst(codes []api.BlockedBy) []api.BlockedBy {
+	out := make([]api.BlockedBy, 0, len(codes))
+	var meta []api.BlockedBy
+	for _, c := range codes {
+		if c.Code == codeGateAgreed && len(codes) > 1 {
+			c.Line = "The run's own gate agreed: it refused this version too, for the reasons above."
+			meta = append(meta, c)
+			continue
+		}
+		out = append(out, c)
+	}
+	return append(out, meta...)
 }
 
 type gradesView struct {
@@ -260,6 +311,8 @@ type gradesView struct {
 	RegistryOptions, VerdictOptions, GradeOptions, ReasonOptions []option
 	VerdictCounts                                                []countRow
 	ReasonCounts                                                 []reasonCount
+	ReasonTotal, GateAgreedOnly                                  int
+	GateAgreed                                                   *reasonCount
 	Rows                                                         []gradeRow
 	NextURL                                                      string
 }
@@ -314,6 +367,11 @@ func (s *Server) gradesPage(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	if _, known := gm.Lookup(f.Reason); f.Reason != "" && !known && list.Counts.ByReason[f.Reason] == 0 {
+		// Neither a code of the gate map in force nor one a published
+		// version still carries: a typo, not an empty result.
+		return badPage("The reason is not a code of the gate map.")
+	}
 	v := gradesView{Common: s.common("grades"), Filter: f,
 		Filtered: f.Query != "" || f.Registry != "" || f.Verdict != "" || f.Grade != "" || f.Reason != ""}
 	v.RegistryOptions = options(f.Registry, "", "Any registry", "npm", "npm", "pypi", "PyPI")
@@ -331,12 +389,26 @@ func (s *Server) gradesPage(w http.ResponseWriter, r *http.Request) error {
 		v.VerdictCounts = append(v.VerdictCounts, countRow{Label: verdictLabel[verdict], N: list.Counts.ByVerdict[verdict], URL: filterURL(vf)})
 	}
 	for _, e := range gm.Codes {
-		if n := list.Counts.ByReason[e.Code]; n > 0 {
-			rf := base
-			rf.Reason = e.Code
-			v.ReasonCounts = append(v.ReasonCounts, reasonCount{Code: e.Code, Guard: e.Guard, Line: e.Line, N: n, URL: filterURL(rf)})
+		rf := base
+		rf.Reason = e.Code
+		if e.Code == codeGateAgreed {
+			if n := list.Counts.ByReason[e.Code]; n > 0 {
+				v.GateAgreed = &reasonCount{Code: e.Code, Guard: e.Guard, Line: e.Line, N: n, URL: filterURL(rf)}
+			}
+			if n := list.Counts.ByFirstReason[e.Code]; n > 0 {
+				v.GateAgreedOnly = n
+			}
+			continue
+		}
+		if n := list.Counts.ByFirstReason[e.Code]; n > 0 {
+			v.ReasonCounts = append(v.ReasonCounts, reasonCount{Code: e.Code, Guard: e.Guard, Line: e.Line, N: n,
+				Also: list.Counts.ByReason[e.Code] - n, URL: filterURL(rf)})
 		}
 	}
+	for _, r := range v.ReasonCounts {
+		v.ReasonTotal += r.N
+	}
+	v.ReasonTotal += v.GateAgreedOnly
 	for _, it := range list.Items {
 		row := gradeRow{Name: it.Name, Version: it.Version, Registry: it.Registry, URL: packageURL(it.Registry, it.Name, it.Version),
 			Verdict: it.Verdict, Published: date(it.PublishedAt)}
@@ -354,6 +426,7 @@ func (s *Server) gradesPage(w http.ResponseWriter, r *http.Request) error {
 			}
 			row.Codes = append(row.Codes, api.BlockedBy{Code: c, Guard: e.Guard, Line: e.Line})
 		}
+		row.Codes = explainingFirst(row.Codes)
 		v.Rows = append(v.Rows, row)
 		v.Common.Label.add(it.Labels, it.PublishedAt)
 	}
@@ -375,10 +448,10 @@ type resultView struct {
 
 type findingView struct {
 	api.Finding
-	StatusLabel, EvidenceURL string
-	EntryKind                string
-	Highlighted              bool
-	Before, Mark, After      string
+	StatusLabel, EvidenceURL, URL string
+	EntryKind                     string
+	Highlighted                   bool
+	Before, Mark, After           string
 }
 
 type capGroup struct {
@@ -394,11 +467,126 @@ type toolView struct {
 
 type notAssessed struct{ ID, Meaning string }
 
-type reproEvidence struct{ Path, Lines, Excerpt, URL, SHA string }
+// reproEvidence is how to check one cited blob: Commands to paste, in
+// order, and what each must print.
+type reproEvidence struct {
+	Path, Lines, Excerpt, URL, SHA string
+	Record                         bool // a projected registry or repository record, not a file of the artifact
+	OneLine                        bool
+	Commands                       []reproCommand
+}
+
+type reproCommand struct{ Command, Expect string }
 
 type reproView struct {
-	Fetch, File, Unpack string
-	Evidence            []reproEvidence
+	Demo                   bool
+	Fetch, Note, File, Dir string
+	Unpack                 []reproCommand
+	Evidence               []reproEvidence
+	ToolHashes             []reproCommand
+}
+
+// shellQuote quotes s for a POSIX shell: single quotes, each ' as '\”.
+func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
+
+// siteOrigin is the scheme and host a reader reached this page at, for
+// the commands that fetch from this site.
+func siteOrigin(r *http.Request) string {
+	scheme := "http"
+	if r.TLS != nil {
+		scheme = "https"
+	}
+	return scheme + "://" + r.Host
+}
+
+// jqPath turns an RFC 6901 pointer (or its # form) into a jq path array:
+// numeric tokens index arrays.
+func jqPath(ptr string) string {
+	ptr = strings.TrimPrefix(ptr, "#")
+	if u, err := url.PathUnescape(ptr); err == nil {
+		ptr = u
+	}
+	ptr = strings.TrimPrefix(ptr, "/")
+	if ptr == "" {
+		return "[]"
+	}
+	var parts []string
+	for _, t := range strings.Split(ptr, "/") {
+		t = strings.ReplaceAll(strings.ReplaceAll(t, "~1", "/"), "~0", "~")
+		if _, err := strconv.Atoi(t); err == nil {
+			parts = append(parts, t)
+			continue
+		}
+		b, _ := json.Marshal(t)
+		parts = append(parts, string(b))
+	}
+	return "[" + strings.Join(parts, ",") + "]"
+}
+
+// reproSteps are the "Check this yourself" steps of a package version:
+// commands a reader pastes as they are, each with what it must print, for
+// every kind of evidence a finding cites (a file of the artifact, or a
+// projected record), and the tool hashes that can be recomputed from the
+// page alone. A demo package was never on a public registry: the steps say
+// so and start from the published evidence.
+func reproSteps(d *api.PackageDetail, demo bool, origin string) reproView {
+	v := reproView{Demo: demo, Dir: "attestari-check"}
+	root := v.Dir + "/"
+	if d.Registry == api.RegistryNPM {
+		v.File = strings.TrimPrefix(strings.ReplaceAll(d.Name, "/", "-"), "@") + "-" + d.Version + ".tgz"
+		v.Fetch = "npm pack " + shellQuote(d.Name+"@"+d.Version)
+		v.Unpack = []reproCommand{{Command: "mkdir -p " + v.Dir + " && tar xzf " + v.File + " -C " + v.Dir + " --strip-components=1",
+			Expect: "nothing; the files are then under " + root + ", as npm installs them"}}
+	} else {
+		// The run examines the pure-Python wheel when the release has one,
+		// else the sdist (pipeline.pickDistribution); pip's own choice for a
+		// pure-Python project is the same wheel. The SHA-256 names the file.
+		v.File = "dist/*"
+		v.Fetch = "pip download --no-deps --dest dist " + shellQuote(d.Name+"=="+d.Version)
+		v.Note = "pip fetches the pure-Python wheel when the release has one, as the run did; if no file prints the checksum, another file of the release (listed on the index) has it."
+		v.Unpack = []reproCommand{
+			{Command: "mkdir -p " + v.Dir + " && unzip -q dist/*.whl -d " + v.Dir, Expect: "nothing, for a wheel (its files sit at the root)"},
+			{Command: "mkdir -p " + v.Dir + " && tar xzf dist/*.tar.gz -C " + v.Dir + " --strip-components=1", Expect: "nothing, for an sdist (its name-version/ directory is dropped)"},
+		}
+	}
+	seen := map[string]bool{}
+	for _, f := range d.Findings {
+		e := f.Evidence
+		if seen[e.SHA256+e.Path] {
+			continue
+		}
+		seen[e.SHA256+e.Path] = true
+		blob := origin + "/evidence/" + e.SHA256
+		ev := reproEvidence{Path: e.Path, Lines: lineRange(e), Excerpt: e.Excerpt, URL: "/evidence/" + e.SHA256, SHA: e.SHA256,
+			Record: strings.HasPrefix(e.Path, "/") || strings.HasPrefix(e.Path, "#"), OneLine: e.LineEnd <= e.LineStart}
+		if ev.Record {
+			ev.Commands = []reproCommand{
+				{Command: "curl -s " + shellQuote(blob) + " -o record.json && sha256sum record.json", Expect: e.SHA256 + "  record.json"},
+				{Command: "jq " + shellQuote("getpath("+jqPath(e.Path)+")") + " record.json", Expect: "the value that holds the quoted text"},
+			}
+		} else {
+			file := root + e.Path
+			ev.Commands = []reproCommand{{Command: "sed -n " + shellQuote(strconv.Itoa(e.LineStart)+","+strconv.Itoa(max(e.LineEnd, e.LineStart))+"p") + " " + shellQuote(file),
+				Expect: "the lines that hold the quoted text"}}
+			if e.Excerpt != "" && !strings.ContainsAny(e.Excerpt, "\n\r") {
+				ev.Commands = append(ev.Commands, reproCommand{Command: "grep -cF -- " + shellQuote(e.Excerpt) + " " + shellQuote(file), Expect: "1 or more"})
+			}
+			ev.Commands = append(ev.Commands, reproCommand{Command: "curl -s " + shellQuote(blob) + " | sha256sum", Expect: e.SHA256 + "  -"})
+			if !demo {
+				ev.Commands = append(ev.Commands, reproCommand{Command: "curl -s " + shellQuote(blob) + " | cmp - " + shellQuote(file),
+					Expect: "nothing: the published copy is the artifact's file byte for byte"})
+			}
+		}
+		v.Evidence = append(v.Evidence, ev)
+	}
+	for _, t := range d.Tools {
+		if t.ToolHash == nil || t.SchemaKind != "none" || t.Description == nil || len(v.ToolHashes) == 3 {
+			continue
+		}
+		v.ToolHashes = append(v.ToolHashes, reproCommand{Command: "printf '%s\\0%s\\0' " + shellQuote(t.Name) + " " + shellQuote(*t.Description) + " | sha256sum",
+			Expect: *t.ToolHash + "  -"})
+	}
+	return v
 }
 
 type historyRow struct {
@@ -416,6 +604,7 @@ type packageView struct {
 	CapGroups                                 []capGroup
 	Tools                                     []toolView
 	ManifestHash, ManifestReason, ManifestURL string
+	VersionsURL                               string
 	NotAssessed                               []notAssessed
 	Repro                                     reproView
 	History                                   []historyRow
@@ -468,9 +657,10 @@ func (s *Server) packagePage(w http.ResponseWriter, r *http.Request) error {
 	}
 	v := packageView{Common: s.common("grades"), D: d, Decided: date(d.DecidedAt), Published: date(d.PublishedAt),
 		ManifestHash: deref(d.ManifestHash), ManifestReason: deref(d.ManifestReason),
-		ManifestURL: "/manifest/" + d.Name + "/" + url.PathEscape(d.Version) + "?registry=" + d.Registry}
+		ManifestURL: "/manifest/" + d.Name + "/" + url.PathEscape(d.Version) + "?registry=" + d.Registry,
+		VersionsURL: "/package/" + d.Registry + "/" + d.Name}
 	v.Common.Label.add(d.Labels, d.PublishedAt)
-	v.Result = resultView{Kind: d.Verdict, Codes: d.BlockedBy, Reasons: reasonViews(d.BlockedBy)}
+	v.Result = resultView{Kind: d.Verdict, Codes: d.BlockedBy, Reasons: reasonViews(explainingFirst(d.BlockedBy))}
 	holes := toolHoles(v.Result.Reasons)
 	if d.Grade != nil {
 		v.Result.Grade, v.Result.Meaning = *d.Grade, gradeMeaning[*d.Grade]
@@ -478,6 +668,7 @@ func (s *Server) packagePage(w http.ResponseWriter, r *http.Request) error {
 	if d.Reason != nil {
 		v.Result.Codes = append(v.Result.Codes, *d.Reason)
 	}
+	v.Result.Codes = explainingFirst(v.Result.Codes)
 	descs := map[string]string{}
 	for _, t := range d.Tools {
 		tv := toolView{Name: t.Name, State: t.DescriptionState, Hash: deref(t.ToolHash), Reason: deref(t.Reason)}
@@ -487,9 +678,9 @@ func (s *Server) packagePage(w http.ResponseWriter, r *http.Request) error {
 		}
 		v.Tools = append(v.Tools, tv)
 	}
-	seenBlob := map[string]bool{}
 	for _, f := range d.Findings {
-		fv := findingView{Finding: f, StatusLabel: statusLabel[f.Status], EvidenceURL: "/evidence/" + f.Evidence.SHA256, EntryKind: "the tool"}
+		fv := findingView{Finding: f, StatusLabel: statusLabel[f.Status], EvidenceURL: "/evidence/" + f.Evidence.SHA256, EntryKind: "the tool",
+			URL: findingURL(f.ID)}
 		if f.SurfaceKind != nil && *f.SurfaceKind != "tool" {
 			fv.EntryKind = "the " + strings.ReplaceAll(*f.SurfaceKind, "_", " ")
 		}
@@ -499,15 +690,6 @@ func (s *Server) packagePage(w http.ResponseWriter, r *http.Request) error {
 			}
 		}
 		v.Findings = append(v.Findings, fv)
-		if !seenBlob[f.Evidence.SHA256+f.Evidence.Path] {
-			seenBlob[f.Evidence.SHA256+f.Evidence.Path] = true
-			lines := strconv.Itoa(f.Evidence.LineStart)
-			if f.Evidence.LineEnd != f.Evidence.LineStart {
-				lines += "–" + strconv.Itoa(f.Evidence.LineEnd)
-			}
-			v.Repro.Evidence = append(v.Repro.Evidence, reproEvidence{Path: f.Evidence.Path, Lines: lines, Excerpt: f.Evidence.Excerpt,
-				URL: "/evidence/" + f.Evidence.SHA256, SHA: f.Evidence.SHA256})
-		}
 	}
 	for _, k := range capabilityKinds {
 		g := capGroup{Label: k.Label}
@@ -523,25 +705,35 @@ func (s *Server) packagePage(w http.ResponseWriter, r *http.Request) error {
 	for _, c := range d.NotAssessed {
 		v.NotAssessed = append(v.NotAssessed, notAssessed{ID: c, Meaning: declaredChecks[c]})
 	}
-	if d.Registry == api.RegistryNPM {
-		file := strings.TrimPrefix(strings.ReplaceAll(d.Name, "/", "-"), "@") + "-" + d.Version + ".tgz"
-		v.Repro.Fetch, v.Repro.File, v.Repro.Unpack = "npm pack "+d.Name+"@"+d.Version, file, "tar xzf "+file+" (files are under package/)"
-	} else {
-		// The run examines the pure-Python wheel when the release has one,
-		// else the sdist (pipeline.pickDistribution); pip's own choice for a
-		// pure-Python project is the same wheel. The SHA-256 names the file.
-		v.Repro.Fetch, v.Repro.File, v.Repro.Unpack = "pip download --no-deps "+d.Name+"=="+d.Version+
-			" (it fetches the pure-Python wheel when the release has one, as the run did; if the checksum below differs, the release's other files are listed on the index, and one of them has it)",
-			"the downloaded file", "unzip (a wheel) or tar xzf (an sdist) the downloaded file"
-	}
+	// The demo label is served by the publication labels (api.Labels);
+	// until a row carries it, no page is marked demo here.
+	v.Repro = reproSteps(d, d.Demo, siteOrigin(r))
+	v.History = historyRows(d.Registry, d.Name, d.Version, hist)
+	w.Header().Set("Cache-Control", "public, max-age=300")
+	s.renderPage(w, r, http.StatusOK, "package", v)
+	return nil
+}
+
+// historyRows are the rows of a version history; current is the version of
+// the page showing it ("" for none).
+func historyRows(registry, name, current string, hist []api.VersionHistoryEntry) []historyRow {
+	var out []historyRow
 	for _, h := range hist {
-		row := historyRow{Version: h.Version, URL: packageURL(d.Registry, d.Name, h.Version), Current: h.Version == d.Version,
+		row := historyRow{Version: h.Version, URL: packageURL(registry, name, h.Version), Current: h.Version == current,
 			ManifestHash: deref(h.ManifestHash)}
 		switch {
 		case h.Grade != nil:
 			row.Result = "Grade " + *h.Grade
 		case h.Verdict == api.VerdictNotGradeable:
-			row.Result = "Not graded: " + strings.Join(h.BlockedBy, ", ")
+			codes := make([]api.BlockedBy, len(h.BlockedBy))
+			for i, c := range h.BlockedBy {
+				codes[i] = api.BlockedBy{Code: c}
+			}
+			var names []string
+			for _, c := range explainingFirst(codes) {
+				names = append(names, c.Code)
+			}
+			row.Result = "Not graded: " + strings.Join(names, ", ")
 		default:
 			row.Result = verdictLabel[h.Verdict]
 		}
@@ -558,13 +750,113 @@ func (s *Server) packagePage(w http.ResponseWriter, r *http.Request) error {
 			if len(row.Changes) == 0 {
 				row.Changes = []string{"manifest hash changed"}
 			}
-			row.DiffURL = "/diff/" + d.Name + "/" + url.PathEscape(c.From) + "/" + url.PathEscape(c.To) + "?registry=" + d.Registry
+			row.DiffURL = "/diff/" + name + "/" + url.PathEscape(c.From) + "/" + url.PathEscape(c.To) + "?registry=" + registry
 			row.Changes = append([]string{"since " + c.From + ":"}, row.Changes...)
 		}
-		v.History = append(v.History, row)
+		out = append(out, row)
 	}
+	return out
+}
+
+func findingURL(id string) string { return "/finding/" + url.PathEscape(id) }
+
+var siteFindingID = regexp.MustCompile(`^[A-Za-z0-9_.:-]{1,128}$`)
+
+type appealRow struct{ ID, Status, Filed, Resolved string }
+
+var appealStatusLabel = map[string]string{
+	"open": "open: the finding is under appeal", "upheld": "upheld: the finding is withdrawn",
+	"dismissed": "dismissed: the finding stands", "withdrawn": "withdrawn by the appellant",
+}
+
+type findingPageView struct {
+	Common                       common
+	F                            findingView
+	D                            *api.FindingDetail
+	PackageURL, Published, Lines string
+	Appeals                      []appealRow
+}
+
+// findingPage is one finding as its newest publication states it: its
+// public status, every appeal with its dates, and where its evidence is.
+func (s *Server) findingPage(w http.ResponseWriter, r *http.Request) error {
+	rd, err := s.reader()
+	if err != nil {
+		return err
+	}
+	id := pathParam(r, "id")
+	if !siteFindingID.MatchString(id) {
+		return badPage("The finding id is not valid.")
+	}
+	d, err := rd.Finding(r.Context(), id)
+	if err != nil {
+		return err
+	}
+	f := d.Finding
+	v := findingPageView{Common: s.common("grades"), D: d,
+		F:          findingView{Finding: f, StatusLabel: statusLabel[f.Status], EvidenceURL: "/evidence/" + f.Evidence.SHA256, URL: findingURL(f.ID), EntryKind: entryKind(f)},
+		PackageURL: packageURL(d.Package.Registry, d.Package.Name, d.Package.Version), Published: date(d.PublishedAt),
+		Lines: lineRange(f.Evidence)}
+	for _, a := range d.Appeals {
+		row := appealRow{ID: a.ID, Status: a.Status, Filed: date(a.FiledAt), Resolved: "not yet"}
+		if l := appealStatusLabel[a.Status]; l != "" {
+			row.Status = l
+		}
+		if a.ResolvedAt != nil {
+			row.Resolved = date(*a.ResolvedAt)
+		}
+		v.Appeals = append(v.Appeals, row)
+	}
+	w.Header().Set("Cache-Control", "public, max-age=60")
+	s.renderPage(w, r, http.StatusOK, "finding", v)
+	return nil
+}
+
+func entryKind(f api.Finding) string {
+	if f.SurfaceKind != nil && *f.SurfaceKind != "tool" {
+		return "the " + strings.ReplaceAll(*f.SurfaceKind, "_", " ")
+	}
+	return "the tool"
+}
+
+func lineRange(e api.Evidence) string {
+	lines := strconv.Itoa(e.LineStart)
+	if e.LineEnd != e.LineStart {
+		lines += "–" + strconv.Itoa(e.LineEnd)
+	}
+	return lines
+}
+
+type versionsView struct {
+	Common         common
+	Registry, Name string
+	History        []historyRow
+}
+
+// versionsPage lists the published versions of a package, newest first,
+// for a package address without a version.
+func (s *Server) versionsPage(w http.ResponseWriter, r *http.Request) error {
+	rd, err := s.reader()
+	if err != nil {
+		return err
+	}
+	reg, name := chi.URLParam(r, "registry"), pathParam(r, "name")
+	if reg != api.RegistryNPM && reg != api.RegistryPyPI {
+		return &Problem{Status: http.StatusNotFound, Detail: "There is no such registry here: only npm and pypi."}
+	}
+	if len(name) > 214 || !siteName.MatchString(name) {
+		return badPage("The package name is not valid.")
+	}
+	hist, err := rd.History(r.Context(), reg, name)
+	if err != nil {
+		return err
+	}
+	if len(hist) == 0 {
+		return &Problem{Status: http.StatusNotFound, Detail: "No version of this package is published."}
+	}
+	v := versionsView{Common: s.common("grades"), Registry: reg, Name: name, History: historyRows(reg, name, "", hist)}
 	w.Header().Set("Cache-Control", "public, max-age=300")
-	s.renderPage(w, r, http.StatusOK, "package", v)
+	s.renderPage(w, r, http.StatusOK, "versions", v)
 	return nil
 }
 
@@ -665,10 +957,13 @@ type methodologyVersionView struct {
 }
 
 type methodologyView struct {
-	Common   common
-	Version  string
-	Body     template.HTML
-	Versions []methodologyVersionView
+	Common          common
+	Version, SHA256 string
+	Title           string
+	InForce         bool
+	TOC             []tocEntry
+	Body            template.HTML
+	Versions        []methodologyVersionView
 }
 
 func (s *Server) methodologyPage(w http.ResponseWriter, r *http.Request) error {
@@ -680,7 +975,12 @@ func (s *Server) methodologyPage(w http.ResponseWriter, r *http.Request) error {
 	if !ok {
 		return &Problem{Status: http.StatusNotFound, Detail: "No published methodology has that version."}
 	}
-	v := methodologyView{Common: s.common("methodology"), Version: sn.Version, Body: markdownHTML(string(sn.Bytes))}
+	title, toc, body := documentHTML(string(sn.Bytes))
+	if title == "" {
+		title = "The Attestari methodology"
+	}
+	v := methodologyView{Common: s.common("methodology"), Version: sn.Version, SHA256: sn.SHA256, Title: title,
+		InForce: sn.Version == methodology.Version, TOC: toc, Body: body}
 	for _, x := range methodology.Snapshots() {
 		v.Versions = append(v.Versions, methodologyVersionView{Version: x.Version, SHA256: x.SHA256, URL: "/docs/methodology/" + x.Version,
 			Markdown: "/methodology/" + x.Version + "?format=markdown", Extractors: strings.Join(extractorsFor(x.Version), ", "),

@@ -56,7 +56,7 @@ func newTestRun(t *testing.T) *testRun {
 		t:   t,
 		dir: filepath.Join(t.TempDir(), "runs", "20261130T120000Z"),
 		header: rundir.Header{
-			RunID: "20261130T120000Z", StartedAt: decidedAt.Add(-time.Hour), Status: rundir.StatusFinished,
+			RunID: "20261130T120000Z", StartedAt: decidedAt.Add(-time.Hour), FinishedAt: ptrTime(decidedAt.Add(-time.Minute)), Status: rundir.StatusFinished,
 			CandidatesFile: "candidates.json", CandidatesSHA256: strings.Repeat("c", 64), Inputs: []rundir.InputFile{},
 			MethodologyVersion: methodology.Version, MethodologySHA256: methodology.SHA256(),
 			ExtractorVersion: "syntax-tree-6", VerifierVersion: "verify-2", AnalyzerModel: "offline-1",
@@ -308,3 +308,5 @@ func decidedFinding(t *testing.T, d *policy.Decisions, id string) policy.Finding
 	t.Fatalf("no decided finding %s", id)
 	return policy.FindingRow{}
 }
+
+func ptrTime(t time.Time) *time.Time { return &t }

@@ -89,6 +89,9 @@ type Header struct {
 	// RunStartedAt is when the run began, from its run.json (one of the
 	// inputs the decision hashed); zero when run.json could not be read.
 	RunStartedAt time.Time `json:"run_started_at,omitzero"`
+	// RunFinishedAt is when the run finished, from the same run.json; zero
+	// when it could not be read or records no finish.
+	RunFinishedAt time.Time `json:"run_finished_at,omitzero"`
 	// DecisionsSHA256 is the SHA-256 of the decisions.json published from.
 	DecisionsSHA256 string `json:"decisions_sha256"`
 	// AppealsEvents is how many events of the run's appeal log were applied

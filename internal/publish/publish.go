@@ -487,6 +487,9 @@ func build(ctx context.Context, opts Options) (*built, error) {
 	var run rundir.Header
 	if _, err := rundir.ReadJSON(opts.RunDir, rundir.HeaderFile, &run); err == nil && run.RunID == d.Header.RunID {
 		h.RunStartedAt = run.StartedAt.UTC()
+		if run.FinishedAt != nil {
+			h.RunFinishedAt = run.FinishedAt.UTC()
+		}
 	}
 	h.DecisionsSHA256 = decSum
 	h.AppealsEvents, h.AppealsHeadSHA256 = len(applied.Events), applied.Head()

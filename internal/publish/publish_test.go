@@ -93,6 +93,9 @@ func TestPublishStandardRun(t *testing.T) {
 	if !h.RunStartedAt.Equal(r.header.StartedAt) {
 		t.Errorf("run started at %v, run.json says %v", h.RunStartedAt, r.header.StartedAt)
 	}
+	if !h.RunFinishedAt.Equal(*r.header.FinishedAt) {
+		t.Errorf("run finished at %v, run.json says %v", h.RunFinishedAt, r.header.FinishedAt)
+	}
 
 	// alpha: F, as decided; the provenance finding is noted, as a projection.
 	a := pubPackage(t, p, alpha)

@@ -222,7 +222,7 @@ func load(ctx context.Context, q *dbq.Queries, p *publish.Publication) error {
 	}
 	decided := h.Decided
 	if err := q.RunUpsert(ctx, dbq.RunUpsertParams{
-		ID: h.RunID, StartedAt: ts(firstTime(h.RunStartedAt, decided.DecidedAt, h.PublishedAt)),
+		ID: h.RunID, StartedAt: ts(firstTime(h.RunStartedAt, decided.DecidedAt, h.PublishedAt)), FinishedAt: ts(h.RunFinishedAt),
 		MethodologyVersion: firstString(decided.MethodologyVersion, h.MethodologyVersion),
 		MethodologySha256:  firstString(decided.MethodologySHA256, h.MethodologySHA256),
 		ExtractorVersion:   decided.ExtractorVersion, CodeCommit: decided.CodeCommit, CodeDirty: decided.CodeDirty,

@@ -345,10 +345,17 @@ func capabilities(cs []dbq.Capability) []api.Capability {
 // MaxPackageLimit bounds one page of ListPackages.
 const MaxPackageLimit = 200
 
-// likePattern makes a substring search literal: %, _ and \ match themselves.
-func likePattern(q string) string {
+// likePatterns makes a name search of its words: a name matches when it
+// contains every word of q (in any order, any case), so "filesystem server"
+// finds server-filesystem. Each word is literal: %, _ and \ match themselves.
+// No word, no filter (nil).
+func likePatterns(q string) []string {
 	r := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
-	return "%" + r.Replace(q) + "%"
+	var out []string
+	for _, w := range strings.Fields(q) {
+		out = append(out, "%"+r.Replace(w)+"%")
+	}
+	return out
 }
 
 // ErrBadCursor reports a cursor this service did not issue (api.ErrBadCursor).
@@ -362,11 +369,7 @@ func (s *Store) ListPackages(ctx context.Context, f api.PackageFilter) (*api.Pac
 		limit = 50
 	}
 	limit = min(limit, MaxPackageLimit)
-	var pattern *string
-	if f.Query != "" {
-		p := likePattern(f.Query)
-		pattern = &p
-	}
+	pattern := likePatterns(f.Query)
 	var after *int64
 	if f.Cursor != "" {
 		id, err := strconv.ParseInt(f.Cursor, 36, 64)
@@ -377,13 +380,13 @@ func (s *Store) ListPackages(ctx context.Context, f api.PackageFilter) (*api.Pac
 	}
 	rows, err := s.q.PackageVersionList(ctx, dbq.PackageVersionListParams{
 		Registry: optional(f.Registry), Grade: optional(f.Grade), Verdict: optional(f.Verdict), Reason: optional(f.Reason),
-		Pattern: pattern, AfterID: after, Lim: int32(limit + 1),
+		Patterns: pattern, AfterID: after, Lim: int32(limit + 1),
 	})
 	if err != nil {
 		return nil, fmt.Errorf("list packages: %w", err)
 	}
 	out := &api.PackageList{Items: make([]api.PackageSummary, 0, len(rows)),
-		Counts: api.Counts{ByVerdict: map[string]int{}, ByReason: map[string]int{}}}
+		Counts: api.Counts{ByVerdict: map[string]int{}, ByReason: map[string]int{}, ByFirstReason: map[string]int{}}}
 	for i, r := range rows {
 		if i == limit {
 			c := strconv.FormatInt(rows[i-1].ID, 36)
@@ -395,19 +398,27 @@ func (s *Store) ListPackages(ctx context.Context, f api.PackageFilter) (*api.Pac
 			ManifestHash: r.ManifestHash, PublishedAt: t(r.PublishedAt),
 			Labels: api.Labels{Demo: r.Demo, DisclosurePeriodOverridden: r.DisclosurePeriodOverridden}})
 	}
-	vs, err := s.q.PackageVersionCountByVerdict(ctx, dbq.PackageVersionCountByVerdictParams{Registry: optional(f.Registry), Pattern: pattern})
+	vs, err := s.q.PackageVersionCountByVerdict(ctx, dbq.PackageVersionCountByVerdictParams{Registry: optional(f.Registry), Patterns: pattern})
 	if err != nil {
 		return nil, fmt.Errorf("count packages by verdict: %w", err)
 	}
 	for _, v := range vs {
 		out.Counts.ByVerdict[v.Verdict] = int(v.N)
 	}
-	rs, err := s.q.PackageVersionCountByReason(ctx, dbq.PackageVersionCountByReasonParams{Registry: optional(f.Registry), Pattern: pattern})
+	rs, err := s.q.PackageVersionCountByReason(ctx, dbq.PackageVersionCountByReasonParams{Registry: optional(f.Registry), Patterns: pattern})
 	if err != nil {
 		return nil, fmt.Errorf("count packages by reason: %w", err)
 	}
 	for _, r := range rs {
 		out.Counts.ByReason[r.Code] = int(r.N)
+	}
+	fs, err := s.q.PackageVersionCountByFirstReason(ctx, dbq.PackageVersionCountByFirstReasonParams{
+		MetaCode: policy.CodeGateFailedAsRecorded, Registry: optional(f.Registry), Patterns: pattern})
+	if err != nil {
+		return nil, fmt.Errorf("count packages by first reason: %w", err)
+	}
+	for _, r := range fs {
+		out.Counts.ByFirstReason[r.Code] = int(r.N)
 	}
 	return out, nil
 }

@@ -30,6 +30,7 @@ func Publication(id, runID string, at time.Time) *publish.Publication {
 			Schema: publish.Schema, ID: id, RunID: runID, PublishedAt: at, Day0: at.Add(-30 * 24 * time.Hour),
 			MethodologyVersion: methodology.Version, MethodologySHA256: methodology.SHA256(),
 			Decided: stamps(at.Add(-31 * 24 * time.Hour)), RunStartedAt: at.Add(-32 * 24 * time.Hour),
+			RunFinishedAt: at.Add(-32*24*time.Hour + 2*time.Hour),
 		},
 		GateMap: policy.ExportGateMap(),
 		Blobs:   map[string][]byte{},

@@ -131,13 +131,63 @@ func (q *Queries) ManifestGet(ctx context.Context, arg ManifestGetParams) ([]Man
 	return items, nil
 }
 
+const packageVersionCountByFirstReason = `-- name: PackageVersionCountByFirstReason :many
+SELECT COALESCE(
+         (SELECT u.c FROM unnest(pv.blocked_by || COALESCE(ARRAY[pv.reason], '{}'::text[])) WITH ORDINALITY AS u(c, i)
+          WHERE u.c IS NOT NULL AND u.c <> $1::text ORDER BY u.i LIMIT 1),
+         $1::text)::text AS code,
+       count(*)::bigint AS n
+FROM current_versions cv
+JOIN package_versions pv ON pv.id = cv.package_version_id
+WHERE ($2::text IS NULL OR pv.registry = $2::text)
+  AND ($3::text[] IS NULL OR pv.name ILIKE ALL ($3::text[]))
+  AND (cardinality(pv.blocked_by) > 0 OR pv.reason IS NOT NULL)
+GROUP BY 1
+ORDER BY 1
+LIMIT 1000
+`
+
+type PackageVersionCountByFirstReasonParams struct {
+	MetaCode string
+	Registry *string
+	Patterns []string
+}
+
+type PackageVersionCountByFirstReasonRow struct {
+	Code string
+	N    int64
+}
+
+// Each refused or out-of-scope version once, under its first code that is not
+// meta_code (the run's own gate agreeing, G2), or under meta_code when it is
+// the only one: these counts add up to the versions that carry any code.
+func (q *Queries) PackageVersionCountByFirstReason(ctx context.Context, arg PackageVersionCountByFirstReasonParams) ([]PackageVersionCountByFirstReasonRow, error) {
+	rows, err := q.db.Query(ctx, packageVersionCountByFirstReason, arg.MetaCode, arg.Registry, arg.Patterns)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []PackageVersionCountByFirstReasonRow{}
+	for rows.Next() {
+		var i PackageVersionCountByFirstReasonRow
+		if err := rows.Scan(&i.Code, &i.N); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const packageVersionCountByReason = `-- name: PackageVersionCountByReason :many
 SELECT r.code::text AS code, count(*)::bigint AS n
 FROM current_versions cv
 JOIN package_versions pv ON pv.id = cv.package_version_id
 CROSS JOIN LATERAL unnest(pv.blocked_by || COALESCE(ARRAY[pv.reason], '{}'::text[])) AS r(code)
 WHERE ($1::text IS NULL OR pv.registry = $1::text)
-  AND ($2::text IS NULL OR pv.name ILIKE $2::text)
+  AND ($2::text[] IS NULL OR pv.name ILIKE ALL ($2::text[]))
   AND r.code IS NOT NULL
 GROUP BY r.code
 ORDER BY r.code
@@ -146,7 +196,7 @@ LIMIT 1000
 
 type PackageVersionCountByReasonParams struct {
 	Registry *string
-	Pattern  *string
+	Patterns []string
 }
 
 type PackageVersionCountByReasonRow struct {
@@ -155,7 +205,7 @@ type PackageVersionCountByReasonRow struct {
 }
 
 func (q *Queries) PackageVersionCountByReason(ctx context.Context, arg PackageVersionCountByReasonParams) ([]PackageVersionCountByReasonRow, error) {
-	rows, err := q.db.Query(ctx, packageVersionCountByReason, arg.Registry, arg.Pattern)
+	rows, err := q.db.Query(ctx, packageVersionCountByReason, arg.Registry, arg.Patterns)
 	if err != nil {
 		return nil, err
 	}
@@ -179,7 +229,7 @@ SELECT pv.verdict, count(*)::bigint AS n
 FROM current_versions cv
 JOIN package_versions pv ON pv.id = cv.package_version_id
 WHERE ($1::text IS NULL OR pv.registry = $1::text)
-  AND ($2::text IS NULL OR pv.name ILIKE $2::text)
+  AND ($2::text[] IS NULL OR pv.name ILIKE ALL ($2::text[]))
 GROUP BY pv.verdict
 ORDER BY pv.verdict
 LIMIT 10
@@ -187,7 +237,7 @@ LIMIT 10
 
 type PackageVersionCountByVerdictParams struct {
 	Registry *string
-	Pattern  *string
+	Patterns []string
 }
 
 type PackageVersionCountByVerdictRow struct {
@@ -198,7 +248,7 @@ type PackageVersionCountByVerdictRow struct {
 // Facet counts over the search (registry, name): not narrowed by the verdict,
 // grade or reason filters, so a reader sees what each filter would give.
 func (q *Queries) PackageVersionCountByVerdict(ctx context.Context, arg PackageVersionCountByVerdictParams) ([]PackageVersionCountByVerdictRow, error) {
-	rows, err := q.db.Query(ctx, packageVersionCountByVerdict, arg.Registry, arg.Pattern)
+	rows, err := q.db.Query(ctx, packageVersionCountByVerdict, arg.Registry, arg.Patterns)
 	if err != nil {
 		return nil, err
 	}
@@ -518,7 +568,7 @@ WHERE ($1::text IS NULL OR pv.registry = $1::text)
   AND ($2::text IS NULL OR pv.grade = $2::text)
   AND ($3::text IS NULL OR pv.verdict = $3::text)
   AND ($4::text IS NULL OR $4::text = ANY (pv.blocked_by) OR pv.reason = $4::text)
-  AND ($5::text IS NULL OR pv.name ILIKE $5::text)
+  AND ($5::text[] IS NULL OR pv.name ILIKE ALL ($5::text[]))
   AND ($6::bigint IS NULL
        OR (pv.name, pv.id) > (SELECT a.name, a.id FROM package_versions a WHERE a.id = $6::bigint))
 ORDER BY pv.name, pv.id
@@ -530,7 +580,7 @@ type PackageVersionListParams struct {
 	Grade    *string
 	Verdict  *string
 	Reason   *string
-	Pattern  *string
+	Patterns []string
 	AfterID  *int64
 	Lim      int32
 }
@@ -557,7 +607,7 @@ func (q *Queries) PackageVersionList(ctx context.Context, arg PackageVersionList
 		arg.Grade,
 		arg.Verdict,
 		arg.Reason,
-		arg.Pattern,
+		arg.Patterns,
 		arg.AfterID,
 		arg.Lim,
 	)
