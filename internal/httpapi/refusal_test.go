@@ -157,10 +157,11 @@ func TestRefusalDetailInBrowser(t *testing.T) {
 		t.Fatalf("reasons %q", reasons)
 	}
 	for i, want := range [][]string{
-		{"gate_failed_as_recorded", "recorded reasons"},
+		// The explaining reasons first, G2 (the run's own gate agreed) last.
 		{"minified_only", "longest line 89000 bytes", "at dist/index.min.js:1"},
 		{"advertised_tools_not_parsed", "advertised, not parsed: get-library-docs, resolve-library-id", "at README.md:14"},
 		{"partial_description", "at src/tools.js:22", "The description of tool search at src/tools.js:22"},
+		{"gate_failed_as_recorded", "The run's own gate agreed", "recorded reasons"},
 	} {
 		for _, w := range want {
 			if !strings.Contains(reasons[i], w) {
