@@ -18,8 +18,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/attestari/attestari/internal/literal"
 	"github.com/attestari/attestari/internal/checks"
+	"github.com/attestari/attestari/internal/literal"
 	"github.com/attestari/attestari/internal/methodology"
 	"github.com/attestari/attestari/internal/policy"
 	"github.com/attestari/attestari/internal/rundir"
