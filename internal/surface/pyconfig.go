@@ -1461,8 +1461,11 @@ func (x *extractor) pyArgDefault(t thunk) val {
 	positionalArg := len(strs) > 0 && !strings.HasPrefix(strs[0], "-")
 	if positionalArg {
 		nargs, ok := kwarg(args, "nargs")
+		if !ok {
+			return unknown("positional argument " + opt + " has no default")
+		}
 		s, _ := plainText(x.force(nargs))
-		if !ok || s != "?" {
+		if s != "?" {
 			return unknown("positional argument " + opt + " has no default")
 		}
 	}

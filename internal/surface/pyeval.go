@@ -452,6 +452,10 @@ func (x *extractor) force(t thunk) val {
 	if t.v != nil {
 		return *t.v
 	}
+	if t.f == nil {
+		// The zero thunk (an argument that was not given): nothing to read.
+		return unknown("an argument that is not given")
+	}
 	return x.eval(t.f, t.n, t.env)
 }
 
