@@ -269,6 +269,13 @@ func (r *role) end(measured bool, status int, n int64, d time.Duration, phaseOve
 	r.mu.Unlock()
 }
 
+// answered is how many measured requests have been answered so far.
+func (r *role) answered() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.lat)
+}
+
 func (r *role) figures(seconds float64) RoleFigures {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -377,15 +384,26 @@ func starvePhase(ctx context.Context, base, name string, opts StarveOptions, ham
 	measuring.Store(true)
 	deadline := time.NewTimer(opts.Duration)
 	tick := time.NewTicker(50 * time.Millisecond)
+	// A phase measures something: past its duration it lasts until each
+	// role has had one request answered (a machine busy with other work can
+	// take longer than a short phase to answer the first), or ctx ends.
+	answeredAll := func() bool { return readers.answered() > 0 && (!hammer || ham.answered() > 0) }
+	expired := false
 loop:
 	for {
 		select {
 		case <-deadline.C:
-			break loop
+			expired = true
+			if answeredAll() {
+				break loop
+			}
 		case <-ctx.Done():
 			break loop
 		case <-tick.C:
 			if readers.stopped.Load() && (!hammer || ham.stopped.Load()) {
+				break loop
+			}
+			if expired && answeredAll() {
 				break loop
 			}
 		}
