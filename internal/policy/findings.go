@@ -1,0 +1,106 @@
+// Decisions D1–D6 (methodology §10) on each finding, and its context tags.
+
+package policy
+
+import (
+	"fmt"
+
+	"github.com/attestari/attestari/internal/rundir"
+)
+
+// decideFindings applies D1–D6 to a package's findings, or withholds them.
+func (d *decider) decideFindings(p *perPackage, s *rundir.Surface, row *PackageRow, verifs []Verification, art *artifactMembers) ([]FindingRow, error) {
+	out := make([]FindingRow, 0, len(p.findings))
+	// D6: the distinct provenance tags on the package.
+	provTags := map[string]bool{}
+	for _, f := range p.findings {
+		if f.Check == CheckProvenance {
+			provTags[f.Tag] = true
+		}
+	}
+	highest := -1
+	for i, f := range p.findings {
+		fr := FindingRow{
+			Row: "finding", Stamps: row.Stamps, Subject: row.Subject,
+			ID: f.ID, Package: f.Package, Check: f.Check, Tag: f.Tag, Title: f.Title,
+			SurfaceKind: f.SurfaceKind, EntryName: f.EntryName, Analyzer: f.Analyzer,
+			SeverityAssigned: f.Severity, Evidence: f.Evidence,
+			EvidenceSHA256: f.Evidence.SHA256, ExcerptSHA256: rundir.SHA256Hex([]byte(f.Evidence.Excerpt)),
+			Verification: verifs[i], ContextTags: f.ContextTags,
+		}
+		if f.Check == CheckModel && fr.SurfaceKind == "" && f.Tag != TagReassigned {
+			fr.SurfaceKind = "tool"
+		}
+		if f.Check == CheckModel && f.Tag == "exfiltrate_data" {
+			if err := d.contextTags(&fr, f, s, art); err != nil {
+				return nil, err
+			}
+		}
+		switch row.Verdict {
+		case VerdictOutOfScope:
+			fr.Decision, fr.Rule = DecisionWithheld, "D4"
+			fr.BlockedBy = []string{CodeNotAServer}
+			row.Findings.Withheld++
+		case VerdictNotGradeable:
+			fr.Decision, fr.Rule = DecisionWithheld, "D3"
+			fr.BlockedBy = row.BlockedBy
+			row.Findings.Withheld++
+		default:
+			sev := f.Severity
+			if f.Check == CheckProvenance {
+				fr.SeverityRules = append(fr.SeverityRules, "D6")
+				sev = SeverityLow
+				if len(provTags) >= 2 {
+					sev = SeverityHigh
+				}
+			}
+			if !Measured(f.Check, f.Tag) {
+				fr.SeverityRules = append(fr.SeverityRules, "D5")
+				sev = SeverityInfo
+			}
+			fr.SeverityDecided = sev
+			if sev == SeverityInfo {
+				fr.Decision, fr.Rule = DecisionNoted, "D2"
+				row.Findings.Noted++
+			} else {
+				fr.Decision, fr.Rule = DecisionConfirmed, "D1"
+				row.Findings.Confirmed++
+				if severityRank[sev] > highest {
+					highest = severityRank[sev]
+					row.HighestConfirmed = sev
+				}
+			}
+		}
+		out = append(out, fr)
+	}
+	if row.Verdict == VerdictGraded {
+		row.Grade = Grade(row.HighestConfirmed)
+	}
+	return out, nil
+}
+
+// contextTags fills the exfiltrate_data context tags: computed at decision
+// time when a tagger is configured, else as the run recorded them, and in
+// either case a note when there are none.
+func (d *decider) contextTags(fr *FindingRow, f rundir.Finding, s *rundir.Surface, art *artifactMembers) error {
+	if d.opts.ContextTags != nil && s != nil {
+		member := func(path string) ([]byte, bool) {
+			b, _ := art.member(path)
+			return b, b != nil
+		}
+		tags, err := d.opts.ContextTags(d.ctx, f, s, member)
+		if err != nil {
+			if d.ctx.Err() != nil {
+				return fmt.Errorf("policy: decide: context tags of %s: %w", f.ID, err)
+			}
+			fr.ContextTags = nil
+			fr.ContextTagsNote = "context tags not computed: " + err.Error()
+			return nil
+		}
+		fr.ContextTags = tags
+	}
+	if len(fr.ContextTags) == 0 {
+		fr.ContextTagsNote = "context tags not computed: no context-tag analyser ran on this finding"
+	}
+	return nil
+}
