@@ -46,6 +46,7 @@ const (
 	detailVersionUnknown = "this version is not published; known_versions lists the versions that are"
 	detailAmbiguous      = "the name is published on more than one registry; pass ?registry= with one of registries"
 	detailBadCursor      = "the cursor is not one this service issued; start again without it"
+	detailReasonUnknown  = "the reason is not a code of the gate map in force and no published version carries it; GET /gate_map.json lists the codes"
 	detailUnavailable    = "the database is not answering; retry after the number of seconds in Retry-After"
 	detailTimeout        = "the database did not answer in time; retry after the number of seconds in Retry-After"
 )

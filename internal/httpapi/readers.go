@@ -22,6 +22,18 @@ func (s *Server) listPackages(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return readError(err)
 	}
+	if reason := q.Get("reason"); reason != "" && list.Counts.ByReason[reason] == 0 {
+		gm, err := rd.GateMap(r.Context(), methodology.Version)
+		if err != nil {
+			return readError(err)
+		}
+		if _, known := gm.Lookup(reason); !known {
+			// Neither a code of the gate map in force nor one a published
+			// version still carries: a typo, not an empty result. The
+			// grades page answers the same.
+			return &Problem{Status: http.StatusBadRequest, Detail: detailReasonUnknown}
+		}
+	}
 	w.Header().Set("Cache-Control", "public, max-age=60")
 	return writeJSON(w, http.StatusOK, list)
 }

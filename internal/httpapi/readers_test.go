@@ -56,6 +56,9 @@ func TestListPackages(t *testing.T) {
 	for q, want := range map[string]int{
 		"?q=acme": 3, "?q=win&registry=pypi": 1, "?verdict=not_gradeable": 1, "?reason=minified_only": 1,
 		"?grade=B": 1, "?reason=not_a_server": 1, "?q=zzz": 0,
+		// A code of the gate map that no version carries is an empty page,
+		// as on the grades page.
+		"?reason=verifier_rejected": 0,
 	} {
 		res, body := ts.get("/packages" + q)
 		var page api.PackageList
@@ -64,7 +67,10 @@ func TestListPackages(t *testing.T) {
 			t.Errorf("%s: %d items, want %d (%d)", q, len(page.Items), want, res.StatusCode)
 		}
 	}
-	for _, bad := range []string{"?limit=0", "?limit=201", "?grade=E", "?cursor=$$", "?reason=Bad-Code", "?cursor=zzzzzzzzzzzzzzzzzzzz"} {
+	for _, bad := range []string{"?limit=0", "?limit=201", "?grade=E", "?cursor=$$", "?reason=Bad-Code", "?cursor=zzzzzzzzzzzzzzzzzzzz",
+		// Well formed, but neither in the gate map nor carried by a version:
+		// a typo, refused as the grades page refuses it.
+		"?reason=minified_onyl"} {
 		if res, _ := ts.get("/packages" + bad); res.StatusCode != 400 {
 			t.Errorf("%s: %d", bad, res.StatusCode)
 		}
