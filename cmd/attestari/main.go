@@ -52,7 +52,7 @@ type usageError struct{ msg string }
 func (u usageError) Error() string { return u.msg }
 
 func commands() []*command {
-	cmds := []*command{versionCommand(), dbCommand(), decideCommand(), surfaceCommand(), publishCommand(), loadCommand(), appealCommand(), runCommand(), cycleCommand(), evalCommand()}
+	cmds := []*command{versionCommand(), dbCommand(), decideCommand(), surfaceCommand(), publishCommand(), loadCommand(), appealCommand(), runCommand(), cycleCommand(), evalCommand(), keysCommand(), verifyCommand()}
 	cmds = append(cmds, extraCommands()...)
 	sort.Slice(cmds, func(i, j int) bool { return cmds[i].name < cmds[j].name })
 	return cmds
