@@ -15,8 +15,8 @@ help: ## List the targets with what each does
 	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z_-]+:.*## / {printf "  \033[1m%-12s\033[0m %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
 .PHONY: build
-build: ## Build bin/attestari and bin/attestari-api
-	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN)/ ./cmd/attestari ./cmd/attestari-api
+build: ## Build bin/attestari, bin/attestari-api and bin/attestari-gate
+	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN)/ ./cmd/attestari ./cmd/attestari-api ./cmd/attestari-gate
 
 .PHONY: run
 run: build ## Run a whole cycle over the built-in demo set (no network), publish it (demo clock), load and serve on $(ADDR) (checked free first; ADDR=host:port or ATTESTARI_ADDR to change it); Ctrl-C stops everything

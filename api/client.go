@@ -228,13 +228,25 @@ func (c *Client) get(ctx context.Context, path string, out any) error {
 const maxBody = 32 << 20
 
 func (c *Client) do(ctx context.Context, method, path string, body []byte, out any) error {
+	b, err := c.doRaw(ctx, method, path, body)
+	if err != nil {
+		return err
+	}
+	if err := json.Unmarshal(b, out); err != nil {
+		return fmt.Errorf("api: %s %s: decode: %w", method, path, err)
+	}
+	return nil
+}
+
+// doRaw sends a request and returns the body of a 200 answer as served.
+func (c *Client) doRaw(ctx context.Context, method, path string, body []byte) ([]byte, error) {
 	var rd io.Reader
 	if body != nil {
 		rd = bytes.NewReader(body)
 	}
 	req, err := http.NewRequestWithContext(ctx, method, c.base+path, rd)
 	if err != nil {
-		return fmt.Errorf("api: %s %s: %w", method, path, err)
+		return nil, fmt.Errorf("api: %s %s: %w", method, path, err)
 	}
 	req.Header.Set("Accept", "application/json")
 	if body != nil {
@@ -245,22 +257,19 @@ func (c *Client) do(ctx context.Context, method, path string, body []byte, out a
 	}
 	res, err := c.http.Do(req)
 	if err != nil {
-		return fmt.Errorf("api: %s %s: %w", method, path, err)
+		return nil, fmt.Errorf("api: %s %s: %w", method, path, err)
 	}
 	defer res.Body.Close()
 	b, err := io.ReadAll(io.LimitReader(res.Body, maxBody))
 	if err != nil {
-		return fmt.Errorf("api: %s %s: read body: %w", method, path, err)
+		return nil, fmt.Errorf("api: %s %s: read body: %w", method, path, err)
 	}
 	if res.StatusCode != http.StatusOK {
 		pe := &ProblemError{}
 		if json.Unmarshal(b, &pe.Problem) != nil || pe.Status == 0 {
 			pe.Problem = Problem{Status: res.StatusCode, Title: http.StatusText(res.StatusCode)}
 		}
-		return pe
+		return nil, pe
 	}
-	if err := json.Unmarshal(b, out); err != nil {
-		return fmt.Errorf("api: %s %s: decode: %w", method, path, err)
-	}
-	return nil
+	return b, nil
 }
