@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"net/url"
+	"strconv"
 )
 
 // Paths of the signed attestations (docs/attestations.md).
@@ -33,4 +34,27 @@ func (c *Client) Attestation(ctx context.Context, registry, name, version string
 // fetches it trusts the service's TLS for the keys.
 func (c *Client) AttestationKeys(ctx context.Context) ([]byte, error) {
 	return c.doRaw(ctx, http.MethodGet, AttestationKeysPath, nil)
+}
+
+// Changes fetches one page of the change feed after since (the NextCursor
+// of the previous answer; empty for the beginning), at most limit changes
+// (0: the service's default). Poll with the answer's NextCursor; More says
+// that the next page is ready at once.
+func (c *Client) Changes(ctx context.Context, since string, limit int) (*ChangeList, error) {
+	q := url.Values{}
+	if since != "" {
+		q.Set("since", since)
+	}
+	if limit > 0 {
+		q.Set("limit", strconv.Itoa(limit))
+	}
+	p := "/changes"
+	if len(q) > 0 {
+		p += "?" + q.Encode()
+	}
+	var out ChangeList
+	if err := c.get(ctx, p, &out); err != nil {
+		return nil, err
+	}
+	return &out, nil
 }

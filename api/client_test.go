@@ -85,6 +85,17 @@ func TestClientAgainstTheServer(t *testing.T) {
 	if err != nil || len(d.Tools) != 1 || d.Tools[0].Name != "debug" || d.Tools[0].Change != api.ChangeRemoved {
 		t.Fatalf("diff: %+v %v", d, err)
 	}
+	feed, err := c.Changes(ctx, "", 2)
+	if err != nil || len(feed.Items) != 2 || !feed.More || feed.Items[0].Kind != api.ChangeVersionPublished {
+		t.Fatalf("changes: %+v %v", feed, err)
+	}
+	rest, err := c.Changes(ctx, feed.NextCursor, 0)
+	if err != nil || len(rest.Items) == 0 || rest.More {
+		t.Fatalf("changes after the cursor: %+v %v", rest, err)
+	}
+	if _, err := c.Attestation(ctx, "npm", "@example/hello-server", "1.0.0"); !errors.Is(err, api.ErrNotFound) {
+		t.Fatalf("no attestation is served yet: %v", err)
+	}
 	if _, err := c.Lookup(ctx, nil); err == nil {
 		t.Fatal("an empty lookup is refused before it is sent")
 	}

@@ -427,3 +427,52 @@ type VersionHistoryEntry struct {
 	PublishedAt  time.Time    `json:"published_at"`
 	Changes      *VersionDiff `json:"changes,omitempty"`
 }
+
+// Kinds of change in the change feed (GET /changes).
+const (
+	// ChangeVersionPublished: a package version is served for the first time.
+	ChangeVersionPublished = "version_published"
+	// ChangeVerdictChanged: a version's verdict changed (From, To).
+	ChangeVerdictChanged = "verdict_changed"
+	// ChangeGradeChanged: a graded version's grade changed (From, To).
+	ChangeGradeChanged = "grade_changed"
+	// ChangeManifestChanged: the manifest hash changed, for the same version
+	// published again (From, To) or against the package's previous version
+	// (FromVersion): the pins a gateway holds for it are stale.
+	ChangeManifestChanged = "manifest_changed"
+	// ChangeAppealResolved: an appeal on a finding of the version was
+	// resolved (FindingID, AppealID, AppealStatus).
+	ChangeAppealResolved = "appeal_resolved"
+)
+
+// Change is one effect of one publication on what is served.
+type Change struct {
+	Kind          string    `json:"kind"`
+	Registry      string    `json:"registry"`
+	Name          string    `json:"name"`
+	Version       string    `json:"version"`
+	PublicationID string    `json:"publication_id"`
+	PublishedAt   time.Time `json:"published_at"`
+	// version_published: the version's verdict, grade and manifest hash.
+	Verdict      string  `json:"verdict,omitempty"`
+	Grade        *string `json:"grade,omitempty"`
+	ManifestHash *string `json:"manifest_hash,omitempty"`
+	// verdict_changed, grade_changed, manifest_changed: what it was and is.
+	From *string `json:"from,omitempty"`
+	To   *string `json:"to,omitempty"`
+	// manifest_changed against the package's previous version.
+	FromVersion string `json:"from_version,omitempty"`
+	// appeal_resolved.
+	FindingID    string `json:"finding_id,omitempty"`
+	AppealID     string `json:"appeal_id,omitempty"`
+	AppealStatus string `json:"appeal_status,omitempty"`
+}
+
+// ChangeList is one page of the change feed. NextCursor is always set: it
+// is the cursor to poll with next, the same one when nothing was new.
+type ChangeList struct {
+	Items      []Change `json:"items"`
+	NextCursor string   `json:"next_cursor"`
+	// More is true when the page was full and more changes follow at once.
+	More bool `json:"more"`
+}

@@ -106,6 +106,12 @@ func (r deadlineReader) RunDiff(ctx context.Context, runID string) (json.RawMess
 	return r.Reader.RunDiff(ctx, runID)
 }
 
+func (r deadlineReader) Changes(ctx context.Context, cursor string, limit int) (*api.ChangeList, error) {
+	ctx, cancel := context.WithTimeout(ctx, r.d)
+	defer cancel()
+	return r.Reader.Changes(ctx, cursor, limit)
+}
+
 // Ping has its own, shorter bound in readyz; it is here so that every
 // method of Reader is, and the check above holds without exceptions.
 func (r deadlineReader) Ping(ctx context.Context) error {

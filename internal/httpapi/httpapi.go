@@ -244,6 +244,7 @@ func (s *Server) routes(metricsHandler http.Handler) chi.Router {
 			r.Get("/evidence/{sha256}", s.handle(s.getEvidence))
 			r.Get("/runs", s.handle(s.listRuns))
 			r.Get("/runs/{id}/diff", s.handle(s.getRunDiff))
+			r.Get("/changes", s.handle(s.listChanges))
 		})
 	})
 	// The website: HTML pages outside the contract (SiteRoutes).

@@ -421,7 +421,7 @@ func TestNoCanaryIsServed(t *testing.T) {
 					}
 				}
 			}
-			start := []string{"/packages?limit=200", "/runs?limit=100", "/gate_map.json", "/methodology", "/methodology?format=markdown",
+			start := []string{"/packages?limit=200", "/runs?limit=100", "/changes?limit=1000", "/gate_map.json", "/methodology", "/methodology?format=markdown",
 				"/healthz", "/readyz", "/metrics",
 				"/", "/gate-map", "/docs/methodology", "/?q=server", "/?verdict=not_gradeable", "/?verdict=out_of_scope",
 				"/?reason=evidence_unpublishable", "/?reason=model_check_skipped", "/?reason=not_a_server",

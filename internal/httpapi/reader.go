@@ -27,6 +27,7 @@ type Reader interface {
 	Evidence(ctx context.Context, sha256 string) (*api.Blob, error)
 	ListRuns(ctx context.Context, cursor string, limit int) (*api.RunList, error)
 	RunDiff(ctx context.Context, runID string) (json.RawMessage, error)
+	Changes(ctx context.Context, cursor string, limit int) (*api.ChangeList, error)
 }
 
 var errNoDatabase = &Problem{Status: http.StatusServiceUnavailable, Detail: "no database configured", RetryAfter: 5}

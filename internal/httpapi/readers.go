@@ -1,6 +1,9 @@
 package httpapi
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"net/http"
 	"strconv"
 
@@ -93,5 +96,36 @@ func (s *Server) getRunDiff(w http.ResponseWriter, r *http.Request) error {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(http.StatusOK)
 	_, err = w.Write(append(d, '\n'))
+	return err
+}
+
+// listChanges answers GET /changes: one page of the change feed after the
+// cursor. A page is cacheable for a minute, and its strong ETag (a hash of
+// the body) lets a poller revalidate for the cost of a 304.
+func (s *Server) listChanges(w http.ResponseWriter, r *http.Request) error {
+	rd, err := s.reader()
+	if err != nil {
+		return err
+	}
+	q := r.URL.Query()
+	limit, _ := strconv.Atoi(q.Get("limit"))
+	list, err := rd.Changes(r.Context(), q.Get("since"), limit)
+	if err != nil {
+		return readError(err)
+	}
+	body, err := json.Marshal(list)
+	if err != nil {
+		return err
+	}
+	sum := sha256.Sum256(body)
+	etag := `"` + hex.EncodeToString(sum[:16]) + `"`
+	w.Header().Set("Cache-Control", "public, max-age=60")
+	w.Header().Set("ETag", etag)
+	if etagMatches(r.Header.Get("If-None-Match"), etag) {
+		w.WriteHeader(http.StatusNotModified)
+		return nil
+	}
+	w.Header().Set("Content-Type", "application/json")
+	_, err = w.Write(append(body, '\n'))
 	return err
 }

@@ -293,7 +293,7 @@ func load(ctx context.Context, q *dbq.Queries, p *publish.Publication) error {
 		if !publicStatuses[f.Status] {
 			continue
 		}
-		if err := loadFinding(ctx, q, h.ID, ids[f.Package.Key()], f); err != nil {
+		if err := loadFinding(ctx, q, h, ids[f.Package.Key()], f); err != nil {
 			return fmt.Errorf("finding %s: %w", f.ID, err)
 		}
 	}
@@ -381,6 +381,9 @@ func loadPackage(ctx context.Context, q *dbq.Queries, h publish.Header, pk publi
 	if err := recordVersionDiff(ctx, q, h.ID, pk, pk.Package.Version, strPtr(pk.ManifestHash), tools, caps); err != nil {
 		return 0, err
 	}
+	if err := recordChanges(ctx, q, h, pk); err != nil {
+		return 0, err
+	}
 	if err := q.CurrentVersionUpsert(ctx, dbq.CurrentVersionUpsertParams{
 		Registry: pk.Package.Registry, Name: pk.Package.Name, Version: pk.Package.Version, PackageVersionID: id,
 	}); err != nil {
@@ -431,7 +434,8 @@ func recordVersionDiff(ctx context.Context, q *dbq.Queries, pubID string, pk pub
 	return nil
 }
 
-func loadFinding(ctx context.Context, q *dbq.Queries, pubID string, pvID int64, f publish.Finding) error {
+func loadFinding(ctx context.Context, q *dbq.Queries, h publish.Header, pvID int64, f publish.Finding) error {
+	pubID := h.ID
 	row, err := json.Marshal(f)
 	if err != nil {
 		return err
@@ -450,6 +454,9 @@ func loadFinding(ctx context.Context, q *dbq.Queries, pubID string, pvID int64, 
 		var resolved pgtype.Timestamptz
 		if a.ResolvedAt != nil {
 			resolved = ts(*a.ResolvedAt)
+		}
+		if err := recordAppealChange(ctx, q, h, f, a); err != nil {
+			return fmt.Errorf("appeal %s: %w", a.ID, err)
 		}
 		if err := q.AppealStatusInsert(ctx, dbq.AppealStatusInsertParams{
 			AppealID: a.ID, FindingID: f.ID, PublicationID: pubID, Status: a.Status, FiledAt: ts(a.FiledAt), ResolvedAt: resolved,

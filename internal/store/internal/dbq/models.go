@@ -32,6 +32,17 @@ type Capability struct {
 	Verification     string
 }
 
+type Change struct {
+	Seq           int64
+	PublicationID string
+	PublishedAt   pgtype.Timestamptz
+	Registry      string
+	Name          string
+	Version       string
+	Kind          string
+	Detail        []byte
+}
+
 type CurrentVersion struct {
 	Registry         string
 	Name             string

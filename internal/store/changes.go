@@ -1,0 +1,193 @@
+package store
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/attestari/attestari/api"
+	"github.com/attestari/attestari/internal/publish"
+	"github.com/attestari/attestari/internal/rundir"
+	"github.com/attestari/attestari/internal/store/internal/dbq"
+)
+
+// The change feed (GET /changes): the loader writes, in the load's
+// transaction, one row per effect of the publication on what is served; the
+// reader pages through them by an opaque cursor.
+
+// MaxChangeLimit bounds one page of the change feed.
+const MaxChangeLimit = 1000
+
+// changeDetail is the jsonb of a change row: every field of api.Change
+// that is not a column.
+type changeDetail struct {
+	Verdict      string  `json:"verdict,omitempty"`
+	Grade        *string `json:"grade,omitempty"`
+	ManifestHash *string `json:"manifest_hash,omitempty"`
+	From         *string `json:"from,omitempty"`
+	To           *string `json:"to,omitempty"`
+	FromVersion  string  `json:"from_version,omitempty"`
+	FindingID    string  `json:"finding_id,omitempty"`
+	AppealID     string  `json:"appeal_id,omitempty"`
+	AppealStatus string  `json:"appeal_status,omitempty"`
+}
+
+func insertChange(ctx context.Context, q *dbq.Queries, h publish.Header, ref rundir.PackageRef, kind string, d changeDetail) error {
+	b, err := json.Marshal(d)
+	if err != nil {
+		return err
+	}
+	if err := q.ChangeInsert(ctx, dbq.ChangeInsertParams{
+		PublicationID: h.ID, PublishedAt: ts(h.PublishedAt), Registry: ref.Registry,
+		Name: ref.Name, Version: ref.Version, Kind: kind, Detail: b,
+	}); err != nil {
+		return fmt.Errorf("change %s: %w", kind, err)
+	}
+	return nil
+}
+
+func eqPtr(a, b *string) bool { return (a == nil) == (b == nil) && (a == nil || *a == *b) }
+
+// servedBefore returns what was served for the package version before this
+// load, and whether this publication will replace it (it is newer, by the
+// rule CurrentVersionUpsert applies). ok is false when nothing was served.
+func servedBefore(ctx context.Context, q *dbq.Queries, h publish.Header, pk publish.Package) (prev dbq.CurrentVersionStateRow, ok, replaces bool, err error) {
+	prev, err = q.CurrentVersionState(ctx, dbq.CurrentVersionStateParams{Registry: pk.Package.Registry, Name: pk.Package.Name, Version: pk.Package.Version})
+	if errors.Is(err, pgx.ErrNoRows) {
+		return prev, false, true, nil
+	}
+	if err != nil {
+		return prev, false, false, fmt.Errorf("served state: %w", err)
+	}
+	older := prev.PublishedAt.Time.Before(h.PublishedAt) || (prev.PublishedAt.Time.Equal(h.PublishedAt) && prev.PublicationID < h.ID)
+	return prev, true, older, nil
+}
+
+// recordChanges writes the changes the package version's load makes to
+// what is served. It is called before current_versions is updated. A new
+// version's manifest is compared with that of the package's previous
+// served version (the highest below it), as version_diffs are.
+func recordChanges(ctx context.Context, q *dbq.Queries, h publish.Header, pk publish.Package) error {
+	prev, served, replaces, err := servedBefore(ctx, q, h, pk)
+	if err != nil || !replaces {
+		return err
+	}
+	var prevVersion string
+	var prevVersionManifest *string
+	if !served {
+		cur, err := q.CurrentVersionListForPackage(ctx, dbq.CurrentVersionListForPackageParams{Registry: pk.Package.Registry, Name: pk.Package.Name})
+		if err != nil {
+			return fmt.Errorf("versions of %s: %w", pk.Package.Name, err)
+		}
+		for _, c := range cur {
+			if compareVersions(c.Version, pk.Package.Version) < 0 && (prevVersion == "" || compareVersions(c.Version, prevVersion) > 0) {
+				prevVersion, prevVersionManifest = c.Version, c.ManifestHash
+			}
+		}
+	}
+	grade, manifest := strPtr(pk.Grade), strPtr(pk.ManifestHash)
+	if !served {
+		if err := insertChange(ctx, q, h, pk.Package, api.ChangeVersionPublished, changeDetail{Verdict: pk.Verdict, Grade: grade, ManifestHash: manifest}); err != nil {
+			return err
+		}
+		if prevVersion != "" && !eqPtr(prevVersionManifest, manifest) {
+			return insertChange(ctx, q, h, pk.Package, api.ChangeManifestChanged, changeDetail{FromVersion: prevVersion, From: prevVersionManifest, To: manifest})
+		}
+		return nil
+	}
+	if prev.Verdict != pk.Verdict {
+		if err := insertChange(ctx, q, h, pk.Package, api.ChangeVerdictChanged, changeDetail{From: &prev.Verdict, To: &pk.Verdict}); err != nil {
+			return err
+		}
+	}
+	if !eqPtr(prev.Grade, grade) {
+		if err := insertChange(ctx, q, h, pk.Package, api.ChangeGradeChanged, changeDetail{From: prev.Grade, To: grade}); err != nil {
+			return err
+		}
+	}
+	if !eqPtr(prev.ManifestHash, manifest) {
+		return insertChange(ctx, q, h, pk.Package, api.ChangeManifestChanged, changeDetail{From: prev.ManifestHash, To: manifest})
+	}
+	return nil
+}
+
+// recordAppealChange writes appeal_resolved for an appeal this publication
+// records resolved and no earlier-loaded publication did.
+func recordAppealChange(ctx context.Context, q *dbq.Queries, h publish.Header, f publish.Finding, a publish.AppealStatus) error {
+	if a.Status == "open" {
+		return nil
+	}
+	earlier, err := q.AppealResolvedEarlier(ctx, dbq.AppealResolvedEarlierParams{AppealID: a.ID, PublicationID: h.ID})
+	if err != nil || earlier {
+		return err
+	}
+	return insertChange(ctx, q, h, f.Package, api.ChangeAppealResolved, changeDetail{FindingID: f.ID, AppealID: a.ID, AppealStatus: a.Status})
+}
+
+// cursorPrefix versions the cursor's encoding.
+const cursorPrefix = "c1."
+
+func changeCursor(seq int64) string {
+	return base64.RawURLEncoding.EncodeToString([]byte(cursorPrefix + strconv.FormatInt(seq, 10)))
+}
+
+func parseChangeCursor(c string) (int64, error) {
+	b, err := base64.RawURLEncoding.DecodeString(c)
+	if err != nil || !strings.HasPrefix(string(b), cursorPrefix) {
+		return 0, ErrBadCursor
+	}
+	seq, err := strconv.ParseInt(strings.TrimPrefix(string(b), cursorPrefix), 10, 64)
+	if err != nil || seq < 0 {
+		return 0, ErrBadCursor
+	}
+	return seq, nil
+}
+
+// Changes returns the changes after cursor (from the first when empty), at
+// most limit (50 when 0). The answer's NextCursor is where to poll next.
+func (s *Store) Changes(ctx context.Context, cursor string, limit int) (*api.ChangeList, error) {
+	if limit <= 0 {
+		limit = 50
+	}
+	limit = min(limit, MaxChangeLimit)
+	var after int64
+	if cursor != "" {
+		var err error
+		if after, err = parseChangeCursor(cursor); err != nil {
+			return nil, err
+		}
+	}
+	rows, err := s.q.ChangeList(ctx, dbq.ChangeListParams{After: after, Lim: int32(limit + 1)})
+	if err != nil {
+		return nil, fmt.Errorf("list changes: %w", err)
+	}
+	out := &api.ChangeList{Items: make([]api.Change, 0, min(len(rows), limit))}
+	last := after
+	for i, r := range rows {
+		if i == limit {
+			out.More = true
+			break
+		}
+		var d changeDetail
+		if err := json.Unmarshal(r.Detail, &d); err != nil {
+			return nil, fmt.Errorf("change %d: %w", r.Seq, err)
+		}
+		out.Items = append(out.Items, api.Change{Kind: r.Kind, Registry: r.Registry, Name: r.Name, Version: r.Version,
+			PublicationID: r.PublicationID, PublishedAt: t(r.PublishedAt), Verdict: d.Verdict, Grade: d.Grade,
+			ManifestHash: d.ManifestHash, From: d.From, To: d.To, FromVersion: d.FromVersion,
+			FindingID: d.FindingID, AppealID: d.AppealID, AppealStatus: d.AppealStatus})
+		last = r.Seq
+	}
+	if cursor == "" && len(out.Items) == 0 {
+		// Nothing yet: a cursor that starts at the beginning.
+		last = 0
+	}
+	out.NextCursor = changeCursor(last)
+	return out, nil
+}
