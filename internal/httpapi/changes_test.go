@@ -43,6 +43,9 @@ func TestChangeFeedOverHTTP(t *testing.T) {
 		t.Fatalf("revalidation: %d", res.StatusCode)
 	}
 	res, body = ts.get("/changes?limit=1")
+	if res.StatusCode != 200 {
+		t.Fatalf("limit 1: %d", res.StatusCode)
+	}
 	var one api.ChangeList
 	if err := json.Unmarshal([]byte(body), &one); err != nil || len(one.Items) != 1 || !one.More || !reflect.DeepEqual(one.Items[0], all.Items[0]) {
 		t.Fatalf("limit 1: %s", body)
