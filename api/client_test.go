@@ -94,7 +94,7 @@ func TestClientAgainstTheServer(t *testing.T) {
 		t.Fatalf("changes after the cursor: %+v %v", rest, err)
 	}
 	if _, err := c.Attestation(ctx, "npm", "@example/hello-server", "1.0.0"); !errors.Is(err, api.ErrNotFound) {
-		t.Fatalf("no attestation is served yet: %v", err)
+		t.Fatalf("a version published without an attestation: %v", err)
 	}
 	if _, err := c.Lookup(ctx, nil); err == nil {
 		t.Fatal("an empty lookup is refused before it is sent")

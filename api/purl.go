@@ -142,14 +142,20 @@ func (k PackageKey) Validate() error {
 	return nil
 }
 
-// PURL returns the canonical Package URL of k: the scope's @ and any
-// character outside the unreserved set are percent-encoded.
+// PURL returns the canonical Package URL of k: the name as the purl
+// specification writes it for the type (lowercased; for PyPI with '_' as
+// '-'), and the scope's @ and any character outside the unreserved set
+// percent-encoded. ParsePURL reads it back to the same key, up to that
+// spelling of the name.
 func (k PackageKey) PURL() string {
 	var b strings.Builder
 	b.WriteString("pkg:")
 	b.WriteString(k.Registry)
 	b.WriteByte('/')
-	name := k.Name
+	name := strings.ToLower(k.Name)
+	if k.Registry == RegistryPyPI {
+		name = strings.ReplaceAll(name, "_", "-")
+	}
 	if scope, rest, ok := strings.Cut(name, "/"); ok {
 		b.WriteString(escapeSegment(scope))
 		b.WriteByte('/')

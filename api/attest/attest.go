@@ -20,6 +20,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/attestari/attestari/api"
@@ -106,8 +107,10 @@ type Methodology struct {
 type Versions struct {
 	Extractor string `json:"extractor"`
 	Verifier  string `json:"verifier"`
-	Prompt    string `json:"prompt"`
-	Analyzer  string `json:"analyzer"`
+	// PromptSHA256 is the SHA-256 of the analyzer's system prompt, as the
+	// decision recorded it (empty when no model prompt was used).
+	PromptSHA256 string `json:"prompt_sha256"`
+	Analyzer     string `json:"analyzer"`
 }
 
 // Publication says which publication carried the verdict and when. Demo and
@@ -207,7 +210,7 @@ func (s *Statement) Validate() error {
 		return bad("the subject's name is not a Package URL: " + err.Error())
 	}
 	p := s.Predicate.Package
-	if key.Registry != p.Registry || key.Name != p.Name || key.Version != p.Version {
+	if key.Registry != p.Registry || key.Name != purlName(p.Registry, p.Name) || key.Version != p.Version {
 		return bad("the Package URL names another package than the predicate")
 	}
 	switch s.Predicate.Verdict {
@@ -249,6 +252,17 @@ func (s *Statement) AsManifest() *api.Manifest {
 		Verdict: p.Verdict, Grade: p.Grade,
 		ToolCount: len(p.Manifest.Tools), Tools: p.Manifest.Tools,
 	}
+}
+
+// purlName is a package name as a Package URL carries it: lowercased, and
+// for PyPI with '_' read as '-' (the purl specification's rules, as
+// api.ParsePURL reads them).
+func purlName(registry, name string) string {
+	name = strings.ToLower(name)
+	if registry == api.RegistryPyPI {
+		name = strings.ReplaceAll(name, "_", "-")
+	}
+	return name
 }
 
 func isHex(s string, n int) bool {

@@ -71,7 +71,7 @@ func vectorStatement(t testing.TB) *Statement {
 		Grade:       strp("A"),
 		Manifest:    Manifest{Hash: &mh, Tools: tools},
 		Methodology: Methodology{Version: "2.3.4", SHA256: strings.Repeat("ab", 32)},
-		Versions:    Versions{Extractor: "syntax-tree-6", Verifier: "verify-2", Prompt: "2026-11-30.1", Analyzer: "offline-rules-1"},
+		Versions:    Versions{Extractor: "syntax-tree-6", Verifier: "verify-2", PromptSHA256: "", Analyzer: "offline-rules-1"},
 		Publication: Publication{ID: "pub-20261201T120000Z", DecidedAt: time.Date(2026, 12, 1, 11, 0, 0, 0, time.UTC), PublishedAt: time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)},
 	}, d256, d512)
 	if err != nil {

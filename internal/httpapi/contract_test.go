@@ -3,16 +3,21 @@ package httpapi
 import (
 	"bytes"
 	"context"
+	"crypto/ed25519"
+	"crypto/sha256"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/getkin/kin-openapi/openapi3filter"
 	"github.com/getkin/kin-openapi/routers"
 	"github.com/go-chi/chi/v5"
+
+	"github.com/attestari/attestari/api/attest"
 )
 
 // pendingOperations are in the contract and not yet served: each arrives with
@@ -78,11 +83,30 @@ type testServer struct {
 
 func newTestServer(t testing.TB, reader Reader) *testServer {
 	t.Helper()
-	s, err := New(Options{Reader: reader, RequestsPerMinute: 100000})
+	s, err := New(Options{Reader: reader, RequestsPerMinute: 100000, AttestationKeys: testKeySet(t)})
 	if err != nil {
 		t.Fatal(err)
 	}
 	return &testServer{Server: s, t: t}
+}
+
+// testSigningKey is the key the tests' publications are signed with: its
+// seed is fixed, so every test server serves the same key set.
+func testSigningKey(t testing.TB) *attest.PrivateKey {
+	seed := sha256.Sum256([]byte("attestari httpapi test signing key"))
+	k, err := attest.NewPrivateKey(ed25519.NewKeyFromSeed(seed[:]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return k
+}
+
+func testKeySet(t testing.TB) []byte {
+	b, err := (&attest.KeySet{Keys: []attest.PublicKey{attest.NewPublicKey(testSigningKey(t).Public(), time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))}}).Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
 
 // do serves req and validates the response against the contract.

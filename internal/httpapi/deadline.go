@@ -112,6 +112,12 @@ func (r deadlineReader) Changes(ctx context.Context, cursor string, limit int) (
 	return r.Reader.Changes(ctx, cursor, limit)
 }
 
+func (r deadlineReader) Attestation(ctx context.Context, registry, name, version string) ([]byte, error) {
+	ctx, cancel := context.WithTimeout(ctx, r.d)
+	defer cancel()
+	return r.Reader.Attestation(ctx, registry, name, version)
+}
+
 // Ping has its own, shorter bound in readyz; it is here so that every
 // method of Reader is, and the check above holds without exceptions.
 func (r deadlineReader) Ping(ctx context.Context) error {

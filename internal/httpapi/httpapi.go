@@ -41,6 +41,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	attestari "github.com/attestari/attestari"
+	"github.com/attestari/attestari/api"
+	"github.com/attestari/attestari/api/attest"
 )
 
 // Options configures the service.
@@ -79,6 +81,11 @@ type Options struct {
 	// address or a URL), shown on the website's package and finding pages;
 	// empty: the pages say that none is configured.
 	AppealsContact string
+	// AttestationKeys is the key set served at
+	// /.well-known/attestari-keys.json (docs/attestations.md), checked by
+	// New; nil: the path answers 404 (no attestation can be verified
+	// against this service's keys).
+	AttestationKeys []byte
 }
 
 var registerDecoders sync.Once
@@ -133,6 +140,11 @@ func New(opts Options) (*Server, error) {
 		// know it is text to validate such a response.
 		openapi3filter.RegisterBodyDecoder("text/markdown", openapi3filter.PlainBodyDecoder)
 	})
+	if opts.AttestationKeys != nil {
+		if _, err := attest.ParseKeySet(opts.AttestationKeys); err != nil {
+			return nil, fmt.Errorf("attestation key set: %w", err)
+		}
+	}
 	s := &Server{opts: opts, spec: spec, log: opts.Logger}
 	if opts.MaxBodyBytes <= 0 {
 		opts.MaxBodyBytes = defaultMaxBodyBytes
@@ -233,6 +245,7 @@ func (s *Server) routes(metricsHandler http.Handler) chi.Router {
 		// read the database (serveManifest); the rest always do.
 		r.Get("/manifest/{name}/{version}", s.handle(s.getManifest))
 		r.Get("/manifest", s.handle(s.getManifestByPurl))
+		r.Get(api.AttestationKeysPath, s.handle(s.getAttestationKeys))
 		r.Group(func(r chi.Router) {
 			r.Use(s.limitCost)
 			r.Get("/gate_map.json", s.handle(s.getGateMap))
@@ -245,6 +258,8 @@ func (s *Server) routes(metricsHandler http.Handler) chi.Router {
 			r.Get("/runs", s.handle(s.listRuns))
 			r.Get("/runs/{id}/diff", s.handle(s.getRunDiff))
 			r.Get("/changes", s.handle(s.listChanges))
+			r.Get("/attestations/{name}/{version}", s.handle(s.getAttestation))
+			r.Get("/attestations", s.handle(s.getAttestationByPurl))
 		})
 	})
 	// The website: HTML pages outside the contract (SiteRoutes).

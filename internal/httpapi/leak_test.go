@@ -160,7 +160,8 @@ func walkAPI(t *testing.T, ts *testServer, start []string, visit func(path strin
 			_ = json.Unmarshal([]byte(body), &l)
 			for _, it := range l.Items {
 				add("/packages/"+it.Registry+"/"+it.Name+"/"+it.Version, "/manifest/"+it.Name+"/"+it.Version+"?registry="+it.Registry,
-					"/package/"+it.Registry+"/"+it.Name+"/"+it.Version, "/manifest?purl=pkg:"+it.Registry+"/"+it.Name+"@"+it.Version)
+					"/package/"+it.Registry+"/"+it.Name+"/"+it.Version, "/manifest?purl=pkg:"+it.Registry+"/"+it.Name+"@"+it.Version,
+					"/attestations/"+it.Name+"/"+it.Version+"?registry="+it.Registry, "/attestations?purl=pkg:"+it.Registry+"/"+it.Name+"@"+it.Version)
 			}
 			if l.NextCursor != nil {
 				add("/packages?limit=200&cursor=" + *l.NextCursor)
@@ -257,7 +258,7 @@ func canaryPublications(t *testing.T) (prev, cur *publish.Publication, runDiff [
 	}
 	publishRun := func(r *publishtest.Run, at time.Time) *publish.Result {
 		t.Helper()
-		res, err := publish.Publish(ctx, publish.Options{RunDir: r.Dir, Home: pubs, Blobs: r.Blobs, Now: func() time.Time { return at }})
+		res, err := publish.Publish(ctx, publish.Options{RunDir: r.Dir, Home: pubs, Blobs: r.Blobs, Now: func() time.Time { return at }, SigningKey: testSigningKey(t)})
 		must(err)
 		return res
 	}
@@ -421,7 +422,7 @@ func TestNoCanaryIsServed(t *testing.T) {
 					}
 				}
 			}
-			start := []string{"/packages?limit=200", "/runs?limit=100", "/changes?limit=1000", "/gate_map.json", "/methodology", "/methodology?format=markdown",
+			start := []string{"/packages?limit=200", "/runs?limit=100", "/changes?limit=1000", "/.well-known/attestari-keys.json", "/gate_map.json", "/methodology", "/methodology?format=markdown",
 				"/healthz", "/readyz", "/metrics",
 				"/", "/gate-map", "/docs/methodology", "/?q=server", "/?verdict=not_gradeable", "/?verdict=out_of_scope",
 				"/?reason=evidence_unpublishable", "/?reason=model_check_skipped", "/?reason=not_a_server",

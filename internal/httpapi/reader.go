@@ -28,6 +28,7 @@ type Reader interface {
 	ListRuns(ctx context.Context, cursor string, limit int) (*api.RunList, error)
 	RunDiff(ctx context.Context, runID string) (json.RawMessage, error)
 	Changes(ctx context.Context, cursor string, limit int) (*api.ChangeList, error)
+	Attestation(ctx context.Context, registry, name, version string) ([]byte, error)
 }
 
 var errNoDatabase = &Problem{Status: http.StatusServiceUnavailable, Detail: "no database configured", RetryAfter: 5}
@@ -47,6 +48,7 @@ const (
 	detailVersionUnknown = "this version is not published; known_versions lists the versions that are"
 	detailAmbiguous      = "the name is published on more than one registry; pass ?registry= with one of registries"
 	detailBadCursor      = "the cursor is not one this service issued; start again without it"
+	detailNoKeys         = "this service signs no attestations: no key set is configured"
 	detailReasonUnknown  = "the reason is not a code of the gate map in force and no published version carries it; GET /gate_map.json lists the codes"
 	detailUnavailable    = "the database is not answering; retry after the number of seconds in Retry-After"
 	detailTimeout        = "the database did not answer in time; retry after the number of seconds in Retry-After"

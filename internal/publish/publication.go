@@ -205,6 +205,10 @@ type Publication struct {
 	Evidence []EvidenceItem
 	GateMap  json.RawMessage
 	Diff     json.RawMessage // nil when the run has no diff
+	// Attestations is attestations.jsonl: one signed attestation a package,
+	// in the order of Packages (attest.go); nil when publish had no
+	// signing key.
+	Attestations []byte
 	// Blobs holds the bytes of every evidence item, by SHA-256.
 	Blobs map[string][]byte
 }
@@ -352,7 +356,7 @@ func Write(dir string, p *Publication) error {
 	for _, raw := range []struct {
 		name string
 		b    json.RawMessage
-	}{{GateMapFile, p.GateMap}, {DiffFile, p.Diff}} {
+	}{{GateMapFile, p.GateMap}, {DiffFile, p.Diff}, {AttestationsFile, p.Attestations}} {
 		if raw.b == nil {
 			continue
 		}
@@ -439,6 +443,12 @@ func Read(dir string) (*Publication, error) {
 	}
 	if p.Diff, err = read(DiffFile); err != nil {
 		return nil, err
+	}
+	if p.Attestations, err = read(AttestationsFile); err != nil {
+		return nil, err
+	}
+	if _, err := p.AttestationsByPackage(); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrIncomplete, err)
 	}
 	for _, e := range p.Evidence {
 		b, err := os.ReadFile(filepath.Join(dir, EvidenceDir, e.SHA256))

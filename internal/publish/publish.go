@@ -16,6 +16,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/attestari/attestari/api/attest"
 	"github.com/attestari/attestari/internal/appeals"
 	"github.com/attestari/attestari/internal/artifact"
 	"github.com/attestari/attestari/internal/checks"
@@ -80,6 +81,10 @@ type Options struct {
 	// internal/store's loader, which loads it in one transaction). An error
 	// leaves the publication written and not loaded; Result says which.
 	Load func(ctx context.Context, p *Publication) error
+	// SigningKey, when set, signs one attestation for every published
+	// package version (docs/attestations.md), carried in the publication's
+	// attestations.jsonl. Nil: the publication carries none.
+	SigningKey *attest.PrivateKey
 	// ArtifactLimits bound reading a stored artifact to recover a file.
 	ArtifactLimits artifact.Limits
 	// IsLoaded, when set with Load, reports whether a publication id is
@@ -504,6 +509,11 @@ func build(ctx context.Context, opts Options) (*built, error) {
 	})
 	if !ValidID(h.ID) {
 		return nil, fmt.Errorf("publish: run id %q does not make a valid publication id", d.Header.RunID)
+	}
+	if opts.SigningKey != nil {
+		if err := SignAttestations(ctx, pub, opts.SigningKey, opts.Blobs); err != nil {
+			return nil, fmt.Errorf("publish: %w", err)
+		}
 	}
 	return &built{pub: pub, withheld: b.withheld, warnings: b.warnings}, nil
 }

@@ -276,6 +276,10 @@ func load(ctx context.Context, q *dbq.Queries, p *publish.Publication) error {
 		}
 		return compareVersions(a.Version, b.Version) < 0
 	})
+	atts, err := attestationsOf(p)
+	if err != nil {
+		return err
+	}
 	ids := map[string]int64{}
 	for i, pk := range pkgs {
 		id, err := loadPackage(ctx, q, h, pk)
@@ -283,6 +287,11 @@ func load(ctx context.Context, q *dbq.Queries, p *publish.Publication) error {
 			return fmt.Errorf("package %s: %w", pk.Package.Key(), err)
 		}
 		ids[pk.Package.Key()] = id
+		if env, ok := atts[pk.Package.Key()]; ok {
+			if err := loadAttestation(ctx, q, id, env); err != nil {
+				return fmt.Errorf("package %s: %w", pk.Package.Key(), err)
+			}
+		}
 		if i == len(pkgs)/2 {
 			if err := hook("packages-half"); err != nil {
 				return err

@@ -17,6 +17,13 @@ type AppealStatus struct {
 	ResolvedAt    pgtype.Timestamptz
 }
 
+type Attestation struct {
+	PackageVersionID int64
+	KeyID            string
+	Envelope         []byte
+	EnvelopeSha256   string
+}
+
 type Capability struct {
 	PackageVersionID int64
 	Position         int32
