@@ -192,6 +192,9 @@ func newDecider(ctx context.Context, f *rundir.Files, blobs Blobs, opts Options)
 		VerifierVersion:    verify.VerifierVersion,
 		ExtractorVersion:   h.ExtractorVersion,
 	}
+	if opts.ContextTags != nil && opts.SharedHostsFromMachine {
+		d.stamps.SharedHostsSource = SharedHostsDecidingMachine
+	}
 	if h.PromptSHA256 == "" {
 		d.stamps.PromptSHA256, d.stamps.PromptSHA256Source = opts.PromptSHA256, "reconstructed"
 		if opts.PromptSHA256 == "" {
