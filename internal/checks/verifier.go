@@ -7,8 +7,6 @@
 package checks
 
 import (
-	"fmt"
-
 	"github.com/attestari/attestari/internal/rundir"
 	"github.com/attestari/attestari/internal/verify"
 )
@@ -53,10 +51,9 @@ func VerifyExcerpt(surface *rundir.Surface, fileBytes func(path string) ([]byte,
 // LineRange is verify.LineRange.
 func LineRange(b []byte, first, last int) (int, int) { return verify.LineRange(b, first, last) }
 
-// reject builds the verifier's rejection for a proposal the model check
-// refuses before the verifier sees it.
+// reject is verify.Reject.
 func reject(reason, format string, args ...any) *RejectError {
-	return &RejectError{Reason: reason, Detail: fmt.Sprintf(format, args...)}
+	return verify.Reject(reason, format, args...)
 }
 
 // lineOf is verify.LineOf.

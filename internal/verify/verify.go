@@ -591,6 +591,10 @@ func LineRange(b []byte, first, last int) (int, int) {
 	return lo, len(b)
 }
 
+// Reject builds a rejection with a stable reason, for a caller (the model
+// check) that refuses a proposal before the verifier sees it.
+func Reject(reason, format string, args ...any) *RejectError { return reject(reason, format, args...) }
+
 // LineOf is the 1-based line of byte offset off in b, as the verifier counts
 // lines for an excerpt (the model check's reassignment findings count alike).
 func LineOf(b []byte, off int) int { return lineOf(b, off) }
