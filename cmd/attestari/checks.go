@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"fmt"
 
@@ -9,9 +8,7 @@ import (
 	"github.com/attestari/attestari/internal/analyzer"
 	"github.com/attestari/attestari/internal/checks"
 	"github.com/attestari/attestari/internal/pipeline"
-	"github.com/attestari/attestari/internal/policy"
 	"github.com/attestari/attestari/internal/repohost"
-	"github.com/attestari/attestari/internal/rundir"
 	"github.com/attestari/attestari/internal/sigstore"
 )
 
@@ -57,22 +54,4 @@ func runningChecks(e *env, an analyzer.Analyzer, cache checks.ProposalCache) []p
 		e.log.Warn("repository host misconfigured", "error", err)
 	}
 	return append(pipeline.DefaultChecks(), prov, pipeline.ModelCheck{Analyzer: an, Cache: cache})
-}
-
-// contextTagger computes the exfiltrate_data context tags at decision time,
-// reading the version's registry record from the run's own records.
-func contextTagger(files *rundir.Files, blobs policy.Blobs, extraShared ...string) func(context.Context, rundir.Finding, *rundir.Surface, func(string) ([]byte, bool)) ([]rundir.ContextTag, error) {
-	t := checks.ExfilTagger{
-		Shared: checks.DefaultSharedHosts(extraShared...),
-		RegistryRecord: func(ctx context.Context, pkg rundir.PackageRef) ([]byte, bool) {
-			for _, r := range files.Records {
-				if r.Package == pkg && r.SHA256 != "" && (r.Kind == "npm_version" || r.Kind == "pypi_json") {
-					b, err := blobs.Get(ctx, r.SHA256)
-					return b, err == nil
-				}
-			}
-			return nil, false
-		},
-	}
-	return t.Tags
 }

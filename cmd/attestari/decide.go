@@ -4,18 +4,12 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"net/url"
-	"os"
-	"path/filepath"
 	"time"
 
-	"github.com/attestari/attestari/internal/artifact"
-	"github.com/attestari/attestari/internal/evidence"
+	"github.com/attestari/attestari/internal/cycle"
 	"github.com/attestari/attestari/internal/pipeline"
 	"github.com/attestari/attestari/internal/policy"
 	"github.com/attestari/attestari/internal/publish"
-	"github.com/attestari/attestari/internal/registry"
-	"github.com/attestari/attestari/internal/rundir"
 )
 
 func decideCommand() *command {
@@ -49,73 +43,19 @@ allow. A rerun over unchanged inputs writes identical rows apart from decided_at
 	}
 }
 
-// decideRun decides dir and writes its decision files.
+// decideRun decides dir and writes its decision files and day-0 notices
+// (internal/cycle). A run written before methodology 2.3.5 records no shared
+// hosts; it is decided with this machine's, as it was then, and stamped so.
 func decideRun(ctx context.Context, e *env, dir string) (*policy.Decisions, error) {
-	store, err := evidence.Open(evidenceRoot(e, dir))
-	if err != nil {
-		return nil, err
-	}
 	commit, dirty := pipeline.CodeVersion(".")
-	opts := policy.Options{
-		Now:          func() time.Time { return time.Now().UTC() },
-		CodeCommit:   commit,
-		CodeDirty:    dirty,
-		OpenArtifact: openArtifact,
-	}
-	if files, err := rundir.Read(dir); err == nil {
-		opts.ContextTags = contextTagger(files, store, sharedHostsFromConfig(ctx)...)
-	}
-	d, err := policy.Decide(ctx, dir, store, opts)
-	if err != nil {
-		return nil, err
-	}
-	if err := policy.WriteDecisions(dir, d); err != nil {
-		return nil, err
-	}
-	// Day 0: a notice for every high or medium finding, to the registry's
-	// security contact and the publisher. Files for an operator; nothing is sent.
-	if _, err := publish.Notices(ctx, dir, d, time.Now().UTC(), publish.NoticeOptions{
-		Blobs: store, RegistryContacts: publish.RegistryContactsFromEnv(e.getenv),
-	}); err != nil {
-		return nil, fmt.Errorf("write day-0 notices: %w", err)
-	}
-	return d, nil
-}
-
-// sharedHostsFromConfig are the hosts of the registries this machine is
-// configured with: never a publisher's own domain (methodology §5).
-func sharedHostsFromConfig(ctx context.Context) []string {
-	var out []string
-	for _, f := range []func(context.Context) (string, error){registry.DefaultNPMRegistry, registry.DefaultPyPIURL} {
-		if u, err := f(ctx); err == nil {
-			if p, err := url.Parse(u); err == nil && p.Hostname() != "" {
-				out = append(out, p.Hostname())
-			}
-		}
-	}
-	return out
-}
-
-// evidenceRoot is the store a run cites: its own evidence/ when it carries
-// one (fixtures and copied runs do), else $ATTESTARI_HOME/evidence.
-func evidenceRoot(e *env, runDir string) string {
-	own := filepath.Join(runDir, "evidence")
-	if fi, err := os.Stat(filepath.Join(own, "blobs")); err == nil && fi.IsDir() {
-		return own
-	}
-	return filepath.Join(absHome(e), "evidence")
-}
-
-// openArtifact reads a stored artifact so capabilities can be verified against its members.
-func openArtifact(ctx context.Context, data []byte) (func(string) ([]byte, bool), error) {
-	a, err := artifact.Read(ctx, data, artifact.DetectFormat("", data), artifact.Limits{})
-	if err != nil {
-		return nil, err
-	}
-	if a.Outcome != "ok" {
-		return nil, fmt.Errorf("artifact unreadable: %s", a.Reason)
-	}
-	return a.Bytes, nil
+	return cycle.Decide(ctx, dir, cycle.DecideOptions{
+		Home:               absHome(e),
+		Now:                func() time.Time { return time.Now().UTC() },
+		CodeCommit:         commit,
+		CodeDirty:          dirty,
+		RegistryContacts:   publish.RegistryContactsFromEnv(e.getenv),
+		MachineSharedHosts: cycle.SharedHostsFromConfig,
+	})
 }
 
 func printCounts(e *env, dir string, d *policy.Decisions, asJSON bool) error {

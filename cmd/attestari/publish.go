@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/attestari/attestari/internal/cycle"
 	"github.com/attestari/attestari/internal/evidence"
 	"github.com/attestari/attestari/internal/pipeline"
 	"github.com/attestari/attestari/internal/publish"
@@ -125,7 +126,7 @@ const errNowNeedsOverride = "--now replaces the real clock and so skips the 30-d
 type publishLabel struct{ demo, overridden bool }
 
 func publishRun(ctx context.Context, e *env, dir string, clock func() time.Time, label publishLabel, previous string, st *store.Store) (*publish.Result, error) {
-	blobs, err := evidence.Open(evidenceRoot(e, dir))
+	blobs, err := evidence.Open(cycle.EvidenceRoot(absHome(e), dir))
 	if err != nil {
 		return nil, err
 	}

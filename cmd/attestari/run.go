@@ -15,6 +15,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/attestari/attestari/internal/analyzer"
+	"github.com/attestari/attestari/internal/cycle"
 	"github.com/attestari/attestari/internal/demo"
 	"github.com/attestari/attestari/internal/evidence"
 	"github.com/attestari/attestari/internal/pipeline"
@@ -141,6 +142,7 @@ func pipelineOptions(ctx context.Context, e *env, rf runFlags, fakeURL string) (
 		Home: absHome(e), Concurrency: *rf.concurrency, NPM: npm, PyPI: pypi, NotConfigured: notConfigured, Evidence: store,
 		Extractor: ex, Checks: runningChecks(e, an, store), Logger: e.log, CodeCommit: commit, CodeDirty: dirty,
 		PromptVersion: analyzer.PromptVersion, PromptLayout: analyzer.PromptLayout, PromptSHA256: analyzer.PromptSHA256,
+		DecideInputs: cycle.RecordDecideInputs(ctx, e.getenv, cycle.SharedHostsFromConfig),
 	}
 	if an != nil {
 		o.AnalyzerModel = an.ID()
@@ -360,51 +362,45 @@ func oneCycle(ctx context.Context, e *env, rf runFlags, fakeURL, candidates stri
 		return err
 	}
 	o.CandidatesPath = candidates
-	if ri, ok, err := pipeline.LatestResumable(o.Home, candidates); err != nil {
-		return err
-	} else if ok {
-		fmt.Fprintf(e.stdout, "cycle: resuming %s\n", ri.ID)
-		o.Resume = ri.ID
+	commit, dirty := pipeline.CodeVersion(".")
+	co := cycle.Options{
+		Run: o,
+		Decide: cycle.DecideOptions{
+			Home: o.Home, Now: func() time.Time { return time.Now().UTC() }, CodeCommit: commit, CodeDirty: dirty,
+			RegistryContacts: publish.RegistryContactsFromEnv(e.getenv), MachineSharedHosts: cycle.SharedHostsFromConfig,
+		},
+		Report: cycle.Report{
+			Resuming: func(id string) { fmt.Fprintf(e.stdout, "cycle: resuming %s\n", id) },
+			Ran:      func(res *pipeline.RunResult, err error) error { return reportRun(e, res, err) },
+			Decided:  func(dir string, d *policy.Decisions) error { return printCounts(e, dir, d, false) },
+			Diffed: func(diff policy.RunDiff) {
+				fmt.Fprintf(e.stdout, "diff against %s: %d added, %d removed, %d changed, %d manifest changes\n",
+					orNone(diff.PreviousRunID), len(diff.PackagesAdded), len(diff.PackagesRemoved), len(diff.Changes), len(diff.Manifests))
+				if n := len(diff.PackagesNotExamined); n > 0 {
+					fmt.Fprintf(e.stdout, "  %d packages of the previous run not examined this time (not removals): diff.json packages_not_examined\n", n)
+				}
+			},
+		},
 	}
-	res, err := pipeline.Run(ctx, o)
-	if err := reportRun(e, res, err); err != nil {
-		return err
-	}
-	d, err := decideRun(ctx, e, res.Dir)
-	if err != nil {
-		return err
-	}
-	if err := printCounts(e, res.Dir, d, false); err != nil {
-		return err
-	}
-	diff, err := diffAgainstPrevious(o.Home, res)
-	if err != nil {
-		return err
-	}
-	if err := rundir.WriteJSON(res.Dir, policy.DiffFile, diff); err != nil {
-		return err
-	}
-	fmt.Fprintf(e.stdout, "diff against %s: %d added, %d removed, %d changed, %d manifest changes\n",
-		orNone(diff.PreviousRunID), len(diff.PackagesAdded), len(diff.PackagesRemoved), len(diff.Changes), len(diff.Manifests))
-	if n := len(diff.PackagesNotExamined); n > 0 {
-		fmt.Fprintf(e.stdout, "  %d packages of the previous run not examined this time (not removals): diff.json packages_not_examined\n", n)
-	}
-	if fakeURL == "" {
-		return nil
-	}
-	// The demo publishes at once, with an injected clock that says so.
-	at := d.Header.DecidedAt.Add(31 * 24 * time.Hour)
-	if publishAt != "" {
-		if at, err = time.Parse(time.RFC3339, publishAt); err != nil {
-			return usageError{"--demo-publish-at must be RFC 3339"}
+	if fakeURL != "" {
+		// The demo publishes at once, with an injected clock that says so.
+		co.Publish = func(ctx context.Context, dir string, d *policy.Decisions) error {
+			at := d.Header.DecidedAt.Add(31 * 24 * time.Hour)
+			if publishAt != "" {
+				var err error
+				if at, err = time.Parse(time.RFC3339, publishAt); err != nil {
+					return usageError{"--demo-publish-at must be RFC 3339"}
+				}
+			}
+			pres, err := publishRun(ctx, e, dir, func() time.Time { return at }, publishLabel{demo: true, overridden: true}, "", st)
+			if err != nil {
+				return err
+			}
+			printPublished(e, pres)
+			return nil
 		}
 	}
-	pres, err := publishRun(ctx, e, res.Dir, func() time.Time { return at }, publishLabel{demo: true, overridden: true}, "", st)
-	if err != nil {
-		return err
-	}
-	printPublished(e, pres)
-	return nil
+	return cycle.Once(ctx, co)
 }
 
 func orNone(s string) string {
@@ -412,46 +408,4 @@ func orNone(s string) string {
 		return "(none: first decided run over these candidates)"
 	}
 	return s
-}
-
-// diffAgainstPrevious finds the latest earlier decided run over the same
-// candidates bytes and diffs res against it.
-func diffAgainstPrevious(home string, res *pipeline.RunResult) (policy.RunDiff, error) {
-	cur, err := readDecided(res.Dir)
-	if err != nil {
-		return policy.RunDiff{}, err
-	}
-	runs, err := pipeline.ListRuns(home)
-	if err != nil {
-		return policy.RunDiff{}, err
-	}
-	var prev *policy.DecidedRun
-	for i := len(runs) - 1; i >= 0; i-- {
-		r := runs[i]
-		if r.ID == res.RunID || r.Header.CandidatesSHA256 != res.Header.CandidatesSHA256 || !r.Header.StartedAt.Before(res.Header.StartedAt) {
-			continue
-		}
-		if _, err := os.Stat(filepath.Join(r.Dir, "decisions.json")); err != nil {
-			continue
-		}
-		p, err := readDecided(r.Dir)
-		if err != nil {
-			return policy.RunDiff{}, fmt.Errorf("previous run %s: %w", r.ID, err)
-		}
-		prev = &p
-		break
-	}
-	return policy.Diff(prev, cur), nil
-}
-
-func readDecided(dir string) (policy.DecidedRun, error) {
-	d, _, err := publish.ReadDecisions(dir)
-	if err != nil {
-		return policy.DecidedRun{}, err
-	}
-	var s []rundir.Surface
-	if _, err := rundir.ReadJSON(dir, rundir.SurfacesFile, &s); err != nil {
-		return policy.DecidedRun{}, err
-	}
-	return policy.DecidedRun{Decisions: d, Surfaces: s}, nil
 }

@@ -173,6 +173,11 @@ type Options struct {
 	// InputFiles are further files the run depends on, whose SHA-256 the
 	// header records beside the candidates file's.
 	InputFiles []string
+	// DecideInputs is the machine's configuration a decision of the run
+	// reads (the shared hosts of the context tags), recorded in run.json
+	// when the run starts; a resumed run keeps what it recorded. Nil
+	// records none.
+	DecideInputs *rundir.DecideInputs
 
 	// afterFetch, when set, runs between a package's fetch and surface
 	// stages; tests use it to hold packages in flight.

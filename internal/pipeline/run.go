@@ -291,6 +291,7 @@ func (r *runner) stamps() rundir.Header {
 		PromptSHA256:       r.o.PromptSHA256,
 		Checks:             []string{},
 		Inputs:             []rundir.InputFile{},
+		DecideInputs:       r.o.DecideInputs,
 	}
 	if r.extractor != nil {
 		h.ExtractorVersion = r.extractor.Version()

@@ -17,10 +17,10 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/attestari/attestari/internal/checks"
 	"github.com/attestari/attestari/internal/manifest"
 	"github.com/attestari/attestari/internal/methodology"
 	"github.com/attestari/attestari/internal/rundir"
+	"github.com/attestari/attestari/internal/verify"
 )
 
 // ErrMethodologyMismatch is returned when the embedded methodology document's
@@ -189,8 +189,11 @@ func newDecider(ctx context.Context, f *rundir.Files, blobs Blobs, opts Options)
 		AnalyzerModel:      h.AnalyzerModel,
 		PromptSHA256:       h.PromptSHA256,
 		PromptSHA256Source: "recorded",
-		VerifierVersion:    checks.VerifierVersion,
+		VerifierVersion:    verify.VerifierVersion,
 		ExtractorVersion:   h.ExtractorVersion,
+	}
+	if opts.ContextTags != nil && opts.SharedHostsFromMachine {
+		d.stamps.SharedHostsSource = SharedHostsDecidingMachine
 	}
 	if h.PromptSHA256 == "" {
 		d.stamps.PromptSHA256, d.stamps.PromptSHA256Source = opts.PromptSHA256, "reconstructed"

@@ -28,6 +28,11 @@ type Options struct {
 	// ContextTags computes the exfiltrate_data context tags at decision time
 	// (internal/checks exfil_context). Nil keeps the tags the run recorded.
 	ContextTags func(ctx context.Context, f rundir.Finding, s *rundir.Surface, member func(path string) ([]byte, bool)) ([]rundir.ContextTag, error)
+	// SharedHostsFromMachine says ContextTags took its shared hosts from
+	// the deciding machine because the run's run.json records none (a run
+	// written before methodology 2.3.5); every row is then stamped
+	// shared_hosts_source "deciding_machine".
+	SharedHostsFromMachine bool
 }
 
 // Stamps are what every row carries (docs/methodology.md §12).
@@ -43,7 +48,16 @@ type Stamps struct {
 	PromptSHA256Source string    `json:"prompt_sha256_source"` // recorded, reconstructed, none
 	VerifierVersion    string    `json:"verifier_version"`
 	ExtractorVersion   string    `json:"extractor_version"`
+	// SharedHostsSource is "deciding_machine" when the context tags were
+	// computed with the deciding machine's shared hosts (Options
+	// .SharedHostsFromMachine); absent when they came from run.json or
+	// were not computed.
+	SharedHostsSource string `json:"shared_hosts_source,omitempty"`
 }
+
+// SharedHostsDecidingMachine is Stamps.SharedHostsSource for a decision
+// whose context tags read the deciding machine's shared hosts.
+const SharedHostsDecidingMachine = "deciding_machine"
 
 // Subject is the attested manifest every row of a subject carries.
 type Subject struct {

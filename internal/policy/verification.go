@@ -8,8 +8,8 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/attestari/attestari/internal/checks"
 	"github.com/attestari/attestari/internal/rundir"
+	"github.com/attestari/attestari/internal/verify"
 )
 
 // verifyExcerpt is G6 for one finding.
@@ -31,7 +31,7 @@ func (d *decider) verifyExcerpt(f rundir.Finding) (outcome, detail string, err e
 		if ev.LineStart < 1 || ev.LineEnd < ev.LineStart {
 			return "lines_invalid", fmt.Sprintf("lines %d..%d", ev.LineStart, ev.LineEnd), nil
 		}
-		lo, hi = checks.LineRange(b, ev.LineStart, ev.LineEnd)
+		lo, hi = verify.LineRange(b, ev.LineStart, ev.LineEnd)
 	}
 	ex := []byte(ev.Excerpt)
 	if !bytes.Contains(b[lo:hi], ex) {
@@ -47,7 +47,7 @@ func (d *decider) verifyExcerpt(f rundir.Finding) (outcome, detail string, err e
 // applied to the finding's excerpt in the member it cites.
 func (d *decider) verifyModelFinding(f rundir.Finding, s *rundir.Surface, art *artifactMembers) (reason, detail string, err error) {
 	if s == nil {
-		return checks.RejectNoEntry, "no surface row to verify against", nil
+		return verify.RejectNoEntry, "no surface row to verify against", nil
 	}
 	ev := f.Evidence
 	fileSHA := map[string]string{}
@@ -86,14 +86,14 @@ func (d *decider) verifyModelFinding(f rundir.Finding, s *rundir.Surface, art *a
 		}
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	_, verr := checks.VerifyExcerpt(s, fileBytes, f.SurfaceKind, f.EntryName, ev.Path, []byte(ev.Excerpt), ev.LineStart, ev.LineEnd)
+	_, verr := verify.VerifyExcerpt(s, fileBytes, f.SurfaceKind, f.EntryName, ev.Path, []byte(ev.Excerpt), ev.LineStart, ev.LineEnd)
 	if ctxErr != nil {
 		return "", "", fmt.Errorf("policy: decide: finding %s: %w", f.ID, ctxErr)
 	}
 	if verr == nil {
 		return Verified, "", nil
 	}
-	var re *checks.RejectError
+	var re *verify.RejectError
 	if errors.As(verr, &re) {
 		return re.Reason, re.Error(), nil
 	}

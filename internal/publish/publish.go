@@ -19,11 +19,12 @@ import (
 	"github.com/attestari/attestari/api/attest"
 	"github.com/attestari/attestari/internal/appeals"
 	"github.com/attestari/attestari/internal/artifact"
-	"github.com/attestari/attestari/internal/checks"
+	"github.com/attestari/attestari/internal/checks/declared"
 	"github.com/attestari/attestari/internal/manifest"
 	"github.com/attestari/attestari/internal/methodology"
 	"github.com/attestari/attestari/internal/policy"
 	"github.com/attestari/attestari/internal/rundir"
+	"github.com/attestari/attestari/internal/verify"
 )
 
 // Evidence kinds of a publication.
@@ -42,7 +43,7 @@ const (
 // published package as not assessed.
 func NotAssessed() []string {
 	var ids []string
-	for _, c := range checks.NotAssessed() {
+	for _, c := range declared.NotAssessed() {
 		ids = append(ids, c.ID)
 	}
 	return ids
@@ -848,7 +849,7 @@ func (b *builder) evidence(row policy.PackageRow, f policy.FindingRow) (Evidence
 	// The published finding must verify against the published bytes.
 	lo, hi := 0, len(data)
 	if item.Kind == EvidenceKindFile && ev.LineStart > 0 {
-		lo, hi = checks.LineRange(data, ev.LineStart, ev.LineEnd)
+		lo, hi = verify.LineRange(data, ev.LineStart, ev.LineEnd)
 	}
 	if quoted == "" || !bytes.Contains(data[lo:hi], []byte(quoted)) {
 		return item, "", "the excerpt does not occur in the evidence as published", nil

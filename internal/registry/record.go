@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/attestari/attestari/internal/pep440"
 )
 
 // Record kinds: what a fetched document is. They are the `kind` of a row in
@@ -83,10 +85,10 @@ var (
 	// ErrNoMatch: no published version satisfies the specifier.
 	ErrNoMatch = errors.New("registry: no version matches specifier")
 	// ErrInvalidSpecifier: the specifier does not parse.
-	ErrInvalidSpecifier = errors.New("registry: invalid version specifier")
+	ErrInvalidSpecifier = pep440.ErrInvalidSpecifier
 	// ErrUnsupportedSpecifier: a valid specifier this package does not
 	// resolve against a registry (git, file, URL, alias, workspace, ...).
-	ErrUnsupportedSpecifier = errors.New("registry: unsupported version specifier")
+	ErrUnsupportedSpecifier = pep440.ErrUnsupportedSpecifier
 	// ErrNotConfigured: no base URL could be found in the environment or the
 	// package manager's configuration.
 	ErrNotConfigured = errors.New("registry: base URL not configured")

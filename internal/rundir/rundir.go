@@ -73,6 +73,21 @@ type Header struct {
 	Checks             []string    `json:"checks"`
 	CodeCommit         string      `json:"code_commit"`
 	CodeDirty          bool        `json:"code_dirty"`
+	// DecideInputs is the running machine's configuration a decision of
+	// the run reads (methodology §8), recorded when the run starts. Absent
+	// in a run written before methodology 2.3.5.
+	DecideInputs *DecideInputs `json:"decide_inputs,omitempty"`
+}
+
+// DecideInputs is what a decision reads that is neither a run file nor a
+// blob: configuration of the machine that ran, recorded in run.json so that
+// any machine decides the run alike.
+type DecideInputs struct {
+	// SharedHosts are the entries the shared-host list of the context tags
+	// adds to the code's labels (methodology §5.5): those of
+	// $ATTESTARI_SHARED_HOSTS, then the hosts of the npm registry and the
+	// PyPI index the machine was configured with. Empty when there were none.
+	SharedHosts []string `json:"shared_hosts"`
 }
 
 // Run statuses.

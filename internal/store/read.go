@@ -14,9 +14,9 @@ import (
 
 	"github.com/attestari/attestari/api"
 	"github.com/attestari/attestari/internal/methodology"
+	"github.com/attestari/attestari/internal/pep440"
 	"github.com/attestari/attestari/internal/policy"
 	"github.com/attestari/attestari/internal/publish"
-	pyreg "github.com/attestari/attestari/internal/registry"
 	"github.com/attestari/attestari/internal/rundir"
 	"github.com/attestari/attestari/internal/store/internal/dbq"
 )
@@ -169,7 +169,7 @@ func (s *Store) pypiSpelling(ctx context.Context, registry, name, version string
 	if registry != "" && registry != api.RegistryPyPI || ctx.Value(respelledKey{}) != nil {
 		return "", false
 	}
-	want, err := pyreg.ParsePEP440(version)
+	want, err := pep440.ParsePEP440(version)
 	if err != nil {
 		return "", false
 	}
@@ -182,12 +182,12 @@ func (s *Store) pypiSpelling(ctx context.Context, registry, name, version string
 
 // samePEP440 finds among published the spelling, other than asked, of the
 // version want.
-func samePEP440(want pyreg.PEP440Version, asked string, published []string) (string, bool) {
+func samePEP440(want pep440.PEP440Version, asked string, published []string) (string, bool) {
 	for _, v := range published {
 		if v == asked {
 			continue
 		}
-		if got, err := pyreg.ParsePEP440(v); err == nil && got.Compare(want) == 0 {
+		if got, err := pep440.ParsePEP440(v); err == nil && got.Compare(want) == 0 {
 			return v, true
 		}
 	}
@@ -242,13 +242,13 @@ func (s *Store) Lookup(ctx context.Context, keys []api.PackageKey) ([]api.Lookup
 	}
 	// PyPI items not found as written: look again under the published
 	// spelling of the same PEP 440 version (two more queries at most).
-	want := map[int]pyreg.PEP440Version{}
+	want := map[int]pep440.PEP440Version{}
 	var missingNames []string
 	for i, k := range keys {
 		if out[i].Found || k.Registry != api.RegistryPyPI {
 			continue
 		}
-		if v, err := pyreg.ParsePEP440(k.Version); err == nil {
+		if v, err := pep440.ParsePEP440(k.Version); err == nil {
 			want[i] = v
 			missingNames = append(missingNames, names[i])
 		}

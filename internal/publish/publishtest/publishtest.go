@@ -18,11 +18,11 @@ import (
 	"strings"
 	"time"
 
-	"github.com/attestari/attestari/internal/checks"
 	"github.com/attestari/attestari/internal/literal"
 	"github.com/attestari/attestari/internal/methodology"
 	"github.com/attestari/attestari/internal/policy"
 	"github.com/attestari/attestari/internal/rundir"
+	"github.com/attestari/attestari/internal/verify"
 )
 
 // SourcePath is the one source file of every package a Run writes.
@@ -60,7 +60,7 @@ func NewRun(dir, runID string, start time.Time) *Run {
 			RunID: runID, StartedAt: start, Status: rundir.StatusFinished,
 			CandidatesFile: "candidates.json", CandidatesSHA256: strings.Repeat("c", 64), Inputs: []rundir.InputFile{},
 			MethodologyVersion: methodology.Version, MethodologySHA256: methodology.SHA256(),
-			ExtractorVersion: extractorVersion(), VerifierVersion: checks.VerifierVersion, AnalyzerModel: "offline-1",
+			ExtractorVersion: extractorVersion(), VerifierVersion: verify.VerifierVersion, AnalyzerModel: "offline-1",
 			PromptVersion: "p-1", PromptLayout: "separated", PromptSHA256: strings.Repeat("a", 64),
 			Checks: []string{policy.CheckProvenance, policy.CheckSurface, policy.CheckModel}, CodeCommit: "abc",
 		},

@@ -1,9 +1,11 @@
-// Package checks holds the checks that run against a package's surface and
-// records. This file is the model check's deterministic verifier: the test a
+// Package verify is the model check's deterministic verifier: the test a
 // language model's proposal must pass to become a finding, and that G7
 // re-applies at decision time. It reads surface rows and stored file bytes
-// handed to it; it calls no model, no network and no database.
-package checks
+// handed to it; it calls no model, no network and no database. It is a leaf:
+// it imports only the standard library, internal/literal and internal/rundir,
+// so the decision, the publication and the store can depend on it without
+// linking the checks that run (docs/architecture.md, import rules).
+package verify
 
 import (
 	"bytes"
@@ -588,3 +590,11 @@ func LineRange(b []byte, first, last int) (int, int) {
 	}
 	return lo, len(b)
 }
+
+// Reject builds a rejection with a stable reason, for a caller (the model
+// check) that refuses a proposal before the verifier sees it.
+func Reject(reason, format string, args ...any) *RejectError { return reject(reason, format, args...) }
+
+// LineOf is the 1-based line of byte offset off in b, as the verifier counts
+// lines for an excerpt (the model check's reassignment findings count alike).
+func LineOf(b []byte, off int) int { return lineOf(b, off) }

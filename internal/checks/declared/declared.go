@@ -1,4 +1,8 @@
-package checks
+// Package declared lists the four declared checks that do not run
+// (docs/methodology.md §5.7). It is a leaf (standard library only), so the
+// publication and the pages can name them without linking the checks that
+// run; package checks re-exports its names.
+package declared
 
 // The four declared checks that do not run (docs/methodology.md §5.7).
 // Each is data: its id, the inputs it will consume (which the run already

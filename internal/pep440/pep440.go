@@ -1,11 +1,25 @@
-package registry
+// Package pep440 is a small PEP 440 subset: parsing, normalising and
+// ordering Python versions, and the specifiers that admit them. It is a leaf
+// (standard library only), so the store can compare versions without linking
+// the registry clients; internal/registry resolves a specifier against a
+// registry's versions with it (registry.ResolvePEP440).
+package pep440
 
 import (
+	"errors"
 	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
 )
+
+// ErrInvalidSpecifier: the version or specifier does not parse. It is
+// registry.ErrInvalidSpecifier, the same value, so errors.Is holds for either.
+var ErrInvalidSpecifier = errors.New("registry: invalid version specifier")
+
+// ErrUnsupportedSpecifier: a valid specifier this subset does not resolve
+// (markers, extras, URL references). It is registry.ErrUnsupportedSpecifier.
+var ErrUnsupportedSpecifier = errors.New("registry: unsupported version specifier")
 
 // This file is a small PEP 440 subset: enough to resolve a Python
 // dependency specifier to the highest release it admits (methodology §4).
@@ -437,33 +451,5 @@ func (c PEP440Clause) admits(v PEP440Version) bool {
 	return false
 }
 
-// ResolvePEP440 returns the highest of versions that spec admits, under the
-// subset described at the top of this file. Versions that are not PEP 440
-// are ignored.
-func ResolvePEP440(versions []string, spec string) (Resolution, error) {
-	res := Resolution{Specifier: spec}
-	s, err := ParsePEP440Specifier(spec)
-	if err != nil {
-		return res, fmt.Errorf("registry.ResolvePEP440(%q): %w", spec, err)
-	}
-	var best *PEP440Version
-	for _, raw := range versions {
-		v, err := ParsePEP440(raw)
-		if err != nil || !s.Admits(v) {
-			continue
-		}
-		if best == nil || v.Compare(*best) > 0 {
-			vv := v
-			best = &vv
-		}
-	}
-	if best == nil {
-		return res, fmt.Errorf("registry.ResolvePEP440(%q): %w", spec, ErrNoMatch)
-	}
-	res.Version = best.source
-	res.How = HowHighestMatch
-	if s.IsPin() {
-		res.How = HowExact
-	}
-	return res, nil
-}
+// Source is the version as it was written, before normalising.
+func (v PEP440Version) Source() string { return v.source }
