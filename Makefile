@@ -22,7 +22,7 @@ build: ## Build bin/attestari, bin/attestari-api and bin/attestari-gate
 run: build ## Run a whole cycle over the built-in demo set (no network), publish it (demo clock), load and serve on $(ADDR) (checked free first; ADDR=host:port or ATTESTARI_ADDR to change it); Ctrl-C stops everything
 	$(BIN)/attestari-api --check-addr --addr $(ADDR)
 	$(BIN)/attestari cycle --demo --start-postgres
-	$(BIN)/attestari-api --start-postgres --migrate --addr $(ADDR)
+	$(BIN)/attestari-api --start-postgres --migrate --addr $(ADDR) $$(keys="$${ATTESTARI_HOME:-var}/demo-attestation-keys.json"; [ -f "$$keys" ] && echo --attestation-keys "$$keys")
 
 .PHONY: test
 test: verify ## Check formatting, vet, freshness of generated code, then run every test against a real Postgres (and the Python truth reader's own tests)

@@ -48,6 +48,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	deadline := fs.String("request-deadline", envOr(getenv, "ATTESTARI_REQUEST_DEADLINE", httpapi.DefaultRequestDeadline.String()), "bound on the database work of one request, as a Go duration (env ATTESTARI_REQUEST_DEADLINE); past it the answer is 504. At most the write timeout less the read timeout ("+maxDeadline.String()+")")
 	checkAddr := fs.Bool("check-addr", false, "only check that the address can be listened on, then exit (0: free; 1: not, with the reason); `make run` calls it before the cycle starts")
 	appeals := fs.String("appeals-contact", getenv("ATTESTARI_APPEALS_CONTACT"), "where publishers send appeals, an e-mail address or a URL, shown on the website's package and finding pages (env ATTESTARI_APPEALS_CONTACT; empty: the pages say none is configured)")
+	keysFile := fs.String("attestation-keys", getenv("ATTESTARI_ATTESTATION_KEYS"), "the key set served at /.well-known/attestari-keys.json, a file written by 'attestari keys' (env ATTESTARI_ATTESTATION_KEYS; empty: the path answers 404 and no attestation can be verified against this service's keys)")
 	cacheMB := fs.Int("manifest-cache-mb", 64, "memory for cached GET /manifest answers, in MiB; cached only while the server hears the loader's notifications (0: no cache)")
 	fs.Usage = func() {
 		fmt.Fprintf(stdout, `Usage: attestari-api [flags]
@@ -137,12 +138,18 @@ Flags:
 		}
 		log.Info("database migrated", "applied", len(res.Applied), "current", res.Current)
 	}
+	var keySet []byte
+	if *keysFile != "" {
+		if keySet, err = os.ReadFile(*keysFile); err != nil {
+			return fmt.Errorf("--attestation-keys: %w", err)
+		}
+	}
 	cacheBytes := *cacheMB << 20
 	if *cacheMB <= 0 {
 		cacheBytes = -1
 	}
 	api, err := httpapi.New(httpapi.Options{Reader: st, Logger: log, RequestsPerMinute: *rate, Version: version, ManifestCacheBytes: cacheBytes, TrustedProxies: trusted, RequestDeadline: reqDeadline,
-		AppealsContact: *appeals})
+		AppealsContact: *appeals, AttestationKeys: keySet})
 	if err != nil {
 		return fmt.Errorf("start the API: %w", err)
 	}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -274,4 +275,53 @@ func verdictLine(st *attest.Statement) string {
 		return fmt.Sprintf("verdict: %s (%s) under methodology %s; the manifest pins what was examined and is not an endorsement%s",
 			p.Verdict, strings.Join(codes, ", "), p.Methodology.Version, labels)
 	}
+}
+
+// Demo signing: `make run` publishes the demo with a key of its own, kept in
+// $ATTESTARI_HOME beside the key set the API serves for it, so the demo's
+// attestations verify. It is never used for a publication that is not the
+// demo's.
+const (
+	demoSigningKeyFile = "demo-signing-key.pem"
+	demoKeySetFile     = "demo-attestation-keys.json"
+)
+
+// signingKeyFor returns the key a publication is signed with: the operator's
+// (ATTESTARI_SIGNING_KEY), or for the demo its own key, made on first use.
+// Nil (and a note on stderr) when a real publication has no key configured.
+func signingKeyFor(e *env, demo bool) (*attest.PrivateKey, error) {
+	if path := e.getenv("ATTESTARI_SIGNING_KEY"); path != "" {
+		return loadSigningKey(path)
+	}
+	if !demo {
+		fmt.Fprintln(e.stderr, "attestari publish: ATTESTARI_SIGNING_KEY is not set: the publication carries no signed attestations (attestari keys generate makes a key)")
+		return nil, nil
+	}
+	home := absHome(e)
+	keyPath := filepath.Join(home, demoSigningKeyFile)
+	if b, err := os.ReadFile(keyPath); err == nil {
+		return attest.ParsePrivateKeyPEM(b)
+	} else if !errors.Is(err, os.ErrNotExist) {
+		return nil, err
+	}
+	k, err := attest.GenerateKey(nil)
+	if err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(home, 0o755); err != nil {
+		return nil, err
+	}
+	if err := os.WriteFile(keyPath, k.MarshalPEM(), 0o600); err != nil {
+		return nil, err
+	}
+	// The demo's clock is injected, so its key is valid from long before any
+	// date the demo can be published at.
+	ks, err := (&attest.KeySet{Keys: []attest.PublicKey{attest.NewPublicKey(k.Public(), time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC))}}).Marshal()
+	if err != nil {
+		return nil, err
+	}
+	if err := os.WriteFile(filepath.Join(home, demoKeySetFile), ks, 0o644); err != nil {
+		return nil, err
+	}
+	return k, nil
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/attestari/attestari/api/attest"
 	"github.com/attestari/attestari/internal/demo"
 	"github.com/attestari/attestari/internal/pipeline"
 	"github.com/attestari/attestari/internal/policy"
@@ -108,6 +109,33 @@ func TestDemoCycleDecidesAsExpected(t *testing.T) {
 	pubs, err := publish.List(filepath.Join(home, "publications"))
 	if err != nil || len(pubs) != 2 {
 		t.Fatalf("publications: %d %v", len(pubs), err)
+	}
+	// The demo signs its publications with its own key, and the key set
+	// `make run` serves verifies every attestation (docs/attestations.md).
+	ksb, err := os.ReadFile(filepath.Join(home, demoKeySetFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ks, err := attest.ParseKeySet(ksb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pub, err := publish.Read(filepath.Join(home, "publications", pubs[len(pubs)-1].ID))
+	if err != nil {
+		t.Fatal(err)
+	}
+	atts, err := pub.AttestationsByPackage()
+	if err != nil || len(atts) != len(pub.Packages) || len(atts) == 0 {
+		t.Fatalf("%d attestations for %d packages: %v", len(atts), len(pub.Packages), err)
+	}
+	for key, env := range atts {
+		v, err := attest.Verify(context.Background(), env, ks)
+		if err != nil {
+			t.Fatalf("%s: %v", key, err)
+		}
+		if !v.Statement.Predicate.Publication.Demo {
+			t.Fatalf("%s: a demo attestation not labelled demo", key)
+		}
 	}
 }
 

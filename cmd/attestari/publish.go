@@ -130,13 +130,18 @@ func publishRun(ctx context.Context, e *env, dir string, clock func() time.Time,
 	if err != nil {
 		return nil, err
 	}
+	key, err := signingKeyFor(e, label.demo)
+	if err != nil {
+		return nil, err
+	}
 	opts := publish.Options{
-		RunDir:   dir,
-		Home:     filepath.Join(absHome(e), "publications"),
-		Blobs:    blobs,
-		Now:      clock,
-		Demo:     label.demo,
-		Previous: previous,
+		SigningKey: key,
+		RunDir:     dir,
+		Home:       filepath.Join(absHome(e), "publications"),
+		Blobs:      blobs,
+		Now:        clock,
+		Demo:       label.demo,
+		Previous:   previous,
 
 		DisclosurePeriodOverridden: label.overridden,
 	}
