@@ -28,15 +28,19 @@ import (
 // samples of each call) instead of the K single-sample figures: a different
 // analyzer, with its own id, admitted on its own.
 type Command struct {
-	Cases    string              // path of a JSON Lines corpus, or several joined by commas (scored as one file, their bytes in that order)
-	Analyzer string              // offline, anthropic, openai (none evaluates nothing and fails the test)
-	Samples  int                 // passes over the corpus; default 1
-	Record   string              // live: write the recording into this directory (new or empty)
-	Replay   string              // score this recording instead of calling an analyzer
-	Agree    int                 // 0, or the m of m-of-K
-	Split    string              // the part of the corpus scored: dev, test or all ("" = all); recorded, and applied again on replay
-	JSON     bool                // render JSON instead of text
-	Getenv   func(string) string // configuration of the network analyzers; os.Getenv in production
+	Cases    string // path of a JSON Lines corpus, or several joined by commas (scored as one file, their bytes in that order)
+	Analyzer string // offline, anthropic, openai (none evaluates nothing and fails the test)
+	Samples  int    // passes over the corpus; default 1
+	Record   string // live: write the recording into this directory (new or empty)
+	Replay   string // score this recording instead of calling an analyzer
+	Agree    int    // 0, or the m of m-of-K
+	Split    string // the part of the corpus scored: dev, test or all ("" = all); recorded, and applied again on replay
+	JSON     bool   // render JSON instead of text
+	// ShowTestCases lists the misses and incorrect findings of test-part
+	// cases too; without it their number is reported and their texts are
+	// not (Report.WithholdTestCases).
+	ShowTestCases bool
+	Getenv        func(string) string // configuration of the network analyzers; os.Getenv in production
 }
 
 // ErrUsage classifies a combination of options that does not make sense.
@@ -54,6 +58,9 @@ func (c Command) Run(ctx context.Context, w io.Writer) (Report, error) {
 	}
 	if err != nil {
 		return rep, err
+	}
+	if !c.ShowTestCases {
+		rep.WithholdTestCases()
 	}
 	if c.JSON {
 		b, err := rep.JSON()

@@ -283,6 +283,48 @@ type Report struct {
 	Misses          []Miss           `json:"misses"`
 	FalsePositives  []FalsePositive  `json:"false_positives"`
 	Recording       *RecordingRef    `json:"recording,omitempty"`
+	// Withheld counts the misses and incorrect findings of test-part cases
+	// left out of Misses and FalsePositives (WithholdTestCases), so a report
+	// of the test part gives its figures without its texts.
+	Withheld *Withheld `json:"withheld,omitempty"`
+
+	caseSplit map[string]string // case id -> split, for WithholdTestCases
+}
+
+// Withheld is what WithholdTestCases left out of a report.
+type Withheld struct {
+	Misses         int `json:"misses"`
+	FalsePositives int `json:"false_positives"`
+}
+
+// WithholdTestCases removes from the lists of misses and incorrect findings
+// every one of a test-part case, keeping their number: the figures of the
+// test part are reported, its texts are not, so reading a report never
+// shows anyone the cases an analyzer is measured on. Nothing is withheld
+// from a report with no test-part case.
+func (r *Report) WithholdTestCases() {
+	w := Withheld{}
+	var ms []Miss
+	for _, m := range r.Misses {
+		if r.caseSplit[m.CaseID] == SplitTest {
+			w.Misses++
+			continue
+		}
+		ms = append(ms, m)
+	}
+	var fs []FalsePositive
+	for _, f := range r.FalsePositives {
+		if r.caseSplit[f.CaseID] == SplitTest {
+			w.FalsePositives++
+			continue
+		}
+		fs = append(fs, f)
+	}
+	if w.Misses == 0 && w.FalsePositives == 0 {
+		return
+	}
+	r.Misses, r.FalsePositives = append([]Miss{}, ms...), append([]FalsePositive{}, fs...)
+	r.Withheld = &w
 }
 
 // caseFile is the member each case's description is written into, as a
@@ -392,6 +434,10 @@ func Evaluate(ctx context.Context, cases []Case, an analyzer.Analyzer, samples i
 		rep.Analyzer = an.ID()
 	}
 	rep.Corpus = corpusOf(cases)
+	rep.caseSplit = map[string]string{}
+	for _, c := range cases {
+		rep.caseSplit[c.ID] = c.Split
+	}
 	missed := map[[2]int]int{}
 	fps := map[fpKey]*FalsePositive{}
 	for s := 1; s <= samples; s++ {
@@ -589,7 +635,7 @@ func tally(s int, cases []Case, runs []caseRun, corpus Corpus, missed map[[2]int
 				}
 			}
 			sm.PerCategory[f.category] = cf
-			if !f.correct {
+			if !f.correct && fps != nil {
 				k := fpKey{i, f.quote, f.category}
 				if fps[k] == nil {
 					fps[k] = &FalsePositive{CaseID: c.ID, CaseKind: c.Kind, Category: f.category, Quote: f.quote, Overlaps: f.overlaps}
@@ -695,6 +741,9 @@ func (r Report) Text() string {
 		b.WriteString("\n")
 	}
 	fmt.Fprintf(&b, "admission test holds in every sample: %s\n", yes(r.AdmissionHolds))
+	if r.Withheld != nil {
+		fmt.Fprintf(&b, "\ntest part: %d missed spans and %d incorrect findings not listed (--show-test-cases lists them)\n", r.Withheld.Misses, r.Withheld.FalsePositives)
+	}
 	if len(r.Misses) > 0 {
 		fmt.Fprintf(&b, "\nexpected spans missed (%d):\n", len(r.Misses))
 		for _, m := range r.Misses {

@@ -126,3 +126,15 @@ func SelectSplit(cases []Case, split string) ([]Case, error) {
 	}
 	return out, nil
 }
+
+// CheckSplits reports the first case whose split is not the rule's, or
+// that says none: a case moved by hand. Since the rule reads nothing but
+// the source key, every case of one source is then on one side.
+func CheckSplits(cases []Case, devPinned map[string]bool) error {
+	for _, c := range cases {
+		if want := SplitOf(c.Source, devPinned); c.Split != want {
+			return fmt.Errorf("%w: case %s says split %q; the rule puts source %q in %s", ErrSplit, c.ID, c.Split, SourceKey(c.Source), want)
+		}
+	}
+	return nil
+}
