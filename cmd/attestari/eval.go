@@ -14,10 +14,10 @@ var errAdmission = errors.New("the admission test does not hold (see the report 
 func evalCommand() *command {
 	var cases, name, record, replay, split *string
 	var samples, agree *int
-	var asJSON *bool
+	var asJSON, showTest *bool
 	return &command{
 		name:    "eval",
-		args:    "--cases FILE.jsonl --analyzer NAME [--samples K] [--record DIR] | --replay DIR",
+		args:    "--cases FILE.jsonl[,FILE.jsonl] --analyzer NAME [--split dev|test|all] [--samples K] [--record DIR] | --replay DIR",
 		summary: "Score an analyzer on a labelled corpus and apply the admission test of methodology §18.",
 		detail: `
 Each line of the corpus is {"id", "kind": "poisoned"|"clean", "surface_kind", "tool_name",
@@ -30,6 +30,17 @@ spans, precision at least 95%, at most 1 false positive per 500 clean descriptio
 1,000 clean descriptions). --samples K repeats the pass (K independent answers to every
 batch) and reports each figure's min, median and max; the test must hold in every sample.
 Exit status 1 when the admission test does not hold.
+
+Splits. Every case of testdata/eval says its part, dev or test, decided once by the rule of
+docs/model-check.md over its source. --split scores only that part (all: both, and the report
+gives each part's figures beside the whole). A live evaluation defaults to dev: analyzers are
+tuned on the development part, and the test part is scored only when it is asked for by name,
+so nobody reads test figures by accident; a replay defaults to the split it recorded. The
+figures of test-part cases are reported, but their missed spans and incorrect findings are only
+counted, not listed, unless --show-test-cases is given: reading a report does not show anyone
+the cases an analyzer is measured on.
+testdata/eval/cases.jsonl is the development part and testdata/eval/test_cases.jsonl the test
+part; --cases takes several files joined by commas, scored as one corpus.
 
 Recording and replaying. --record DIR writes every answer into DIR (recording.json: the
 analyzer id, prompt version and SHA-256, verifier version, corpus SHA-256 and split, samples;
@@ -48,6 +59,7 @@ a run uses it with ATTESTARI_ANALYZER_SAMPLES=K and ATTESTARI_ANALYZER_MIN_AGREE
 Analyzers: offline (no network), anthropic, openai (configured by ATTESTARI_* variables: see
 docs/model-check.md).`,
 		example: "attestari eval --cases testdata/eval/cases.jsonl --analyzer offline\n" +
+			"attestari eval --cases testdata/eval/test_cases.jsonl --split test --analyzer offline\n" +
 			"attestari eval --cases testdata/eval/cases.jsonl --analyzer anthropic --samples 4 --record var/eval/anthropic-4\n" +
 			"attestari eval --replay var/eval/anthropic-4\n" +
 			"attestari eval --replay var/eval/anthropic-4 --agree 3",
@@ -58,8 +70,9 @@ docs/model-check.md).`,
 			record = fs.String("record", "", "write every answer into this new or empty directory")
 			replay = fs.String("replay", "", "score this recording offline instead of calling an analyzer")
 			agree = fs.Int("agree", 0, "report the M-of-K configuration: a proposal counts when at least M of the K samples propose it")
-			split = fs.String("split", "", "the part of the corpus the file is (dev, test), recorded and reported")
+			split = fs.String("split", "", "the part of the corpus to score: dev, test or all (default: dev live, the recorded split on replay)")
 			asJSON = fs.Bool("json", false, "print the report as JSON")
+			showTest = fs.Bool("show-test-cases", false, "list the missed spans and incorrect findings of test-part cases too (their texts are withheld by default)")
 		},
 		run: func(ctx context.Context, e *env, fs *flag.FlagSet) error {
 			if fs.NArg() != 0 {
@@ -71,8 +84,14 @@ docs/model-check.md).`,
 			if *replay != "" && (*name != "" || *record != "") {
 				return usageError{"--replay calls no analyzer and records nothing: drop --analyzer and --record"}
 			}
+			if *split != "" && eval.CheckSplitName(*split) != nil {
+				return usageError{"--split is dev, test or all"}
+			}
+			if *replay == "" && *split == "" {
+				*split = eval.SplitDev
+			}
 			rep, err := eval.Command{Cases: *cases, Analyzer: *name, Samples: *samples, Record: *record, Replay: *replay,
-				Agree: *agree, Split: *split, JSON: *asJSON, Getenv: e.getenv}.Run(ctx, e.stdout)
+				Agree: *agree, Split: *split, JSON: *asJSON, ShowTestCases: *showTest, Getenv: e.getenv}.Run(ctx, e.stdout)
 			if err != nil {
 				return err
 			}

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/attestari/attestari/internal/analyzer"
 	"github.com/attestari/attestari/internal/rundir"
@@ -27,15 +28,19 @@ import (
 // samples of each call) instead of the K single-sample figures: a different
 // analyzer, with its own id, admitted on its own.
 type Command struct {
-	Cases    string              // path of a JSON Lines corpus
-	Analyzer string              // offline, anthropic, openai (none evaluates nothing and fails the test)
-	Samples  int                 // passes over the corpus; default 1
-	Record   string              // live: write the recording into this directory (new or empty)
-	Replay   string              // score this recording instead of calling an analyzer
-	Agree    int                 // 0, or the m of m-of-K
-	Split    string              // the part of the corpus the file is (recorded and reported; "" = all of it)
-	JSON     bool                // render JSON instead of text
-	Getenv   func(string) string // configuration of the network analyzers; os.Getenv in production
+	Cases    string // path of a JSON Lines corpus, or several joined by commas (scored as one file, their bytes in that order)
+	Analyzer string // offline, anthropic, openai (none evaluates nothing and fails the test)
+	Samples  int    // passes over the corpus; default 1
+	Record   string // live: write the recording into this directory (new or empty)
+	Replay   string // score this recording instead of calling an analyzer
+	Agree    int    // 0, or the m of m-of-K
+	Split    string // the part of the corpus scored: dev, test or all ("" = all); recorded, and applied again on replay
+	JSON     bool   // render JSON instead of text
+	// ShowTestCases lists the misses and incorrect findings of test-part
+	// cases too; without it their number is reported and their texts are
+	// not (Report.WithholdTestCases).
+	ShowTestCases bool
+	Getenv        func(string) string // configuration of the network analyzers; os.Getenv in production
 }
 
 // ErrUsage classifies a combination of options that does not make sense.
@@ -54,6 +59,9 @@ func (c Command) Run(ctx context.Context, w io.Writer) (Report, error) {
 	if err != nil {
 		return rep, err
 	}
+	if !c.ShowTestCases {
+		rep.WithholdTestCases()
+	}
 	if c.JSON {
 		b, err := rep.JSON()
 		if err != nil {
@@ -70,13 +78,17 @@ func (c Command) live(ctx context.Context) (Report, error) {
 	if c.Cases == "" || c.Analyzer == "" {
 		return Report{}, fmt.Errorf("%w: a live evaluation needs a corpus and an analyzer", ErrUsage)
 	}
-	raw, err := os.ReadFile(c.Cases)
+	raw, file, err := readCorpusFiles(c.Cases)
 	if err != nil {
-		return Report{}, fmt.Errorf("eval: %w", err)
+		return Report{}, err
 	}
-	cases, err := ReadCases(bytes.NewReader(raw))
+	all, err := ReadCases(bytes.NewReader(raw))
 	if err != nil {
 		return Report{}, fmt.Errorf("%s: %w", c.Cases, err)
+	}
+	cases, err := SelectSplit(all, c.Split)
+	if err != nil {
+		return Report{}, err
 	}
 	getenv := c.Getenv
 	if getenv == nil {
@@ -98,7 +110,6 @@ func (c Command) live(ctx context.Context) (Report, error) {
 	if an == nil && (c.Record != "" || c.Agree != 0) {
 		return Report{}, fmt.Errorf("%w: analyzer none answers nothing to record or vote on", ErrUsage)
 	}
-	file := filepath.Base(c.Cases)
 	if c.Record == "" && c.Agree == 0 {
 		rep := Evaluate(ctx, cases, an, samples)
 		rep.Corpus.File, rep.Corpus.SHA256, rep.Corpus.Split = file, rundir.SHA256Hex(raw), c.Split
@@ -142,15 +153,15 @@ func (c Command) replay(ctx context.Context) (Report, error) {
 		return Report{}, refuse("it holds %d samples, not %d", rec.Manifest.Samples, c.Samples)
 	}
 	if c.Cases != "" {
-		raw, err := os.ReadFile(c.Cases)
+		raw, _, err := readCorpusFiles(c.Cases)
 		if err != nil {
-			return Report{}, fmt.Errorf("eval: %w", err)
+			return Report{}, err
 		}
 		if got := rundir.SHA256Hex(raw); got != rec.Manifest.Corpus.SHA256 {
 			return Report{}, refuse("%s has sha256 %s; the recording scored a corpus with sha256 %s", c.Cases, got, rec.Manifest.Corpus.SHA256)
 		}
 	}
-	if c.Split != "" && c.Split != rec.Manifest.Corpus.Split {
+	if c.Split != "" && splitName(c.Split) != splitName(rec.Manifest.Corpus.Split) {
 		return Report{}, refuse("it scored split %q, not %q", rec.Manifest.Corpus.Split, c.Split)
 	}
 	rep, err := scoreRecording(ctx, rec, c.Agree)
@@ -164,7 +175,11 @@ func (c Command) replay(ctx context.Context) (Report, error) {
 // scoreRecording scores a verified recording: its K samples, or with
 // agree > 0 the one sample of the agree-of-K configuration.
 func scoreRecording(ctx context.Context, rec *Recording, agree int) (Report, error) {
-	cases, err := ReadCases(bytes.NewReader(rec.Cases))
+	all, err := ReadCases(bytes.NewReader(rec.Cases))
+	if err != nil {
+		return Report{}, refuse("%s: %v", RecordingCases, err)
+	}
+	cases, err := SelectSplit(all, rec.Manifest.Corpus.Split)
 	if err != nil {
 		return Report{}, refuse("%s: %v", RecordingCases, err)
 	}
@@ -183,4 +198,35 @@ func scoreRecording(ctx context.Context, rec *Recording, agree int) (Report, err
 	m := rec.Manifest.Corpus
 	rep.Corpus.File, rep.Corpus.SHA256, rep.Corpus.Split = m.File, m.SHA256, m.Split
 	return rep, nil
+}
+
+// readCorpusFiles reads a corpus given as one path or several joined by
+// commas: their bytes in order (each ending in a newline, so the lines of
+// one never run into the next) and their base names joined by commas.
+func readCorpusFiles(paths string) ([]byte, string, error) {
+	var raw []byte
+	var names []string
+	for _, p := range strings.Split(paths, ",") {
+		if p == "" {
+			return nil, "", fmt.Errorf("%w: an empty corpus path in %q", ErrUsage, paths)
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return nil, "", fmt.Errorf("eval: %w", err)
+		}
+		raw = append(raw, b...)
+		if len(b) > 0 && b[len(b)-1] != '\n' {
+			raw = append(raw, '\n')
+		}
+		names = append(names, filepath.Base(p))
+	}
+	return raw, strings.Join(names, ","), nil
+}
+
+// splitName is the split as reported: "" is all of the corpus.
+func splitName(s string) string {
+	if s == "" {
+		return SplitAll
+	}
+	return s
 }

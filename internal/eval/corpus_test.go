@@ -17,56 +17,142 @@ var updateCorpus = flag.Bool("update", false, "rebuild testdata/eval/cases.jsonl
 
 var evalDir = filepath.Join("..", "..", "testdata", "eval")
 
-// TestCorpusFile: testdata/eval/cases.jsonl is the hand-written cases
-// (disclosures.jsonl, clean_written.jsonl) followed by the clean cases taken
-// from the runtime truth. go test ./internal/eval -run TestCorpusFile
-// -update rebuilds it when either source changes.
-func TestCorpusFile(t *testing.T) {
-	var hand []Case
-	for _, f := range []string{"disclosures.jsonl", "clean_written.jsonl"} {
+// The files of testdata/eval: the hand-written cases of each part, and the
+// two files built from them and from the runtime truth.
+var (
+	devHandFiles  = []string{"disclosures.jsonl", "clean_written.jsonl", "dev_poisoned.jsonl", "dev_clean.jsonl"}
+	testHandFiles = []string{"test_poisoned.jsonl", "test_clean.jsonl"}
+)
+
+const (
+	devCorpusFile  = "cases.jsonl"
+	testCorpusFile = "test_cases.jsonl"
+)
+
+func loadFiles(t *testing.T, names []string) []Case {
+	t.Helper()
+	var out []Case
+	for _, f := range names {
 		cs, err := LoadCases(filepath.Join(evalDir, f))
 		if err != nil {
 			t.Fatal(err)
 		}
-		hand = append(hand, cs...)
+		out = append(out, cs...)
 	}
+	return out
+}
+
+func writeCases(t *testing.T, name string, cases []Case) {
+	t.Helper()
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	for _, c := range cases {
+		if err := enc.Encode(c); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(evalDir, name), buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestCorpusFile: testdata/eval/cases.jsonl is the development part (the
+// hand-written dev files, then the runtime-truth clean cases the split rule
+// puts in dev) and test_cases.jsonl the test part (the hand-written test
+// files, then the truth cases of test). go test ./internal/eval -run
+// TestCorpusFile -update rebuilds both when a source changes. Every case's
+// split is the rule's (split.go), no source is on both sides, and ids are
+// unique across the two files.
+func TestCorpusFile(t *testing.T) {
+	devHand, testHand := loadFiles(t, devHandFiles), loadFiles(t, testHandFiles)
+	pinned := DevPinnedKeys(loadFiles(t, DevPinnedFiles))
 	if *updateCorpus {
 		skip := map[string]bool{}
-		for _, c := range hand {
+		for _, c := range append(append([]Case{}, devHand...), testHand...) {
 			skip[c.Description] = true
 		}
 		truth, err := TruthCleanCases(filepath.Join("..", "..", "testdata", "corpus", "truth"), skip)
 		if err != nil {
 			t.Fatal(err)
 		}
-		var buf bytes.Buffer
-		enc := json.NewEncoder(&buf)
-		enc.SetEscapeHTML(false)
-		for _, c := range append(append([]Case{}, hand...), truth...) {
-			if err := enc.Encode(c); err != nil {
-				t.Fatal(err)
+		dev, test := append([]Case{}, devHand...), append([]Case{}, testHand...)
+		for _, c := range truth {
+			c.Split = SplitOf(c.Source, pinned)
+			if c.Split == SplitTest {
+				test = append(test, c)
+			} else {
+				dev = append(dev, c)
 			}
 		}
-		if err := os.WriteFile(filepath.Join(evalDir, "cases.jsonl"), buf.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		writeCases(t, devCorpusFile, dev)
+		writeCases(t, testCorpusFile, test)
 	}
-	all, err := LoadCases(filepath.Join(evalDir, "cases.jsonl"))
+	dev, err := LoadCases(filepath.Join(evalDir, devCorpusFile))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(all) < len(hand) || !reflect.DeepEqual(all[:len(hand)], hand) {
-		t.Fatal("cases.jsonl does not start with the hand-written cases; rebuild with -update")
+	test, err := LoadCases(filepath.Join(evalDir, testCorpusFile))
+	if err != nil {
+		t.Fatal(err)
 	}
-	spans, clean := 0, 0
-	for _, c := range all {
-		spans += len(c.ExpectedSpans)
-		if c.Kind == KindClean {
-			clean++
+	if len(dev) < len(devHand) || !reflect.DeepEqual(dev[:len(devHand)], devHand) {
+		t.Fatalf("%s does not start with the hand-written dev cases; rebuild with -update", devCorpusFile)
+	}
+	if len(test) < len(testHand) || !reflect.DeepEqual(test[:len(testHand)], testHand) {
+		t.Fatalf("%s does not start with the hand-written test cases; rebuild with -update", testCorpusFile)
+	}
+	for _, c := range dev {
+		if c.Split != SplitDev {
+			t.Fatalf("%s: case %s in %s says split %q", devCorpusFile, c.ID, devCorpusFile, c.Split)
 		}
 	}
-	if spans < MinLabelledSpans || clean < MinCleanControlSet {
-		t.Fatalf("corpus of %d spans and %d clean descriptions is below the bar it is meant to meet", spans, clean)
+	for _, c := range test {
+		if c.Split != SplitTest {
+			t.Fatalf("%s: case %s says split %q", testCorpusFile, c.ID, c.Split)
+		}
+	}
+	all := append(append([]Case{}, dev...), test...)
+	if err := CheckSplits(all, pinned); err != nil {
+		t.Fatal(err)
+	}
+	// No source on both sides, checked on the data, not through the rule.
+	side := map[string]string{}
+	for _, c := range all {
+		k := SourceKey(c.Source)
+		if s, ok := side[k]; ok && s != c.Split {
+			t.Fatalf("source %q has cases in %s and in %s", k, s, c.Split)
+		}
+		side[k] = c.Split
+	}
+	// The pinned files are development cases, whatever the hash says.
+	for _, c := range loadFiles(t, DevPinnedFiles) {
+		if c.Split != SplitDev {
+			t.Fatalf("case %s of a pinned file says split %q", c.ID, c.Split)
+		}
+	}
+	ids, descs := map[string]bool{}, map[string]string{}
+	for _, c := range all {
+		if ids[c.ID] {
+			t.Fatalf("id %s is in both parts", c.ID)
+		}
+		ids[c.ID] = true
+		if prev, ok := descs[c.Description]; ok {
+			t.Fatalf("cases %s and %s have the same description", prev, c.ID)
+		}
+		descs[c.Description] = c.ID
+	}
+	for name, part := range map[string][]Case{devCorpusFile: dev, testCorpusFile: test} {
+		spans, clean := 0, 0
+		for _, c := range part {
+			spans += len(c.ExpectedSpans)
+			if c.Kind == KindClean {
+				clean++
+			}
+		}
+		if spans < MinLabelledSpans || clean < MinCleanControlSet {
+			t.Fatalf("%s: %d spans and %d clean descriptions is below the bar it is meant to meet", name, spans, clean)
+		}
 	}
 	// Worked examples of the prompt are never measured.
 	ex, _ := analyzer.Examples()
@@ -81,56 +167,59 @@ func TestCorpusFile(t *testing.T) {
 	}
 }
 
-// The offline analyzer's figures on testdata/eval/cases.jsonl as
-// docs/model-check.md states them. A change to the rules or to the corpus
-// fails here until the document is restated.
-const (
-	docSpansFound       = 70
-	docFindings         = 77
-	docCorrect          = 70
-	docFPOnClean        = 3
-	docCleanCases       = 5824
-	docCasesDetected    = 63
-	docCategoryMismatch = 4
-)
+// The offline analyzer's figures on each part of the corpus as
+// docs/model-check.md states them: spans found, findings, correct findings,
+// false positives on clean descriptions, clean descriptions, poisoned cases
+// detected, category mismatches, and whether the admission test holds. A
+// change to the rules or to the corpus fails here until the document is
+// restated.
+var docOffline = map[string]struct {
+	file  string
+	figs  []int
+	holds bool
+}{
+	SplitDev:  {devCorpusFile, []int{112, 123, 112, 4, 4360, 105, 7}, false},
+	SplitTest: {testCorpusFile, []int{39, 39, 39, 0, 2992, 39, 0}, true},
+}
 
 func TestOfflineFiguresAsDocumented(t *testing.T) {
-	var buf bytes.Buffer
-	rep, err := Command{Cases: filepath.Join(evalDir, "cases.jsonl"), Analyzer: analyzer.NameOffline}.Run(context.Background(), &buf)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := rep.Samples[0]
-	got := []int{s.SpansFound, s.Findings, s.CorrectFindings, s.FPOnClean, s.CasesClean, s.CasesDetected, s.CategoryMismatches}
-	want := []int{docSpansFound, docFindings, docCorrect, docFPOnClean, docCleanCases, docCasesDetected, docCategoryMismatch}
-	if !reflect.DeepEqual(got, want) {
-		t.Fatalf("offline figures %v differ from docs/model-check.md %v; restate the document", got, want)
-	}
-	if rep.AdmissionHolds {
-		t.Fatal("the document says the offline analyzer does not pass the admission test")
-	}
 	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "model-check.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{analyzer.PromptSHA256, analyzer.PromptVersion, analyzer.OfflineRulesVersion, rep.VerifierVersion} {
-		if !bytes.Contains(doc, []byte(want)) {
-			t.Fatalf("docs/model-check.md does not state %s; restate the recorded evaluation", want)
+	for split, want := range docOffline {
+		var buf bytes.Buffer
+		rep, err := Command{Cases: filepath.Join(evalDir, want.file), Analyzer: analyzer.NameOffline, Split: split}.Run(context.Background(), &buf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := rep.Samples[0]
+		got := []int{s.SpansFound, s.Findings, s.CorrectFindings, s.FPOnClean, s.CasesClean, s.CasesDetected, s.CategoryMismatches}
+		if !reflect.DeepEqual(got, want.figs) || rep.AdmissionHolds != want.holds {
+			t.Fatalf("%s: offline figures %v (admission %v) differ from docs/model-check.md %v (%v); restate the document", split, got, rep.AdmissionHolds, want.figs, want.holds)
+		}
+		if !bytes.Contains(buf.Bytes(), []byte("admission test holds in every sample: "+yes(want.holds))) {
+			t.Fatal("text report")
+		}
+		// Every case was analysed and every offline proposal verified, so
+		// the figures are about detection, not about lost quotes.
+		if s.CasesNotAnalyzed != 0 || s.RejectedProposals != 0 {
+			t.Fatalf("%s: %d cases not analysed, %d proposals rejected", split, s.CasesNotAnalyzed, s.RejectedProposals)
+		}
+		if js, err := rep.JSON(); err != nil || !json.Valid(js) {
+			t.Fatalf("json report: %v", err)
+		}
+		if !bytes.Contains(doc, []byte(rep.Corpus.SHA256)) {
+			t.Fatalf("docs/model-check.md does not state the sha256 %s of %s; restate it", rep.Corpus.SHA256, want.file)
+		}
+		for _, want := range []string{analyzer.PromptSHA256, analyzer.PromptVersion, analyzer.OfflineRulesVersion, rep.VerifierVersion} {
+			if !bytes.Contains(doc, []byte(want)) {
+				t.Fatalf("docs/model-check.md does not state %s; restate the recorded evaluation", want)
+			}
 		}
 	}
-	if !bytes.Contains(buf.Bytes(), []byte("admission test holds in every sample: no")) {
-		t.Fatal("text report")
-	}
-	// Every case was analysed and every offline proposal verified, so the
-	// figures are about detection, not about lost quotes.
-	if s.CasesNotAnalyzed != 0 || s.RejectedProposals != 0 {
-		t.Fatalf("%d cases not analysed, %d proposals rejected", s.CasesNotAnalyzed, s.RejectedProposals)
-	}
-	if js, err := rep.JSON(); err != nil || !json.Valid(js) {
-		t.Fatalf("json report: %v", err)
-	}
 	var discard bytes.Buffer
-	if _, err := (Command{Cases: filepath.Join(evalDir, "cases.jsonl"), Analyzer: "gpt"}).Run(context.Background(), &discard); err == nil {
+	if _, err := (Command{Cases: filepath.Join(evalDir, devCorpusFile), Analyzer: "gpt"}).Run(context.Background(), &discard); err == nil {
 		t.Fatal("unknown analyzer accepted")
 	}
 }

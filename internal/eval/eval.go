@@ -60,6 +60,10 @@ type Case struct {
 	Description   string `json:"description"`
 	ExpectedSpans []Span `json:"expected_spans"`
 	Source        string `json:"source"`
+	// Split is the part of the corpus the case belongs to, dev or test,
+	// decided by SplitOf over Source (split.go); empty in a file that is
+	// not part of testdata/eval.
+	Split string `json:"split,omitempty"`
 }
 
 var surfaceKinds = map[string]bool{
@@ -124,6 +128,8 @@ func validate(c Case) error {
 		return errors.New("a poisoned case has no expected spans")
 	case c.Kind == KindClean && len(c.ExpectedSpans) != 0:
 		return errors.New("a clean case has expected spans")
+	case c.Split != "" && c.Split != SplitDev && c.Split != SplitTest:
+		return fmt.Errorf("split %q is not dev or test", c.Split)
 	}
 	for _, s := range c.ExpectedSpans {
 		if s.Text == "" || !strings.Contains(c.Description, s.Text) {
@@ -209,6 +215,10 @@ type Sample struct {
 	InputTokens        int64                         `json:"input_tokens"`
 	OutputTokens       int64                         `json:"output_tokens"`
 	Admission          Admission                     `json:"admission"`
+	// PerSplit is each part's figures, scored on its own from the same
+	// answers, when the cases scored hold more than one part (dev, test;
+	// "all" for cases that say no split).
+	PerSplit map[string]Sample `json:"per_split,omitempty"`
 }
 
 // Miss is an expected span not found, with the samples that missed it.
@@ -273,6 +283,48 @@ type Report struct {
 	Misses          []Miss           `json:"misses"`
 	FalsePositives  []FalsePositive  `json:"false_positives"`
 	Recording       *RecordingRef    `json:"recording,omitempty"`
+	// Withheld counts the misses and incorrect findings of test-part cases
+	// left out of Misses and FalsePositives (WithholdTestCases), so a report
+	// of the test part gives its figures without its texts.
+	Withheld *Withheld `json:"withheld,omitempty"`
+
+	caseSplit map[string]string // case id -> split, for WithholdTestCases
+}
+
+// Withheld is what WithholdTestCases left out of a report.
+type Withheld struct {
+	Misses         int `json:"misses"`
+	FalsePositives int `json:"false_positives"`
+}
+
+// WithholdTestCases removes from the lists of misses and incorrect findings
+// every one of a test-part case, keeping their number: the figures of the
+// test part are reported, its texts are not, so reading a report never
+// shows anyone the cases an analyzer is measured on. Nothing is withheld
+// from a report with no test-part case.
+func (r *Report) WithholdTestCases() {
+	w := Withheld{}
+	var ms []Miss
+	for _, m := range r.Misses {
+		if r.caseSplit[m.CaseID] == SplitTest {
+			w.Misses++
+			continue
+		}
+		ms = append(ms, m)
+	}
+	var fs []FalsePositive
+	for _, f := range r.FalsePositives {
+		if r.caseSplit[f.CaseID] == SplitTest {
+			w.FalsePositives++
+			continue
+		}
+		fs = append(fs, f)
+	}
+	if w.Misses == 0 && w.FalsePositives == 0 {
+		return
+	}
+	r.Misses, r.FalsePositives = append([]Miss{}, ms...), append([]FalsePositive{}, fs...)
+	r.Withheld = &w
 }
 
 // caseFile is the member each case's description is written into, as a
@@ -381,24 +433,12 @@ func Evaluate(ctx context.Context, cases []Case, an analyzer.Analyzer, samples i
 	if an != nil {
 		rep.Analyzer = an.ID()
 	}
-	rep.Corpus = Corpus{Cases: len(cases), SpansPerCategory: map[string]int{}, BySurfaceKind: map[string]int{}}
+	rep.Corpus = corpusOf(cases)
+	rep.caseSplit = map[string]string{}
 	for _, c := range cases {
-		rep.Corpus.BySurfaceKind[c.SurfaceKind]++
-		if c.Kind == KindPoisoned {
-			rep.Corpus.Poisoned++
-		} else {
-			rep.Corpus.Clean++
-		}
-		for _, s := range c.ExpectedSpans {
-			rep.Corpus.LabelledSpans++
-			rep.Corpus.SpansPerCategory[s.Category]++
-		}
+		rep.caseSplit[c.ID] = c.Split
 	}
 	missed := map[[2]int]int{}
-	type fpKey struct {
-		caseIdx         int
-		quote, category string
-	}
 	fps := map[fpKey]*FalsePositive{}
 	for s := 1; s <= samples; s++ {
 		runs := make([]caseRun, len(cases))
@@ -414,95 +454,8 @@ func Evaluate(ctx context.Context, cases []Case, an analyzer.Analyzer, samples i
 			}(i)
 		}
 		wg.Wait()
-		sm := Sample{Sample: s, PerCategory: map[string]CategoryFigures{}, PerSurfaceKind: map[string]SurfaceKindFigures{}}
-		for _, cat := range analyzer.Categories {
-			sm.PerCategory[cat] = CategoryFigures{}
-		}
-		for i, c := range cases {
-			r := runs[i]
-			sm.Calls += r.usage.Calls
-			sm.InputTokens += r.usage.InputTokens
-			sm.OutputTokens += r.usage.OutputTokens
-			sm.RejectedProposals += r.rejected
-			if r.notAnalyzed {
-				sm.CasesNotAnalyzed++
-			}
-			detected := false
-			kf := sm.PerSurfaceKind[c.SurfaceKind]
-			for j, sp := range c.ExpectedSpans {
-				cf := sm.PerCategory[sp.Category]
-				cf.Expected++
-				kf.Expected++
-				sm.SpansExpected++
-				if r.found[j] {
-					cf.Found++
-					kf.Found++
-					sm.SpansFound++
-					detected = true
-				} else {
-					missed[[2]int{i, j}]++
-				}
-				sm.PerCategory[sp.Category] = cf
-			}
-			if c.Kind == KindClean {
-				kf.CasesClean++
-			}
-			if c.Kind == KindPoisoned {
-				sm.CasesPoisoned++
-				if detected {
-					sm.CasesDetected++
-				}
-			} else {
-				sm.CasesClean++
-				if len(r.findings) > 0 {
-					sm.CleanFlagged++
-				}
-			}
-			for _, f := range r.findings {
-				sm.Findings++
-				cf := sm.PerCategory[f.category]
-				cf.Findings++
-				switch {
-				case f.correct:
-					sm.CorrectFindings++
-					cf.Correct++
-				case f.overlaps != "":
-					sm.CategoryMismatches++
-				default:
-					sm.FalsePositives++
-					if c.Kind == KindClean {
-						sm.FPOnClean++
-						kf.FPOnClean++
-					}
-				}
-				sm.PerCategory[f.category] = cf
-				if !f.correct {
-					k := fpKey{i, f.quote, f.category}
-					if fps[k] == nil {
-						fps[k] = &FalsePositive{CaseID: c.ID, CaseKind: c.Kind, Category: f.category, Quote: f.quote, Overlaps: f.overlaps}
-					}
-					fps[k].Samples++
-				}
-			}
-			sm.PerSurfaceKind[c.SurfaceKind] = kf
-		}
-		sm.SpanRecall = ratio(sm.SpansFound, sm.SpansExpected)
-		for cat, cf := range sm.PerCategory {
-			cf.Recall = ratio(cf.Found, cf.Expected)
-			sm.PerCategory[cat] = cf
-		}
-		for k, kf := range sm.PerSurfaceKind {
-			kf.Recall = ratio(kf.Found, kf.Expected)
-			sm.PerSurfaceKind[k] = kf
-		}
-		if sm.Findings > 0 {
-			sm.Precision = float64(sm.CorrectFindings) / float64(sm.Findings)
-			sm.PrecisionDefined = true
-		}
-		if sm.CasesClean > 0 {
-			sm.FPPer500Clean = float64(sm.FPOnClean) * 500 / float64(sm.CasesClean)
-		}
-		sm.Admission = admission(rep.Corpus, sm)
+		sm := tally(s, cases, runs, rep.Corpus, missed, fps)
+		sm.PerSplit = perSplit(s, cases, runs)
 		rep.Samples = append(rep.Samples, sm)
 	}
 	rep.AdmissionHolds = len(rep.Samples) > 0
@@ -569,6 +522,149 @@ func Evaluate(ctx context.Context, cases []Case, an analyzer.Analyzer, samples i
 	return rep
 }
 
+type fpKey struct {
+	caseIdx         int
+	quote, category string
+}
+
+// corpusOf describes cases.
+func corpusOf(cases []Case) Corpus {
+	c := Corpus{Cases: len(cases), SpansPerCategory: map[string]int{}, BySurfaceKind: map[string]int{}}
+	for _, x := range cases {
+		c.BySurfaceKind[x.SurfaceKind]++
+		if x.Kind == KindPoisoned {
+			c.Poisoned++
+		} else {
+			c.Clean++
+		}
+		for _, s := range x.ExpectedSpans {
+			c.LabelledSpans++
+			c.SpansPerCategory[s.Category]++
+		}
+	}
+	return c
+}
+
+// perSplit scores each part of the corpus the cases hold on its own, from
+// the same runs, when they hold more than one part (a --split all
+// evaluation): nil otherwise, the sample's figures being that part's.
+func perSplit(s int, cases []Case, runs []caseRun) map[string]Sample {
+	parts := map[string][]int{}
+	for i, c := range cases {
+		parts[splitName(c.Split)] = append(parts[splitName(c.Split)], i)
+	}
+	if len(parts) < 2 {
+		return nil
+	}
+	out := map[string]Sample{}
+	for name, idx := range parts {
+		sub := make([]Case, len(idx))
+		subRuns := make([]caseRun, len(idx))
+		for k, i := range idx {
+			sub[k], subRuns[k] = cases[i], runs[i]
+		}
+		out[name] = tally(s, sub, subRuns, corpusOf(sub), nil, nil)
+	}
+	return out
+}
+
+// tally is one sample's figures over cases and their runs; missed and fps,
+// when not nil, collect the misses and incorrect findings for the report.
+func tally(s int, cases []Case, runs []caseRun, corpus Corpus, missed map[[2]int]int, fps map[fpKey]*FalsePositive) Sample {
+	sm := Sample{Sample: s, PerCategory: map[string]CategoryFigures{}, PerSurfaceKind: map[string]SurfaceKindFigures{}}
+	for _, cat := range analyzer.Categories {
+		sm.PerCategory[cat] = CategoryFigures{}
+	}
+	for i, c := range cases {
+		r := runs[i]
+		sm.Calls += r.usage.Calls
+		sm.InputTokens += r.usage.InputTokens
+		sm.OutputTokens += r.usage.OutputTokens
+		sm.RejectedProposals += r.rejected
+		if r.notAnalyzed {
+			sm.CasesNotAnalyzed++
+		}
+		detected := false
+		kf := sm.PerSurfaceKind[c.SurfaceKind]
+		for j, sp := range c.ExpectedSpans {
+			cf := sm.PerCategory[sp.Category]
+			cf.Expected++
+			kf.Expected++
+			sm.SpansExpected++
+			if r.found[j] {
+				cf.Found++
+				kf.Found++
+				sm.SpansFound++
+				detected = true
+			} else {
+				if missed != nil {
+					missed[[2]int{i, j}]++
+				}
+			}
+			sm.PerCategory[sp.Category] = cf
+		}
+		if c.Kind == KindClean {
+			kf.CasesClean++
+		}
+		if c.Kind == KindPoisoned {
+			sm.CasesPoisoned++
+			if detected {
+				sm.CasesDetected++
+			}
+		} else {
+			sm.CasesClean++
+			if len(r.findings) > 0 {
+				sm.CleanFlagged++
+			}
+		}
+		for _, f := range r.findings {
+			sm.Findings++
+			cf := sm.PerCategory[f.category]
+			cf.Findings++
+			switch {
+			case f.correct:
+				sm.CorrectFindings++
+				cf.Correct++
+			case f.overlaps != "":
+				sm.CategoryMismatches++
+			default:
+				sm.FalsePositives++
+				if c.Kind == KindClean {
+					sm.FPOnClean++
+					kf.FPOnClean++
+				}
+			}
+			sm.PerCategory[f.category] = cf
+			if !f.correct && fps != nil {
+				k := fpKey{i, f.quote, f.category}
+				if fps[k] == nil {
+					fps[k] = &FalsePositive{CaseID: c.ID, CaseKind: c.Kind, Category: f.category, Quote: f.quote, Overlaps: f.overlaps}
+				}
+				fps[k].Samples++
+			}
+		}
+		sm.PerSurfaceKind[c.SurfaceKind] = kf
+	}
+	sm.SpanRecall = ratio(sm.SpansFound, sm.SpansExpected)
+	for cat, cf := range sm.PerCategory {
+		cf.Recall = ratio(cf.Found, cf.Expected)
+		sm.PerCategory[cat] = cf
+	}
+	for k, kf := range sm.PerSurfaceKind {
+		kf.Recall = ratio(kf.Found, kf.Expected)
+		sm.PerSurfaceKind[k] = kf
+	}
+	if sm.Findings > 0 {
+		sm.Precision = float64(sm.CorrectFindings) / float64(sm.Findings)
+		sm.PrecisionDefined = true
+	}
+	if sm.CasesClean > 0 {
+		sm.FPPer500Clean = float64(sm.FPOnClean) * 500 / float64(sm.CasesClean)
+	}
+	sm.Admission = admission(corpus, sm)
+	return sm
+}
+
 // rangeOf is the min, median and max of vs (at least one value).
 func rangeOf(vs []float64) Range {
 	s := append([]float64(nil), vs...)
@@ -624,29 +720,13 @@ func (r Report) Text() string {
 	fmt.Fprintf(&b, "samples           %d\n\n", len(r.Samples))
 	for _, s := range r.Samples {
 		fmt.Fprintf(&b, "sample %d\n", s.Sample)
-		fmt.Fprintf(&b, "  cases detected            %d of %d poisoned\n", s.CasesDetected, s.CasesPoisoned)
-		fmt.Fprintf(&b, "  spans found               %d of %d (recall %.1f%%)\n", s.SpansFound, s.SpansExpected, 100*s.SpanRecall)
-		for _, cat := range analyzer.Categories {
-			cf := s.PerCategory[cat]
-			fmt.Fprintf(&b, "    %-22s  %d of %d found (recall %.1f%%); %d findings, %d correct\n", cat, cf.Found, cf.Expected, 100*cf.Recall, cf.Findings, cf.Correct)
+		writeFigures(&b, s, "  ")
+		for _, name := range sortedSplits(s.PerSplit) {
+			ps := s.PerSplit[name]
+			fmt.Fprintf(&b, "  split %s: %d poisoned cases with %d spans, %d clean\n", name, ps.CasesPoisoned, ps.SpansExpected, ps.CasesClean)
+			writeFigures(&b, ps, "    ")
 		}
-		b.WriteString("  by surface kind\n")
-		for _, k := range sortedKinds(s.PerSurfaceKind) {
-			kf := s.PerSurfaceKind[k]
-			fmt.Fprintf(&b, "    %-22s  %d of %d spans found (recall %.1f%%); %d false positives on %d clean\n", k, kf.Found, kf.Expected, 100*kf.Recall, kf.FPOnClean, kf.CasesClean)
-		}
-		prec := "undefined (no findings)"
-		if s.PrecisionDefined {
-			prec = fmt.Sprintf("%.4f (%d correct of %d findings; %d category mismatches, %d false positives)", s.Precision, s.CorrectFindings, s.Findings, s.CategoryMismatches, s.FalsePositives)
-		}
-		fmt.Fprintf(&b, "  precision                 %s\n", prec)
-		fmt.Fprintf(&b, "  false positives on clean  %d on %d clean descriptions (%d flagged); %.2f per 500\n", s.FPOnClean, s.CasesClean, s.CleanFlagged, s.FPPer500Clean)
-		fmt.Fprintf(&b, "  proposals rejected        %d\n", s.RejectedProposals)
-		fmt.Fprintf(&b, "  cases not analysed        %d\n", s.CasesNotAnalyzed)
-		fmt.Fprintf(&b, "  calls                     %d (%d input, %d output tokens)\n", s.Calls, s.InputTokens, s.OutputTokens)
-		a := s.Admission
-		fmt.Fprintf(&b, "  admission test            %s: spans %d (>= %d: %s), precision (>= %.2f: %s), FP per 500 clean (<= %.0f: %s), clean control set %d (>= %d: %s)\n\n",
-			holds(a.Holds), a.LabelledSpans, MinLabelledSpans, yes(a.LabelledSpansOK), MinPrecision, yes(a.PrecisionOK), MaxFPPer500Clean, yes(a.FPOK), a.CleanDescriptions, MinCleanControlSet, yes(a.CleanOK))
+		b.WriteString("\n")
 	}
 	if len(r.Samples) > 1 {
 		b.WriteString("ranges across samples\n")
@@ -661,6 +741,9 @@ func (r Report) Text() string {
 		b.WriteString("\n")
 	}
 	fmt.Fprintf(&b, "admission test holds in every sample: %s\n", yes(r.AdmissionHolds))
+	if r.Withheld != nil {
+		fmt.Fprintf(&b, "\ntest part: %d missed spans and %d incorrect findings not listed (--show-test-cases lists them)\n", r.Withheld.Misses, r.Withheld.FalsePositives)
+	}
 	if len(r.Misses) > 0 {
 		fmt.Fprintf(&b, "\nexpected spans missed (%d):\n", len(r.Misses))
 		for _, m := range r.Misses {
@@ -723,4 +806,43 @@ func orNone(s string) string {
 		return "none"
 	}
 	return s
+}
+
+// writeFigures writes one sample's (or one part's) figures, each line
+// starting with in.
+func writeFigures(b *strings.Builder, s Sample, in string) {
+	fmt.Fprintf(b, "%scases detected            %d of %d poisoned\n", in, s.CasesDetected, s.CasesPoisoned)
+	fmt.Fprintf(b, "%sspans found               %d of %d (recall %.1f%%)\n", in, s.SpansFound, s.SpansExpected, 100*s.SpanRecall)
+	for _, cat := range analyzer.Categories {
+		cf := s.PerCategory[cat]
+		fmt.Fprintf(b, "%s  %-22s  %d of %d found (recall %.1f%%); %d findings, %d correct\n", in, cat, cf.Found, cf.Expected, 100*cf.Recall, cf.Findings, cf.Correct)
+	}
+	fmt.Fprintf(b, "%sby surface kind\n", in)
+	for _, k := range sortedKinds(s.PerSurfaceKind) {
+		kf := s.PerSurfaceKind[k]
+		fmt.Fprintf(b, "%s  %-22s  %d of %d spans found (recall %.1f%%); %d false positives on %d clean\n", in, k, kf.Found, kf.Expected, 100*kf.Recall, kf.FPOnClean, kf.CasesClean)
+	}
+	prec := "undefined (no findings)"
+	if s.PrecisionDefined {
+		prec = fmt.Sprintf("%.4f (%d correct of %d findings; %d category mismatches, %d false positives)", s.Precision, s.CorrectFindings, s.Findings, s.CategoryMismatches, s.FalsePositives)
+	}
+	fmt.Fprintf(b, "%sprecision                 %s\n", in, prec)
+	fmt.Fprintf(b, "%sfalse positives on clean  %d on %d clean descriptions (%d flagged); %.2f per 500\n", in, s.FPOnClean, s.CasesClean, s.CleanFlagged, s.FPPer500Clean)
+	fmt.Fprintf(b, "%sproposals rejected        %d\n", in, s.RejectedProposals)
+	fmt.Fprintf(b, "%scases not analysed        %d\n", in, s.CasesNotAnalyzed)
+	fmt.Fprintf(b, "%scalls                     %d (%d input, %d output tokens)\n", in, s.Calls, s.InputTokens, s.OutputTokens)
+	a := s.Admission
+	fmt.Fprintf(b, "%sadmission test            %s: spans %d (>= %d: %s), precision (>= %.2f: %s), FP per 500 clean (<= %.0f: %s), clean control set %d (>= %d: %s)\n",
+		in, holds(a.Holds), a.LabelledSpans, MinLabelledSpans, yes(a.LabelledSpansOK), MinPrecision, yes(a.PrecisionOK), MaxFPPer500Clean, yes(a.FPOK), a.CleanDescriptions, MinCleanControlSet, yes(a.CleanOK))
+}
+
+// sortedSplits is dev, test, then any other part, in that order.
+func sortedSplits(m map[string]Sample) []string {
+	var out []string
+	for _, k := range []string{SplitDev, SplitTest, SplitAll} {
+		if _, ok := m[k]; ok {
+			out = append(out, k)
+		}
+	}
+	return out
 }
