@@ -121,6 +121,11 @@ type LookupItem struct {
 	Grade        *string    `json:"grade"`
 	ManifestHash *string    `json:"manifest_hash"`
 	PublishedAt  *time.Time `json:"published_at"`
+	// AttestationSHA256 is the SHA-256 of the version's signed attestation
+	// (GET /attestations/{name}/{version} serves those bytes), nil when it
+	// has none: a gateway holding an attestation with this hash holds the
+	// current one.
+	AttestationSHA256 *string `json:"attestation_sha256"`
 	// Labels are false when nothing is published (Found false).
 	Labels
 }

@@ -94,12 +94,13 @@ LIMIT 500;
 -- A batch read: the current row of each requested (registry, name, version),
 -- tagged with its position in the request.
 SELECT i.ord::bigint AS ord, pv.verdict, pv.grade, pv.manifest_hash, pv.published_at, pv.demo,
-       pv.disclosure_period_overridden
+       pv.disclosure_period_overridden, a.envelope_sha256 AS attestation_sha256
 FROM generate_subscripts(sqlc.arg(names)::text[], 1) AS i(ord)
 JOIN current_versions cv ON cv.registry = (sqlc.arg(registries)::text[])[i.ord]
                         AND cv.lookup_name = (sqlc.arg(names)::text[])[i.ord]
                         AND cv.version = (sqlc.arg(versions)::text[])[i.ord]
 JOIN package_versions pv ON pv.id = cv.package_version_id
+LEFT JOIN attestations a ON a.package_version_id = pv.id
 ORDER BY i.ord
 LIMIT 1000;
 

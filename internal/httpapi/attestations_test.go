@@ -3,8 +3,11 @@ package httpapi
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 	"time"
 
@@ -64,6 +67,11 @@ func TestAttestationsOverHTTP(t *testing.T) {
 		if r, _ := ts.get(path); r.StatusCode != 404 {
 			t.Errorf("%s: %d, want 404", path, r.StatusCode)
 		}
+	}
+	lres, lbody := postJSON(ts, "/lookup", `{"items":[{"registry":"npm","name":"@acme/signed","version":"1.0.0"},{"registry":"npm","name":"plain","version":"1.0.0"}]}`)
+	sum := sha256.Sum256([]byte(body))
+	if lres.StatusCode != 200 || !strings.Contains(lbody, `"attestation_sha256":"`+hex.EncodeToString(sum[:])+`"`) || !strings.Contains(lbody, `"attestation_sha256":null`) {
+		t.Fatalf("lookup names the attestation's hash: %d %s", lres.StatusCode, lbody)
 	}
 	if r, _ := ts.get("/attestations?purl=pkg:maven/x@1"); r.StatusCode != 400 {
 		t.Errorf("a purl of another type: %d", r.StatusCode)

@@ -301,6 +301,7 @@ func (s *Store) lookupInto(ctx context.Context, out []api.LookupItem, idx []int,
 		out[i].ManifestHash = r.ManifestHash
 		out[i].PublishedAt = tp(r.PublishedAt)
 		out[i].Labels = api.Labels{Demo: r.Demo, DisclosurePeriodOverridden: r.DisclosurePeriodOverridden}
+		out[i].AttestationSHA256 = r.AttestationSha256
 	}
 	return nil
 }

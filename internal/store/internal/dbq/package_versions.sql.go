@@ -644,12 +644,13 @@ func (q *Queries) PackageVersionList(ctx context.Context, arg PackageVersionList
 
 const packageVersionLookup = `-- name: PackageVersionLookup :many
 SELECT i.ord::bigint AS ord, pv.verdict, pv.grade, pv.manifest_hash, pv.published_at, pv.demo,
-       pv.disclosure_period_overridden
+       pv.disclosure_period_overridden, a.envelope_sha256 AS attestation_sha256
 FROM generate_subscripts($1::text[], 1) AS i(ord)
 JOIN current_versions cv ON cv.registry = ($2::text[])[i.ord]
                         AND cv.lookup_name = ($1::text[])[i.ord]
                         AND cv.version = ($3::text[])[i.ord]
 JOIN package_versions pv ON pv.id = cv.package_version_id
+LEFT JOIN attestations a ON a.package_version_id = pv.id
 ORDER BY i.ord
 LIMIT 1000
 `
@@ -668,6 +669,7 @@ type PackageVersionLookupRow struct {
 	PublishedAt                pgtype.Timestamptz
 	Demo                       bool
 	DisclosurePeriodOverridden bool
+	AttestationSha256          *string
 }
 
 // A batch read: the current row of each requested (registry, name, version),
@@ -689,6 +691,7 @@ func (q *Queries) PackageVersionLookup(ctx context.Context, arg PackageVersionLo
 			&i.PublishedAt,
 			&i.Demo,
 			&i.DisclosurePeriodOverridden,
+			&i.AttestationSha256,
 		); err != nil {
 			return nil, err
 		}
