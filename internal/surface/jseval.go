@@ -1413,6 +1413,9 @@ func (x *extractor) call(fn val, args []thunk, this *val, e *env) val {
 	if f.kind(body) != "statement_block" {
 		return x.eval(f, body, ne)
 	}
+	if x.decidedReturns > 0 {
+		return x.returnValues(f, x.reachableReturns(f, body, ne), ne, val{k: vUndefined})
+	}
 	return x.returnValues(f, returnsOf(f, body), ne, val{k: vUndefined})
 }
 
