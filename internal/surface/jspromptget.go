@@ -1,5 +1,7 @@
 package surface
 
+import "strconv"
+
 // The messages of a prompt listed by a prompts/list handler
 // (setRequestHandler(ListPromptsRequestSchema, ...)) are what the package's
 // prompts/get handler (setRequestHandler(GetPromptRequestSchema, ...))
@@ -102,9 +104,11 @@ func (x *extractor) promptGetTexts(f *file, at nid, name string, nameV val, e *e
 		keys:  []string{"method", "params"},
 		props: []val{unknown("the request's method"), params}}
 	extra := unknown("the request's context")
+	// The result's members are read lazily, so the decided reading lasts
+	// until its messages are read.
 	x.decidedReturns++
+	defer func() { x.decidedReturns-- }()
 	ret := x.call(h, []thunk{{v: &req}, {v: &extra}}, nil, he)
-	x.decidedReturns--
 	if c.needs(ret) {
 		return true
 	}
@@ -357,4 +361,55 @@ func truthiness(v val) (truth, ok bool) {
 		return s != "", true
 	}
 	return false, false
+}
+
+// decidedFind reads list.find(pred) while a prompts/get handler runs, for a
+// predicate written as an arrow function with an expression body
+// (`p => p.name === name`): the first element for which the predicate is
+// decided true, undefined when it is decided false for every element. A
+// predicate undecided on an element before the match leaves the result
+// unresolved; any other shape is not handled here.
+func (x *extractor) decidedFind(f *file, objNode nid, args []nid, e *env) (val, bool) {
+	if len(args) != 1 {
+		return val{}, false
+	}
+	fn := x.eval(f, args[0], e)
+	if fn.k != vFunc || fn.f.kind(fn.n) != "arrow_function" {
+		return val{}, false
+	}
+	body := fn.f.field(fn.n, "body")
+	if body < 0 || fn.f.kind(body) == "statement_block" {
+		return val{}, false
+	}
+	recv := x.eval(f, objNode, e)
+	if recv.k == vNeed {
+		return recv, true
+	}
+	els, ok := x.elements(recv, e)
+	if !ok {
+		if len(els) == 1 && els[0].k == vNeed {
+			return els[0], true
+		}
+		return unknown("find over an unresolved array: " + reasonOf(recv)), true
+	}
+	base := e
+	if fn.env != nil {
+		base = fn.env
+	}
+	for i, el := range els {
+		if el.k == vNeed {
+			return el, true
+		}
+		el := el
+		idx := val{k: vNumber, reason: strconv.Itoa(i)}
+		ne := base.push(env{scope: scopeRef{fn.f, fn.n}, args: []thunk{{v: &el}, {v: &idx}, {v: &recv}}, calling: true})
+		truth, ok := x.decide(fn.f, body, ne, 0)
+		if !ok {
+			return unknown("find with a predicate not decided on an element"), true
+		}
+		if truth {
+			return el, true
+		}
+	}
+	return val{k: vUndefined}, true
 }
