@@ -44,7 +44,7 @@ const (
 )
 
 // Encodings lists every encoding Decode accepts.
-var Encodings = []string{JSString, JSTemplate, PyString, PyRaw, PyFString, PyRawFString, JSON, JSNumber}
+var Encodings = []string{JSString, JSTemplate, PyString, PyRaw, PyFString, PyRawFString, JSON, JSNumber, JSTemplateRaw}
 
 // Errors Decode wraps; classify with errors.Is.
 var (
@@ -151,6 +151,8 @@ func decode(enc string, src []byte) (string, []int, []int, error) {
 		err = d.json()
 	case JSNumber:
 		err = d.number()
+	case JSTemplateRaw:
+		err = d.jsRaw()
 	default:
 		return "", nil, nil, fmt.Errorf("decode %q: %w", enc, ErrUnknownEncoding)
 	}

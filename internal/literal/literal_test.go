@@ -29,6 +29,9 @@ func TestDecode(t *testing.T) {
 		{JSTemplate, "one\r\ntwo\rthree", "one\ntwo\nthree"},
 		{JSTemplate, "x\\\ny", "xy"},
 		{JSTemplate, `\0`, "\x00"},
+		{JSTemplateRaw, "a\\`b\\${c}\\n\\u00e9\\q", "a\\`b\\${c}\\n\\u00e9\\q"},
+		{JSTemplateRaw, "one\r\ntwo\rthree\u2028four", "one\ntwo\nthree\u2028four"},
+		{JSTemplateRaw, "x\\\ny", "x\\\ny"},
 		{PyString, `a\nb\tc`, "a\nb\tc"},
 		{PyString, `\q\d`, `\q\d`},
 		{PyString, `\101\0\777`, "A\x00\u01ff"},
@@ -103,6 +106,7 @@ func TestDecodeErrors(t *testing.T) {
 		want     error
 	}{
 		{JSString, "bad \xff byte", ErrInvalidUTF8},
+		{JSTemplateRaw, "raw \xff byte", ErrInvalidUTF8},
 		{JSString, `\x4`, ErrBadEscape},
 		{JSString, `\u12`, ErrBadEscape},
 		{JSString, `\u{}`, ErrBadEscape},
@@ -143,6 +147,8 @@ func TestLocate(t *testing.T) {
 		{JSString, `caf\u00e9 owner`, "é", `\u00e9`},
 		{JSString, `\uD83D\uDE00 smile`, "😀 s", `\uD83D\uDE00 s`},
 		{JSTemplate, "a\r\nb", "a\nb", "a\r\nb"},
+		{JSTemplateRaw, `use the \n escape`, `\n escape`, `\n escape`},
+		{JSTemplateRaw, "a\r\nb", "a\nb", "a\r\nb"},
 		{PyString, `ignore\x20previous`, "ignore previous", `ignore\x20previous`},
 		{PyRaw, `C:\path`, `\path`, `\path`},
 		{JSON, `say \"hi\"`, `"hi"`, `\"hi\"`},

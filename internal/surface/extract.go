@@ -88,6 +88,12 @@ type extractor struct {
 	pyScripts  pyScripts
 	pyModConds map[*file]*pyModuleCond
 	pyAttrSet  map[string]bool
+	// getPrompt lists the package's prompts/get handlers, found once
+	// (getPromptDone); decidedReturns > 0 while one runs: a call's result
+	// is then read from its reachable returns (jspromptget.go).
+	getPrompt      []getPromptHandler
+	getPromptDone  bool
+	decidedReturns int
 }
 
 // Extract reads the tool surface of one package from fsys, whose members are

@@ -27,6 +27,11 @@ func (x *extractor) evalMethodCall(f *file, n, callee nid, args []nid, e *env) (
 	if v, ok := x.promisePassThrough(f, objNode, method, args, e); ok {
 		return v, true // Promise.all(list), Promise.resolve(v) (jsregistry.go)
 	}
+	if method == "find" && x.decidedReturns > 0 {
+		if v, ok := x.decidedFind(f, objNode, args, e); ok {
+			return v, true // list.find(p => p.name === name) (jspromptget.go)
+		}
+	}
 	switch method {
 	case "join", "concat", "trim", "trimStart", "trimEnd", "trimLeft", "trimRight", "map", "filter", "call",
 		"flat", "flatMap", "slice", "toString", "bind", "values", "keys", "entries", "get":

@@ -241,6 +241,13 @@ func union(vs ...val) val {
 }
 
 func (x *extractor) templateText(f *file, n nid, e *env) val {
+	return x.templateTextAs(f, n, e, "js_template")
+}
+
+// templateTextAs reads a template literal whose literal segments are in
+// encoding enc: js_template for the cooked value, js_template_raw for the
+// raw one a String.raw tag receives (jsrawtag.go).
+func (x *extractor) templateTextAs(f *file, n nid, e *env, enc string) val {
 	if f.end(n)-f.start(n) < 2 {
 		return unknown("unterminated template")
 	}
@@ -251,7 +258,7 @@ func (x *extractor) templateText(f *file, n nid, e *env) val {
 			continue
 		}
 		if f.start(c) > start {
-			parts = append(parts, literalText(f, start, f.start(c), "js_template"))
+			parts = append(parts, literalText(f, start, f.start(c), enc))
 		}
 		expr := none
 		if ch := f.named(c); len(ch) == 1 {
@@ -267,7 +274,7 @@ func (x *extractor) templateText(f *file, n nid, e *env) val {
 		start = f.end(c)
 	}
 	if end := f.end(n) - 1; end > start {
-		parts = append(parts, literalText(f, start, end, "js_template"))
+		parts = append(parts, literalText(f, start, end, enc))
 	}
 	if len(parts) == 0 {
 		return val{k: vText, txt: &textv{}}
@@ -1284,6 +1291,9 @@ func (x *extractor) evalCall(f *file, n nid, e *env) val {
 	args := f.args(n)
 	// Tagged templates: dedent`...` and the like transform the text.
 	if a := f.field(n, "arguments"); a >= 0 && f.kind(a) == "template_string" {
+		if enc, ok := x.rawTag(f, callee); ok {
+			return x.templateTextAs(f, a, e, enc) // String.raw (jsrawtag.go)
+		}
 		return unknown("text transformed by the tag " + f.text(callee))
 	}
 	switch f.kind(callee) {
@@ -1412,6 +1422,9 @@ func (x *extractor) call(fn val, args []thunk, this *val, e *env) val {
 	}
 	if f.kind(body) != "statement_block" {
 		return x.eval(f, body, ne)
+	}
+	if x.decidedReturns > 0 {
+		return x.returnValues(f, x.reachableReturns(f, body, ne), ne, val{k: vUndefined})
 	}
 	return x.returnValues(f, returnsOf(f, body), ne, val{k: vUndefined})
 }

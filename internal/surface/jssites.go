@@ -1288,6 +1288,9 @@ func (x *extractor) promptFromObject(f *file, at nid, obj val, e *env, c *collec
 		x.setSchema(&ent, av, f, at)
 	}
 	c.entries = append(c.entries, ent)
+	if f.lang != LangPython && x.promptGetTexts(f, at, ent.Name, nv, e, c) {
+		return // what the package's prompts/get handler returns (jspromptget.go)
+	}
 	pt := entryBase(KindPromptText, f, at)
 	pt.File, pt.Line = ent.File, ent.Line
 	pt.Parent, pt.Name = ent.Name, "messages"

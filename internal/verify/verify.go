@@ -346,10 +346,16 @@ func runsOf(src *source, cover []rundir.Span) ([][]rundir.Span, bool) {
 // between them then comes from somewhere else (a constant, verify-2), so no
 // one excerpt covers both.
 func splitsAt(b []byte, prev, cur rundir.Span) bool {
-	if prev.Encoding == literal.JSTemplate && prev.End >= 0 && prev.End+1 < len(b) && b[prev.End] == '$' && b[prev.End+1] == '{' {
+	if isTemplateSegment(prev.Encoding) && prev.End >= 0 && prev.End+1 < len(b) && b[prev.End] == '$' && b[prev.End+1] == '{' {
 		return true
 	}
-	return cur.Encoding == literal.JSTemplate && cur.Start > 0 && cur.Start <= len(b) && b[cur.Start-1] == '}'
+	return isTemplateSegment(cur.Encoding) && cur.Start > 0 && cur.Start <= len(b) && b[cur.Start-1] == '}'
+}
+
+// isTemplateSegment: a template literal's segment, cooked or raw (a
+// String.raw template, js_template_raw, proposed for verify-3).
+func isTemplateSegment(enc string) bool {
+	return enc == literal.JSTemplate || enc == literal.JSTemplateRaw
 }
 
 // verifyPieces verifies a quote whose spans lie in more than one place: no
