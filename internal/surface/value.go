@@ -106,7 +106,6 @@ type callSite struct {
 	thisArg nid
 }
 
-
 // liveFrame is the frame of scope s, or (ok false) the value that stops
 // resolution: a binding still needed when no frame is chosen yet, the
 // frame's reason when it is dead.
