@@ -327,7 +327,8 @@ type parsed struct {
 }
 
 // parseFile parses src with the named grammar within timeout and returns the
-// flat copy. The tree-sitter tree is created and deleted inside one C call.
+// flat copy. The tree-sitter tree is created by one C call and deleted before
+// parseFile returns.
 func parseFile(lang string, src []byte, timeout time.Duration, maxNodes int) (*parsed, error) {
 	return parseFileScratch(lang, src, timeout, maxNodes, -1)
 }
