@@ -4,6 +4,8 @@ package surface
 #include <stdint.h>
 #include <stdbool.h>
 #include <stdlib.h>
+#include <stddef.h>
+#include <string.h>
 
 // The few declarations of tree-sitter's C API (v0.25.0, api.h) this file
 // needs. The runtime itself is compiled and linked by go-tree-sitter; these
@@ -35,49 +37,71 @@ bool ts_tree_cursor_goto_parent(TSTreeCursor *self);
 bool ts_tree_cursor_goto_next_sibling(TSTreeCursor *self);
 bool ts_tree_cursor_goto_first_child(TSTreeCursor *self);
 
+uint32_t ts_node_descendant_count(TSNode self);
+
+// at_node is flatNode's layout (parse.go checks it in flatLayoutFits).
 typedef struct {
 	uint16_t sym;
 	uint16_t field;
 	uint32_t start;
 	uint32_t end;
 	int32_t parent;
-} at_flat;
+	int32_t first;
+	int32_t next;
+} at_node;
+
+enum {
+	at_node_size = sizeof(at_node),
+	at_node_off_start = offsetof(at_node, start),
+	at_node_off_parent = offsetof(at_node, parent),
+	at_node_off_next = offsetof(at_node, next),
+};
 
 typedef struct {
-	at_flat *nodes;
-	int32_t count;
-	int32_t status; // 0 ok, 1 parse cancelled or timed out, 2 out of memory, 3 node limit
+	TSTree *tree;
+	uint32_t visible; // the tree's visible nodes, root included: what a cursor walk visits
+	int32_t status;   // 0 ok, 1 parse cancelled or timed out
 	int32_t has_error;
-	int32_t max_depth;
-} at_result;
+} at_parsed;
 
-// at_parse_flatten parses src, copies the kept nodes of the tree in preorder
-// into a malloc'd array (keep[sym] != 0, or the node sits in a field), and
-// deletes the tree before returning, so no tree outlives this call.
-static at_result at_parse_flatten(TSParser *p, const char *src, uint32_t len, uint64_t timeout_us,
-                                  const uint8_t *keep, uint32_t nkeep, int32_t max_nodes) {
-	at_result r = {0};
+// at_parse parses src within timeout_us. The caller deletes the tree
+// (ts_tree_delete) once at_flatten has copied it.
+static at_parsed at_parse(TSParser *p, const char *src, uint32_t len, uint64_t timeout_us) {
+	at_parsed r = {0};
 	ts_parser_set_timeout_micros(p, timeout_us);
-	TSTree *tree = ts_parser_parse_string(p, NULL, src, len);
-	if (tree == NULL) {
+	r.tree = ts_parser_parse_string(p, NULL, src, len);
+	if (r.tree == NULL) {
 		ts_parser_reset(p);
 		r.status = 1;
 		return r;
 	}
-	TSNode root = ts_tree_root_node(tree);
+	TSNode root = ts_tree_root_node(r.tree);
 	r.has_error = ts_node_has_error(root);
-	int32_t cap = 1024, n = 0;
+	r.visible = ts_node_descendant_count(root);
+	return r;
+}
+
+typedef struct {
+	int32_t count;
+	int32_t status; // 0 ok, 2 out of memory, 3 node limit, 4 out is too small (grow it and call again)
+	int32_t max_depth;
+} at_flat_result;
+
+// at_flatten copies the kept nodes of tree in preorder into out (keep[sym]
+// != 0, or the node sits in a field), at most cap of them, with each node's
+// first child and next sibling linked; last is scratch of cap entries. One
+// cursor walk, no allocation but the walk's depth stack. More than limit
+// kept nodes is status 3; filling cap below limit is status 4.
+static at_flat_result at_flatten(TSTree *tree, at_node *out, int32_t *last, int32_t cap, int32_t limit,
+                                 const uint8_t *keep, uint32_t nkeep) {
+	at_flat_result r = {0};
+	int32_t n = 0;
+	int32_t local[256];
 	int32_t scap = 256, depth = 0;
-	at_flat *out = malloc(sizeof(at_flat) * cap);
-	int32_t *stack = malloc(sizeof(int32_t) * scap);
-	if (out == NULL || stack == NULL) {
-		free(out); free(stack); ts_tree_delete(tree);
-		r.status = 2;
-		return r;
-	}
+	int32_t *stack = local;
 	// stack[d] is the index of the nearest kept ancestor at cursor depth d.
 	stack[0] = -1;
-	TSTreeCursor c = ts_tree_cursor_new(root);
+	TSTreeCursor c = ts_tree_cursor_new(ts_tree_root_node(tree));
 	for (;;) {
 		TSNode node = ts_tree_cursor_current_node(&c);
 		TSSymbol sym = ts_node_symbol(node);
@@ -86,27 +110,38 @@ static at_result at_parse_flatten(TSParser *p, const char *src, uint32_t len, ui
 		int32_t self = parent;
 		if ((sym < nkeep && keep[sym]) || sym == 65535 || field != 0 || depth == 0) {
 			if (n == cap) {
-				if (cap >= max_nodes) { r.status = 3; break; }
-				cap *= 2;
-				at_flat *grown = realloc(out, sizeof(at_flat) * cap);
-				if (grown == NULL) { r.status = 2; break; }
-				out = grown;
+				r.status = cap >= limit ? 3 : 4;
+				break;
 			}
-			out[n].sym = sym;
-			out[n].field = field;
-			out[n].start = ts_node_start_byte(node);
-			out[n].end = ts_node_end_byte(node);
-			out[n].parent = parent;
+			at_node *o = &out[n];
+			o->sym = sym;
+			o->field = field;
+			o->start = ts_node_start_byte(node);
+			o->end = ts_node_end_byte(node);
+			o->parent = parent;
+			o->first = -1;
+			o->next = -1;
+			last[n] = -1;
+			if (parent >= 0) {
+				if (last[parent] < 0) {
+					out[parent].first = n;
+				} else {
+					out[last[parent]].next = n;
+				}
+				last[parent] = n;
+			}
 			self = n;
 			n++;
 		}
 		if (ts_tree_cursor_goto_first_child(&c)) {
 			depth++;
 			if (depth >= scap) {
-				scap *= 2;
-				int32_t *grown = realloc(stack, sizeof(int32_t) * scap);
+				int32_t *grown = malloc(sizeof(int32_t) * scap * 2);
 				if (grown == NULL) { r.status = 2; break; }
+				memcpy(grown, stack, sizeof(int32_t) * scap);
+				if (stack != local) free(stack);
 				stack = grown;
+				scap *= 2;
 			}
 			if (depth > r.max_depth) r.max_depth = depth;
 			stack[depth] = self;
@@ -120,9 +155,7 @@ static at_result at_parse_flatten(TSParser *p, const char *src, uint32_t len, ui
 	}
 done:
 	ts_tree_cursor_delete(&c);
-	ts_tree_delete(tree);
-	free(stack);
-	r.nodes = out;
+	if (stack != local) free(stack);
 	r.count = n;
 	return r;
 }
@@ -218,6 +251,9 @@ func newGrammar(name string, ptr unsafe.Pointer) *grammar {
 		g.loadErr = fmt.Errorf("grammar %s: %w", name, err)
 	}
 	p.Close()
+	if !flatLayoutFits() {
+		g.loadErr = fmt.Errorf("grammar %s: the flat node layout does not match the C walk's", name)
+	}
 	g.pool.New = func() any {
 		p := ts.NewParser()
 		if err := p.SetLanguage(g.lang); err != nil {
@@ -291,8 +327,16 @@ type parsed struct {
 }
 
 // parseFile parses src with the named grammar within timeout and returns the
-// flat copy. The tree-sitter tree is created and deleted inside one C call.
+// flat copy. The tree-sitter tree is created by one C call and deleted before
+// parseFile returns.
 func parseFile(lang string, src []byte, timeout time.Duration, maxNodes int) (*parsed, error) {
+	return parseFileScratch(lang, src, timeout, maxNodes, -1)
+}
+
+// parseFileScratch is parseFile with the flattening's first scratch of want
+// nodes; want < 0 is the tree's visible node count, which always suffices
+// (tests pass a smaller one to exercise the growth).
+func parseFileScratch(lang string, src []byte, timeout time.Duration, maxNodes, want int) (*parsed, error) {
 	g := loadGrammars()[lang]
 	if g == nil {
 		return nil, fmt.Errorf("parse %s: %w", lang, ErrGrammar)
@@ -331,43 +375,85 @@ func parseFile(lang string, src []byte, timeout time.Duration, maxNodes int) (*p
 	if maxNodes <= 0 || maxNodes > 1<<30 {
 		maxNodes = 1 << 30
 	}
-	r := C.at_parse_flatten(parserPtr(p), csrc, C.uint32_t(len(src)), C.uint64_t(us),
-		(*C.uint8_t)(unsafe.Pointer(&g.keep[0])), C.uint32_t(len(g.keep)), C.int32_t(maxNodes))
-	defer C.free(unsafe.Pointer(r.nodes))
-	switch r.status {
-	case 1:
+	pr := C.at_parse(parserPtr(p), csrc, C.uint32_t(len(src)), C.uint64_t(us))
+	if pr.status == 1 {
 		reuse = false
 		return nil, ErrParseTimeout
+	}
+	defer C.ts_tree_delete(pr.tree)
+	if want < 0 {
+		want = int(pr.visible)
+	}
+	nodes, r := flattenTree(g, pr.tree, want, flatLimit(maxNodes))
+	switch r.status {
 	case 2:
 		reuse = false
 		return nil, ErrParseMemory
 	case 3:
 		return nil, ErrTooManyNodes
 	}
-	n := int(r.count)
-	out := &parsed{g: g, hasError: r.has_error != 0, maxDepth: int(r.max_depth)}
-	out.nodes = make([]flatNode, n)
-	if n > 0 {
-		cn := unsafe.Slice((*C.at_flat)(unsafe.Pointer(r.nodes)), n)
-		last := make([]int32, n) // last child seen per node, to link siblings
-		for i := range cn {
-			fn := &out.nodes[i]
-			fn.sym, fn.field = uint16(cn[i].sym), uint16(cn[i].field)
-			fn.start, fn.end = uint32(cn[i].start), uint32(cn[i].end)
-			fn.parent = int32(cn[i].parent)
-			fn.first, fn.next = -1, -1
-			last[i] = -1
-			if p := fn.parent; p >= 0 {
-				if last[p] < 0 {
-					out.nodes[p].first = int32(i)
-				} else {
-					out.nodes[last[p]].next = int32(i)
-				}
-				last[p] = int32(i)
-			}
-		}
+	return &parsed{g: g, nodes: nodes, hasError: pr.has_error != 0, maxDepth: int(r.max_depth)}, nil
+}
+
+// flatLimit is the number of kept nodes past which a file is refused
+// (ErrTooManyNodes) for a maxNodes bound: the first of 1024, 2048, 4096, ...
+// that is at least maxNodes, the capacities the flat copy used to grow
+// through, so the bound refuses exactly the files it always refused.
+func flatLimit(maxNodes int) int {
+	lim := 1024
+	for lim < maxNodes {
+		lim *= 2
 	}
-	return out, nil
+	return lim
+}
+
+// flatScratch is the buffer one flattening writes into before the kept
+// nodes are copied out at their exact count; pooled, so a parse allocates
+// only its result.
+type flatScratch struct {
+	nodes []flatNode
+	last  []int32
+}
+
+var flatScratchPool = sync.Pool{New: func() any { return new(flatScratch) }}
+
+// flattenTree copies tree's kept nodes into a new slice with one C walk
+// into a scratch of want nodes. A walk visits at most the tree's visible
+// nodes (the root's included), so parseFile's want of min(visible, limit)
+// always holds them; a scratch that is full below limit grows (doubling, to
+// limit) and the walk runs again.
+func flattenTree(g *grammar, tree *C.TSTree, want, limit int) ([]flatNode, C.at_flat_result) {
+	sc := flatScratchPool.Get().(*flatScratch)
+	defer flatScratchPool.Put(sc)
+	want = min(max(want, 1), limit)
+	for {
+		if cap(sc.nodes) < want {
+			sc.nodes, sc.last = make([]flatNode, want), make([]int32, want)
+		}
+		buf, last := sc.nodes[:want], sc.last[:want]
+		r := C.at_flatten(tree, (*C.at_node)(unsafe.Pointer(&buf[0])), (*C.int32_t)(unsafe.Pointer(&last[0])),
+			C.int32_t(want), C.int32_t(limit), (*C.uint8_t)(unsafe.Pointer(&g.keep[0])), C.uint32_t(len(g.keep)))
+		if r.status == 4 {
+			want = min(2*want, limit)
+			continue
+		}
+		if r.status != 0 {
+			return nil, r
+		}
+		out := make([]flatNode, int(r.count))
+		copy(out, buf)
+		return out, r
+	}
+}
+
+// flatLayoutFits reports whether flatNode has the C walk's at_node layout,
+// which at_flatten writes into directly.
+func flatLayoutFits() bool {
+	var n flatNode
+	return unsafe.Sizeof(n) == uintptr(C.at_node_size) &&
+		unsafe.Offsetof(n.start) == uintptr(C.at_node_off_start) &&
+		unsafe.Offsetof(n.parent) == uintptr(C.at_node_off_parent) &&
+		unsafe.Offsetof(n.next) == uintptr(C.at_node_off_next)
 }
 
 // parserPtr reads the TSParser pointer a go-tree-sitter Parser wraps (its

@@ -7,8 +7,8 @@
 // surface could not be read.
 //
 // It is the only importer of tree-sitter. Each file is parsed, flattened into
-// a compact Go copy of its nodes and its tree deleted inside one C call, so
-// no tree outlives its file; what resolution needs across files is that copy
+// a compact Go copy of its nodes by one cursor walk in C and its tree deleted
+// before parseFile returns, so no tree outlives its file; what resolution needs across files is that copy
 // and the facts computed from it (imports, exports, declarations, call
 // sites). It never guesses: a value it cannot carry to literal text is
 // recorded as unresolved with its reason.

@@ -94,6 +94,8 @@ type env struct {
 	// chosen for the site), so recursion is recognised.
 	calling bool
 	depth   int
+	// skip is the nearest enclosing frame of another scope (envlookup.go).
+	skip *env
 }
 
 type callSite struct {
@@ -102,15 +104,6 @@ type callSite struct {
 	args []nid
 	// thisArg is the explicit receiver of f.call(thisArg, ...), or -1.
 	thisArg nid
-}
-
-func (e *env) lookup(s scopeRef) *env {
-	for x := e; x != nil; x = x.parent {
-		if x.scope == s {
-			return x
-		}
-	}
-	return nil
 }
 
 // liveFrame is the frame of scope s, or (ok false) the value that stops
@@ -129,6 +122,7 @@ func (e *env) liveFrame(s scopeRef) (fr *env, stop val, ok bool) {
 
 func (e *env) push(fr env) *env {
 	fr.parent = e
+	fr.skip = skipOf(e, fr.scope)
 	if e != nil {
 		fr.depth = e.depth + 1
 	}
