@@ -461,7 +461,7 @@ func (x *extractor) jsCondIdent(f *file, n nid, e *env, depth int) jcv {
 	case bDecl:
 		switch f.kind(b.decl) {
 		case "function_declaration":
-			if x.constWritesOf(f).names[name] > 0 {
+			if x.jsBindingWritten(f, b) {
 				return jUnknown()
 			}
 			return jcv{ok: true, k: 'f', f: f, n: b.decl, e: e}
@@ -486,8 +486,7 @@ func (x *extractor) jsCondIdent(f *file, n nid, e *env, depth int) jcv {
 // undefined. A parameter written in its file, destructured or rest is not
 // known.
 func (x *extractor) jsCondParam(f *file, b binding, e *env, depth int) jcv {
-	name := f.text(b.id)
-	if x.constWritesOf(f).names[name] > 0 {
+	if x.jsBindingWritten(f, b) {
 		return jUnknown()
 	}
 	def := none
@@ -643,20 +642,40 @@ func (x *extractor) jsCondProp(obj jcv, key string, depth int) jcv {
 			return jUnknown()
 		}
 	}
-	if x.constPropWritten(key) > 0 {
+	if x.constPropWritten(key) > x.jsFreshPropWrites(key, obj.f, obj.n) {
 		return jUnknown()
 	}
 	if name := boundName(f, obj.n); name != "" && x.constObjectWritten(name) {
 		return jUnknown()
 	}
-	if !objectHasKey(f, obj.n, key) {
+	at := none
+	for _, c := range f.named(obj.n) {
+		switch f.kind(c) {
+		case "pair":
+			if propKeyName(f, f.field(c, "key")) == key {
+				at = f.field(c, "value")
+			}
+		case "shorthand_property_identifier":
+			if f.text(c) == key {
+				at = c
+			}
+		}
+	}
+	if at < 0 {
 		return jUndef()
 	}
-	t := x.constProp(f, obj.n, key, obj.e)
-	if t.why != "" || t.f == nil || t.n < 0 {
-		return jUnknown()
+	if f.kind(at) == "shorthand_property_identifier" {
+		b, ok := x.lookup(f, at, key)
+		if !ok {
+			return jUnknown()
+		}
+		t := x.constBinding(f, b, obj.e)
+		if t.why != "" || t.f == nil || t.n < 0 {
+			return jUnknown()
+		}
+		return x.jsCond(t.f, t.n, t.e, depth+1)
 	}
-	return x.jsCond(t.f, t.n, t.e, depth+1)
+	return x.jsCond(f, at, obj.e, depth+1)
 }
 
 // jsCondCall reads a call: a method of a known value, Boolean/String, or a
@@ -898,4 +917,136 @@ func jsLoggingCall(f *file, st nid) bool {
 		return true
 	}
 	return false
+}
+
+// jsFreshPropWrites counts the writes of property key, across the package,
+// whose receiver is a name bound once to a fresh object other than the
+// object literal obj of file of: a const initialised by an object, array,
+// function or class expression, or a function or class declaration never
+// assigned again (`const t = {...}; t.enabled = v`, `function debug() {};
+// debug.enabled = v`). Such a write changes only its own object, so a test
+// reading key of another literal is read in spite of it; a write to the
+// literal being read (through any name bound to it) is never excused. Every other write of the key (through
+// a parameter, `this`, a call's result, a nested member) still makes the key
+// unknown. The writes counted are the same ones jsconst.go counts.
+func (x *extractor) jsFreshPropWrites(key string, of *file, obj nid) int {
+	n := 0
+	for _, f := range x.files {
+		if f.facts == nil {
+			continue
+		}
+		for _, o := range x.jsWritesOf(f).fresh[key] {
+			if f != of || o != obj {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// jsWrites indexes one file's writes: per property name, the fresh object
+// each write of it goes to (jsFreshPropWrites); per name, the identifiers
+// written (assigned, compound-assigned, incremented, destructured into, a
+// loop's target), so a write is matched to the binding it writes.
+type jsWrites struct {
+	fresh map[string][]nid
+	names map[string][]nid
+}
+
+func (x *extractor) jsWritesOf(f *file) *jsWrites {
+	if w, ok := x.jsWriteIdx[f]; ok {
+		return w
+	}
+	if x.jsWriteIdx == nil {
+		x.jsWriteIdx = map[*file]*jsWrites{}
+	}
+	w := &jsWrites{fresh: map[string][]nid{}, names: map[string][]nid{}}
+	x.jsWriteIdx[f] = w
+	if len(f.nodes) == 0 {
+		return w
+	}
+	var members []nid
+	count := func(target nid) {
+		for f.kind(target) == "parenthesized_expression" {
+			target = constInner(f, target)
+		}
+		if f.kind(target) != "member_expression" {
+			for _, nm := range patternNames(f, target) {
+				w.names[nm.name] = append(w.names[nm.name], nm.id)
+			}
+			return
+		}
+		members = append(members, target)
+	}
+	f.walk(0, func(n nid) bool {
+		switch f.kind(n) {
+		case "assignment_expression":
+			if left := f.field(n, "left"); f.kind(left) != "member_expression" || !isVoid0(f, f.field(n, "right")) {
+				count(left)
+			}
+		case "augmented_assignment_expression":
+			count(f.field(n, "left"))
+		case "update_expression":
+			count(f.field(n, "argument"))
+		case "for_in_statement":
+			if l := f.field(n, "left"); f.kind(l) != "lexical_declaration" && f.kind(l) != "variable_declaration" {
+				count(l)
+			}
+		case "unary_expression":
+			if f.text(f.field(n, "operator")) == "delete" {
+				count(f.field(n, "argument"))
+			}
+		}
+		return true
+	})
+	// Every name's writes are known now: a receiver is fresh only if none
+	// of them writes it.
+	for _, target := range members {
+		if recv := f.field(target, "object"); f.kind(recv) == "identifier" {
+			if o, ok := x.freshBinding(f, recv); ok {
+				key := f.text(f.field(target, "property"))
+				w.fresh[key] = append(w.fresh[key], o)
+			}
+		}
+	}
+	return w
+}
+
+// jsBindingWritten reports whether any write of b's name in file f writes
+// the binding b itself (the name resolves to b where it is written): unlike
+// a count by name, a variable of the same name in another scope of a
+// bundle does not make b unknown.
+func (x *extractor) jsBindingWritten(f *file, b binding) bool {
+	name := f.text(b.id)
+	for _, id := range x.jsWritesOf(f).names[name] {
+		if wb, ok := x.lookup(f, id, name); !ok || wb.id == b.id || wb.decl == b.decl {
+			return true
+		}
+	}
+	return false
+}
+
+// freshBinding reports whether identifier id names a fresh object (see
+// jsFreshPropWrites), and which node creates it.
+func (x *extractor) freshBinding(f *file, id nid) (nid, bool) {
+	name := f.text(id)
+	b, ok := x.lookup(f, id, name)
+	if !ok || b.kind != bDecl || x.jsBindingWritten(f, b) {
+		return none, false
+	}
+	switch f.kind(b.decl) {
+	case "function_declaration", "class_declaration", "generator_function_declaration":
+		return b.decl, true
+	case "variable_declarator":
+		decl := f.parent(b.decl)
+		if f.kind(decl) != "lexical_declaration" || !strings.HasPrefix(f.text(decl), "const") || f.field(b.decl, "name") != b.id {
+			return none, false
+		}
+		v := f.field(b.decl, "value")
+		switch f.kind(v) {
+		case "object", "array", "arrow_function", "function_expression", "function", "class":
+			return v, true
+		}
+	}
+	return none, false
 }
