@@ -539,6 +539,9 @@ func (x *extractor) jsCondParam(f *file, b binding, e *env, depth int) jcv {
 	if argsNode := f.parent(b.fn); f.kind(argsNode) == "arguments" {
 		return jUnknown() // a callback's parameter
 	}
+	if x.jsFunctionEscapes(f, b.fn) {
+		return jUnknown() // called from where the package does not say
+	}
 	sites := x.callSitesOf(f, b.fn, e)
 	if len(sites) == 0 || len(sites) > maxCondFrames {
 		return jUnknown()
@@ -951,6 +954,9 @@ func (x *extractor) jsFreshPropWrites(key string, of *file, obj nid) int {
 type jsWrites struct {
 	fresh map[string][]nid
 	names map[string][]nid
+	// refs caches, per name, the identifiers of that name that are not
+	// the callee of a call (jsFunctionEscapes).
+	refs map[string][]nid
 }
 
 func (x *extractor) jsWritesOf(f *file) *jsWrites {
@@ -960,7 +966,7 @@ func (x *extractor) jsWritesOf(f *file) *jsWrites {
 	if x.jsWriteIdx == nil {
 		x.jsWriteIdx = map[*file]*jsWrites{}
 	}
-	w := &jsWrites{fresh: map[string][]nid{}, names: map[string][]nid{}}
+	w := &jsWrites{fresh: map[string][]nid{}, names: map[string][]nid{}, refs: map[string][]nid{}}
 	x.jsWriteIdx[f] = w
 	if len(f.nodes) == 0 {
 		return w
@@ -1049,4 +1055,54 @@ func (x *extractor) freshBinding(f *file, id nid) (nid, bool) {
 		}
 	}
 	return none, false
+}
+
+// jsFunctionEscapes reports whether function fn can be called with
+// arguments its call sites in the package do not show: it has no name to
+// find them by, or its name is used other than as a call's callee (handed
+// to another function, stored, exported through an object). Its
+// parameters are then not read through its call sites.
+func (x *extractor) jsFunctionEscapes(f *file, fn nid) bool {
+	name, id := "", none
+	switch f.kind(fn) {
+	case "function_declaration", "generator_function_declaration":
+		id = f.field(fn, "name")
+	case "arrow_function", "function_expression", "function":
+		if p := f.parent(fn); f.kind(p) == "variable_declarator" && f.field(p, "value") == fn {
+			id = f.field(p, "name")
+		}
+	}
+	if id < 0 || f.kind(id) != "identifier" {
+		return true
+	}
+	name = f.text(id)
+	b, ok := x.lookup(f, id, name)
+	if !ok {
+		return true
+	}
+	w := x.jsWritesOf(f)
+	refs, done := w.refs[name]
+	if !done {
+		f.walk(0, func(n nid) bool {
+			k := f.kind(n)
+			if (k == "identifier" || k == "shorthand_property_identifier") && f.text(n) == name {
+				p := f.parent(n)
+				callee := (f.kind(p) == "call_expression" || f.kind(p) == "new_expression") && f.field(p, "function") == n
+				if !callee {
+					refs = append(refs, n)
+				}
+			}
+			return true
+		})
+		w.refs[name] = refs
+	}
+	for _, r := range refs {
+		if r == id {
+			continue
+		}
+		if rb, ok := x.lookup(f, r, name); ok && (rb.id == b.id || rb.decl == b.decl) {
+			return true
+		}
+	}
+	return false
 }

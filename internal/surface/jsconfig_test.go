@@ -141,3 +141,31 @@ reg();
 		}
 	}
 }
+
+// A parameter is read through the function's call sites only when its name
+// is used nowhere but as a callee: a function handed to another may be
+// called with anything.
+func TestJSConditionParameterCallSites(t *testing.T) {
+	read := func(extra string) string {
+		files := map[string]string{
+			"package.json": `{"name":"t","version":"1.0.0","main":"index.js"}`,
+			"index.js": "import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';\nconst server = new McpServer({ name: 't', version: '1' });\n" +
+				"function reg(opts) {\n  if (opts.admin) {\n    server.tool('admin', 'x', {}, async () => ({}));\n  }\n}\nreg({ admin: false });\n" + extra,
+		}
+		s := extractMap(t, files, Options{})
+		failOnRecoveredPanic(t, s)
+		if len(s.Tools) != 1 || len(s.Tools[0].Conditions) != 1 {
+			t.Fatalf("tools %+v", s.Tools)
+		}
+		return s.Tools[0].Conditions[0].Holds
+	}
+	if got := read(""); got != rundir.HoldsFalse {
+		t.Errorf("one call site: holds %s, want false", got)
+	}
+	if got := read("setTimeout(reg, 1);\n"); got != rundir.HoldsUnknown {
+		t.Errorf("a function handed to another: holds %s, want unknown", got)
+	}
+	if got := read("reg({ admin: true });\n"); got != rundir.HoldsUnknown {
+		t.Errorf("call sites that disagree: holds %s, want unknown", got)
+	}
+}
