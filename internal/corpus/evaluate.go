@@ -133,10 +133,12 @@ func Evaluate(truths []Truth, surfaces map[string]rundir.Surface) Report {
 			continue
 		}
 		r.Parsed++
-		r.compareTools(key, t.Tools, s.Tools)
-		r.compareNames(key, "prompt", promptNames(t.Prompts), entryNames(s.Prompts))
-		r.compareNames(key, "resource", resourceNames(t.Resources), entryNames(s.Resources))
-		r.compareNames(key, "resource_template", resourceNames(t.Templates), entryNames(s.ResourceTemplates))
+		// Entries off by default are compared as the probe's configuration
+		// lists them (configured.go).
+		r.compareTools(key, t.Tools, listedAsProbed(t, s.Tools))
+		r.compareNames(key, "prompt", promptNames(t.Prompts), entryNames(listedAsProbed(t, s.Prompts)))
+		r.compareNames(key, "resource", resourceNames(t.Resources), entryNames(listedAsProbed(t, s.Resources)))
+		r.compareNames(key, "resource_template", resourceNames(t.Templates), entryNames(listedAsProbed(t, s.ResourceTemplates)))
 		r.compareInstructions(key, t.Instructions, s.Instructions)
 	}
 	return r

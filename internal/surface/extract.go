@@ -78,6 +78,9 @@ type extractor struct {
 	// constWriteIdx is, per JS/TS file, every write of a name or property
 	// (jsconst.go), built when a substitution is first read as a constant.
 	constWriteIdx map[*file]*constWrites
+	// jsWriteIdx is, per JS/TS file, the writes a test of configuration
+	// must see (jsconfig.go).
+	jsWriteIdx map[*file]*jsWrites
 	// pyConf holds the configuration read while the current Python site is
 	// read (pyconfig.go).
 	pyConf     []rundir.ConfigRead

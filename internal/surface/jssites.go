@@ -101,7 +101,7 @@ func (x *extractor) jsReadSite(f *file, s siteRef) {
 		return
 	}
 	x.readSites++
-	x.enumerate(f, n, func(e *env, c *collector) {
+	x.jsEnumerate(f, n, func(e *env, c *collector) { // jsconfig.go: conditions of configuration
 		if over, need := x.callsSubclassOverride(f, n, s.kind, e); need != nil {
 			c.needs(*need)
 			return
