@@ -126,6 +126,8 @@ func (p entryPurpose) needsConversation() bool {
 	return pxPurposeConversation.MatchString(p.text) || pxPurposeChatExport.MatchString(p.text)
 }
 
+var pxQuoted = regexp.MustCompile(`(^|[\s(:,])('([^']|'[a-z]){1,60}'|"[^"]{1,80}")([\s.,;:)!?]|$)`)
+
 var pxPurposeChatExport = regexp.MustCompile(`\b(export|archive|back ?up|save)s? (the |this )?(chat|conversation)|\b(chat|conversation) (export|archive|backup)`)
 
 // sentenceReading is what one sentence asks, before the entry-wide pass.
@@ -171,7 +173,7 @@ func (p entryPurpose) readExfil(f string) bool {
 	sink := pxSink.MatchString(f) && (transfer || !pxTransfer.MatchString(bare))
 	moves := transfer || sink || ext
 	negatedTransfer := pxTransfer.MatchString(bare) && !transfer
-	secret := pxSecretData.MatchString(f) || pxEnvData.MatchString(f) || pxModelContext.MatchString(f) || pxIntlSecret.MatchString(f)
+	secret := pxSecretData.MatchString(f) || secretURI(f) || pxEnvData.MatchString(f) || pxModelContext.MatchString(f) || pxIntlSecret.MatchString(f)
 	conv := pxConversation.FindAllString(f, -1)
 	convUnneeded := len(conv) > 0 && !p.needsConversation()
 	if !neg {
@@ -184,7 +186,7 @@ func (p entryPurpose) readExfil(f string) bool {
 		if p.kind == "parameter_description" && !negatedTransfer && ((convUnneeded && valueNamed(f, pxConversation)) || pxModelContext.MatchString(f) || (secret && pxContentsOf.MatchString(f))) {
 			return true
 		}
-		if pers := pxPersonalData.FindAllStringIndex(f, -1); len(pers) > 0 && !p.needs(f, pers) && transfer && (sink || ext) && addressed(f, p) {
+		if pers := pxPersonalData.FindAllStringIndex(f, -1); len(pers) > 0 && !p.needs(f, pers) && (transfer || pxRequires.MatchString(bare)) && (sink || ext) && addressed(f, p) {
 			return true
 		}
 	}
@@ -216,6 +218,24 @@ func valueNamed(f string, re *regexp.Regexp) bool {
 	return false
 }
 
+// secretURI: a resource address (not a web address) whose path names a
+// secret, such as a resource the server exposes at secrets:// or
+// internal://credentials.
+func secretURI(f string) bool {
+	for _, loc := range pxSecretURI.FindAllStringIndex(f, -1) {
+		if m := f[loc[0]:loc[1]]; !strings.HasPrefix(m, "http") && !strings.HasPrefix(m, "ws") {
+			return true
+		}
+	}
+	return false
+}
+
+var (
+	pxSecretURI = regexp.MustCompile(`\b[a-z][a-z0-9+.-]*://[\w./-]*(secrets?|credentials?|passwords?|tokens?|confidential|admin|private|internal|keys?)\b`)
+	// A tool stating what it needs: "this tool also requires X as ` + "`y`" + `".
+	pxRequires = regexp.MustCompile(`\b(requires|needs|expects|must receive|must be given)\b`)
+)
+
 var pxPlaceBefore = regexp.MustCompile(`\b(in|into|from|to|of|on|about|for|with|by|within)\s+(the\s+|a\s+|an\s+|this\s+|your\s+)?$`)
 
 // unnegated reports whether re matches f at least once where no negator
@@ -239,10 +259,10 @@ var (
 	pxDataObject = regexp.MustCompile(`\b(every|each|all|the user'?s?|their|contents?|text|data|results?|messages?|emails?|files?|conversation|outputs?|responses?|information|details|replies|credentials|keys?|secrets?|it|them|copy|query|queries|recording|photos?|items?|lines?|logs?|thread|notes|documents?|invites?|attendees?|links?|names?|address)\b`)
 	// Opening or fetching an address built from the user's data.
 	pxFetchWithData = regexp.MustCompile(`\b(open|fetch|load|request|visit|get|call|embed)\b[^.]{0,40}https?://\S*(\?|\{)\S*[^.]{0,60}\b(followed by|filled in|with the user'?s?|appended)\b|https?://\S*\{(user|name|email|host|hostname|user_name|username|token|key)\w*\}`)
-	pxContentsOf = regexp.MustCompile(`\b(contents?|text|values?) of\b`)
+	pxContentsOf    = regexp.MustCompile(`\b(contents?|text|values?) of\b`)
 	// An imperative that sends something to a destination written in the
 	// sentence: "forward them to <address>".
-	pxImperativeFlow = regexp.MustCompile(`^((when|whenever|if|before|after|once|while|for|on)\b[^,;:]{0,80}[,;:] ?)?(\w+: )?(also |always |then |first |secretly |silently |quietly )*(send|forward|upload|post|push|mirror|relay|copy|transmit|share|deliver|email)\b`)
+	pxImperativeFlow = regexp.MustCompile(`(^(\w+: )?((when|whenever|if|before|after|once|while|for|on)\b[^,;:]{0,80}[,;:] ?)?|[,;] (and |then )?|\band then )(also |always |then |first |secretly |silently |quietly )*(send|forward|upload|post|push|mirror|relay|copy|transmit|share|deliver|email)\b`)
 )
 
 // readOverride reports override_user, and whether its only evidence is a
@@ -287,8 +307,11 @@ func readConceal(f string, first bool) (direct, ifDeviant bool) {
 	if pxTellInnocent.MatchString(f) {
 		return false, false
 	}
-	for _, loc := range pxNoTell.FindAllStringIndex(f, -1) {
-		if pxTellDataObject.MatchString(f[loc[1]:]) {
+	// Words in quotation marks are someone's speech ("when the user says
+	// 'don't notify anyone'"), not an instruction to the model.
+	said := pxQuoted.ReplaceAllString(f, " <quoted> ")
+	for _, loc := range pxNoTell.FindAllStringIndex(said, -1) {
+		if pxTellDataObject.MatchString(said[loc[1]:]) {
 			ifDeviant = true
 			continue
 		}
