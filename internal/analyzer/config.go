@@ -12,7 +12,9 @@ import (
 
 // Analyzer names accepted by New and by ATTESTARI_ANALYZER.
 const (
-	NameOffline   = "offline"
+	NameOffline = "offline"
+	// NamePurpose is the purpose-reading offline analyzer (purpose.go).
+	NamePurpose   = "purpose"
 	NameAnthropic = "anthropic"
 	NameOpenAI    = "openai"
 	// NameNone runs no analyzer: entries are analysed only from the proposal
@@ -49,7 +51,7 @@ const (
 	EnvMinAgree = "ATTESTARI_ANALYZER_MIN_AGREE"
 )
 
-// ErrUnknownAnalyzer is returned for a name that is none of the four.
+// ErrUnknownAnalyzer is returned for a name that is none of the five.
 var ErrUnknownAnalyzer = errors.New("unknown analyzer")
 
 // FromEnv builds the analyzer ATTESTARI_ANALYZER names (DefaultName when
@@ -89,6 +91,8 @@ func newOne(name string, getenv func(string) string, common commonConfig) (Analy
 		return nil, nil
 	case NameOffline:
 		return NewOffline(), nil
+	case NamePurpose:
+		return NewPurpose(), nil
 	case NameAnthropic:
 		model := getenv(EnvAnthropicModel)
 		if model == "" {
@@ -118,7 +122,7 @@ func newOne(name string, getenv func(string) string, common commonConfig) (Analy
 			Retry: RetryPolicy{MaxAttempts: common.attempts},
 		})
 	default:
-		return nil, fmt.Errorf("analyzer: %w: %q (want %s, %s, %s or %s)", ErrUnknownAnalyzer, name, NameOffline, NameAnthropic, NameOpenAI, NameNone)
+		return nil, fmt.Errorf("analyzer: %w: %q (want %s, %s, %s, %s or %s)", ErrUnknownAnalyzer, name, NameOffline, NamePurpose, NameAnthropic, NameOpenAI, NameNone)
 	}
 }
 

@@ -1,0 +1,129 @@
+package analyzer
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
+)
+
+// Text handling of the purpose analyzer (purpose.go). Matching reads a
+// folded copy of each sentence; quotes are always byte ranges of the
+// original segment, so folding never changes what the verifier checks.
+
+// homoglyphs folds letters of other scripts that render like Latin letters
+// (Cyrillic, Greek, and a few Latin look-alikes) onto the Latin letter, so
+// "іgnore" written with a Cyrillic і matches "ignore". Only matching reads
+// the folded text.
+var homoglyphs = map[rune]rune{
+	// Cyrillic
+	'а': 'a', 'в': 'b', 'е': 'e', 'ё': 'e', 'к': 'k', 'м': 'm', 'н': 'h', 'о': 'o', 'р': 'p', 'с': 'c',
+	'т': 't', 'у': 'y', 'х': 'x', 'ѕ': 's', 'і': 'i', 'ї': 'i', 'ј': 'j', 'ԁ': 'd', 'ԛ': 'q', 'ԝ': 'w',
+	'һ': 'h', 'ӏ': 'l', 'ɡ': 'g',
+	// Greek
+	'α': 'a', 'β': 'b', 'ε': 'e', 'ι': 'i', 'κ': 'k', 'ν': 'v', 'ο': 'o', 'ρ': 'p', 'τ': 't', 'υ': 'u',
+	'χ': 'x', 'ω': 'w', 'ϲ': 'c', 'ϳ': 'j',
+	// Latin look-alikes and typographic forms NFKC keeps
+	'ı': 'i', 'ȷ': 'j', 'ℓ': 'l', '‘': '\'', '’': '\'', '‚': '\'', '‛': '\'', '′': '\'', '“': '"', '”': '"',
+	'„': '"', '‟': '"', '″': '"', '‐': '-', '‑': '-', '‒': '-', '–': '-', '—': '-', '―': '-', '−': '-',
+	'。': '.', '！': '!', '？': '?', '；': ';', '，': ',', '：': ':',
+}
+
+// invisible reports runes that render as nothing: zero-width characters,
+// joiners, bidirectional controls, the soft hyphen and the BOM. They are
+// dropped before matching, so "ig\u200bnore" reads as "ignore".
+func invisible(r rune) bool {
+	switch {
+	case r == 0x00AD, r == 0x034F, r == 0x061C, r == 0x115F, r == 0x1160, r == 0x17B4, r == 0x17B5, r == 0x180E:
+		return true
+	case r >= 0x200B && r <= 0x200F, r >= 0x202A && r <= 0x202E, r >= 0x2060 && r <= 0x206F:
+		return true
+	case r == 0xFEFF, r >= 0xFE00 && r <= 0xFE0F, r >= 0xE0000 && r <= 0xE007F:
+		return true
+	}
+	return false
+}
+
+// fold returns the matching form of s: NFKC, invisible runes removed,
+// homoglyphs folded, lower case, every run of white space (and control
+// characters) one space, trimmed. It is linear in len(s).
+func fold(s string) string {
+	if !utf8.ValidString(s) {
+		s = strings.ToValidUTF8(s, " ")
+	}
+	s = norm.NFKC.String(s)
+	var b strings.Builder
+	b.Grow(len(s))
+	space := true
+	for _, r := range s {
+		if invisible(r) {
+			continue
+		}
+		if h, ok := homoglyphs[r]; ok {
+			r = h
+		}
+		if unicode.IsSpace(r) || (unicode.IsControl(r) && r != 0x1b) {
+			if !space {
+				b.WriteByte(' ')
+				space = true
+			}
+			continue
+		}
+		space = false
+		b.WriteRune(unicode.ToLower(r))
+	}
+	return strings.TrimRight(b.String(), " ")
+}
+
+// purposeSentences splits a segment into sentence ranges [start, end) of
+// the original bytes, trimmed of surrounding space and list markers.
+// Boundaries are line breaks, a sentence end (. ! ? and their full-width
+// forms followed by space or the end), and short markup tags such as
+// <IMPORTANT>. It never splits inside a UTF-8 sequence.
+func purposeSentences(s string) [][2]int {
+	var out [][2]int
+	start := 0
+	emit := func(a, b int) {
+		for a < b && strings.IndexByte(" \t\r\n-*•#>", s[a]) >= 0 {
+			a++
+		}
+		for b > a && strings.IndexByte(" \t\r\n", s[b-1]) >= 0 {
+			b--
+		}
+		if b > a {
+			out = append(out, [2]int{a, b})
+		}
+	}
+	for i := 0; i < len(s); {
+		c := s[i]
+		switch {
+		case c == '\n':
+			emit(start, i)
+			start = i + 1
+		case c == '<':
+			if j := strings.IndexByte(s[i:], '>'); j > 0 && j < 40 && !strings.ContainsAny(s[i+1:i+j], " \n<") {
+				emit(start, i)
+				start = i + j + 1
+				i += j + 1
+				continue
+			}
+		case c == '.' || c == '!' || c == '?':
+			if i+1 == len(s) || s[i+1] == ' ' || s[i+1] == '\n' || s[i+1] == '\t' || s[i+1] == '\r' {
+				emit(start, i+1)
+				start = i + 1
+			}
+		case c >= 0x80:
+			r, n := utf8.DecodeRuneInString(s[i:])
+			if r == '。' || r == '！' || r == '？' {
+				emit(start, i+n)
+				start = i + n
+			}
+			i += n
+			continue
+		}
+		i++
+	}
+	emit(start, len(s))
+	return out
+}
