@@ -132,6 +132,7 @@ func readmeTools(md string) []rundir.Advertised {
 	inList := false
 	listIndent := 0 // the indent of the current list's first item
 	prevBlank := true
+	var doc docScope // what the list or table being read documents (readme_params.go)
 	for i := 0; i < len(lines); i++ {
 		l := lines[i]
 		if fence != "" {
@@ -145,6 +146,7 @@ func readmeTools(md string) []rundir.Advertised {
 			fence = m[1]
 			if len(l)-len(strings.TrimLeft(l, " ")) < 2 {
 				inList = false // a fence at the margin ends any list
+				doc.block()
 			}
 			prevBlank = false
 			continue
@@ -182,16 +184,19 @@ func readmeTools(md string) []rundir.Advertised {
 				}
 			}
 			prevBlank, inList = false, false
+			doc.block()
 			continue
 		}
 		if blank {
 			prevBlank = true
+			doc.blank()
 			continue
 		}
 		indent := len(l) - len(strings.TrimLeft(l, " "))
 		if m := listMarker.FindStringSubmatch(l); m != nil && (indent < 4 || inList) {
 			if !inList {
 				listIndent = indent
+				doc.startList()
 			}
 			// An item indented past the list's first marker (by the two
 			// columns a marker and its space take at least) is nested in
@@ -199,7 +204,7 @@ func readmeTools(md string) []rundir.Advertised {
 			nested := inList && indent >= listIndent+2
 			inList = true
 			prevBlank = false
-			if level > 0 && named == 0 && !nested {
+			if level > 0 && named == 0 && !nested && !doc.list {
 				if name, ok := leadingCodeSpan(l[len(m[0]):]); ok {
 					out = append(out, rundir.Advertised{Name: name, Line: i + 1})
 				}
@@ -214,8 +219,11 @@ func readmeTools(md string) []rundir.Advertised {
 			inList = false
 		}
 		prevBlank = false
+		if !inList {
+			doc.line(strings.TrimSpace(l))
+		}
 		if t := strings.TrimSpace(l); strings.HasPrefix(t, "|") && level > 0 && named == 0 {
-			if isTableDelimiter(t) {
+			if isTableDelimiter(t) || doc.table {
 				continue
 			}
 			cells := strings.Split(strings.TrimPrefix(t, "|"), "|")
