@@ -464,6 +464,7 @@ func (x *extractor) markStaleAdvertised(fsys fs.FS, members []MemberInfo) {
 			x.s.AdvertisedTools[i].Stale = true
 		}
 	}
+	x.refineAdvertised(idx, want) // advertised_refine.go
 }
 
 // mayRegisterElsewhere reports a runtime dependency that can register
@@ -494,6 +495,8 @@ type pieceIndex struct {
 	data  string
 	// longest is the length of the longest whole piece, bounding rule 2.
 	longest int
+	// exact holds the same pieces unnormalised (advertised_refine.go).
+	exact exactPieces
 }
 
 // normName lowers ASCII letters and keeps only letters, digits and bytes
@@ -519,7 +522,9 @@ func (x *extractor) sourcePieces(fsys fs.FS, members []MemberInfo) (*pieceIndex,
 	idx := &pieceIndex{whole: map[string]bool{}}
 	seen := map[string]bool{}
 	var all, data strings.Builder
+	idx.exact.init(x.refineCandidates())
 	addPiece := func(s string, whole bool) {
+		idx.exact.add(s, whole)
 		n := normName(s)
 		if n == "" {
 			return
@@ -567,6 +572,7 @@ func (x *extractor) sourcePieces(fsys fs.FS, members []MemberInfo) (*pieceIndex,
 		x.hold(int64(len(b)))
 		defer x.hold(-int64(len(b)))
 		total += len(b)
+		idx.exact.scanData(b)
 		data.WriteString(normName(string(b)))
 		data.WriteByte(0)
 	}
