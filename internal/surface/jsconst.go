@@ -610,8 +610,8 @@ func (x *extractor) constWritesOf(f *file) *constWrites {
 				}
 			} else {
 				// o[k] = v, this.o[k] = v: recorded under the object's
-				// last name.
-				w.objects[lastName(f, obj)] = true
+				// last name (o[x][k] = v under o's, jsconst_loops.go).
+				w.objects[writtenName(f, obj)] = true
 			}
 		}
 	}
@@ -652,7 +652,7 @@ func (x *extractor) constWritesOf(f *file) *constWrites {
 				ct == "Reflect.set" || ct == "Reflect.defineProperty" {
 				if a := f.args(n); len(a) > 0 && f.kind(a[0]) != "object" {
 					// Object.assign({}, ...) writes a fresh object.
-					w.objects[lastName(f, a[0])] = true
+					w.objects[writtenName(f, a[0])] = true
 				}
 			}
 		}

@@ -207,11 +207,6 @@ func (x *extractor) constArrayWritten(f *file, n nid) bool {
 		return true
 	}
 	for _, g := range x.files {
-		if g.facts != nil && x.constWritesOf(g).mutated[""] {
-			return true
-		}
-	}
-	for _, g := range x.files {
 		if g.facts != nil && x.constWritesOf(g).mutated[name] {
 			return true
 		}
@@ -224,7 +219,10 @@ var arrayMutators = map[string]bool{"push": true, "pop": true, "shift": true, "u
 	"sort": true, "reverse": true, "fill": true, "copyWithin": true}
 
 // noteMutation records a call of an array's mutating method on the object's
-// last name ("" when it has none, which stops every name).
+// last name. A call on an object with no name (`Object.keys(o).sort()`)
+// changes an array the call made; an alias of the table changed in place
+// cannot misplace a text, since the element read is the very object node
+// the registration was read from (constLoopElement).
 func (w *constWrites) noteMutation(f *file, callee nid) {
 	if f.kind(callee) != "member_expression" || !arrayMutators[f.text(f.field(callee, "property"))] {
 		return
@@ -232,5 +230,22 @@ func (w *constWrites) noteMutation(f *file, callee nid) {
 	if w.mutated == nil {
 		w.mutated = map[string]bool{}
 	}
-	w.mutated[lastName(f, f.field(callee, "object"))] = true
+	if name := lastName(f, f.field(callee, "object")); name != "" {
+		w.mutated[name] = true
+	}
+}
+
+// writtenName is the name an object written through a computed key is
+// recorded under: its last name (lastName), and for an element of a named
+// object (`grouped[k][j] = v`, `Object.assign(cache[k], ...)`) the name of
+// the object it is an element of. Before 2.3.5 such an element had no name,
+// which counted as a write of every object of the package. The index is by
+// name, so it never sees an alias (`const a = TOOL; a[k] = v` is a write of
+// a); the element of a named object is no less a different object than an
+// alias is.
+func writtenName(f *file, n nid) string {
+	for i := 0; i < 64 && f.kind(n) == "subscript_expression"; i++ {
+		n = f.field(n, "object")
+	}
+	return lastName(f, n)
 }
