@@ -128,6 +128,8 @@ func (x *extractor) constText(f *file, n nid, e *env) val {
 			return unknown(t.why)
 		}
 		return x.constText(t.f, t.n, t.e)
+	case "call_expression":
+		return x.constJoin(f, n, e) // jsconst_loops.go
 	}
 	return unknown("substitution of kind " + f.kind(n) + " is not a constant")
 }

@@ -249,3 +249,43 @@ func writtenName(f *file, n nid) string {
 	}
 	return lastName(f, n)
 }
+
+// constJoin reads `T.join(sep)` on a constant table T (constArray) with a
+// separator written as a constant: each element's own segments with the
+// separator's segments between them, every byte with its source span
+// (methodology §5.3, since 2.3.5). `T.join()` (the default comma has no
+// source bytes), any other call and a table element that is not constant
+// text stay holes.
+func (x *extractor) constJoin(f *file, n nid, e *env) val {
+	callee := f.field(n, "function")
+	if f.kind(callee) != "member_expression" || f.text(f.field(callee, "property")) != "join" {
+		return unknown("result of a call")
+	}
+	args := f.args(n)
+	if len(args) != 1 {
+		return unknown("join without a written separator")
+	}
+	elems, why := x.constArray(f, f.field(callee, "object"), e, 0)
+	if why != "" {
+		return unknown(why)
+	}
+	sep := x.constText(f, args[0], e)
+	if sep.k != vText {
+		return sep
+	}
+	parts := make([]val, 0, 2*len(elems))
+	for i, t := range elems {
+		v := x.constText(t.f, t.n, t.e)
+		if v.k != vText {
+			return v
+		}
+		if i > 0 {
+			parts = append(parts, sep)
+		}
+		parts = append(parts, v)
+	}
+	if len(parts) == 0 {
+		return val{k: vText, txt: &textv{}}
+	}
+	return concatText(parts...)
+}
