@@ -246,6 +246,12 @@ type Advertised struct {
 	// §5.2, advertised tools), so it cannot be a tool of this artifact; the
 	// advertisement is recorded and refuses nothing.
 	Stale bool `json:"stale,omitempty"`
+	// StaleBy says why, when it is not that the name occurs nowhere
+	// (methodology §5.2, since 2.3.5): "spelling", the name spells a parsed
+	// tool's name differently and occurs nowhere byte for byte;
+	// "environment", it is an environment variable the package reads and no
+	// literal of the package.
+	StaleBy string `json:"stale_by,omitempty"`
 }
 
 // Reach says what the extractor concluded about the modules the entry

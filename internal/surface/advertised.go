@@ -132,6 +132,7 @@ func readmeTools(md string) []rundir.Advertised {
 	inList := false
 	listIndent := 0 // the indent of the current list's first item
 	prevBlank := true
+	var doc docScope // what the list or table being read documents (readme_params.go)
 	for i := 0; i < len(lines); i++ {
 		l := lines[i]
 		if fence != "" {
@@ -145,6 +146,7 @@ func readmeTools(md string) []rundir.Advertised {
 			fence = m[1]
 			if len(l)-len(strings.TrimLeft(l, " ")) < 2 {
 				inList = false // a fence at the margin ends any list
+				doc.block()
 			}
 			prevBlank = false
 			continue
@@ -182,16 +184,19 @@ func readmeTools(md string) []rundir.Advertised {
 				}
 			}
 			prevBlank, inList = false, false
+			doc.block()
 			continue
 		}
 		if blank {
 			prevBlank = true
+			doc.blank()
 			continue
 		}
 		indent := len(l) - len(strings.TrimLeft(l, " "))
 		if m := listMarker.FindStringSubmatch(l); m != nil && (indent < 4 || inList) {
 			if !inList {
 				listIndent = indent
+				doc.startList()
 			}
 			// An item indented past the list's first marker (by the two
 			// columns a marker and its space take at least) is nested in
@@ -199,7 +204,7 @@ func readmeTools(md string) []rundir.Advertised {
 			nested := inList && indent >= listIndent+2
 			inList = true
 			prevBlank = false
-			if level > 0 && named == 0 && !nested {
+			if level > 0 && named == 0 && !nested && !doc.list {
 				if name, ok := leadingCodeSpan(l[len(m[0]):]); ok {
 					out = append(out, rundir.Advertised{Name: name, Line: i + 1})
 				}
@@ -214,8 +219,11 @@ func readmeTools(md string) []rundir.Advertised {
 			inList = false
 		}
 		prevBlank = false
+		if !inList {
+			doc.line(strings.TrimSpace(l))
+		}
 		if t := strings.TrimSpace(l); strings.HasPrefix(t, "|") && level > 0 && named == 0 {
-			if isTableDelimiter(t) {
+			if isTableDelimiter(t) || doc.table {
 				continue
 			}
 			cells := strings.Split(strings.TrimPrefix(t, "|"), "|")
@@ -456,6 +464,7 @@ func (x *extractor) markStaleAdvertised(fsys fs.FS, members []MemberInfo) {
 			x.s.AdvertisedTools[i].Stale = true
 		}
 	}
+	x.refineAdvertised(idx, want) // advertised_refine.go
 }
 
 // mayRegisterElsewhere reports a runtime dependency that can register
@@ -486,6 +495,8 @@ type pieceIndex struct {
 	data  string
 	// longest is the length of the longest whole piece, bounding rule 2.
 	longest int
+	// exact holds the same pieces unnormalised (advertised_refine.go).
+	exact exactPieces
 }
 
 // normName lowers ASCII letters and keeps only letters, digits and bytes
@@ -511,7 +522,9 @@ func (x *extractor) sourcePieces(fsys fs.FS, members []MemberInfo) (*pieceIndex,
 	idx := &pieceIndex{whole: map[string]bool{}}
 	seen := map[string]bool{}
 	var all, data strings.Builder
+	idx.exact.init(x.refineCandidates())
 	addPiece := func(s string, whole bool) {
+		idx.exact.add(s, whole)
 		n := normName(s)
 		if n == "" {
 			return
@@ -559,6 +572,7 @@ func (x *extractor) sourcePieces(fsys fs.FS, members []MemberInfo) (*pieceIndex,
 		x.hold(int64(len(b)))
 		defer x.hold(-int64(len(b)))
 		total += len(b)
+		idx.exact.scanData(b)
 		data.WriteString(normName(string(b)))
 		data.WriteByte(0)
 	}

@@ -88,6 +88,10 @@ func project(s rundir.Surface) goldenSurface {
 		g.Elicitation = s.Elicitation.File + ":" + itoa(s.Elicitation.Line)
 	}
 	for _, a := range s.AdvertisedTools {
+		if a.Stale && a.StaleBy != "" {
+			g.Advertised = append(g.Advertised, a.Source+":"+a.Name+" (stale: "+a.StaleBy+")")
+			continue
+		}
 		if a.Stale {
 			g.Advertised = append(g.Advertised, a.Source+":"+a.Name+" (stale)")
 			continue

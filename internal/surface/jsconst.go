@@ -128,6 +128,8 @@ func (x *extractor) constText(f *file, n nid, e *env) val {
 			return unknown(t.why)
 		}
 		return x.constText(t.f, t.n, t.e)
+	case "call_expression":
+		return x.constJoin(f, n, e) // jsconst_loops.go
 	}
 	return unknown("substitution of kind " + f.kind(n) + " is not a constant")
 }
@@ -298,6 +300,11 @@ func (x *extractor) constBinding(f *file, b binding, e *env) constTarget {
 	case bParam:
 		return x.constParam(f, b, e)
 	case bDecl:
+	case bLoop:
+		if fr := e.lookup(scopeRef{f, b.decl}); fr != nil && fr.dead == "" && fr.isLoop {
+			return x.constLoopElement(f, b, e, fr) // jsconst_loops.go
+		}
+		return constFail("a loop binding, not a constant")
 	default:
 		return constFail("a loop binding, not a constant")
 	}
@@ -367,6 +374,9 @@ func (x *extractor) constParam(f *file, b binding, e *env) constTarget {
 		return constFail("parameter " + name + " is assigned")
 	}
 	fr := e.lookup(scopeRef{f, b.fn})
+	if fr != nil && fr.dead == "" && fr.isLoop {
+		return x.constLoopElement(f, b, e, fr) // jsconst_loops.go
+	}
 	if fr == nil || fr.dead != "" || fr.isLoop || fr.site != nil || !fr.calling {
 		return constFail("parameter " + name + " is not bound by the call being read")
 	}
@@ -550,6 +560,7 @@ type constWrites struct {
 	props   map[string]int  // x.p / x["p"] written
 	exports map[string]int  // exports.X / module.exports.X = (not void 0)
 	objects map[string]bool // o[k] = with a computed k, Object.assign(o, ...), Object.defineProperty(o, ...), delete o[k], by the object's last name ("" when it has none)
+	mutated map[string]bool // o.push(...), o.splice(...), ... by the object's last name (jsconst_loops.go)
 }
 
 // constWritesOf builds (once per file) the write index of f.
@@ -601,8 +612,8 @@ func (x *extractor) constWritesOf(f *file) *constWrites {
 				}
 			} else {
 				// o[k] = v, this.o[k] = v: recorded under the object's
-				// last name.
-				w.objects[lastName(f, obj)] = true
+				// last name (o[x][k] = v under o's, jsconst_loops.go).
+				w.objects[writtenName(f, obj)] = true
 			}
 		}
 	}
@@ -620,6 +631,11 @@ func (x *extractor) constWritesOf(f *file) *constWrites {
 		case "update_expression":
 			target(f.field(n, "argument"))
 		case "for_in_statement":
+			// for (const x of ...) and for (let x of ...) declare x; a
+			// loop over a name declared elsewhere (or var) writes it.
+			if k := f.field(n, "kind"); k >= 0 && (f.text(k) == "const" || f.text(k) == "let") {
+				return true
+			}
 			if l := f.field(n, "left"); f.kind(l) != "lexical_declaration" && f.kind(l) != "variable_declaration" {
 				target(l)
 			}
@@ -633,11 +649,12 @@ func (x *extractor) constWritesOf(f *file) *constWrites {
 			}
 		case "call_expression":
 			callee := f.field(n, "function")
+			w.noteMutation(f, callee)
 			if ct := f.text(callee); ct == "Object.assign" || ct == "Object.defineProperty" || ct == "Object.defineProperties" ||
 				ct == "Reflect.set" || ct == "Reflect.defineProperty" {
 				if a := f.args(n); len(a) > 0 && f.kind(a[0]) != "object" {
 					// Object.assign({}, ...) writes a fresh object.
-					w.objects[lastName(f, a[0])] = true
+					w.objects[writtenName(f, a[0])] = true
 				}
 			}
 		}

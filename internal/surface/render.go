@@ -62,7 +62,7 @@ func RenderTable(w io.Writer, s rundir.Surface) error {
 		var names []string
 		for _, a := range s.AdvertisedTools {
 			if a.Stale {
-				names = append(names, a.Name+" ("+a.Source+", stale: occurs nowhere in the package's source)")
+				names = append(names, a.Name+" ("+a.Source+", stale: "+staleReason(a.StaleBy)+")")
 				continue
 			}
 			names = append(names, a.Name+" ("+a.Source+")")
