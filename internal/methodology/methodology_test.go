@@ -23,6 +23,7 @@ var publishedSHA256 = map[string]string{
 	"2.3.2": "ba886bb235eb66b477dd6771b3b5006a37af0b1d83b9960703bea09d6f46b01c",
 	"2.3.3": "953a23f057a846fe8fa780ab594600aa46d2cd64a06ff639dea19933dc369106",
 	"2.3.4": "62c59692bfdd1fa9d842c86cb7e03c930a04c4bbc57c718392452e121fea5f6f",
+	"2.3.5": "25786aa5c2db11f77a7eb5bacd017100fcae4bb872e6e194b48963cd16027ca6",
 }
 
 func TestDocumentFirstLineIsVersion(t *testing.T) {
@@ -235,6 +236,9 @@ func TestExtractorAllowed(t *testing.T) {
 	if !ExtractorAllowed("2.3.4", "syntax-tree-6") {
 		t.Fatal("2.3.4 with syntax-tree-6 refused")
 	}
+	if !ExtractorAllowed("2.3.5", "syntax-tree-7") {
+		t.Fatal("2.3.5 with syntax-tree-7 refused")
+	}
 	refused := [][2]string{
 		{"2.3.2", "syntax-tree-3"}, // its advertised names were read under the older rule
 		{"2.3.1", "syntax-tree-2"},
@@ -243,6 +247,8 @@ func TestExtractorAllowed(t *testing.T) {
 		{"2.3.2", "syntax-tree-5"},
 		{"2.3.4", "syntax-tree-5"}, // it read composed servers with their bare names and registries as empty
 		{"2.3.3", "syntax-tree-6"},
+		{"2.3.5", "syntax-tree-6"}, // it read no JavaScript configuration, prompts/get handlers or String.raw
+		{"2.3.4", "syntax-tree-7"},
 		{"2.3.0", "syntax-tree-3"},
 		{"2.2.0", "syntax-tree-2"},
 		{"2.3.1", ""},

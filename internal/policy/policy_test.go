@@ -32,7 +32,7 @@ func TestCleanPackageGradesA(t *testing.T) {
 	if len(p.Capabilities) != 1 || p.Capabilities[0].Verification != CapVerified {
 		t.Fatalf("capabilities: %+v", p.Capabilities)
 	}
-	if p.Policy != PolicyName || p.MethodologySHA256 == "" || p.ExtractorVersion != "syntax-tree-6" || p.CodeCommit != "deadbeef" || !p.DecidedAt.Equal(fixedTime()) {
+	if p.Policy != PolicyName || p.MethodologySHA256 == "" || p.ExtractorVersion != "syntax-tree-7" || p.CodeCommit != "deadbeef" || !p.DecidedAt.Equal(fixedTime()) {
 		t.Fatalf("stamps: %+v", p.Stamps)
 	}
 	if d.Header.PromptSHA256Source != "recorded" || d.Header.Counts.Grades["A"] != 1 {

@@ -27,7 +27,11 @@ import (
 // declared earlier or in another module) verifies piece by piece, each piece
 // a run of spans in one file in source order (Verified.Parts); and spans
 // written as numeric literals (literal.JSNumber) decode.
-const VerifierVersion = "verify-2"
+//
+// verify-3 (methodology 2.3.5): spans of a template read raw (String.raw,
+// literal.JSTemplateRaw) are template segments when a quote is cut at a
+// substitution, as cooked template segments are.
+const VerifierVersion = "verify-3"
 
 // ErrRejected classifies a verifier rejection (errors.Is). The concrete error
 // is a *RejectError carrying a stable reason.
