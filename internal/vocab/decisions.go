@@ -1,0 +1,26 @@
+package vocab
+
+// PolicyName is the name of the decision policy every decision row cites.
+const PolicyName = "severity-ladder"
+
+// Severities of a finding (methodology §6).
+const (
+	SeverityHigh   = "high"
+	SeverityMedium = "medium"
+	SeverityLow    = "low"
+	SeverityInfo   = "info"
+)
+
+// Verdicts of a package's decision row.
+const (
+	VerdictGraded       = "graded"
+	VerdictNotGradeable = "not_gradeable"
+	VerdictOutOfScope   = "out_of_scope"
+)
+
+// Finding decisions.
+const (
+	DecisionConfirmed = "confirmed" // D1
+	DecisionNoted     = "noted"     // D2
+	DecisionWithheld  = "withheld"  // D3, D4
+)
