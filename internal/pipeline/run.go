@@ -23,6 +23,7 @@ import (
 	"github.com/attestari/attestari/internal/evidence"
 	"github.com/attestari/attestari/internal/methodology"
 	"github.com/attestari/attestari/internal/rundir"
+	"github.com/attestari/attestari/internal/vocab"
 )
 
 // Names inside a run directory besides rundir's files.
@@ -637,7 +638,7 @@ func (r *runner) examineProtected(ctx context.Context, j job) (pf *packageFile) 
 		Records: []rundir.Record{}, Results: []rundir.Result{}, Findings: []rundir.Finding{}, NotAnalyzed: []rundir.NotAnalyzed{},
 		Gradeable: rundir.Gradeable{Package: ref, OK: false, Reasons: []string{}},
 		Summary: rundir.PackageSummary{Package: ref, Stages: []rundir.StageTiming{},
-			Failures: []rundir.Failure{{Stage: StagePipeline, Kind: KindPanic, Message: err.Error(), Stack: stack}},
+			Failures: []rundir.Failure{{Stage: vocab.StagePipeline, Kind: vocab.FailurePanic, Message: err.Error(), Stack: stack}},
 			JoinedBy: joinedBy(j), Hop: j.hop},
 	}
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/attestari/attestari/internal/policy"
 	"github.com/attestari/attestari/internal/rundir"
+	"github.com/attestari/attestari/internal/vocab"
 )
 
 // Day 0 notices (docs/methodology.md §19; docs/publish-contract.md, "The
@@ -104,7 +105,7 @@ func RegistryContactsFromEnv(getenv func(string) string) map[string]string {
 // confirmed (D1) at high or medium. Noted, withheld, low, out-of-scope and
 // refused packages' findings get none.
 func NeedsNotice(f policy.FindingRow) bool {
-	return f.Decision == policy.DecisionConfirmed && (f.SeverityDecided == policy.SeverityHigh || f.SeverityDecided == policy.SeverityMedium)
+	return f.Decision == vocab.DecisionConfirmed && (f.SeverityDecided == vocab.SeverityHigh || f.SeverityDecided == vocab.SeverityMedium)
 }
 
 // ReadNoticeIndex reads runDir/notices/index.json; a run with no notices

@@ -23,6 +23,7 @@ import (
 	"github.com/attestari/attestari/internal/methodology"
 	"github.com/attestari/attestari/internal/policy"
 	"github.com/attestari/attestari/internal/rundir"
+	"github.com/attestari/attestari/internal/vocab"
 )
 
 // Evidence kinds of a publication.
@@ -633,7 +634,7 @@ type builder struct {
 	warnings  []string
 }
 
-var sevRank = map[string]int{policy.SeverityInfo: 0, policy.SeverityLow: 1, policy.SeverityMedium: 2, policy.SeverityHigh: 3}
+var sevRank = map[string]int{vocab.SeverityInfo: 0, vocab.SeverityLow: 1, vocab.SeverityMedium: 2, vocab.SeverityHigh: 3}
 
 // publishPackage turns one decided package and its findings into their
 // published form.
@@ -648,9 +649,9 @@ func (b *builder) publishPackage(row policy.PackageRow, frows []policy.FindingRo
 	var items []EvidenceItem
 	var unpublishable []string // why, per finding: never the personal data itself
 	var unpublishableFindings []string
-	if row.Verdict == policy.VerdictGraded {
+	if row.Verdict == vocab.VerdictGraded {
 		for _, f := range frows {
-			if f.Decision != policy.DecisionConfirmed && f.Decision != policy.DecisionNoted {
+			if f.Decision != vocab.DecisionConfirmed && f.Decision != vocab.DecisionNoted {
 				continue
 			}
 			item, quoted, why, err := b.evidence(row, f)
@@ -672,26 +673,26 @@ func (b *builder) publishPackage(row policy.PackageRow, frows []policy.FindingRo
 	if where := rowPersonalData(pkg, findings); len(where) > 0 {
 		unpublishable = append(unpublishable, "the package's published rows carry personal data ("+strings.Join(where, "; ")+")")
 		stripText(&pkg)
-		if row.Verdict == policy.VerdictGraded {
+		if row.Verdict == vocab.VerdictGraded {
 			for _, f := range findings {
 				b.withheld = append(b.withheld, WithheldFinding{FindingID: f.ID, Package: f.Package, Reason: "the package's published rows carry personal data"})
 			}
 		}
 	}
-	if len(unpublishable) > 0 && row.Verdict != policy.VerdictOutOfScope {
-		pkg.Verdict, pkg.Grade, pkg.HighestConfirmed = policy.VerdictNotGradeable, "", ""
-		pkg.BlockedBy = append(append([]string(nil), row.BlockedBy...), policy.CodeEvidenceUnpublishable)
-		g, _ := policy.GateEntryFor(policy.CodeEvidenceUnpublishable)
-		pkg.Blocking = append(append([]policy.Blocking(nil), pkg.Blocking...), policy.Blocking{Code: policy.CodeEvidenceUnpublishable, Guard: g.Guard, Detail: strings.Join(unpublishable, "; "), Findings: unpublishableFindings})
+	if len(unpublishable) > 0 && row.Verdict != vocab.VerdictOutOfScope {
+		pkg.Verdict, pkg.Grade, pkg.HighestConfirmed = vocab.VerdictNotGradeable, "", ""
+		pkg.BlockedBy = append(append([]string(nil), row.BlockedBy...), vocab.CodeEvidenceUnpublishable)
+		g, _ := vocab.GateEntryFor(vocab.CodeEvidenceUnpublishable)
+		pkg.Blocking = append(append([]policy.Blocking(nil), pkg.Blocking...), policy.Blocking{Code: vocab.CodeEvidenceUnpublishable, Guard: g.Guard, Detail: strings.Join(unpublishable, "; "), Findings: unpublishableFindings})
 		for _, f := range findings {
 			if !containsWithheld(b.withheld, f.ID) {
-				b.withheld = append(b.withheld, WithheldFinding{FindingID: f.ID, Package: f.Package, Reason: "withheld with its package (" + policy.CodeEvidenceUnpublishable + ")"})
+				b.withheld = append(b.withheld, WithheldFinding{FindingID: f.ID, Package: f.Package, Reason: "withheld with its package (" + vocab.CodeEvidenceUnpublishable + ")"})
 			}
 		}
 		findings, items = nil, nil
 	}
 	if len(unpublishable) > 0 {
-		if row.Verdict == policy.VerdictOutOfScope {
+		if row.Verdict == vocab.VerdictOutOfScope {
 			// Out of scope is neither a grade nor a refusal (D4): the verdict
 			// stands and only the text is withheld.
 			b.warnings = append(b.warnings, "package "+row.Package.Key()+" (out of scope): text withheld: "+strings.Join(unpublishable, "; "))
@@ -702,11 +703,11 @@ func (b *builder) publishPackage(row policy.PackageRow, frows []policy.FindingRo
 	}
 
 	// Appeals, and the grade they leave.
-	if pkg.Verdict == policy.VerdictGraded {
+	if pkg.Verdict == vocab.VerdictGraded {
 		highest := -1
 		pkg.HighestConfirmed = ""
 		for _, f := range findings {
-			if f.Decision == policy.DecisionConfirmed && f.Status != StatusWithdrawnOnAppeal && sevRank[f.SeverityDecided] > highest {
+			if f.Decision == vocab.DecisionConfirmed && f.Status != StatusWithdrawnOnAppeal && sevRank[f.SeverityDecided] > highest {
 				highest, pkg.HighestConfirmed = sevRank[f.SeverityDecided], f.SeverityDecided
 			}
 		}
@@ -745,7 +746,7 @@ func (b *builder) finding(f policy.FindingRow, item EvidenceItem, quoted string)
 		out.PublishedEvidence.Excerpt = quoted
 	}
 	out.Status = StatusConfirmed
-	if f.Decision == policy.DecisionNoted {
+	if f.Decision == vocab.DecisionNoted {
 		out.Status = StatusNoted
 	}
 	upheld, open := false, false
@@ -1045,15 +1046,15 @@ func countPublication(p *Publication, d *policy.Decisions) Counts {
 	for _, pkg := range p.Packages {
 		c.Packages++
 		switch pkg.Verdict {
-		case policy.VerdictGraded:
+		case vocab.VerdictGraded:
 			c.Graded++
 			c.Grades[pkg.Grade]++
-		case policy.VerdictNotGradeable:
+		case vocab.VerdictNotGradeable:
 			c.NotGradeable++
 			for _, r := range pkg.BlockedBy {
 				c.Reasons[r]++
 			}
-		case policy.VerdictOutOfScope:
+		case vocab.VerdictOutOfScope:
 			c.OutOfScope++
 			c.Reasons[pkg.Reason]++
 		}

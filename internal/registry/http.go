@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/attestari/attestari/internal/httpretry"
+	"github.com/attestari/attestari/internal/vocab"
 )
 
 // Defaults for Options fields left zero.
@@ -139,7 +140,7 @@ func (f *fetcher) get(ctx context.Context, kind, rawURL, accept string, limit in
 	u, err := url.Parse(rawURL)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		err = fmt.Errorf("%w: %s URL %q is not an absolute http(s) URL", ErrInvalidRequest, kind, resp.Record.URL)
-		return resp, f.fail(resp, OutcomeInvalidRequest, err)
+		return resp, f.fail(resp, vocab.RecordInvalidRequest, err)
 	}
 	h := http.Header{}
 	if accept != "" {
@@ -151,7 +152,7 @@ func (f *fetcher) get(ctx context.Context, kind, rawURL, accept string, limit in
 		resp.Body = r.Body
 		resp.ContentType = r.ContentType
 		resp.Record.SHA256 = sha256Hex(r.Body)
-		resp.Record.Outcome = OutcomeOK
+		resp.Record.Outcome = vocab.RecordOK
 		return resp, nil
 	}
 	if se, ok := err.(*httpretry.StatusError); ok {
@@ -177,15 +178,15 @@ func OutcomeOf(err error) string {
 	var se *StatusError
 	switch {
 	case errors.Is(err, ErrNotFound):
-		return OutcomeNotFound
+		return vocab.RecordNotFound
 	case errors.As(err, &se):
-		return OutcomeHTTPError
+		return vocab.RecordHTTPError
 	case errors.Is(err, ErrTooLarge):
-		return OutcomeTooLarge
+		return vocab.RecordTooLarge
 	case errors.Is(err, context.Canceled):
-		return OutcomeCanceled
+		return vocab.RecordCanceled
 	default:
-		return OutcomeNetworkError
+		return vocab.RecordNetworkError
 	}
 }
 

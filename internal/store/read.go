@@ -19,6 +19,7 @@ import (
 	pyreg "github.com/attestari/attestari/internal/registry"
 	"github.com/attestari/attestari/internal/rundir"
 	"github.com/attestari/attestari/internal/store/internal/dbq"
+	"github.com/attestari/attestari/internal/vocab"
 )
 
 // The read methods below are what the public API serves. Every one reads
@@ -413,7 +414,7 @@ func (s *Store) ListPackages(ctx context.Context, f api.PackageFilter) (*api.Pac
 		out.Counts.ByReason[r.Code] = int(r.N)
 	}
 	fs, err := s.q.PackageVersionCountByFirstReason(ctx, dbq.PackageVersionCountByFirstReasonParams{
-		MetaCode: policy.CodeGateFailedAsRecorded, Registry: optional(f.Registry), Patterns: pattern})
+		MetaCode: vocab.CodeGateFailedAsRecorded, Registry: optional(f.Registry), Patterns: pattern})
 	if err != nil {
 		return nil, fmt.Errorf("count packages by first reason: %w", err)
 	}
@@ -449,7 +450,7 @@ func (s *Store) GateMap(ctx context.Context, version string) (*api.GateMap, erro
 	}
 	// Keep the policy's order (docs/methodology.md §9) for the codes it knows.
 	order := map[string]int{}
-	for i, e := range policy.GateMap {
+	for i, e := range vocab.GateMap {
 		order[e.Code] = i
 	}
 	gm := &api.GateMap{MethodologyVersion: version, Codes: make([]api.GateMapEntry, 0, len(rows))}
@@ -483,7 +484,7 @@ func blocking(gm *api.GateMap, code string) api.BlockedBy {
 	if e, ok := gm.Lookup(code); ok {
 		return api.BlockedBy{Code: code, Guard: e.Guard, Line: e.Line}
 	}
-	if e, ok := policy.GateEntryFor(code); ok {
+	if e, ok := vocab.GateEntryFor(code); ok {
 		return api.BlockedBy{Code: code, Guard: e.Guard, Line: e.Line}
 	}
 	return api.BlockedBy{Code: code, Guard: "unknown", Line: "This code is not in the gate map of the row's methodology version."}

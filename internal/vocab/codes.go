@@ -42,7 +42,7 @@ const (
 	GuardG5      = "G5"
 	GuardG6      = "G6"
 	GuardG7      = "G7"
-	GuardD4      = "D4"
+	GuardD4      = RuleD4 // the decision rule D4 records not_a_server
 	GuardPublish = "publish"
 )
 

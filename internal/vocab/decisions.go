@@ -24,3 +24,14 @@ const (
 	DecisionNoted     = "noted"     // D2
 	DecisionWithheld  = "withheld"  // D3, D4
 )
+
+// Decision rules (methodology §6): the rule a finding row cites for its
+// decision, and the severity rules applied to it.
+const (
+	RuleD1 = "D1"
+	RuleD2 = "D2"
+	RuleD3 = "D3"
+	RuleD4 = "D4"
+	RuleD5 = "D5"
+	RuleD6 = "D6"
+)

@@ -5,6 +5,43 @@ import (
 	"errors"
 )
 
+// Stages of a package as summary.json records them; each check's stage is
+// its check id.
+const (
+	StageFetch   = "fetch"
+	StageSurface = "surface"
+	StageGate    = "gate"
+	// StagePipeline is a failure outside any stage: a bug in the pipeline.
+	StagePipeline = "pipeline"
+)
+
+// Failure kinds of a package stage (the kind of a failure row in
+// summary.json). A fetch failure's kind is the fetch's record outcome
+// (Record*: not_found, integrity_mismatch, no_integrity, too_large,
+// http_error, network_error, malformed, invalid_request, canceled); the rest
+// are these.
+const (
+	FailureRegistryNotConfigured = "registry_not_configured"
+	FailureNoMatchingVersion     = "no_matching_version"
+	FailureInvalidSpecifier      = "invalid_specifier"
+	FailureUnsupportedSpecifier  = "unsupported_specifier"
+	FailureNoDistribution        = "no_distribution"
+	FailureEvidenceStore         = "evidence_store"
+	FailureCorruptBlob           = "corrupt_blob"
+	FailureExtractorUnavailable  = "extractor_unavailable"
+	FailureExtractorError        = "extractor_error"
+	// FailureExtractorCrashed: the extraction process died (a fatal runtime
+	// error such as a stack overflow, a signal, an exit without a result).
+	FailureExtractorCrashed = "extractor_crashed"
+	// FailureExtractorAbandoned: the extraction was started the maximum
+	// number of times and the worker never finished the package, so a resume
+	// records this instead of starting it again.
+	FailureExtractorAbandoned = "extractor_abandoned"
+	FailureCheckError         = "check_error"
+	FailurePanic              = "panic"
+	FailureInternal           = "internal"
+)
+
 // Failure kinds of a read, in the pattern of pkgsite's internal/derrors: one
 // table that the store (which returns these errors, wrapping the cause), the
 // HTTP API (which answers each with its status, its fixed message and, when

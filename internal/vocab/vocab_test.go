@@ -101,11 +101,11 @@ func TestNoTwoConstantsShareAValue(t *testing.T) {
 }
 
 // TestValuesAreSnakeCase: every stored value is lower snake case (the run
-// files' and the database's form), apart from the guard names of the gate
-// map and the policy's name, which the methodology spells as they are.
+// files' and the database's form), apart from the guard and rule names and
+// the policy's name, which the methodology spells as they are.
 func TestValuesAreSnakeCase(t *testing.T) {
 	spelled := map[string]bool{GuardG1: true, GuardG2: true, GuardG3: true, GuardG4: true, GuardG5: true,
-		GuardG6: true, GuardG7: true, GuardD4: true, PolicyName: true}
+		GuardG6: true, GuardG7: true, RuleD1: true, RuleD2: true, RuleD3: true, RuleD4: true, RuleD5: true, RuleD6: true, PolicyName: true}
 	for _, c := range declaredConstants(t) {
 		if c.alias != "" || spelled[c.value] {
 			continue

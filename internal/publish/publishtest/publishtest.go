@@ -23,6 +23,7 @@ import (
 	"github.com/attestari/attestari/internal/methodology"
 	"github.com/attestari/attestari/internal/policy"
 	"github.com/attestari/attestari/internal/rundir"
+	"github.com/attestari/attestari/internal/vocab"
 )
 
 // SourcePath is the one source file of every package a Run writes.
@@ -62,7 +63,7 @@ func NewRun(dir, runID string, start time.Time) *Run {
 			MethodologyVersion: methodology.Version, MethodologySHA256: methodology.SHA256(),
 			ExtractorVersion: extractorVersion(), VerifierVersion: checks.VerifierVersion, AnalyzerModel: "offline-1",
 			PromptVersion: "p-1", PromptLayout: "separated", PromptSHA256: strings.Repeat("a", 64),
-			Checks: []string{policy.CheckProvenance, policy.CheckSurface, policy.CheckModel}, CodeCommit: "abc",
+			Checks: []string{vocab.CheckProvenance, vocab.CheckSurface, vocab.CheckModel}, CodeCommit: "abc",
 		},
 		Blobs: policy.MapBlobs{},
 	}
@@ -89,7 +90,7 @@ func (r *Run) AddServer(ref rundir.PackageRef, header string, tools ...Tool) *Pa
 		start := strings.Index(p.Source, marker) + len(marker) + 1
 		line := strings.Count(p.Source[:start], "\n") + 1
 		p.tools = append(p.tools, rundir.Entry{
-			Kind: "tool", Name: t.Name, DescriptionState: policy.StateReadable, DescriptionRaw: t.Description,
+			Kind: "tool", Name: t.Name, DescriptionState: vocab.StateReadable, DescriptionRaw: t.Description,
 			Spans:      []rundir.Span{{File: SourcePath, Start: start, End: start + len(t.Description), Line: line, RawStart: 0, RawEnd: len(t.Description), Encoding: literal.JSString}},
 			Holes:      []rundir.Hole{},
 			SchemaKind: "json", SchemaRaw: "{}", File: SourcePath, Line: line,
@@ -121,7 +122,7 @@ func (r *Run) ModelFinding(ref rundir.PackageRef, id, tool, tag, severity, title
 	}
 	line := strings.Count(p.Source[:at], "\n") + 1
 	r.findings = append(r.findings, rundir.Finding{
-		ID: id, Package: ref, Check: policy.CheckModel, Tag: tag, Severity: severity, Title: title,
+		ID: id, Package: ref, Check: vocab.CheckModel, Tag: tag, Severity: severity, Title: title,
 		SurfaceKind: "tool", EntryName: tool, Analyzer: "offline-1",
 		Evidence: rundir.Evidence{SHA256: rundir.SHA256Hex([]byte(p.Source)), Path: SourcePath, LineStart: line, LineEnd: line, Excerpt: excerpt},
 	})
@@ -158,7 +159,7 @@ func (r *Run) Write() error {
 		})
 		for _, c := range policy.RunningChecks {
 			out := "ran"
-			if c == policy.CheckModel {
+			if c == vocab.CheckModel {
 				out = p.Model
 			}
 			results = append(results, rundir.Result{Package: p.Ref, Check: c, Outcome: out})
