@@ -162,10 +162,10 @@ func ServeChild(ctx context.Context, stdin io.Reader, stdout io.Writer, fn Child
 	if err != nil {
 		// As extractor.FromArchive: an archive the reader refuses with an
 		// error is unreadable, whatever the error.
-		art = &artifact.Artifact{Outcome: artifact.OutcomeArchiveUnreadable, Cause: "read", Reason: err.Error()}
+		art = &artifact.Artifact{Outcome: vocab.OutcomeArchiveUnreadable, Cause: "read", Reason: err.Error()}
 	}
 	switch {
-	case art.Outcome == artifact.OutcomeArchiveUnreadable:
+	case art.Outcome == vocab.OutcomeArchiveUnreadable:
 		res.Surface = UnreadableSurface(req.Package, req.ArtifactSHA256, "", art)
 	default:
 		s, err := fn(ctx, ExtractInput{Package: req.Package, ArtifactSHA256: req.ArtifactSHA256, Artifact: art, Data: data, Format: req.Format, Limits: limits}, b)

@@ -502,7 +502,7 @@ func (r *runner) surfaceStage(ctx context.Context, w *pkgWork) error {
 	if r.extractor != nil {
 		version = r.extractor.Version()
 	}
-	if art.Outcome == artifact.OutcomeArchiveUnreadable {
+	if art.Outcome == vocab.OutcomeArchiveUnreadable {
 		w.pf.Surface = UnreadableSurface(w.pf.Package, w.got.sha, version, art)
 		return nil
 	}
@@ -573,7 +573,7 @@ func UnreadableSurface(ref rundir.PackageRef, sha, version string, a *artifact.A
 	}
 	return &rundir.Surface{
 		Package: ref, ArtifactSHA256: sha,
-		Outcome: artifact.OutcomeArchiveUnreadable, OutcomeDetail: detail,
+		Outcome: vocab.OutcomeArchiveUnreadable, OutcomeDetail: detail,
 		OutcomeEvidence: []rundir.Site{}, ExtractorVersion: version,
 		Tools: []rundir.Entry{}, Prompts: []rundir.Entry{}, PromptTexts: []rundir.Entry{},
 		Resources: []rundir.Entry{}, ResourceTemplates: []rundir.Entry{}, Instructions: []rundir.Entry{},

@@ -47,14 +47,6 @@ const (
 	EvidenceDir  = "evidence"
 )
 
-// Public finding statuses.
-const (
-	StatusConfirmed         = "confirmed"
-	StatusNoted             = "noted"
-	StatusUnderAppeal       = "under_appeal"
-	StatusWithdrawnOnAppeal = "withdrawn_on_appeal"
-)
-
 // Header is publication.json.
 type Header struct {
 	Schema      string    `json:"schema"`

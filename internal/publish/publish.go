@@ -707,7 +707,7 @@ func (b *builder) publishPackage(row policy.PackageRow, frows []policy.FindingRo
 		highest := -1
 		pkg.HighestConfirmed = ""
 		for _, f := range findings {
-			if f.Decision == vocab.DecisionConfirmed && f.Status != StatusWithdrawnOnAppeal && sevRank[f.SeverityDecided] > highest {
+			if f.Decision == vocab.DecisionConfirmed && f.Status != vocab.StatusWithdrawnOnAppeal && sevRank[f.SeverityDecided] > highest {
 				highest, pkg.HighestConfirmed = sevRank[f.SeverityDecided], f.SeverityDecided
 			}
 		}
@@ -717,13 +717,13 @@ func (b *builder) publishPackage(row policy.PackageRow, frows []policy.FindingRo
 	for _, f := range findings {
 		b.published[f.ID] = true
 		switch f.Status {
-		case StatusConfirmed:
+		case vocab.StatusConfirmed:
 			pkg.PublishedFindings.Confirmed++
-		case StatusNoted:
+		case vocab.StatusNoted:
 			pkg.PublishedFindings.Noted++
-		case StatusUnderAppeal:
+		case vocab.StatusUnderAppeal:
 			pkg.PublishedFindings.UnderAppeal++
-		case StatusWithdrawnOnAppeal:
+		case vocab.StatusWithdrawnOnAppeal:
 			pkg.PublishedFindings.WithdrawnOnAppeal++
 		}
 	}
@@ -745,9 +745,9 @@ func (b *builder) finding(f policy.FindingRow, item EvidenceItem, quoted string)
 	if quoted != f.Evidence.Excerpt {
 		out.PublishedEvidence.Excerpt = quoted
 	}
-	out.Status = StatusConfirmed
+	out.Status = vocab.StatusConfirmed
 	if f.Decision == vocab.DecisionNoted {
-		out.Status = StatusNoted
+		out.Status = vocab.StatusNoted
 	}
 	upheld, open := false, false
 	for _, s := range b.statuses[f.ID] {
@@ -757,9 +757,9 @@ func (b *builder) finding(f policy.FindingRow, item EvidenceItem, quoted string)
 	}
 	switch {
 	case upheld:
-		out.Status = StatusWithdrawnOnAppeal
+		out.Status = vocab.StatusWithdrawnOnAppeal
 	case open:
-		out.Status = StatusUnderAppeal
+		out.Status = vocab.StatusUnderAppeal
 	}
 	return out
 }

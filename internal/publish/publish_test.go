@@ -113,12 +113,12 @@ func TestPublishStandardRun(t *testing.T) {
 	}
 	for _, id := range []string{"a-high", "a-med"} {
 		f, ok := pubFinding(p, id)
-		if !ok || f.Status != StatusConfirmed || f.PublishedEvidence.Kind != EvidenceKindFile || f.PublishedEvidence.SHA256 != f.EvidenceSHA256 {
+		if !ok || f.Status != vocab.StatusConfirmed || f.PublishedEvidence.Kind != EvidenceKindFile || f.PublishedEvidence.SHA256 != f.EvidenceSHA256 {
 			t.Errorf("%s: %v %+v", id, ok, f)
 		}
 	}
 	prov, ok := pubFinding(p, "a-prov")
-	if !ok || prov.Status != StatusNoted || prov.PublishedEvidence.Kind != EvidenceKindProjection {
+	if !ok || prov.Status != vocab.StatusNoted || prov.PublishedEvidence.Kind != EvidenceKindProjection {
 		t.Fatalf("a-prov %v %+v", ok, prov)
 	}
 	proj := p.Blobs[prov.PublishedEvidence.SHA256]
@@ -363,7 +363,7 @@ func TestAppealsChangePublishedStatusAndGrade(t *testing.T) {
 	hi, _ := pubFinding(p, "a-high")
 	med, _ := pubFinding(p, "a-med")
 	bm, _ := pubFinding(p, "b-med")
-	if hi.Status != StatusWithdrawnOnAppeal || med.Status != StatusUnderAppeal || bm.Status != StatusConfirmed {
+	if hi.Status != vocab.StatusWithdrawnOnAppeal || med.Status != vocab.StatusUnderAppeal || bm.Status != vocab.StatusConfirmed {
 		t.Errorf("statuses %s %s %s", hi.Status, med.Status, bm.Status)
 	}
 	if len(hi.Appeals) != 1 || hi.Appeals[0].ID != up || hi.Appeals[0].Status != appeals.Upheld || hi.Appeals[0].ResolvedAt == nil {
@@ -465,7 +465,7 @@ func TestPublishTwiceSupersedes(t *testing.T) {
 	if second.ID != first.ID+".2" || second.Supersedes != first.ID || second.Publication.Header.Supersedes != first.ID {
 		t.Fatalf("second %s supersedes %q", second.ID, second.Supersedes)
 	}
-	if f, _ := pubFinding(second.Publication, "b-med"); f.Status != StatusUnderAppeal {
+	if f, _ := pubFinding(second.Publication, "b-med"); f.Status != vocab.StatusUnderAppeal {
 		t.Errorf("second publication: b-med %s", f.Status)
 	}
 	after := snapshot(t, first.Dir)
@@ -481,7 +481,7 @@ func TestPublishTwiceSupersedes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if f, _ := pubFinding(old, "b-med"); f.Status != StatusConfirmed {
+	if f, _ := pubFinding(old, "b-med"); f.Status != vocab.StatusConfirmed {
 		t.Errorf("first publication reads b-med as %s", f.Status)
 	}
 	hs, err := List(r.home())

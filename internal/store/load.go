@@ -117,8 +117,8 @@ func (s *Store) PublicationLoaded(ctx context.Context, id string) (bool, error) 
 }
 
 var publicStatuses = map[string]bool{
-	publish.StatusConfirmed: true, publish.StatusNoted: true,
-	publish.StatusUnderAppeal: true, publish.StatusWithdrawnOnAppeal: true,
+	vocab.StatusConfirmed: true, vocab.StatusNoted: true,
+	vocab.StatusUnderAppeal: true, vocab.StatusWithdrawnOnAppeal: true,
 }
 
 func invalid(format string, a ...any) error {

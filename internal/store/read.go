@@ -360,7 +360,7 @@ func likePatterns(q string) []string {
 }
 
 // ErrBadCursor reports a cursor this service did not issue (api.ErrBadCursor).
-var ErrBadCursor = api.ErrBadCursor
+var ErrBadCursor = vocab.ErrBadCursor
 
 // ListPackages returns a page of current package versions ordered by name,
 // with facet counts by verdict and by reason over the same search.
@@ -440,7 +440,7 @@ func (s *Store) GateMap(ctx context.Context, version string) (*api.GateMap, erro
 	}
 	if len(rows) == 0 {
 		if version != methodology.Version {
-			return nil, fmt.Errorf("gate map %s: %w", version, ErrNotFound)
+			return nil, fmt.Errorf("gate map %s: %w", version, vocab.ErrNotFound)
 		}
 		var gm api.GateMap
 		if err := json.Unmarshal(policy.ExportGateMap(), &gm); err != nil {
@@ -535,7 +535,7 @@ func reasonDetail(b policy.Blocking) *api.ReasonDetail {
 func (s *Store) Package(ctx context.Context, registry, name, version string) (*api.PackageDetail, error) {
 	r, err := s.q.PackageVersionGetCurrent(ctx, dbq.PackageVersionGetCurrentParams{Registry: registry, LookupName: api.LookupName(registry, name), Version: version})
 	if err != nil {
-		if errors.Is(notFound(err), ErrNotFound) {
+		if errors.Is(notFound(err), vocab.ErrNotFound) {
 			if v, ok := s.pypiSpelling(ctx, registry, name, version); ok {
 				return s.Package(respelled(ctx), registry, name, v)
 			}
@@ -544,7 +544,7 @@ func (s *Store) Package(ctx context.Context, registry, name, version string) (*a
 		return nil, fmt.Errorf("package %s %s@%s: %w", registry, name, version, err)
 	}
 	gm, err := s.GateMap(ctx, r.MethodologyVersion)
-	if err != nil && !errors.Is(err, ErrNotFound) {
+	if err != nil && !errors.Is(err, vocab.ErrNotFound) {
 		return nil, err
 	}
 	if gm == nil {
@@ -732,7 +732,7 @@ func (s *Store) RunDiff(ctx context.Context, runID string) (json.RawMessage, err
 		return nil, fmt.Errorf("run %s: %w", runID, notFound(err))
 	}
 	if len(p.Diff) == 0 {
-		return nil, fmt.Errorf("run %s has no published diff: %w", runID, ErrNotFound)
+		return nil, fmt.Errorf("run %s has no published diff: %w", runID, vocab.ErrNotFound)
 	}
 	var d publish.Diff
 	if err := json.Unmarshal(p.Diff, &d); err != nil {
@@ -749,7 +749,7 @@ func (s *Store) RunDiff(ctx context.Context, runID string) (json.RawMessage, err
 	if d.PreviousRunID != "" {
 		pp, err := s.previousPublication(ctx, d)
 		switch {
-		case errors.Is(err, ErrNotFound):
+		case errors.Is(err, vocab.ErrNotFound):
 		case err != nil:
 			return nil, fmt.Errorf("run %s: diff: %w", runID, err)
 		default:
@@ -776,7 +776,7 @@ func (s *Store) previousPublication(ctx context.Context, d publish.Diff) (string
 			return "", fmt.Errorf("publication %s: %w", d.PreviousPublicationID, notFound(err))
 		}
 		if pp.RunID != d.PreviousRunID {
-			return "", fmt.Errorf("publication %s is not of run %s: %w", pp.ID, d.PreviousRunID, ErrNotFound)
+			return "", fmt.Errorf("publication %s is not of run %s: %w", pp.ID, d.PreviousRunID, vocab.ErrNotFound)
 		}
 		return pp.ID, nil
 	}

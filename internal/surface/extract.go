@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/attestari/attestari/internal/rundir"
+	"github.com/attestari/attestari/internal/vocab"
 )
 
 // extractor is the state of one package's extraction.
@@ -204,7 +205,7 @@ func (x *extractor) hold(n int64) {
 
 func (x *extractor) budgetOutcome() {
 	s := x.s
-	s.Outcome = OutcomeExtractionBudgetExceeded
+	s.Outcome = vocab.OutcomeExtractionBudgetExceeded
 	s.OutcomeDetail = x.exceedWhy
 	// Nothing read in part is presented as whole.
 	s.Tools, s.Prompts, s.PromptTexts = []rundir.Entry{}, []rundir.Entry{}, []rundir.Entry{}
@@ -643,7 +644,7 @@ func (x *extractor) addEntry(e rundir.Entry) {
 		return
 	}
 	x.bundleText(&e)
-	if e.DescriptionState == StateUnreadable {
+	if e.DescriptionState == vocab.StateUnreadable {
 		x.addUnresolved(e.File, e.Line, e.Kind+" "+e.Name+": description "+e.UnreadableReason)
 	}
 	x.s.Add(e.Kind, e)
@@ -886,26 +887,26 @@ func (x *extractor) decideOutcome() {
 	s := x.s
 	switch {
 	case x.readSites > 0 && len(x.failedSites) == 0:
-		s.Outcome = OutcomeParsed
+		s.Outcome = vocab.OutcomeParsed
 	case x.readSites > 0 && len(x.runtimeGen) > 0:
-		s.Outcome = OutcomeRuntimeGenerated
+		s.Outcome = vocab.OutcomeRuntimeGenerated
 		s.OutcomeEvidence = append(s.OutcomeEvidence, x.runtimeGen...)
 		s.OutcomeDetail = "the registering file builds its tools from data read at run time"
 	case x.readSites > 0:
-		s.Outcome = OutcomeDeclarationNotParsed
+		s.Outcome = vocab.OutcomeDeclarationNotParsed
 		s.OutcomeEvidence = append(s.OutcomeEvidence, x.failedSites...)
 		s.OutcomeDetail = fmt.Sprintf("%d registration site(s) could not be read", len(x.failedSites))
 	case len(x.minSites) > 0:
-		s.Outcome = OutcomeMinifiedOnly
+		s.Outcome = vocab.OutcomeMinifiedOnly
 		s.OutcomeEvidence = append(s.OutcomeEvidence, x.minSites...)
 		s.OutcomeDetail = "registration text exists only in minified bundles"
 	default:
 		ev := x.notAServerEvidence()
 		if len(ev) > 0 {
-			s.Outcome = OutcomeNotAServer
+			s.Outcome = vocab.OutcomeNotAServer
 			s.OutcomeEvidence = append(s.OutcomeEvidence, ev...)
 		} else {
-			s.Outcome = OutcomeNoRegistrationSite
+			s.Outcome = vocab.OutcomeNoRegistrationSite
 		}
 	}
 	x.findDelegation()

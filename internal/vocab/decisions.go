@@ -35,3 +35,13 @@ const (
 	RuleD5 = "D5"
 	RuleD6 = "D6"
 )
+
+// Public finding statuses: what a publication and the API say of a finding.
+// A confirmed or noted finding is published under its decision; an appeal
+// gives it one of the other two.
+const (
+	StatusConfirmed         = DecisionConfirmed
+	StatusNoted             = DecisionNoted
+	StatusUnderAppeal       = "under_appeal"
+	StatusWithdrawnOnAppeal = "withdrawn_on_appeal"
+)

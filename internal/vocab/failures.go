@@ -70,8 +70,6 @@ type FailureKind struct {
 	Err error
 	// Status is the HTTP status the API answers with.
 	Status int
-	// Detail is the fixed client-facing message of the answer.
-	Detail string
 	// Transient: the same request may succeed later, so the answer carries
 	// Retry-After and the cause is logged.
 	Transient bool
@@ -79,10 +77,10 @@ type FailureKind struct {
 
 // Failures is the table, most specific first.
 var Failures = []FailureKind{
-	{Name: "not_found", Err: ErrNotFound, Status: 404, Detail: "nothing published at this address"},
-	{Name: "bad_cursor", Err: ErrBadCursor, Status: 400, Detail: "the cursor is not one this service issued; start again without it"},
-	{Name: "unavailable", Err: ErrUnavailable, Status: 503, Detail: "the database is not answering; retry after the number of seconds in Retry-After", Transient: true},
-	{Name: "timeout", Err: ErrTimeout, Status: 504, Detail: "the database did not answer in time; retry after the number of seconds in Retry-After", Transient: true},
+	{Name: "not_found", Err: ErrNotFound, Status: 404},
+	{Name: "bad_cursor", Err: ErrBadCursor, Status: 400},
+	{Name: "unavailable", Err: ErrUnavailable, Status: 503, Transient: true},
+	{Name: "timeout", Err: ErrTimeout, Status: 504, Transient: true},
 }
 
 // FailureOf returns the kind err is of. A deadline that passed is a

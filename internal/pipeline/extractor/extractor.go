@@ -22,6 +22,7 @@ import (
 	"github.com/attestari/attestari/internal/pipeline"
 	"github.com/attestari/attestari/internal/rundir"
 	"github.com/attestari/attestari/internal/surface"
+	"github.com/attestari/attestari/internal/vocab"
 )
 
 // Surface is the pipeline.Extractor of this build.
@@ -71,7 +72,7 @@ func FromArchive(ctx context.Context, pkg rundir.PackageRef, data []byte, format
 	sha := rundir.SHA256Hex(data)
 	a, err := pipeline.ReadArtifact(ctx, data, format, artifact.Limits{})
 	if err != nil {
-		a = &artifact.Artifact{Outcome: artifact.OutcomeArchiveUnreadable, Cause: "read", Reason: err.Error()}
+		a = &artifact.Artifact{Outcome: vocab.OutcomeArchiveUnreadable, Cause: "read", Reason: err.Error()}
 	}
 	if a.Outcome != artifact.OutcomeOK {
 		return *pipeline.UnreadableSurface(pkg, sha, surface.ExtractorVersion, a)
