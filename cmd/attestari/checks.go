@@ -13,6 +13,7 @@ import (
 	"github.com/attestari/attestari/internal/repohost"
 	"github.com/attestari/attestari/internal/rundir"
 	"github.com/attestari/attestari/internal/sigstore"
+	"github.com/attestari/attestari/internal/vocab"
 )
 
 // analyzerFor builds the model check's analyzer from the environment
@@ -66,7 +67,7 @@ func contextTagger(files *rundir.Files, blobs policy.Blobs, extraShared ...strin
 		Shared: checks.DefaultSharedHosts(extraShared...),
 		RegistryRecord: func(ctx context.Context, pkg rundir.PackageRef) ([]byte, bool) {
 			for _, r := range files.Records {
-				if r.Package == pkg && r.SHA256 != "" && (r.Kind == "npm_version" || r.Kind == "pypi_json") {
+				if r.Package == pkg && r.SHA256 != "" && (r.Kind == vocab.KindNPMVersion || r.Kind == vocab.KindPyPIJSON) {
 					b, err := blobs.Get(ctx, r.SHA256)
 					return b, err == nil
 				}

@@ -8,6 +8,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/attestari/attestari/internal/vocab"
 )
 
 // PromptVersion names the analysis prompt: the system prompt text, the
@@ -123,9 +125,9 @@ func buildSystemPrompt() []byte {
 	b.WriteString("\n")
 	b.WriteString(promptExamplesIntro)
 	for i, e := range ex {
-		entry := Entry{ID: fmt.Sprintf("x%d", i+1), Kind: e.Entry.Kind, Name: e.Entry.Name, File: "example", State: "readable", Segments: e.Entry.Segments}
+		entry := Entry{ID: fmt.Sprintf("x%d", i+1), Kind: e.Entry.Kind, Name: e.Entry.Name, File: "example", State: vocab.StateReadable, Segments: e.Entry.Segments}
 		if len(e.Entry.Segments) > 1 {
-			entry.State = "partial"
+			entry.State = vocab.StatePartial
 		}
 		var props []Proposal
 		for _, f := range e.Findings {

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/attestari/attestari/internal/rundir"
+	"github.com/attestari/attestari/internal/vocab"
 )
 
 // ExtractFunc reads the surface of one fetched tarball. The command that
@@ -152,7 +153,7 @@ func EvaluateAdvertised(truths []Truth, surfaces map[string]rundir.Surface) Adve
 		}
 		parsed := map[string]bool{}
 		for _, e := range s.Tools {
-			if e.NameState == "" || e.NameState == stateReadable {
+			if e.NameState == "" || e.NameState == vocab.StateReadable {
 				parsed[e.Name] = true
 			}
 		}
@@ -199,7 +200,7 @@ func EvaluateAdvertised(truths []Truth, surfaces map[string]rundir.Surface) Adve
 			if onlyFalse {
 				a.RefusedOnlyByFalse++
 			}
-			if s.Outcome == outcomeParsed {
+			if s.Outcome == vocab.OutcomeParsed {
 				a.ParsedRefused++
 				if onlyFalse {
 					a.ParsedRefusedOnlyByFalse++

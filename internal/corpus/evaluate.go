@@ -10,13 +10,7 @@ import (
 	"strings"
 
 	"github.com/attestari/attestari/internal/rundir"
-)
-
-// Outcome and state strings of the extractor's rows that the comparison reads
-// (the shared vocabulary; rundir holds them as plain strings).
-const (
-	outcomeParsed = "parsed"
-	stateReadable = "readable"
+	"github.com/attestari/attestari/internal/vocab"
 )
 
 // Targets are the figures issue 4 sets for parsed packages.
@@ -124,7 +118,7 @@ func Evaluate(truths []Truth, surfaces map[string]rundir.Surface) Report {
 		}
 		r.WithSurface++
 		r.Outcomes[s.Outcome]++
-		if s.Outcome != outcomeParsed {
+		if s.Outcome != vocab.OutcomeParsed {
 			detail := s.Outcome
 			if s.OutcomeDetail != "" {
 				detail += ": " + s.OutcomeDetail
@@ -145,7 +139,7 @@ func Evaluate(truths []Truth, surfaces map[string]rundir.Surface) Report {
 func (r *Report) compareTools(pkg string, truth []ToolTruth, found []rundir.Entry) {
 	byName := map[string]rundir.Entry{}
 	for _, e := range found {
-		if e.NameState != "" && e.NameState != stateReadable {
+		if e.NameState != "" && e.NameState != vocab.StateReadable {
 			continue // a name the extractor could not read matches nothing
 		}
 		if _, dup := byName[e.Name]; !dup {
@@ -162,9 +156,9 @@ func (r *Report) compareTools(pkg string, truth []ToolTruth, found []rundir.Entr
 		if !ok {
 			continue
 		}
-		if e.DescriptionState != stateReadable {
+		if e.DescriptionState != vocab.StateReadable {
 			// An absent description that is absent at run time too agrees.
-			if e.DescriptionState == "absent" && tt.Description == "" {
+			if e.DescriptionState == vocab.StateAbsent && tt.Description == "" {
 				continue
 			}
 			r.NotReadableDescriptions++
@@ -205,13 +199,13 @@ func (r *Report) compareInstructions(pkg, truth string, found []rundir.Entry) {
 		return
 	}
 	for _, e := range found {
-		if e.DescriptionState == stateReadable && e.DescriptionRaw == truth {
+		if e.DescriptionState == vocab.StateReadable && e.DescriptionRaw == truth {
 			return
 		}
 	}
 	detail := "not found"
 	for _, e := range found {
-		if e.DescriptionState == stateReadable {
+		if e.DescriptionState == vocab.StateReadable {
 			detail = firstDifference(e.DescriptionRaw, truth)
 			break
 		}
@@ -259,7 +253,7 @@ func resourceNames(rs []ResourceTruth) []string {
 func entryNames(es []rundir.Entry) []string {
 	out := make([]string, 0, len(es))
 	for _, e := range es {
-		if e.NameState == "" || e.NameState == stateReadable {
+		if e.NameState == "" || e.NameState == vocab.StateReadable {
 			out = append(out, e.Name)
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/attestari/attestari/internal/rundir"
+	"github.com/attestari/attestari/internal/vocab"
 )
 
 // PyRegistry is the registry a Python corpus row names.
@@ -159,7 +160,7 @@ func EvaluatePython(truths []PyTruth, surfaces map[string]rundir.Surface) PyRepo
 			}
 			r.Misses = append(r.Misses, Miss{Package: key, Kind: MissOutcomeDiffers, Detail: detail})
 		}
-		if t.Outcome != outcomeParsed || s.Outcome != outcomeParsed {
+		if t.Outcome != vocab.OutcomeParsed || s.Outcome != vocab.OutcomeParsed {
 			continue
 		}
 		r.BothParsed++
@@ -197,7 +198,7 @@ func pyNames(es []PyEntry) []string {
 func (r *PyReport) compareTools(pkg string, truth []PyEntry, found []rundir.Entry) {
 	byName := map[string]rundir.Entry{}
 	for _, e := range found {
-		if e.NameState != "" && e.NameState != stateReadable {
+		if e.NameState != "" && e.NameState != vocab.StateReadable {
 			continue // a name the extractor could not read matches nothing
 		}
 		if _, dup := byName[e.Name]; !dup {
@@ -212,8 +213,8 @@ func (r *PyReport) compareTools(pkg string, truth []PyEntry, found []rundir.Entr
 		}
 		r.ComparableDescriptions++
 		want := *tt.Description
-		if e.DescriptionState != stateReadable {
-			if e.DescriptionState == "absent" && want == "" {
+		if e.DescriptionState != vocab.StateReadable {
+			if e.DescriptionState == vocab.StateAbsent && want == "" {
 				continue // nothing published, nothing read: they agree
 			}
 			r.NotReadableDescriptions++

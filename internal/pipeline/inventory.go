@@ -172,7 +172,7 @@ func RunInventory(ctx context.Context, o InventoryOptions) (*Inventory, string, 
 	for i := range surfaces {
 		s := &surfaces[i]
 		for _, e := range s.AllEntries() {
-			if e.DescriptionState != "readable" && e.DescriptionState != "partial" {
+			if e.DescriptionState != vocab.StateReadable && e.DescriptionState != vocab.StatePartial {
 				continue
 			}
 			inv.Counts.EntriesRead++

@@ -277,7 +277,7 @@ func publisherContacts(ctx context.Context, blobs policy.Blobs, records []rundir
 		}
 		fromPerson(doc["_npmUser"], kind+" record, "+prefix+"_npmUser")
 	}
-	order := []string{"npm_version", "npm_packument", "pypi_json", "repository_owner", "repository"}
+	order := []string{vocab.KindNPMVersion, vocab.KindNPMPackument, vocab.KindPyPIJSON, vocab.KindRepositoryOwner, vocab.KindRepository}
 	for _, kind := range order {
 		for _, r := range records {
 			if r.Package != ref || r.Kind != kind || r.SHA256 == "" || blobs == nil {
@@ -292,16 +292,16 @@ func publisherContacts(ctx context.Context, blobs policy.Blobs, records []rundir
 				continue
 			}
 			switch kind {
-			case "npm_version":
+			case vocab.KindNPMVersion:
 				npmDoc(doc, kind, "")
-			case "npm_packument":
+			case vocab.KindNPMPackument:
 				if vs, ok := doc["versions"].(map[string]any); ok {
 					if v, ok := vs[ref.Version].(map[string]any); ok {
 						npmDoc(v, kind, "versions["+ref.Version+"].")
 					}
 				}
 				npmDoc(doc, kind, "")
-			case "pypi_json":
+			case vocab.KindPyPIJSON:
 				if info, ok := doc["info"].(map[string]any); ok {
 					add(info["maintainer_email"], kind+" record, info.maintainer_email")
 					add(info["author_email"], kind+" record, info.author_email")

@@ -873,7 +873,9 @@ func (b *builder) record(sha string) (rundir.Record, bool) {
 	return rundir.Record{}, false
 }
 
-func artifactKind(kind string) bool { return kind == "npm_tarball" || kind == "pypi_file" }
+func artifactKind(kind string) bool {
+	return kind == vocab.KindNPMTarball || kind == vocab.KindPyPIFile
+}
 
 // file returns the bytes of an artifact file a finding cites: the blob it
 // names, or, when the store holds only the artifact, the member at its path

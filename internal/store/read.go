@@ -101,7 +101,7 @@ func (s *Store) Manifest(ctx context.Context, registry, name, version, cursor st
 	}
 	for i := range m.Tools {
 		// A description that was not read has no text to show.
-		if st := m.Tools[i].DescriptionState; st != "readable" && st != "absent" && st != "partial" {
+		if st := m.Tools[i].DescriptionState; st != vocab.StateReadable && st != vocab.StateAbsent && st != vocab.StatePartial {
 			m.Tools[i].Description = nil
 		}
 	}
@@ -609,7 +609,7 @@ func (s *Store) Package(ctx context.Context, registry, name, version string) (*a
 func toolHash(x dbq.Tool) api.ToolHash {
 	th := api.ToolHash{Name: x.Name, DescriptionState: x.DescriptionState, SchemaKind: x.SchemaKind, ToolHash: x.ToolHash, Reason: x.HashReason}
 	switch x.DescriptionState {
-	case "readable", "absent", "partial":
+	case vocab.StateReadable, vocab.StateAbsent, vocab.StatePartial:
 		desc := x.DescriptionRaw
 		th.Description = &desc
 	}

@@ -84,7 +84,7 @@ func (r *Run) AddServer(ref rundir.PackageRef, header string, tools ...Tool) *Pa
 	for _, t := range tools {
 		fmt.Fprintf(&b, "server.tool(%q, %q, {}, async () => ({ content: [] }));\n", t.Name, t.Description)
 	}
-	p := &Package{Ref: ref, Source: b.String(), Outcome: "parsed", Model: "ran", tools: []rundir.Entry{}}
+	p := &Package{Ref: ref, Source: b.String(), Outcome: vocab.OutcomeParsed, Model: vocab.ResultRan, tools: []rundir.Entry{}}
 	for _, t := range tools {
 		marker := fmt.Sprintf("server.tool(%q, ", t.Name)
 		start := strings.Index(p.Source, marker) + len(marker) + 1
@@ -131,7 +131,7 @@ func (r *Run) ModelFinding(ref rundir.PackageRef, id, tool, tag, severity, title
 
 func (r *Run) record(ref rundir.PackageRef, kind, url string, body []byte) string {
 	sha := r.Blobs.Put(body)
-	r.records = append(r.records, rundir.Record{Package: ref, Kind: kind, URL: url, Status: 200, SHA256: sha, Size: int64(len(body)), Outcome: "ok", FetchedAt: r.Header.StartedAt})
+	r.records = append(r.records, rundir.Record{Package: ref, Kind: kind, URL: url, Status: 200, SHA256: sha, Size: int64(len(body)), Outcome: vocab.RecordOK, FetchedAt: r.Header.StartedAt})
 	return sha
 }
 
@@ -147,7 +147,7 @@ func (r *Run) Write() error {
 		if err != nil {
 			return err
 		}
-		art := r.record(p.Ref, "npm_tarball", "https://registry.test/"+p.Ref.Name+"/-/"+p.Ref.Name+"-"+p.Ref.Version+".tgz", tgz)
+		art := r.record(p.Ref, vocab.KindNPMTarball, "https://registry.test/"+p.Ref.Name+"/-/"+p.Ref.Name+"-"+p.Ref.Version+".tgz", tgz)
 		surfaces = append(surfaces, rundir.Surface{
 			Package: p.Ref, ArtifactSHA256: art, Outcome: p.Outcome, OutcomeEvidence: []rundir.Site{},
 			ExtractorVersion: extractorVersion(), Tools: p.tools, Prompts: []rundir.Entry{}, PromptTexts: []rundir.Entry{},
@@ -158,7 +158,7 @@ func (r *Run) Write() error {
 			Budget: rundir.Budget{WallMs: 5, RSSBytes: 1 << 20, WallMsLimit: 30000, RSSBytesLimit: 1 << 30},
 		})
 		for _, c := range policy.RunningChecks {
-			out := "ran"
+			out := vocab.ResultRan
 			if c == vocab.CheckModel {
 				out = p.Model
 			}
