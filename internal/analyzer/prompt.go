@@ -2,9 +2,7 @@ package analyzer
 
 import (
 	"bytes"
-	"crypto/sha256"
 	_ "embed"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -150,12 +148,7 @@ func SystemPrompt() []byte { return bytes.Clone(systemPrompt) }
 
 // PromptSHA256 is the SHA-256 of the system prompt bytes: prompt_sha256 on
 // every row (docs/methodology.md §12).
-var PromptSHA256 = sha256Hex(systemPrompt)
-
-func sha256Hex(b []byte) string {
-	s := sha256.Sum256(b)
-	return hex.EncodeToString(s[:])
-}
+var PromptSHA256 = vocab.SHA256Hex(systemPrompt)
 
 func marshalCompact(v any) ([]byte, error) {
 	var buf bytes.Buffer
@@ -230,7 +223,7 @@ func BuildRequest(entries []Entry) (Request, error) {
 		Evidence:       ev,
 		Entries:        entries,
 		PromptSHA256:   PromptSHA256,
-		EvidenceSHA256: sha256Hex(ev),
+		EvidenceSHA256: vocab.SHA256Hex(ev),
 	}, nil
 }
 

@@ -608,7 +608,7 @@ func quoteFinding(pkg rundir.PackageRef, analyzerID string, e rundir.Entry, cate
 	f := rundir.Finding{
 		Package: pkg, Check: vocab.CheckModel, Tag: category, Severity: vocab.SeverityHigh, Title: findingTitles[category],
 		SurfaceKind: kind, EntryName: name, Analyzer: analyzerID,
-		Evidence: rundir.Evidence{SHA256: rundir.SHA256Hex(b), Path: v.File, LineStart: v.LineStart, LineEnd: v.LineEnd, Excerpt: string(v.Excerpt)},
+		Evidence: rundir.Evidence{SHA256: vocab.SHA256Hex(b), Path: v.File, LineStart: v.LineStart, LineEnd: v.LineEnd, Excerpt: string(v.Excerpt)},
 	}
 	if category == analyzer.CategoryExfiltrate {
 		for _, t := range ExfilContextTags {
@@ -649,7 +649,7 @@ func reassignedFinding(pkg rundir.PackageRef, site rundir.Site, src *memoFiles) 
 	}
 	f := rundir.Finding{
 		Package: pkg, Check: vocab.CheckModel, Tag: vocab.TagReassigned, Severity: vocab.SeverityMedium, Title: findingTitles[vocab.TagReassigned],
-		Evidence: rundir.Evidence{SHA256: rundir.SHA256Hex(b), Path: site.File, LineStart: lineOf(b, start), LineEnd: lineOf(b, end-1), Excerpt: string(b[start:end])},
+		Evidence: rundir.Evidence{SHA256: vocab.SHA256Hex(b), Path: site.File, LineStart: lineOf(b, start), LineEnd: lineOf(b, end-1), Excerpt: string(b[start:end])},
 	}
 	f.ID = findingID(f, start, end)
 	return f, nil
@@ -658,7 +658,7 @@ func reassignedFinding(pkg rundir.PackageRef, site rundir.Site, src *memoFiles) 
 // findingID is stable across reruns: the package, the tag, the entry and
 // the exact source range quoted.
 func findingID(f rundir.Finding, start, end int) string {
-	h := rundir.SHA256Hex([]byte(strings.Join([]string{f.Package.Key(), vocab.CheckModel, f.Tag, f.SurfaceKind, f.EntryName,
+	h := vocab.SHA256Hex([]byte(strings.Join([]string{f.Package.Key(), vocab.CheckModel, f.Tag, f.SurfaceKind, f.EntryName,
 		f.Evidence.Path, fmt.Sprint(start), fmt.Sprint(end)}, "\x00")))
 	return "mdt-" + h[:16]
 }

@@ -57,7 +57,7 @@ func mdtFixture(t *testing.T) (*builder, *rundir.Surface) {
 	s.ParameterDescriptions = []rundir.Entry{pa, pn}
 	s.ReassignedAtRuntime = []rundir.Site{{File: f, Line: 10, Detail: `tool.description = "changed at load"`}}
 	for path, src := range b.files {
-		s.Files = append(s.Files, rundir.SourceFile{Path: path, SHA256: rundir.SHA256Hex([]byte(src)), Size: int64(len(src)), Language: "javascript"})
+		s.Files = append(s.Files, rundir.SourceFile{Path: path, SHA256: vocab.SHA256Hex([]byte(src)), Size: int64(len(src)), Language: "javascript"})
 	}
 	return b, s
 }
@@ -98,7 +98,7 @@ func checkOfflineFindings(t *testing.T, b *builder, s *rundir.Surface, findings 
 	}
 	src := []byte(b.files["package/dist/index.js"])
 	for _, f := range findings {
-		if f.Check != vocab.CheckModel || f.ID == "" || f.Evidence.SHA256 != rundir.SHA256Hex(src) || f.Evidence.Path != "package/dist/index.js" {
+		if f.Check != vocab.CheckModel || f.ID == "" || f.Evidence.SHA256 != vocab.SHA256Hex(src) || f.Evidence.Path != "package/dist/index.js" {
 			t.Errorf("finding row %+v", f)
 		}
 		// G6: the excerpt occurs in the blob within the cited lines.

@@ -172,7 +172,7 @@ func RunProvenance(ctx context.Context, in ProvenanceInput) (rundir.Result, []ru
 			continue
 		}
 		findings = append(findings, rundir.Finding{
-			ID:       "prov-" + rundir.SHA256Hex([]byte(in.Package.Key() + "\x00" + vocab.CheckProvenance + "\x00" + t.Tag))[:16],
+			ID:       "prov-" + vocab.SHA256Hex([]byte(in.Package.Key() + "\x00" + vocab.CheckProvenance + "\x00" + t.Tag))[:16],
 			Package:  in.Package,
 			Check:    vocab.CheckProvenance,
 			Tag:      t.Tag,

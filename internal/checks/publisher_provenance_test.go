@@ -29,7 +29,7 @@ func rec(kind, url, outcome string, status int, body []byte) StoredRecord {
 		FetchedAt: time.Date(2026, 6, 1, 0, 0, 0, 0, time.UTC)}}
 	if body != nil {
 		r.Body = body
-		r.Record.SHA256 = rundir.SHA256Hex(body)
+		r.Record.SHA256 = vocab.SHA256Hex(body)
 	}
 	return r
 }

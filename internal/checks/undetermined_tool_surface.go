@@ -48,10 +48,10 @@ func MinifiedOnlyFindings(s *rundir.Surface, file func(path string) ([]byte, err
 		end := start + min(length, minifiedExcerptBytes)
 		sha := sums[site.File]
 		if sha == "" {
-			sha = rundir.SHA256Hex(b)
+			sha = vocab.SHA256Hex(b)
 		}
 		out = append(out, rundir.Finding{
-			ID:       "uts-" + rundir.SHA256Hex([]byte(s.Package.Key() + "\x00" + vocab.CheckSurface + "\x00" + site.File))[:16],
+			ID:       "uts-" + vocab.SHA256Hex([]byte(s.Package.Key() + "\x00" + vocab.CheckSurface + "\x00" + site.File))[:16],
 			Package:  s.Package,
 			Check:    vocab.CheckSurface,
 			Tag:      TagMinifiedOnly,

@@ -2,8 +2,6 @@ package corpus
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
@@ -76,7 +74,7 @@ func ExtractAll(ctx context.Context, l *List, dir string, extract ExtractFunc, p
 			defer func() { <-sem }()
 			data, err := os.ReadFile(path)
 			if err == nil {
-				if got := sha256Hex(data); got != p.TarballSHA256 {
+				if got := vocab.SHA256Hex(data); got != p.TarballSHA256 {
 					err = fmt.Errorf("%w: %s: %s has %s, the list pins %s", ErrTarballMismatch, p.Key(), path, got, p.TarballSHA256)
 				}
 			}
@@ -106,11 +104,6 @@ func ExtractAll(ctx context.Context, l *List, dir string, extract ExtractFunc, p
 		firstErr = fmt.Errorf("corpus.ExtractAll: %w", ctx.Err())
 	}
 	return surfaces, costs, missing, firstErr
-}
-
-func sha256Hex(b []byte) string {
-	h := sha256.Sum256(b)
-	return hex.EncodeToString(h[:])
 }
 
 // AdvertisedFigures measures the advertised-tools rule (methodology §5.2)

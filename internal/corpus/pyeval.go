@@ -376,7 +376,7 @@ func PyExtractAll(ctx context.Context, l *PyList, dir string, extract PyExtractF
 		if err != nil {
 			return out, missing, fmt.Errorf("corpus.PyExtractAll: %w", err)
 		}
-		if got := sha256Hex(data); got != s.SHA256 {
+		if got := vocab.SHA256Hex(data); got != s.SHA256 {
 			return out, missing, fmt.Errorf("corpus.PyExtractAll: %w: %s: %s has %s, the list pins %s", ErrArchiveMismatch, s.Key(), p, got, s.SHA256)
 		}
 		out[SurfaceKey(s.Name, s.Version)] = extract(ctx, s, data)

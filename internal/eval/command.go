@@ -10,7 +10,7 @@ import (
 	"path/filepath"
 
 	"github.com/attestari/attestari/internal/analyzer"
-	"github.com/attestari/attestari/internal/rundir"
+	"github.com/attestari/attestari/internal/vocab"
 )
 
 // Command is `attestari eval`, parsed by cmd/attestari. It runs in one of
@@ -101,7 +101,7 @@ func (c Command) live(ctx context.Context) (Report, error) {
 	file := filepath.Base(c.Cases)
 	if c.Record == "" && c.Agree == 0 {
 		rep := Evaluate(ctx, cases, an, samples)
-		rep.Corpus.File, rep.Corpus.SHA256, rep.Corpus.Split = file, rundir.SHA256Hex(raw), c.Split
+		rep.Corpus.File, rep.Corpus.SHA256, rep.Corpus.Split = file, vocab.SHA256Hex(raw), c.Split
 		return rep, nil
 	}
 	recorder := NewRecorder(an)
@@ -120,7 +120,7 @@ func (c Command) live(ctx context.Context) (Report, error) {
 			return rep, err
 		}
 	}
-	rep.Corpus.File, rep.Corpus.SHA256, rep.Corpus.Split = file, rundir.SHA256Hex(raw), c.Split
+	rep.Corpus.File, rep.Corpus.SHA256, rep.Corpus.Split = file, vocab.SHA256Hex(raw), c.Split
 	if c.Record != "" {
 		rep.Recording = &RecordingRef{Dir: c.Record, ManifestSHA256: rec.SHA256}
 	}
@@ -146,7 +146,7 @@ func (c Command) replay(ctx context.Context) (Report, error) {
 		if err != nil {
 			return Report{}, fmt.Errorf("eval: %w", err)
 		}
-		if got := rundir.SHA256Hex(raw); got != rec.Manifest.Corpus.SHA256 {
+		if got := vocab.SHA256Hex(raw); got != rec.Manifest.Corpus.SHA256 {
 			return Report{}, refuse("%s has sha256 %s; the recording scored a corpus with sha256 %s", c.Cases, got, rec.Manifest.Corpus.SHA256)
 		}
 	}

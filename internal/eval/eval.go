@@ -308,7 +308,7 @@ func surfaceFor(c Case) (*rundir.Surface, []byte, error) {
 		e.Parent = name
 	}
 	s := &rundir.Surface{Package: rundir.PackageRef{Registry: "eval", Name: c.ID, Version: "0"}, Outcome: vocab.OutcomeParsed,
-		Files: []rundir.SourceFile{{Path: caseFile, SHA256: rundir.SHA256Hex(file), Size: int64(len(file)), Language: "json"}}}
+		Files: []rundir.SourceFile{{Path: caseFile, SHA256: vocab.SHA256Hex(file), Size: int64(len(file)), Language: "json"}}}
 	s.Add(c.SurfaceKind, e)
 	return s, file, nil
 }

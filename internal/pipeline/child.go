@@ -151,7 +151,7 @@ func ServeChild(ctx context.Context, stdin io.Reader, stdout io.Writer, fn Child
 	if _, err := io.ReadFull(br, data); err != nil {
 		return fmt.Errorf("pipeline.ServeChild: artifact: %w", err)
 	}
-	if got := rundir.SHA256Hex(data); got != req.ArtifactSHA256 {
+	if got := vocab.SHA256Hex(data); got != req.ArtifactSHA256 {
 		return fmt.Errorf("pipeline.ServeChild: artifact hashes to %s, the header says %s", got, req.ArtifactSHA256)
 	}
 	l := req.Limits

@@ -581,7 +581,7 @@ func alive(pid int) bool {
 func TestServeChildProtocol(t *testing.T) {
 	data := serverTarball(t, "p", "echo")
 	req := childRequest{Schema: childSchema, Package: rundir.PackageRef{Registry: "npm", Name: "p", Version: "1.0.0"},
-		ArtifactSHA256: rundir.SHA256Hex(data), Format: artifact.FormatNpmTarball, Size: int64(len(data)), WallBudgetMs: 1000, RSSBudgetBytes: 1 << 30}
+		ArtifactSHA256: vocab.SHA256Hex(data), Format: artifact.FormatNpmTarball, Size: int64(len(data)), WallBudgetMs: 1000, RSSBudgetBytes: 1 << 30}
 	// ServeChild sets this process's stack and memory limits, as a child's.
 	stack, mem := debug.SetMaxStack(1<<30), debug.SetMemoryLimit(-1)
 	t.Cleanup(func() { debug.SetMaxStack(stack); debug.SetMemoryLimit(mem) })

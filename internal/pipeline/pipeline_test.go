@@ -109,7 +109,7 @@ func TestRunRecordsEveryOutcome(t *testing.T) {
 	if h.Status != rundir.StatusFinished || h.FinishedAt == nil || h.RunID != res.RunID ||
 		h.MethodologyVersion != methodology.Version || h.MethodologySHA256 != methodology.SHA256() ||
 		h.ExtractorVersion != fakeExtractorVersion || h.VerifierVersion != checks.VerifierVersion ||
-		h.CodeCommit != o.CodeCommit || h.CodeDirty || h.CandidatesSHA256 != rundir.SHA256Hex(raw) ||
+		h.CodeCommit != o.CodeCommit || h.CodeDirty || h.CandidatesSHA256 != vocab.SHA256Hex(raw) ||
 		!slices.Equal(h.Checks, []string{"undetermined_tool_surface", "publisher_provenance"}) ||
 		len(h.Inputs) != 2 || h.Inputs[0].SHA256 != h.CandidatesSHA256 || h.Inputs[0].Path != w.cands {
 		t.Fatalf("header %+v", h)

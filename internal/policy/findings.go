@@ -26,7 +26,7 @@ func (d *decider) decideFindings(p *perPackage, s *rundir.Surface, row *PackageR
 			ID: f.ID, Package: f.Package, Check: f.Check, Tag: f.Tag, Title: f.Title,
 			SurfaceKind: f.SurfaceKind, EntryName: f.EntryName, Analyzer: f.Analyzer,
 			SeverityAssigned: f.Severity, Evidence: f.Evidence,
-			EvidenceSHA256: f.Evidence.SHA256, ExcerptSHA256: rundir.SHA256Hex([]byte(f.Evidence.Excerpt)),
+			EvidenceSHA256: f.Evidence.SHA256, ExcerptSHA256: vocab.SHA256Hex([]byte(f.Evidence.Excerpt)),
 			Verification: verifs[i], ContextTags: f.ContextTags,
 		}
 		if f.Check == vocab.CheckModel && fr.SurfaceKind == "" && f.Tag != vocab.TagReassigned {

@@ -280,7 +280,7 @@ func (d *decider) run() (*Decisions, error) {
 		VersionPairAllowed:    d.headerOK,
 		MeasuredChecks:        MeasuredChecks,
 		RunningChecks:         RunningChecks,
-		GateMapSHA256:         rundir.SHA256Hex(ExportGateMap()),
+		GateMapSHA256:         vocab.SHA256Hex(ExportGateMap()),
 		Counts:                counts,
 		Capabilities:          d.capCounts,
 		VersionTable:          methodology.VersionTable(),

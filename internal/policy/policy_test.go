@@ -57,7 +57,7 @@ func TestVerifiedModelFindingGradesF(t *testing.T) {
 	if fr.Verification.Outcome != Verified || fr.Verification.Excerpt != Verified || fr.Verification.Verifier != Verified {
 		t.Fatalf("verification: %+v", fr.Verification)
 	}
-	if fr.EvidenceSHA256 != f.Evidence.SHA256 || fr.ExcerptSHA256 != rundir.SHA256Hex([]byte(f.Evidence.Excerpt)) {
+	if fr.EvidenceSHA256 != f.Evidence.SHA256 || fr.ExcerptSHA256 != vocab.SHA256Hex([]byte(f.Evidence.Excerpt)) {
 		t.Fatalf("hashes: %s %s", fr.EvidenceSHA256, fr.ExcerptSHA256)
 	}
 	if fr.SurfaceKind != "tool" || fr.ManifestHash != p.ManifestHash || fr.Policy != vocab.PolicyName {

@@ -127,7 +127,7 @@ func (r *testRun) modelFinding(p rundir.PackageRef, id, tool, tag, severity, exc
 	r.findings = append(r.findings, rundir.Finding{
 		ID: id, Package: p, Check: vocab.CheckModel, Tag: tag, Severity: severity, Title: "Description instructs the model",
 		SurfaceKind: "tool", EntryName: tool, Analyzer: "offline-1",
-		Evidence: rundir.Evidence{SHA256: rundir.SHA256Hex([]byte(tp.src)), Path: srcPath, LineStart: line, LineEnd: line, Excerpt: excerpt},
+		Evidence: rundir.Evidence{SHA256: vocab.SHA256Hex([]byte(tp.src)), Path: srcPath, LineStart: line, LineEnd: line, Excerpt: excerpt},
 	})
 }
 

@@ -234,7 +234,7 @@ func noticeName(id, recipient string) string {
 		if len(safe) > 80 {
 			safe = safe[:80]
 		}
-		safe = strings.TrimLeft(safe, ".") + "-" + rundir.SHA256Hex([]byte(id))[:12]
+		safe = strings.TrimLeft(safe, ".") + "-" + vocab.SHA256Hex([]byte(id))[:12]
 	}
 	return safe + "." + recipient + ".md"
 }
@@ -284,7 +284,7 @@ func publisherContacts(ctx context.Context, blobs policy.Blobs, records []rundir
 				continue
 			}
 			b, err := blobs.Get(ctx, r.SHA256)
-			if err != nil || rundir.SHA256Hex(b) != r.SHA256 {
+			if err != nil || vocab.SHA256Hex(b) != r.SHA256 {
 				continue
 			}
 			var doc map[string]any

@@ -340,7 +340,7 @@ func checkInputs(runDir string, d *policy.Decisions) error {
 		if err != nil {
 			return fmt.Errorf("publish: %w: %s: %v", ErrRunChanged, in.Path, err)
 		}
-		if got := rundir.SHA256Hex(b); got != in.SHA256 {
+		if got := vocab.SHA256Hex(b); got != in.SHA256 {
 			return fmt.Errorf("publish: %w: %s hashes to %s, the decision read %s", ErrRunChanged, in.Path, got, in.SHA256)
 		}
 	}
@@ -809,7 +809,7 @@ func (b *builder) evidence(row policy.PackageRow, f policy.FindingRow) (Evidence
 		item = EvidenceItem{Kind: EvidenceKindFile, Path: ev.Path}
 	case isRecord || IsPointer(ev.Path):
 		up, err := b.opts.Blobs.Get(b.ctx, ev.SHA256)
-		if err != nil || rundir.SHA256Hex(up) != ev.SHA256 {
+		if err != nil || vocab.SHA256Hex(up) != ev.SHA256 {
 			if b.ctx.Err() != nil {
 				return item, "", "", b.ctx.Err()
 			}
@@ -832,7 +832,7 @@ func (b *builder) evidence(row policy.PackageRow, f policy.FindingRow) (Evidence
 		data = got
 		item = EvidenceItem{Kind: EvidenceKindFile, Path: ev.Path}
 	}
-	item.SHA256, item.Size = rundir.SHA256Hex(data), int64(len(data))
+	item.SHA256, item.Size = vocab.SHA256Hex(data), int64(len(data))
 	if item.ContentType == "" {
 		item.ContentType = contentType(ev.Path, data)
 	}
@@ -882,7 +882,7 @@ func artifactKind(kind string) bool {
 // in the package's artifact, checked against the cited hash.
 func (b *builder) file(row policy.PackageRow, ev rundir.Evidence) ([]byte, string, error) {
 	data, err := b.opts.Blobs.Get(b.ctx, ev.SHA256)
-	if err == nil && rundir.SHA256Hex(data) == ev.SHA256 {
+	if err == nil && vocab.SHA256Hex(data) == ev.SHA256 {
 		return data, "", nil
 	}
 	if b.ctx.Err() != nil {
@@ -897,7 +897,7 @@ func (b *builder) file(row policy.PackageRow, ev rundir.Evidence) ([]byte, strin
 	if err != nil || why != "" {
 		return nil, why, err
 	}
-	if rundir.SHA256Hex(m) != ev.SHA256 {
+	if vocab.SHA256Hex(m) != ev.SHA256 {
 		return nil, "the artifact's " + ev.Path + " does not hash to the cited evidence", nil
 	}
 	return m, "", nil
@@ -908,7 +908,7 @@ func (b *builder) member(artSHA string, rec rundir.Record, p string) ([]byte, st
 	a, ok := b.artifacts[artSHA]
 	if !ok {
 		data, err := b.opts.Blobs.Get(b.ctx, artSHA)
-		if err != nil || rundir.SHA256Hex(data) != artSHA {
+		if err != nil || vocab.SHA256Hex(data) != artSHA {
 			if b.ctx.Err() != nil {
 				return nil, "", b.ctx.Err()
 			}

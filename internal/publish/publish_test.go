@@ -136,7 +136,7 @@ func TestPublishStandardRun(t *testing.T) {
 	// the published blob it names.
 	for _, f := range p.Findings {
 		b, ok := p.Blobs[f.PublishedEvidence.SHA256]
-		if !ok || rundir.SHA256Hex(b) != f.PublishedEvidence.SHA256 {
+		if !ok || vocab.SHA256Hex(b) != f.PublishedEvidence.SHA256 {
 			t.Fatalf("%s: published evidence missing or corrupt", f.ID)
 		}
 		lo, hi := 0, len(b)
@@ -688,7 +688,7 @@ func TestFileEvidenceFromArtifact(t *testing.T) {
 	r := standardRun(t)
 	r.decideAndNotice()
 	src := r.pkg(alpha).src
-	sha := rundir.SHA256Hex([]byte(src))
+	sha := vocab.SHA256Hex([]byte(src))
 	pruned := policy.MapBlobs{}
 	for k, v := range r.blobs {
 		if k != sha {

@@ -2,8 +2,6 @@ package registry
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"net/http"
@@ -151,7 +149,7 @@ func (f *fetcher) get(ctx context.Context, kind, rawURL, accept string, limit in
 	if err == nil {
 		resp.Body = r.Body
 		resp.ContentType = r.ContentType
-		resp.Record.SHA256 = sha256Hex(r.Body)
+		resp.Record.SHA256 = vocab.SHA256Hex(r.Body)
 		resp.Record.Outcome = vocab.RecordOK
 		return resp, nil
 	}
@@ -188,11 +186,6 @@ func OutcomeOf(err error) string {
 	default:
 		return vocab.RecordNetworkError
 	}
-}
-
-func sha256Hex(b []byte) string {
-	s := sha256.Sum256(b)
-	return hex.EncodeToString(s[:])
 }
 
 // redactURL hides a password in a URL's userinfo, so a credentialed index

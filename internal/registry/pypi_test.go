@@ -72,7 +72,7 @@ func TestPyPIRelease(t *testing.T) {
 		t.Fatalf("files = %+v", r.Files)
 	}
 	sd, wh := r.Files[0], r.Files[1]
-	if sd.PackageType != "sdist" || wh.PackageType != "bdist_wheel" || sd.SHA256() != fakeregistry.SHA256Hex(sdist) ||
+	if sd.PackageType != "sdist" || wh.PackageType != "bdist_wheel" || sd.SHA256() != vocab.SHA256Hex(sdist) ||
 		sd.Size != int64(len(sdist)) || !sd.UploadTime.Equal(fakeregistry.Epoch) {
 		t.Errorf("files = %+v", r.Files)
 	}
@@ -202,7 +202,7 @@ func TestPyPIDownloadRefused(t *testing.T) {
 	a, err := e.pypi.Download(ctx, f.URL, f.SHA256())
 	var ie *registry.IntegrityError
 	if !errors.As(err, &ie) || ie.Algorithm != "sha256" || a.Response.Body != nil ||
-		a.Response.Record.Outcome != vocab.RecordIntegrityMismatch || a.Response.Record.SHA256 != fakeregistry.SHA256Hex(sdist) {
+		a.Response.Record.Outcome != vocab.RecordIntegrityMismatch || a.Response.Record.SHA256 != vocab.SHA256Hex(sdist) {
 		t.Errorf("wrong digest: %v %+v", err, a.Response.Record)
 	}
 	a, err = e.pypi.Download(ctx, f.URL, "")
@@ -210,7 +210,7 @@ func TestPyPIDownloadRefused(t *testing.T) {
 		t.Errorf("no digest: %v %+v", err, a.Response.Record)
 	}
 	// A relative file URL resolves against the base.
-	a, err = e.pypi.Download(ctx, fakeregistry.PyPIFilePath("bad", "1.0", "bad-1.0.tar.gz"), fakeregistry.SHA256Hex(sdist))
+	a, err = e.pypi.Download(ctx, fakeregistry.PyPIFilePath("bad", "1.0", "bad-1.0.tar.gz"), vocab.SHA256Hex(sdist))
 	if err != nil || !bytes.Equal(a.Response.Body, sdist) {
 		t.Errorf("relative URL: %v", err)
 	}

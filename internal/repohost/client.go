@@ -427,7 +427,7 @@ func (c *Client) get(ctx context.Context, kind, rawURL string) (*registry.Respon
 	resp := &registry.Response{Record: registry.Record{Kind: kind, URL: rawURL, Status: r.Status, FetchedAt: r.Received.UTC()}}
 	if err == nil {
 		resp.Body, resp.ContentType = r.Body, r.ContentType
-		resp.Record.SHA256 = sha256Hex(r.Body)
+		resp.Record.SHA256 = vocab.SHA256Hex(r.Body)
 		resp.Record.Outcome = vocab.RecordOK
 		return resp, nil
 	}

@@ -53,7 +53,7 @@ func checkCapabilitySpans(t *testing.T, fsys fs.FS, s rundir.Surface) {
 			t.Errorf("%s: file: %v", capLine(c), err)
 			continue
 		}
-		if rundir.SHA256Hex(src) != c.FileSHA256 {
+		if vocab.SHA256Hex(src) != c.FileSHA256 {
 			t.Errorf("%s: file_sha256 %s is not the file's", capLine(c), c.FileSHA256)
 		}
 		if c.Start < 0 || c.End <= c.Start || c.End > len(src) {

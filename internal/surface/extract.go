@@ -2,8 +2,6 @@ package surface
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -268,7 +266,7 @@ func (x *extractor) load(fsys fs.FS, members []MemberInfo) {
 		f := &file{path: m.Path, lang: lang, src: src, sha256: m.SHA256, minified: m.Minified, vendored: m.Vendored,
 			vregions: m.VendoredRegions, notRun: isNotRun(m.Path)}
 		if f.sha256 == "" {
-			f.sha256 = sha256Hex(src)
+			f.sha256 = vocab.SHA256Hex(src)
 		}
 		x.hold(int64(len(src)))
 		remaining := x.deadline.Sub(x.opts.Now())
@@ -308,11 +306,6 @@ func (x *extractor) load(fsys fs.FS, members []MemberInfo) {
 			Minified: f.minified, Vendored: m.Vendored})
 		x.checkBudget()
 	}
-}
-
-func sha256Hex(b []byte) string {
-	s := sha256.Sum256(b)
-	return hex.EncodeToString(s[:])
 }
 
 func (x *extractor) addUnresolved(file string, line int, reason string) {

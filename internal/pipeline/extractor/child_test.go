@@ -95,7 +95,7 @@ func testChild() *pipeline.ChildExtractor {
 func childExtract(t testing.TB, c *pipeline.ChildExtractor, data []byte) (rundir.Surface, error) {
 	t.Helper()
 	return c.Extract(context.Background(), pipeline.ExtractInput{
-		Package: rundir.PackageRef{Registry: "npm", Name: "p", Version: "1.0.0"}, ArtifactSHA256: rundir.SHA256Hex(data),
+		Package: rundir.PackageRef{Registry: "npm", Name: "p", Version: "1.0.0"}, ArtifactSHA256: vocab.SHA256Hex(data),
 		Data: data, Format: artifact.FormatNpmTarball,
 	})
 }

@@ -124,7 +124,7 @@ func (r *Run) ModelFinding(ref rundir.PackageRef, id, tool, tag, severity, title
 	r.findings = append(r.findings, rundir.Finding{
 		ID: id, Package: ref, Check: vocab.CheckModel, Tag: tag, Severity: severity, Title: title,
 		SurfaceKind: "tool", EntryName: tool, Analyzer: "offline-1",
-		Evidence: rundir.Evidence{SHA256: rundir.SHA256Hex([]byte(p.Source)), Path: SourcePath, LineStart: line, LineEnd: line, Excerpt: excerpt},
+		Evidence: rundir.Evidence{SHA256: vocab.SHA256Hex([]byte(p.Source)), Path: SourcePath, LineStart: line, LineEnd: line, Excerpt: excerpt},
 	})
 	return nil
 }

@@ -29,7 +29,6 @@ package fakeregistry
 
 import (
 	"crypto/sha1"
-	"crypto/sha256"
 	"crypto/sha512"
 	"encoding/base64"
 	"encoding/hex"
@@ -245,12 +244,6 @@ func SRI(b []byte) string {
 // SHA1Hex is npm's dist.shasum for b.
 func SHA1Hex(b []byte) string {
 	s := sha1.Sum(b)
-	return hex.EncodeToString(s[:])
-}
-
-// SHA256Hex is PyPI's sha256 digest for b.
-func SHA256Hex(b []byte) string {
-	s := sha256.Sum256(b)
 	return hex.EncodeToString(s[:])
 }
 

@@ -8,6 +8,8 @@ import (
 	"regexp"
 	"strings"
 	"time"
+
+	"github.com/attestari/attestari/internal/vocab"
 )
 
 // PyPIFile is one synthetic distribution file.
@@ -173,9 +175,9 @@ func (f *Fake) fileProvenance(p *pypiProject, r *pypiRelease, fl PyPIFile) json.
 
 func (f *Fake) digest(fl PyPIFile) string {
 	if fl.WrongDigest {
-		return SHA256Hex(append(append([]byte(nil), fl.Content...), "tampered"...))
+		return vocab.SHA256Hex(append(append([]byte(nil), fl.Content...), "tampered"...))
 	}
-	return SHA256Hex(fl.Content)
+	return vocab.SHA256Hex(fl.Content)
 }
 
 func (f *Fake) jsonFiles(base string, p *pypiProject, r *pypiRelease) []any {
