@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -237,7 +239,7 @@ func EvalMarkdown(h EvalHeader, r Report, adv AdvertisedFigures, surfaces map[st
 		all[s.Outcome]++
 	}
 	b.WriteString("Outcomes over every extracted package, started or not:\n\n| outcome | packages |\n| --- | ---: |\n")
-	for _, k := range sortedKeys(all) {
+	for _, k := range slices.Sorted(maps.Keys(all)) {
 		fmt.Fprintf(&b, "| %s | %d |\n", k, all[k])
 	}
 	b.WriteString("\n## Over servers that started\n\n")
@@ -247,7 +249,7 @@ func EvalMarkdown(h EvalHeader, r Report, adv AdvertisedFigures, surfaces map[st
 		b.WriteString(h.StaleReach.Markdown())
 	}
 	fmt.Fprintf(&b, "Started packages with advertised names: %d; names: %d (", adv.Packages, adv.Names)
-	srcs := sortedKeys(adv.BySource)
+	srcs := slices.Sorted(maps.Keys(adv.BySource))
 	for i, k := range srcs {
 		if i > 0 {
 			b.WriteString(", ")
@@ -270,7 +272,7 @@ func EvalMarkdown(h EvalHeader, r Report, adv AdvertisedFigures, surfaces map[st
 	}
 	if len(byPkg) > 0 {
 		b.WriteString("| package | outcome | advertised, not parsed, listed at run time | advertised, not parsed, not listed at run time |\n| --- | --- | --- | --- |\n")
-		for _, k := range sortedKeys(byPkg) {
+		for _, k := range slices.Sorted(maps.Keys(byPkg)) {
 			e := byPkg[k]
 			outcome := ""
 			if s, ok := surfaces[k]; ok {

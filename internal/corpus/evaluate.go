@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 
@@ -150,7 +152,7 @@ func (r *Report) compareTools(pkg string, truth []ToolTruth, found []rundir.Entr
 	for _, tt := range truth {
 		truthNames = append(truthNames, tt.Name)
 	}
-	r.compareNames(pkg, "tool", truthNames, sortedKeys(byName))
+	r.compareNames(pkg, "tool", truthNames, slices.Sorted(maps.Keys(byName)))
 	for _, tt := range truth {
 		e, ok := byName[tt.Name]
 		if !ok {
@@ -179,14 +181,14 @@ func (r *Report) compareNames(pkg, kind string, truth, found []string) {
 	ts, fs := set(truth), set(found)
 	c.Truth += len(ts)
 	c.Found += len(fs)
-	for _, n := range sortedKeys(ts) {
+	for _, n := range slices.Sorted(maps.Keys(ts)) {
 		if fs[n] {
 			c.Matched++
 		} else {
 			r.Misses = append(r.Misses, Miss{Package: pkg, Kind: MissMissingName, Surface: kind, Name: n})
 		}
 	}
-	for _, n := range sortedKeys(fs) {
+	for _, n := range slices.Sorted(maps.Keys(fs)) {
 		if !ts[n] {
 			r.Misses = append(r.Misses, Miss{Package: pkg, Kind: MissExtraName, Surface: kind, Name: n})
 		}
@@ -268,15 +270,6 @@ func set(xs []string) map[string]bool {
 	return m
 }
 
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
-}
-
 // Markdown renders the report: the figures beside their targets, then every
 // miss grouped by package.
 func (r Report) Markdown() string {
@@ -292,7 +285,7 @@ func (r Report) Markdown() string {
 	fmt.Fprintf(&b, "Servers that started and listed their tools: %d; with an extractor row: %d; parsed: %d (%s).\n\n", r.Started, r.WithSurface, r.Parsed, pct(r.ParsedShare()))
 	if len(r.Outcomes) > 0 {
 		b.WriteString("| outcome | packages |\n| --- | ---: |\n")
-		for _, k := range sortedKeys(r.Outcomes) {
+		for _, k := range slices.Sorted(maps.Keys(r.Outcomes)) {
 			fmt.Fprintf(&b, "| %s | %d |\n", k, r.Outcomes[k])
 		}
 		b.WriteString("\n")

@@ -4,8 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -205,7 +207,7 @@ func (r *PyReport) compareTools(pkg string, truth []PyEntry, found []rundir.Entr
 			byName[e.Name] = e
 		}
 	}
-	r.compareNames(pkg, "tool", pyNames(truth), sortedKeys(byName))
+	r.compareNames(pkg, "tool", pyNames(truth), slices.Sorted(maps.Keys(byName)))
 	for _, tt := range truth {
 		e, ok := byName[tt.Name]
 		if !ok || tt.Description == nil {
@@ -319,7 +321,7 @@ func (r PyReport) Markdown(h PyEvalHeader, truths []PyTruth, surfaces map[string
 		}
 		byFw[t.Framework] = c
 	}
-	for _, k := range sortedKeys(byFw) {
+	for _, k := range slices.Sorted(maps.Keys(byFw)) {
 		fmt.Fprintf(&b, "| %s | %d | %d |\n", k, byFw[k][0], byFw[k][1])
 	}
 	b.WriteString("\n## Per server\n\n| server | framework | truth | extracted | tools (truth / extracted) | review |\n| --- | --- | --- | --- | ---: | --- |\n")

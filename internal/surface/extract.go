@@ -6,7 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -382,7 +384,7 @@ func (p *packageJSON) entryPoints() []string {
 		case string:
 			add(b)
 		case map[string]any:
-			for _, k := range sortedKeys(b) {
+			for _, k := range slices.Sorted(maps.Keys(b)) {
 				if s, ok := b[k].(string); ok {
 					add(s)
 				}
@@ -400,7 +402,7 @@ func (p *packageJSON) entryPoints() []string {
 			case string:
 				add(t)
 			case map[string]any:
-				for _, k := range sortedKeys(t) {
+				for _, k := range slices.Sorted(maps.Keys(t)) {
 					if k == "types" {
 						continue
 					}
@@ -418,17 +420,6 @@ func (p *packageJSON) entryPoints() []string {
 		out = append(out, "index.js")
 	}
 	return out
-}
-
-// sortedKeys are a JSON object's keys in order, so entry points are
-// listed the same way on every run.
-func sortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 // markUnreachedSources marks TypeScript sources that the package's entry

@@ -33,7 +33,6 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"net/http"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -245,13 +244,4 @@ func SRI(b []byte) string {
 func SHA1Hex(b []byte) string {
 	s := sha1.Sum(b)
 	return hex.EncodeToString(s[:])
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }

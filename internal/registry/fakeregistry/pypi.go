@@ -3,9 +3,11 @@ package fakeregistry
 import (
 	"encoding/json"
 	"html"
+	"maps"
 	"net/http"
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -265,7 +267,7 @@ func (f *Fake) servePyPI(r *http.Request) (status int, ctype string, body []byte
 	case parts[0] == "pypi" && len(parts) == 3 && parts[2] == "json":
 		l := p.latest()
 		releases := map[string]any{}
-		for _, v := range sortedKeys(p.releases) {
+		for _, v := range slices.Sorted(maps.Keys(p.releases)) {
 			releases[v] = f.jsonFiles(base, p, p.releases[v])
 		}
 		status, ctype, body = jsonBody(map[string]any{
@@ -318,7 +320,7 @@ func (f *Fake) simple(r *http.Request, base string, p *pypiProject) (int, string
 	n := normalize(p.name)
 	var files []any
 	var links strings.Builder
-	for _, v := range sortedKeys(p.releases) {
+	for _, v := range slices.Sorted(maps.Keys(p.releases)) {
 		rel := p.releases[v]
 		for _, fl := range rel.files {
 			fileURL := base + PyPIFilePath(p.name, rel.version, url.PathEscape(fl.Filename))
@@ -357,7 +359,7 @@ func (f *Fake) simple(r *http.Request, base string, p *pypiProject) (int, string
 	status, _, body := jsonBody(map[string]any{
 		"meta":     map[string]any{"api-version": "1.3", "_last-serial": p.serial},
 		"name":     n,
-		"versions": sortedKeys(p.releases),
+		"versions": slices.Sorted(maps.Keys(p.releases)),
 		"files":    files,
 	})
 	return status, "application/vnd.pypi.simple.v1+json", body, true
