@@ -95,7 +95,7 @@ func TestOutageIsUnavailable(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i, err := range readAll(s, 6) {
-		if !errors.Is(err, vocab.ErrUnavailable) || !errors.Is(err, vocab.ErrUnavailable) {
+		if !errors.Is(err, vocab.ErrUnavailable) {
 			t.Errorf("read %d during the outage: want vocab.ErrUnavailable, got %v", i, err)
 		}
 	}
@@ -126,7 +126,7 @@ func TestFrozenReadEndsAtTheDeadline(t *testing.T) {
 	}
 	defer c.Thaw()
 	for i, err := range readAllWithin(s, 6, 500*time.Millisecond) {
-		if !errors.Is(err, vocab.ErrTimeout) || !errors.Is(err, vocab.ErrTimeout) {
+		if !errors.Is(err, vocab.ErrTimeout) {
 			t.Errorf("read %d while frozen: want vocab.ErrTimeout, got %v", i, err)
 		}
 	}
