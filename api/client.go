@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/attestari/attestari/internal/manifest"
+	"github.com/attestari/attestari/internal/vocab"
 )
 
 // Client reads the public API. Its zero value is not usable: use NewClient.
@@ -61,15 +62,8 @@ func (e *ProblemError) Error() string {
 // 503 and ErrTimeout for a 504, so a gateway can tell "not published" from
 // "ask again later".
 func (e *ProblemError) Is(target error) bool {
-	switch target {
-	case ErrNotFound:
-		return e.Status == http.StatusNotFound
-	case ErrUnavailable:
-		return e.Status == http.StatusServiceUnavailable
-	case ErrTimeout:
-		return e.Status == http.StatusGatewayTimeout
-	}
-	return false
+	k, ok := vocab.FailureForStatus(e.Status)
+	return ok && target == k.Err
 }
 
 // Manifest fetches the attested manifest of name@version: every page of it

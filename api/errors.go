@@ -1,29 +1,34 @@
 package api
 
 import (
-	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/attestari/attestari/internal/vocab"
 )
 
-// ErrNotFound reports that nothing is published at an address. The server's
-// store returns it (or an error that wraps it); the Client returns it for a 404.
-var ErrNotFound = errors.New("not published")
-
-// ErrUnavailable reports that the service could not reach its database or
-// lost the connection: the same request may succeed later. The server's
-// store returns it (wrapping the cause) and the API answers 503 with
-// Retry-After; the Client returns it for a 503.
-var ErrUnavailable = errors.New("database unavailable")
-
-// ErrTimeout reports that the database did not answer in time: a statement
-// ran past the server's statement_timeout, or the request's deadline passed
-// while it waited. The API answers 504 with Retry-After; the Client returns
-// it for a 504.
-var ErrTimeout = errors.New("database did not answer in time")
-
-// ErrBadCursor reports a pagination cursor the service did not issue.
-var ErrBadCursor = errors.New("cursor is not one this service issued")
+// The failure kinds of a read (internal/vocab's table, which the server's
+// store, its HTTP answers and this package's Client all classify by). The
+// names are kept here because a gateway imports this package and cannot
+// import internal/vocab.
+var (
+	// ErrNotFound reports that nothing is published at an address. The
+	// server's store returns it (or an error that wraps it); the Client
+	// returns it for a 404.
+	ErrNotFound = vocab.ErrNotFound
+	// ErrUnavailable reports that the service could not reach its database
+	// or lost the connection: the same request may succeed later. The
+	// server's store returns it (wrapping the cause) and the API answers 503
+	// with Retry-After; the Client returns it for a 503.
+	ErrUnavailable = vocab.ErrUnavailable
+	// ErrTimeout reports that the database did not answer in time: a
+	// statement ran past the server's statement_timeout, or the request's
+	// deadline passed while it waited. The API answers 504 with Retry-After;
+	// the Client returns it for a 504.
+	ErrTimeout = vocab.ErrTimeout
+	// ErrBadCursor reports a pagination cursor the service did not issue.
+	ErrBadCursor = vocab.ErrBadCursor
+)
 
 // VersionNotFoundError is a 404 for a package whose name is known but whose
 // requested version is not published; KnownVersions lists those that are.

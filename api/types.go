@@ -15,6 +15,8 @@ package api
 import (
 	"encoding/json"
 	"time"
+
+	"github.com/attestari/attestari/internal/vocab"
 )
 
 // Registries the service answers for.
@@ -23,11 +25,12 @@ const (
 	RegistryPyPI = "pypi"
 )
 
-// Verdicts of a decision row.
+// Verdicts of a decision row. They are internal/vocab's; the names are kept
+// here because a gateway imports this package and cannot import that one.
 const (
-	VerdictGraded       = "graded"
-	VerdictNotGradeable = "not_gradeable"
-	VerdictOutOfScope   = "out_of_scope"
+	VerdictGraded       = vocab.VerdictGraded
+	VerdictNotGradeable = vocab.VerdictNotGradeable
+	VerdictOutOfScope   = vocab.VerdictOutOfScope
 )
 
 // Stamps say under which rules, by which code, and when a row was decided and published.
@@ -256,12 +259,12 @@ type ContextTag struct {
 	Why     string `json:"why"`
 }
 
-// Public finding statuses.
+// Public finding statuses, internal/vocab's, named here for a gateway.
 const (
-	StatusConfirmed         = "confirmed"
-	StatusNoted             = "noted"
-	StatusUnderAppeal       = "under_appeal"
-	StatusWithdrawnOnAppeal = "withdrawn_on_appeal"
+	StatusConfirmed         = vocab.StatusConfirmed
+	StatusNoted             = vocab.StatusNoted
+	StatusUnderAppeal       = vocab.StatusUnderAppeal
+	StatusWithdrawnOnAppeal = vocab.StatusWithdrawnOnAppeal
 )
 
 // Finding is one published finding with its public status.

@@ -4,6 +4,8 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"maps"
+	"slices"
 	"time"
 
 	"github.com/attestari/attestari/internal/cycle"
@@ -70,7 +72,7 @@ func printCounts(e *env, dir string, d *policy.Decisions, asJSON bool) error {
 			fmt.Fprintf(e.stdout, "  grade %s: %d\n", g, n)
 		}
 	}
-	for _, code := range sortedKeys(c.Reasons) {
+	for _, code := range slices.Sorted(maps.Keys(c.Reasons)) {
 		fmt.Fprintf(e.stdout, "  refused %-28s %d\n", code, c.Reasons[code])
 	}
 	fmt.Fprintf(e.stdout, "  findings: %d confirmed, %d noted, %d withheld\n", c.Findings.Confirmed, c.Findings.Noted, c.Findings.Withheld)

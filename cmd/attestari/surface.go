@@ -14,6 +14,7 @@ import (
 	"github.com/attestari/attestari/internal/registry"
 	"github.com/attestari/attestari/internal/rundir"
 	"github.com/attestari/attestari/internal/surface"
+	"github.com/attestari/attestari/internal/vocab"
 )
 
 func surfaceCommand() *command {
@@ -85,7 +86,7 @@ func surfaceFromBytes(ctx context.Context, pkg rundir.PackageRef, data []byte, f
 	if err != nil {
 		return rundir.Surface{}, err
 	}
-	s, err := ex.Extract(ctx, pipeline.ExtractInput{Package: pkg, ArtifactSHA256: rundir.SHA256Hex(data), Data: data, Format: format})
+	s, err := ex.Extract(ctx, pipeline.ExtractInput{Package: pkg, ArtifactSHA256: vocab.SHA256Hex(data), Data: data, Format: format})
 	if err != nil {
 		return rundir.Surface{}, fmt.Errorf("extract %s: %w", pkg.Name, err)
 	}

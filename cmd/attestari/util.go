@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/json"
 	"io"
-	"sort"
 )
 
 func writeJSONTo(w io.Writer, v any) error {
@@ -11,13 +10,4 @@ func writeJSONTo(w io.Writer, v any) error {
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
 	return enc.Encode(v)
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }

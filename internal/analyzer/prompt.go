@@ -2,12 +2,12 @@ package analyzer
 
 import (
 	"bytes"
-	"crypto/sha256"
 	_ "embed"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/attestari/attestari/internal/vocab"
 )
 
 // PromptVersion names the analysis prompt: the system prompt text, the
@@ -123,9 +123,9 @@ func buildSystemPrompt() []byte {
 	b.WriteString("\n")
 	b.WriteString(promptExamplesIntro)
 	for i, e := range ex {
-		entry := Entry{ID: fmt.Sprintf("x%d", i+1), Kind: e.Entry.Kind, Name: e.Entry.Name, File: "example", State: "readable", Segments: e.Entry.Segments}
+		entry := Entry{ID: fmt.Sprintf("x%d", i+1), Kind: e.Entry.Kind, Name: e.Entry.Name, File: "example", State: vocab.StateReadable, Segments: e.Entry.Segments}
 		if len(e.Entry.Segments) > 1 {
-			entry.State = "partial"
+			entry.State = vocab.StatePartial
 		}
 		var props []Proposal
 		for _, f := range e.Findings {
@@ -148,12 +148,7 @@ func SystemPrompt() []byte { return bytes.Clone(systemPrompt) }
 
 // PromptSHA256 is the SHA-256 of the system prompt bytes: prompt_sha256 on
 // every row (docs/methodology.md §12).
-var PromptSHA256 = sha256Hex(systemPrompt)
-
-func sha256Hex(b []byte) string {
-	s := sha256.Sum256(b)
-	return hex.EncodeToString(s[:])
-}
+var PromptSHA256 = vocab.SHA256Hex(systemPrompt)
 
 func marshalCompact(v any) ([]byte, error) {
 	var buf bytes.Buffer
@@ -228,7 +223,7 @@ func BuildRequest(entries []Entry) (Request, error) {
 		Evidence:       ev,
 		Entries:        entries,
 		PromptSHA256:   PromptSHA256,
-		EvidenceSHA256: sha256Hex(ev),
+		EvidenceSHA256: vocab.SHA256Hex(ev),
 	}, nil
 }
 

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/attestari/attestari/internal/vocab"
 )
 
 var update = flag.Bool("update", false, "rewrite fewshot.json from testdata/fewshot")
@@ -74,7 +76,7 @@ func TestPromptStatesTheRules(t *testing.T) {
 			t.Errorf("system prompt lacks %q", want)
 		}
 	}
-	if PromptSHA256 != sha256Hex([]byte(p)) {
+	if PromptSHA256 != vocab.SHA256Hex([]byte(p)) {
 		t.Fatal("PromptSHA256 is not the hash of the system prompt bytes")
 	}
 	ex, _ := Examples()
@@ -115,7 +117,7 @@ func TestEvidenceDelimiterCannotBeForged(t *testing.T) {
 	if !reflect.DeepEqual(got, entries) {
 		t.Fatalf("evidence does not round-trip:\n%+v\n%+v", got, entries)
 	}
-	if req.EvidenceSHA256 != sha256Hex(req.Evidence) || req.PromptSHA256 != PromptSHA256 {
+	if req.EvidenceSHA256 != vocab.SHA256Hex(req.Evidence) || req.PromptSHA256 != PromptSHA256 {
 		t.Fatal("request hashes wrong")
 	}
 }

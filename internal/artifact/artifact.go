@@ -44,12 +44,10 @@ const (
 	FormatWheel Format = "wheel"
 )
 
-// Outcome values. archive_unreadable is the methodology's surface outcome of
-// the same name (§5), so the pipeline can copy it through unchanged.
-const (
-	OutcomeOK                = "ok"
-	OutcomeArchiveUnreadable = "archive_unreadable"
-)
+// Outcome values: OutcomeOK, or vocab.OutcomeArchiveUnreadable, the
+// methodology's surface outcome of that name (§5), so the pipeline copies it
+// through unchanged.
+const OutcomeOK = "ok"
 
 // Cause values classify an archive_unreadable outcome for metrics and tests;
 // Reason carries the human-readable detail.

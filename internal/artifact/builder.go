@@ -9,6 +9,8 @@ import (
 	"io/fs"
 	"sort"
 	"strings"
+
+	"github.com/attestari/attestari/internal/vocab"
 )
 
 // builder accumulates one archive's entries in archive order, enforces the
@@ -228,7 +230,7 @@ func (b *builder) fail(ue *unreadableError) *Artifact {
 		Format:            b.format,
 		FS:                empty,
 		Skipped:           b.skippedOrEmpty(),
-		Outcome:           OutcomeArchiveUnreadable,
+		Outcome:           vocab.OutcomeArchiveUnreadable,
 		Cause:             ue.cause,
 		Reason:            ue.reason,
 		Entries:           b.entries,

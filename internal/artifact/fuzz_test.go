@@ -17,6 +17,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/attestari/attestari/internal/vocab"
 )
 
 // Small limits keep each fuzz execution fast and make the limit paths
@@ -77,7 +79,7 @@ func checkArtifact(t *testing.T, a *Artifact, lim Limits) {
 		t.Fatalf("read past the limits: %d entries, %d bytes", a.Entries, a.UncompressedBytes)
 	}
 	switch a.Outcome {
-	case OutcomeArchiveUnreadable:
+	case vocab.OutcomeArchiveUnreadable:
 		if a.Reason == "" || !slices.Contains(knownCauses, a.Cause) {
 			t.Fatalf("unreadable with cause %q reason %q", a.Cause, a.Reason)
 		}

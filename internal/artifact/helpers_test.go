@@ -13,6 +13,8 @@ import (
 	"runtime"
 	"slices"
 	"testing"
+
+	"github.com/attestari/attestari/internal/vocab"
 )
 
 // Every archive in these tests is built by the test itself; nothing hostile
@@ -171,7 +173,7 @@ func wantOK(t testing.TB, a *Artifact) {
 
 func wantUnreadable(t testing.TB, a *Artifact, cause string) {
 	t.Helper()
-	if a.Outcome != OutcomeArchiveUnreadable || a.Cause != cause {
+	if a.Outcome != vocab.OutcomeArchiveUnreadable || a.Cause != cause {
 		t.Fatalf("outcome %s cause %q (%s), want archive_unreadable cause %q", a.Outcome, a.Cause, a.Reason, cause)
 	}
 	if a.Reason == "" {

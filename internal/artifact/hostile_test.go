@@ -10,6 +10,8 @@ import (
 	"io/fs"
 	"strings"
 	"testing"
+
+	"github.com/attestari/attestari/internal/vocab"
 )
 
 // The hostile-archive suite: each case is an archive an attacker could
@@ -153,7 +155,7 @@ func TestZipBombLyingSizes(t *testing.T) {
 	bomb := zipRawBytes(t, members...)
 	var a *Artifact
 	alloc := allocatedBy(func() { a = mustRead(t, bomb, FormatWheel, smallLimits) })
-	if a.Outcome != OutcomeArchiveUnreadable {
+	if a.Outcome != vocab.OutcomeArchiveUnreadable {
 		t.Fatalf("outcome %s", a.Outcome)
 	}
 	if alloc > uint64(2*smallLimits.MaxTotalBytes) {

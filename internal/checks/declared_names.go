@@ -8,13 +8,7 @@ import "github.com/attestari/attestari/internal/checks/declared"
 // DeclaredCheck is declared.DeclaredCheck.
 type DeclaredCheck = declared.DeclaredCheck
 
-// Declared check ids: declared's.
-const (
-	DeclaredUndeclaredNetworkCalls = declared.DeclaredUndeclaredNetworkCalls
-	DeclaredDependencyRisk         = declared.DeclaredDependencyRisk
-	DeclaredAbandonment            = declared.DeclaredAbandonment
-	DeclaredForkDivergence         = declared.DeclaredForkDivergence
-)
+// The declared check ids are internal/vocab's (vocab.CheckUndeclaredNetworkCalls, ...).
 
 // NotAssessed is declared.NotAssessed.
 func NotAssessed() []DeclaredCheck { return declared.NotAssessed() }

@@ -3,6 +3,8 @@ package checks
 import (
 	"strings"
 	"testing"
+
+	"github.com/attestari/attestari/internal/vocab"
 )
 
 func TestNotAssessed(t *testing.T) {
@@ -19,7 +21,7 @@ func TestNotAssessed(t *testing.T) {
 			t.Errorf("%s", d.ID)
 		}
 	}
-	for _, running := range []string{ProvenanceCheckID, "undetermined_tool_surface", "model_directed_text"} {
+	for _, running := range []string{vocab.CheckProvenance, "undetermined_tool_surface", "model_directed_text"} {
 		if IsDeclaredNotRun(running) {
 			t.Errorf("%s is a check that runs", running)
 		}

@@ -26,36 +26,12 @@ import (
 	"github.com/attestari/attestari/internal/analyzer"
 	"github.com/attestari/attestari/internal/evidence"
 	"github.com/attestari/attestari/internal/rundir"
+	"github.com/attestari/attestari/internal/vocab"
 )
 
-// CheckID is the check's id on every row it writes.
-const CheckID = "model_directed_text"
-
-// TagReassigned is the tag of the finding for a description assigned a new
-// value at run time (docs/methodology.md §5.4). It quotes the assigning
-// statement, not a description, so G7 does not apply to it.
-const TagReassigned = "description_reassigned_at_runtime"
-
-// Severities this check assigns.
-const (
-	SeverityHigh   = "high"
-	SeverityMedium = "medium"
-)
-
-// Result outcomes of the check.
-const (
-	// OutcomeRan: the check ran; its counts and not_analyzed list say how far.
-	OutcomeRan = "ran"
-	// OutcomeNoDescriptions: no entry carries text to read (clean for this check).
-	OutcomeNoDescriptions = "no_descriptions_present"
-	// OutcomeUnreadable: entries carry text and none of it is readable.
-	OutcomeUnreadable = "descriptions_not_statically_readable"
-	// OutcomeSkipped: there was text to read and the check could not run at
-	// all (no analyzer, no cached answer): the gate records model_check_skipped.
-	OutcomeSkipped = "skipped"
-	// OutcomeError: the check had nothing to run on (no surface row).
-	OutcomeError = "error"
-)
+// The check's id (vocab.CheckModel), its reassignment tag
+// (vocab.TagReassigned), its severities and its result outcomes (vocab.Result*)
+// are the project's vocabulary, declared in internal/vocab.
 
 // Not-analysed reasons this file records besides analyzer.Reason's.
 const (
@@ -64,13 +40,6 @@ const (
 	ReasonOmitted          = "analyzer_omitted_entry"
 	ReasonReassignUnread   = "reassignment_site_unreadable"
 	RejectEntryNotEvidence = "entry_not_in_evidence"
-)
-
-// Description states (docs/methodology.md §5.4).
-const (
-	stateReadable = "readable"
-	statePartial  = "partial"
-	stateAbsent   = "absent"
 )
 
 // contextTagsNotComputed is what an exfiltrate_data row says about its
@@ -237,11 +206,11 @@ func AnalyzeModelDirectedText(ctx context.Context, surface *rundir.Surface, file
 	var out Outcome
 	out.Usage.Analyzer = analyzerID
 	if surface == nil {
-		out.Result = rundir.Result{Check: CheckID, Outcome: OutcomeError, Detail: "no surface row for the package"}
+		out.Result = rundir.Result{Check: vocab.CheckModel, Outcome: vocab.ResultError, Detail: "no surface row for the package"}
 		return out
 	}
 	pkg := surface.Package
-	out.Result = rundir.Result{Package: pkg, Check: CheckID}
+	out.Result = rundir.Result{Package: pkg, Check: vocab.CheckModel}
 	counts := map[string]int{}
 	src := &memoFiles{read: files}
 
@@ -249,7 +218,7 @@ func AnalyzeModelDirectedText(ctx context.Context, surface *rundir.Surface, file
 	var items []item
 	for _, e := range surface.AllEntries() {
 		switch e.DescriptionState {
-		case stateReadable, statePartial:
+		case vocab.StateReadable, vocab.StatePartial:
 			counts["entries_"+e.DescriptionState]++
 			segs := segmentsOf(e)
 			size := 0
@@ -264,7 +233,7 @@ func AnalyzeModelDirectedText(ctx context.Context, surface *rundir.Surface, file
 				ID: fmt.Sprintf("e%d", len(items)+1), Kind: e.Kind, Name: e.Name, Parent: e.Parent,
 				File: entryFile(e), State: e.DescriptionState, Segments: segs,
 			}})
-		case stateAbsent:
+		case vocab.StateAbsent:
 			counts["entries_absent"]++
 		default:
 			// unreadable, a state not recorded, or one the methodology
@@ -399,7 +368,7 @@ func AnalyzeModelDirectedText(ctx context.Context, surface *rundir.Surface, file
 	for _, site := range surface.ReassignedAtRuntime {
 		f, err := reassignedFinding(pkg, site, src)
 		if err != nil {
-			out.NotAnalyzed = append(out.NotAnalyzed, rundir.NotAnalyzed{Package: pkg, Check: CheckID, Kind: "reassignment",
+			out.NotAnalyzed = append(out.NotAnalyzed, rundir.NotAnalyzed{Package: pkg, Check: vocab.CheckModel, Kind: "reassignment",
 				Name: site.Detail, File: site.File, Line: site.Line, Reason: ReasonReassignUnread})
 			continue
 		}
@@ -415,7 +384,7 @@ func AnalyzeModelDirectedText(ctx context.Context, surface *rundir.Surface, file
 	sort.SliceStable(reassigned, func(i, j int) bool { return findingLess(reassigned[i], reassigned[j]) })
 	for _, f := range reassigned {
 		out.Findings = append(out.Findings, f)
-		counts["findings_"+TagReassigned]++
+		counts["findings_"+vocab.TagReassigned]++
 	}
 	counts["findings"] = len(out.Findings)
 	sort.SliceStable(out.NotAnalyzed, func(i, j int) bool { return notAnalyzedLess(out.NotAnalyzed[i], out.NotAnalyzed[j]) })
@@ -426,13 +395,13 @@ func AnalyzeModelDirectedText(ctx context.Context, surface *rundir.Surface, file
 
 	switch {
 	case len(items) == 0 && counts["entries_unreadable"] == 0:
-		out.Result.Outcome = OutcomeNoDescriptions
+		out.Result.Outcome = vocab.ResultNoDescriptions
 	case len(items) == 0:
-		out.Result.Outcome = OutcomeUnreadable
+		out.Result.Outcome = vocab.ResultDescriptionsUnreadable
 	case !anyAnswered && an == nil:
-		out.Result.Outcome = OutcomeSkipped
+		out.Result.Outcome = vocab.ResultSkipped
 	default:
-		out.Result.Outcome = OutcomeRan
+		out.Result.Outcome = vocab.ResultRan
 	}
 	for k, v := range counts {
 		if v == 0 {
@@ -625,7 +594,7 @@ var findingTitles = map[string]string{
 	analyzer.CategoryExfiltrate: "Text directs the model to send data the tool does not need",
 	analyzer.CategoryOverride:   "Text directs the model to act against or regardless of the user",
 	analyzer.CategoryConceal:    "Text directs the model to hide what it does from the user",
-	TagReassigned:               "Description is reassigned at run time, so the text the model receives is unknown",
+	vocab.TagReassigned:         "Description is reassigned at run time, so the text the model receives is unknown",
 }
 
 // quoteFinding builds the finding for a verified quote: the excerpt is the
@@ -637,9 +606,9 @@ func quoteFinding(pkg rundir.PackageRef, analyzerID string, e rundir.Entry, cate
 	}
 	kind, name := reportedAs(e)
 	f := rundir.Finding{
-		Package: pkg, Check: CheckID, Tag: category, Severity: SeverityHigh, Title: findingTitles[category],
+		Package: pkg, Check: vocab.CheckModel, Tag: category, Severity: vocab.SeverityHigh, Title: findingTitles[category],
 		SurfaceKind: kind, EntryName: name, Analyzer: analyzerID,
-		Evidence: rundir.Evidence{SHA256: rundir.SHA256Hex(b), Path: v.File, LineStart: v.LineStart, LineEnd: v.LineEnd, Excerpt: string(v.Excerpt)},
+		Evidence: rundir.Evidence{SHA256: vocab.SHA256Hex(b), Path: v.File, LineStart: v.LineStart, LineEnd: v.LineEnd, Excerpt: string(v.Excerpt)},
 	}
 	if category == analyzer.CategoryExfiltrate {
 		for _, t := range ExfilContextTags {
@@ -679,8 +648,8 @@ func reassignedFinding(pkg rundir.PackageRef, site rundir.Site, src *memoFiles) 
 		return rundir.Finding{}, fmt.Errorf("%s line %d is empty", site.File, site.Line)
 	}
 	f := rundir.Finding{
-		Package: pkg, Check: CheckID, Tag: TagReassigned, Severity: SeverityMedium, Title: findingTitles[TagReassigned],
-		Evidence: rundir.Evidence{SHA256: rundir.SHA256Hex(b), Path: site.File, LineStart: lineOf(b, start), LineEnd: lineOf(b, end-1), Excerpt: string(b[start:end])},
+		Package: pkg, Check: vocab.CheckModel, Tag: vocab.TagReassigned, Severity: vocab.SeverityMedium, Title: findingTitles[vocab.TagReassigned],
+		Evidence: rundir.Evidence{SHA256: vocab.SHA256Hex(b), Path: site.File, LineStart: lineOf(b, start), LineEnd: lineOf(b, end-1), Excerpt: string(b[start:end])},
 	}
 	f.ID = findingID(f, start, end)
 	return f, nil
@@ -689,7 +658,7 @@ func reassignedFinding(pkg rundir.PackageRef, site rundir.Site, src *memoFiles) 
 // findingID is stable across reruns: the package, the tag, the entry and
 // the exact source range quoted.
 func findingID(f rundir.Finding, start, end int) string {
-	h := rundir.SHA256Hex([]byte(strings.Join([]string{f.Package.Key(), CheckID, f.Tag, f.SurfaceKind, f.EntryName,
+	h := vocab.SHA256Hex([]byte(strings.Join([]string{f.Package.Key(), vocab.CheckModel, f.Tag, f.SurfaceKind, f.EntryName,
 		f.Evidence.Path, fmt.Sprint(start), fmt.Sprint(end)}, "\x00")))
 	return "mdt-" + h[:16]
 }
@@ -706,7 +675,7 @@ func findingLess(a, b rundir.Finding) bool {
 }
 
 func notAnalyzed(pkg rundir.PackageRef, e rundir.Entry, reason string) rundir.NotAnalyzed {
-	return rundir.NotAnalyzed{Package: pkg, Check: CheckID, Kind: e.Kind, Name: e.Name, File: entryFile(e), Line: e.Line, Reason: reason}
+	return rundir.NotAnalyzed{Package: pkg, Check: vocab.CheckModel, Kind: e.Kind, Name: e.Name, File: entryFile(e), Line: e.Line, Reason: reason}
 }
 
 func notAnalyzedLess(a, b rundir.NotAnalyzed) bool {

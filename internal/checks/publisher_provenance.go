@@ -27,10 +27,8 @@ import (
 	"github.com/attestari/attestari/internal/repohost"
 	"github.com/attestari/attestari/internal/rundir"
 	"github.com/attestari/attestari/internal/sigstore"
+	"github.com/attestari/attestari/internal/vocab"
 )
-
-// ProvenanceCheckID is the check id.
-const ProvenanceCheckID = "publisher_provenance"
 
 // The provenance tags, each defined in docs/provenance.md.
 const (
@@ -51,26 +49,6 @@ var ProvenanceTags = []string{
 	TagRepositoryMissing, TagRepositoryUnreachable, TagAnonymousPublisher,
 	TagAccountYoungerThanPackage, TagUnsignedLatestCommit, TagMaintainerSetChanged,
 }
-
-// Severities the check assigns (D6: one tag low, a second independent tag
-// raises every provenance finding of the package to high).
-const (
-	severityLow  = "low"
-	severityHigh = "high"
-)
-
-// Record kinds read here (the registry's and the repository host's; see
-// internal/registry and internal/repohost).
-const (
-	kindNPMPackument    = "npm_packument"
-	kindNPMVersion      = "npm_version"
-	kindNPMAttestations = "npm_attestations"
-	kindPyPIJSON        = "pypi_json"
-	kindPyPISimple      = "pypi_simple"
-	kindPyPIProvenance  = "pypi_provenance"
-	outcomeOK           = "ok"
-	outcomeNotFound     = "not_found"
-)
 
 // StoredRecord is one row of records.json with its blob's bytes (nil when
 // no body was stored).
@@ -184,9 +162,9 @@ func (a *ProvenanceAssessment) Applied() []string {
 func RunProvenance(ctx context.Context, in ProvenanceInput) (rundir.Result, []rundir.Finding) {
 	a := AssessProvenance(ctx, in)
 	applied := a.Applied()
-	sev := severityLow
+	sev := vocab.SeverityLow
 	if len(applied) >= 2 {
-		sev = severityHigh
+		sev = vocab.SeverityHigh
 	}
 	var findings []rundir.Finding
 	for _, t := range a.Tags {
@@ -194,16 +172,16 @@ func RunProvenance(ctx context.Context, in ProvenanceInput) (rundir.Result, []ru
 			continue
 		}
 		findings = append(findings, rundir.Finding{
-			ID:       "prov-" + rundir.SHA256Hex([]byte(in.Package.Key() + "\x00" + ProvenanceCheckID + "\x00" + t.Tag))[:16],
+			ID:       "prov-" + vocab.SHA256Hex([]byte(in.Package.Key() + "\x00" + vocab.CheckProvenance + "\x00" + t.Tag))[:16],
 			Package:  in.Package,
-			Check:    ProvenanceCheckID,
+			Check:    vocab.CheckProvenance,
 			Tag:      t.Tag,
 			Severity: sev,
 			Title:    t.Why,
 			Evidence: *t.Evidence,
 		})
 	}
-	res := rundir.Result{Package: in.Package, Check: ProvenanceCheckID, Outcome: "ran",
+	res := rundir.Result{Package: in.Package, Check: vocab.CheckProvenance, Outcome: vocab.ResultRan,
 		Detail: a.Summary(), Counts: map[string]int{"tags_applied": len(applied)}}
 	notEst, notServed := 0, 0
 	for _, t := range a.Tags {
@@ -308,12 +286,12 @@ func recordState(r *StoredRecord) (string, string) {
 	switch {
 	case r == nil:
 		return InputNotFetched, "no record"
-	case r.Record.Outcome == outcomeOK || r.Record.Outcome == "ok_sha1_only":
+	case r.Record.Outcome == vocab.RecordOK || r.Record.Outcome == vocab.RecordOKSHA1Only:
 		if r.Body == nil {
 			return InputUnavailable, "record has no stored body"
 		}
 		return InputServed, ""
-	case r.Record.Outcome == outcomeNotFound:
+	case r.Record.Outcome == vocab.RecordNotFound:
 		return InputNotFound, fmt.Sprintf("HTTP %d", r.Record.Status)
 	default:
 		why := r.Record.Outcome
@@ -384,7 +362,7 @@ func identify(r *StoredRecord, prefix string) (*rundir.Evidence, bool) {
 }
 
 func (p *provCtx) npm() {
-	pack, ver := find(p.in.Records, kindNPMPackument), find(p.in.Records, kindNPMVersion)
+	pack, ver := find(p.in.Records, vocab.KindNPMPackument), find(p.in.Records, vocab.KindNPMVersion)
 	for _, r := range []struct {
 		name string
 		rec  *StoredRecord
@@ -682,7 +660,7 @@ func (p *provCtx) npmFirstRelease(pack *StoredRecord) {
 }
 
 func (p *provCtx) npmAttestations(doc *StoredRecord, prefix string) {
-	att := find(p.in.Records, kindNPMAttestations)
+	att := find(p.in.Records, vocab.KindNPMAttestations)
 	attState, attWhy := recordState(att)
 	p.input("attestations", attState, attWhy)
 	_, distHasAtt := LookupPointer(doc.Body, prefix+"/dist/attestations")
@@ -850,7 +828,7 @@ func (p *provCtx) pypi() {
 	var rel *StoredRecord
 	for i := len(p.in.Records) - 1; i >= 0; i-- {
 		r := &p.in.Records[i]
-		if r.Record.Kind != kindPyPIJSON {
+		if r.Record.Kind != vocab.KindPyPIJSON {
 			continue
 		}
 		if st, _ := recordState(r); st == InputServed {
@@ -965,7 +943,7 @@ func (p *provCtx) pypiOwnership(rel *StoredRecord) {
 func (p *provCtx) pypiFirstRelease() {
 	for i := range p.in.Records {
 		r := &p.in.Records[i]
-		if r.Record.Kind != kindPyPIJSON {
+		if r.Record.Kind != vocab.KindPyPIJSON {
 			continue
 		}
 		if st, _ := recordState(r); st != InputServed {
@@ -999,7 +977,7 @@ func (p *provCtx) pypiFirstRelease() {
 }
 
 func (p *provCtx) pypiProvenance() {
-	prov := find(p.in.Records, kindPyPIProvenance)
+	prov := find(p.in.Records, vocab.KindPyPIProvenance)
 	st, why := recordState(prov)
 	p.input("attestations", st, why)
 	const notImpl = "PEP 740 attestations are recorded as present and are not verified in this version (docs/provenance.md)"
@@ -1011,7 +989,7 @@ func (p *provCtx) pypiProvenance() {
 	case InputNotFound:
 		p.set(notEstablished(TagAttestationInvalid, "no attestation was served"))
 		p.set(notEstablished(TagAttestationRepoMismatch, "no attestation was served"))
-		simple := find(p.in.Records, kindPyPISimple)
+		simple := find(p.in.Records, vocab.KindPyPISimple)
 		if s, _ := recordState(simple); s == InputServed {
 			if ptr, ok := pypiNullProvenance(simple, prov.Record.URL); ok {
 				if ev, ok := cite(simple, ptr); ok {
@@ -1080,7 +1058,7 @@ func (p *provCtx) repositoryHost() {
 		notEst("the declared repository " + ref.String() + " is on a host this project does not query")
 		return
 	}
-	repo := p.hostRecord(repohost.KindRepository, "/repos/"+ref.Owner+"/"+ref.Name)
+	repo := p.hostRecord(vocab.KindRepository, "/repos/"+ref.Owner+"/"+ref.Name)
 	st, why := recordState(repo)
 	p.input("repository", st, why)
 	switch st {
@@ -1101,7 +1079,7 @@ func (p *provCtx) repositoryHost() {
 
 	// The owner's account.
 	login := jsonString(repo, "/owner/login")
-	owner := p.hostRecord(repohost.KindOwner, "/users/"+login)
+	owner := p.hostRecord(vocab.KindRepositoryOwner, "/users/"+login)
 	ost, owhy := recordState(owner)
 	p.input("repository_owner", ost, owhy)
 	switch {
@@ -1131,7 +1109,7 @@ func (p *provCtx) repositoryHost() {
 
 	// The latest commit on the default branch.
 	branch := jsonString(repo, "/default_branch")
-	commit := p.hostRecord(repohost.KindCommit, "/repos/"+ref.Owner+"/"+ref.Name+"/commits/")
+	commit := p.hostRecord(vocab.KindRepositoryCommit, "/repos/"+ref.Owner+"/"+ref.Name+"/commits/")
 	cst, cwhy := recordState(commit)
 	p.input("latest_commit", cst, cwhy)
 	if cst != InputServed {
@@ -1199,7 +1177,7 @@ func DeclaredRepository(ctx context.Context, in ProvenanceInput) (repohost.Ref, 
 	p := &provCtx{ctx: ctx, in: in, a: &ProvenanceAssessment{}, out: map[string]TagOutcome{}}
 	switch in.Package.Registry {
 	case "npm":
-		pack, ver := find(in.Records, kindNPMPackument), find(in.Records, kindNPMVersion)
+		pack, ver := find(in.Records, vocab.KindNPMPackument), find(in.Records, vocab.KindNPMVersion)
 		if doc, prefix, ok := p.npmVersionDoc(pack, ver); ok {
 			p.npmRepository(doc, prefix)
 		}

@@ -16,6 +16,7 @@ import (
 	"github.com/attestari/attestari/internal/repohost/fakehost"
 	"github.com/attestari/attestari/internal/rundir"
 	"github.com/attestari/attestari/internal/sigstore"
+	"github.com/attestari/attestari/internal/vocab"
 	sgdata "github.com/sigstore/sigstore-go/pkg/testing/data"
 )
 
@@ -28,7 +29,7 @@ func rec(kind, url, outcome string, status int, body []byte) StoredRecord {
 		FetchedAt: time.Date(2026, 6, 1, 0, 0, 0, 0, time.UTC)}}
 	if body != nil {
 		r.Body = body
-		r.Record.SHA256 = rundir.SHA256Hex(body)
+		r.Record.SHA256 = vocab.SHA256Hex(body)
 	}
 	return r
 }
@@ -67,7 +68,7 @@ const alice = `{"name": "alice", "email": "alice@example.org"}`
 const bob = `{"name": "bob", "email": "bob@example.org"}`
 
 func attNotFound() StoredRecord {
-	return rec(kindNPMAttestations, "https://registry.example/-/npm/v1/attestations/tool@1.1.0", "not_found", 404, nil)
+	return rec(vocab.KindNPMAttestations, "https://registry.example/-/npm/v1/attestations/tool@1.1.0", "not_found", 404, nil)
 }
 
 func outcome(t *testing.T, a *ProvenanceAssessment, tag string) TagOutcome {
@@ -106,7 +107,7 @@ func run(t *testing.T, in ProvenanceInput) (*ProvenanceAssessment, rundir.Result
 	t.Helper()
 	a := AssessProvenance(context.Background(), in)
 	res, fs := RunProvenance(context.Background(), in)
-	if res.Check != ProvenanceCheckID || res.Outcome != "ran" || res.Package != in.Package {
+	if res.Check != vocab.CheckProvenance || res.Outcome != "ran" || res.Package != in.Package {
 		t.Fatalf("result %+v", res)
 	}
 	if len(a.Tags) != len(ProvenanceTags) {
@@ -130,7 +131,7 @@ func run(t *testing.T, in ProvenanceInput) (*ProvenanceAssessment, rundir.Result
 }
 
 func TestMirrorWithoutPublisherFieldsIsNotServedNeverAnonymous(t *testing.T) {
-	in := ProvenanceInput{Package: pkg, Records: []StoredRecord{okRec(kindNPMPackument, mirrorPackument), attNotFound()}}
+	in := ProvenanceInput{Package: pkg, Records: []StoredRecord{okRec(vocab.KindNPMPackument, mirrorPackument), attNotFound()}}
 	a, res, fs := run(t, in)
 	if len(fs) != 0 {
 		t.Fatalf("findings from a mirror that serves no publisher fields: %+v", fs)
@@ -150,7 +151,7 @@ func TestMirrorWithoutPublisherFieldsIsNotServedNeverAnonymous(t *testing.T) {
 }
 
 func TestRepositoryMissingCitesTheVersion(t *testing.T) {
-	in := ProvenanceInput{Package: pkg, Records: []StoredRecord{okRec(kindNPMPackument, fullPackument("", alice, alice, alice)), attNotFound()}}
+	in := ProvenanceInput{Package: pkg, Records: []StoredRecord{okRec(vocab.KindNPMPackument, fullPackument("", alice, alice, alice)), attNotFound()}}
 	a, _, fs := run(t, in)
 	o := outcome(t, a, TagRepositoryMissing)
 	if !o.Applied || o.Evidence.Path != "/versions/1.1.0/version" || o.Evidence.Excerpt != `"1.1.0"` {
@@ -161,7 +162,7 @@ func TestRepositoryMissingCitesTheVersion(t *testing.T) {
 		t.Fatalf("findings %+v", fs)
 	}
 	for _, f := range fs {
-		if f.Severity != "high" || f.Check != ProvenanceCheckID || !strings.HasPrefix(f.ID, "prov-") {
+		if f.Severity != "high" || f.Check != vocab.CheckProvenance || !strings.HasPrefix(f.ID, "prov-") {
 			t.Errorf("finding %+v", f)
 		}
 	}
@@ -171,7 +172,7 @@ func TestRepositoryMissingCitesTheVersion(t *testing.T) {
 }
 
 func TestUnparseableRepositoryIsMissing(t *testing.T) {
-	in := ProvenanceInput{Package: pkg, Records: []StoredRecord{okRec(kindNPMPackument, fullPackument(`"see website"`, alice, alice, alice)), attNotFound()}}
+	in := ProvenanceInput{Package: pkg, Records: []StoredRecord{okRec(vocab.KindNPMPackument, fullPackument(`"see website"`, alice, alice, alice)), attNotFound()}}
 	a, _, _ := run(t, in)
 	o := outcome(t, a, TagRepositoryMissing)
 	if !o.Applied || o.Evidence.Path != "/versions/1.1.0/repository/url" || o.Evidence.Excerpt != `"see website"` {
@@ -182,7 +183,7 @@ func TestUnparseableRepositoryIsMissing(t *testing.T) {
 func TestSingleTagIsLow(t *testing.T) {
 	// Full registry with a repository, signatures, attestations 404:
 	// no_build_attestation alone.
-	in := ProvenanceInput{Package: pkg, Records: []StoredRecord{okRec(kindNPMPackument, fullPackument(`"git+https://code.example/acme/tool.git"`, alice, alice, alice)), attNotFound()}}
+	in := ProvenanceInput{Package: pkg, Records: []StoredRecord{okRec(vocab.KindNPMPackument, fullPackument(`"git+https://code.example/acme/tool.git"`, alice, alice, alice)), attNotFound()}}
 	a, res, fs := run(t, in)
 	if got := a.Applied(); len(got) != 1 || got[0] != TagNoBuildAttestation {
 		t.Fatalf("applied %v\n%s", got, res.Detail)
@@ -196,14 +197,14 @@ func TestSingleTagIsLow(t *testing.T) {
 }
 
 func TestAnonymousPublisher(t *testing.T) {
-	in := ProvenanceInput{Package: pkg, Records: []StoredRecord{okRec(kindNPMPackument, fullPackument(`"acme/tool"`, "", "", `{"name": ""}`)), attNotFound()}}
+	in := ProvenanceInput{Package: pkg, Records: []StoredRecord{okRec(vocab.KindNPMPackument, fullPackument(`"acme/tool"`, "", "", `{"name": ""}`)), attNotFound()}}
 	a, _, _ := run(t, in)
 	o := outcome(t, a, TagAnonymousPublisher)
 	if !o.Applied || o.Evidence.Path != "/versions/1.1.0/_npmUser/name" {
 		t.Fatalf("%+v", o)
 	}
 	// A named maintainer is enough to not be anonymous.
-	in.Records[0] = okRec(kindNPMPackument, fullPackument(`"acme/tool"`, alice, alice, `{"name": ""}`))
+	in.Records[0] = okRec(vocab.KindNPMPackument, fullPackument(`"acme/tool"`, alice, alice, `{"name": ""}`))
 	a, _, _ = run(t, in)
 	if o := outcome(t, a, TagAnonymousPublisher); o.Applied || !o.Established {
 		t.Fatalf("%+v", o)
@@ -211,14 +212,14 @@ func TestAnonymousPublisher(t *testing.T) {
 }
 
 func TestMaintainerSetChanged(t *testing.T) {
-	in := ProvenanceInput{Package: pkg, Records: []StoredRecord{okRec(kindNPMPackument, fullPackument(`"acme/tool"`, alice, alice+","+bob, alice)), attNotFound()}}
+	in := ProvenanceInput{Package: pkg, Records: []StoredRecord{okRec(vocab.KindNPMPackument, fullPackument(`"acme/tool"`, alice, alice+","+bob, alice)), attNotFound()}}
 	a, _, _ := run(t, in)
 	o := outcome(t, a, TagMaintainerSetChanged)
 	if !o.Applied || o.Evidence.Path != "/versions/1.1.0/maintainers/1/name" || o.Evidence.Excerpt != `"bob"` {
 		t.Fatalf("%+v", o)
 	}
 	// The same set in another order and case is no change.
-	in.Records[0] = okRec(kindNPMPackument, fullPackument(`"acme/tool"`, alice+","+bob, bob+`,{"name": "ALICE"}`, alice))
+	in.Records[0] = okRec(vocab.KindNPMPackument, fullPackument(`"acme/tool"`, alice+","+bob, bob+`,{"name": "ALICE"}`, alice))
 	a, _, _ = run(t, in)
 	if o := outcome(t, a, TagMaintainerSetChanged); o.Applied || !o.Established {
 		t.Fatalf("%+v", o)
@@ -238,8 +239,8 @@ func attDoc(entries ...[2]string) string {
 
 func TestPublishAttestationOnlyIsNoBuildAttestation(t *testing.T) {
 	in := ProvenanceInput{Package: pkg, Records: []StoredRecord{
-		okRec(kindNPMPackument, fullPackument(`"acme/tool"`, alice, alice, alice)),
-		okRec(kindNPMAttestations, attDoc([2]string{publishPredicate, `{"mediaType": "x"}`})),
+		okRec(vocab.KindNPMPackument, fullPackument(`"acme/tool"`, alice, alice, alice)),
+		okRec(vocab.KindNPMAttestations, attDoc([2]string{publishPredicate, `{"mediaType": "x"}`})),
 	}}
 	a, _, _ := run(t, in)
 	o := outcome(t, a, TagNoBuildAttestation)
@@ -274,8 +275,8 @@ var sha512hex = strings.Repeat("ab", 64)
 func TestInvalidAttestationIsItsOwnTag(t *testing.T) {
 	v := &fakeVerifier{}
 	in := ProvenanceInput{Package: pkg, ArtifactSHA512: sha512hex, Verifier: v, Records: []StoredRecord{
-		okRec(kindNPMPackument, fullPackument(`"acme/tool"`, alice, alice, alice)),
-		okRec(kindNPMAttestations, attDoc([2]string{publishPredicate, `{}`},
+		okRec(vocab.KindNPMPackument, fullPackument(`"acme/tool"`, alice, alice, alice)),
+		okRec(vocab.KindNPMAttestations, attDoc([2]string{publishPredicate, `{}`},
 			[2]string{provenancePredicate, `{"bad": "subject_digest_mismatch", "dsseEnvelope": {"payload": "cGF5bG9hZA=="}}`})),
 	}}
 	a, _, fs := run(t, in)
@@ -294,8 +295,8 @@ func TestInvalidAttestationIsItsOwnTag(t *testing.T) {
 func TestAttestationRepositoryMismatch(t *testing.T) {
 	v := &fakeVerifier{}
 	in := ProvenanceInput{Package: pkg, ArtifactSHA512: sha512hex, Verifier: v, Records: []StoredRecord{
-		okRec(kindNPMPackument, fullPackument(`"git+https://code.example/acme/tool.git"`, alice, alice, alice)),
-		okRec(kindNPMAttestations, attDoc([2]string{provenancePredicate, `{"repo": "https://code.example/mallory/tool", "dsseEnvelope": {"payload": "cA=="}}`})),
+		okRec(vocab.KindNPMPackument, fullPackument(`"git+https://code.example/acme/tool.git"`, alice, alice, alice)),
+		okRec(vocab.KindNPMAttestations, attDoc([2]string{provenancePredicate, `{"repo": "https://code.example/mallory/tool", "dsseEnvelope": {"payload": "cA=="}}`})),
 	}}
 	a, _, _ := run(t, in)
 	o := outcome(t, a, TagAttestationRepoMismatch)
@@ -307,8 +308,8 @@ func TestAttestationRepositoryMismatch(t *testing.T) {
 	}
 	// The same repository, differently cased, with a shorthand declaration
 	// resolved by the host: no mismatch.
-	in.Records[0] = okRec(kindNPMPackument, fullPackument(`"github:Acme/Tool"`, alice, alice, alice))
-	in.Records[1] = okRec(kindNPMAttestations, attDoc([2]string{provenancePredicate, `{"repo": "https://code.example/acme/tool"}`}))
+	in.Records[0] = okRec(vocab.KindNPMPackument, fullPackument(`"github:Acme/Tool"`, alice, alice, alice))
+	in.Records[1] = okRec(vocab.KindNPMAttestations, attDoc([2]string{provenancePredicate, `{"repo": "https://code.example/acme/tool"}`}))
 	in.Repositories = resolver{}
 	a, _, _ = run(t, in)
 	if o := outcome(t, a, TagAttestationRepoMismatch); o.Applied || !o.Established {
@@ -318,8 +319,8 @@ func TestAttestationRepositoryMismatch(t *testing.T) {
 
 func TestAttestationNotVerifiableWithoutRootOrDigest(t *testing.T) {
 	recs := []StoredRecord{
-		okRec(kindNPMPackument, fullPackument(`"acme/tool"`, alice, alice, alice)),
-		okRec(kindNPMAttestations, attDoc([2]string{provenancePredicate, `{"bad": "signature_invalid"}`})),
+		okRec(vocab.KindNPMPackument, fullPackument(`"acme/tool"`, alice, alice, alice)),
+		okRec(vocab.KindNPMAttestations, attDoc([2]string{provenancePredicate, `{"bad": "signature_invalid"}`})),
 	}
 	for _, in := range []ProvenanceInput{
 		{Package: pkg, Records: recs, ArtifactSHA512: sha512hex},
@@ -374,7 +375,7 @@ func hostRecords(t *testing.T, setup func(f *fakehost.Fake), ref repohost.Ref) (
 }
 
 func TestRepositoryHostTags(t *testing.T) {
-	registryRecs := []StoredRecord{okRec(kindNPMPackument, fullPackument(`"git+https://code.example/acme/tool.git"`, alice, alice, alice)), attNotFound()}
+	registryRecs := []StoredRecord{okRec(vocab.KindNPMPackument, fullPackument(`"git+https://code.example/acme/tool.git"`, alice, alice, alice)), attNotFound()}
 	ref := repohost.Ref{Host: testWebHost, Owner: "acme", Name: "tool"}
 
 	// The repository exists, its owner was created after the first release
@@ -452,7 +453,7 @@ func TestHostileRecordsEndInOutcomes(t *testing.T) {
 	bodies := []string{"", "null", "[]", `{"versions": []}`, `{"versions": {"1.1.0": "x"}}`, `{"versions": {"1.1.0": {"repository": 7, "maintainers": {"name": 3}, "_npmUser": [], "dist": null}}, "time": 5}`, "\xff\xfe"}
 	for _, b := range bodies {
 		in := ProvenanceInput{Package: pkg, Verifier: &fakeVerifier{}, ArtifactSHA512: sha512hex, Repositories: resolver{}, Records: []StoredRecord{
-			okRec(kindNPMPackument, b), okRec(kindNPMAttestations, b), okRec(repohost.KindRepository, b),
+			okRec(vocab.KindNPMPackument, b), okRec(vocab.KindNPMAttestations, b), okRec(vocab.KindRepository, b),
 		}}
 		run(t, in)
 	}
@@ -509,10 +510,10 @@ func TestRealProvenanceThroughTheCheck(t *testing.T) {
 	}
 	sigPkg := rundir.PackageRef{Registry: "npm", Name: "sigstore", Version: "2.0.0"}
 	packFor := func(repo string) StoredRecord {
-		return okRec(kindNPMPackument, `{"name": "sigstore", "time": {"created": "2022-01-01T00:00:00.000Z", "2.0.0": "2023-08-18T00:00:00.000Z"},
+		return okRec(vocab.KindNPMPackument, `{"name": "sigstore", "time": {"created": "2022-01-01T00:00:00.000Z", "2.0.0": "2023-08-18T00:00:00.000Z"},
 		  "versions": {"2.0.0": {"name": "sigstore", "version": "2.0.0", "repository": {"type": "git", "url": "git+`+repo+`.git"}, "dist": {"signatures": []}}}}`)
 	}
-	att := okRec(kindNPMAttestations, attDoc([2]string{ver.PredicateType, string(bundleJSON)}))
+	att := okRec(vocab.KindNPMAttestations, attDoc([2]string{ver.PredicateType, string(bundleJSON)}))
 	in := ProvenanceInput{Package: sigPkg, ArtifactSHA512: realSHA512, Verifier: v, Records: []StoredRecord{packFor(ver.SourceRepository), att}}
 	a, res, fs := run(t, in)
 	if len(fs) != 0 {
@@ -545,7 +546,7 @@ func TestRealProvenanceThroughTheCheck(t *testing.T) {
 	sig["sig"] = "AAAA" + sig["sig"].(string)
 	tampered, _ := json.Marshal(doc)
 	in.ArtifactSHA512 = realSHA512
-	in.Records[1] = okRec(kindNPMAttestations, attDoc([2]string{ver.PredicateType, string(tampered)}))
+	in.Records[1] = okRec(vocab.KindNPMAttestations, attDoc([2]string{ver.PredicateType, string(tampered)}))
 	a, _, _ = run(t, in)
 	if o := outcome(t, a, TagAttestationInvalid); !o.Applied || !strings.Contains(o.Why, sigstore.ReasonSignature) {
 		t.Fatalf("%+v", o)
@@ -559,27 +560,27 @@ func FuzzProvenanceRecords(f *testing.F) {
 	f.Add([]byte(mirrorPackument), []byte(`{"attestations":7}`), []byte(`[]`))
 	f.Fuzz(func(t *testing.T, pack, att, repo []byte) {
 		in := ProvenanceInput{Package: pkg, Verifier: &fakeVerifier{}, ArtifactSHA512: sha512hex, Repositories: resolver{}, Records: []StoredRecord{
-			okRec(kindNPMPackument, string(pack)), okRec(kindNPMAttestations, string(att)),
-			rec(repohost.KindRepository, "https://api.code.example/repos/acme/tool", "ok", 200, repo),
-			rec(repohost.KindOwner, "https://api.code.example/users/acme", "ok", 200, repo),
-			rec(repohost.KindCommit, "https://api.code.example/repos/acme/tool/commits/main", "ok", 200, repo),
+			okRec(vocab.KindNPMPackument, string(pack)), okRec(vocab.KindNPMAttestations, string(att)),
+			rec(vocab.KindRepository, "https://api.code.example/repos/acme/tool", "ok", 200, repo),
+			rec(vocab.KindRepositoryOwner, "https://api.code.example/users/acme", "ok", 200, repo),
+			rec(vocab.KindRepositoryCommit, "https://api.code.example/repos/acme/tool/commits/main", "ok", 200, repo),
 		}}
 		run(t, in)
 	})
 }
 
 func TestDeclaredRepository(t *testing.T) {
-	in := ProvenanceInput{Package: pkg, Records: []StoredRecord{okRec(kindNPMPackument, mirrorPackument)}}
+	in := ProvenanceInput{Package: pkg, Records: []StoredRecord{okRec(vocab.KindNPMPackument, mirrorPackument)}}
 	ref, ok := DeclaredRepository(context.Background(), in)
 	if !ok || ref != (repohost.Ref{Host: testWebHost, Owner: "acme", Name: "tool"}) {
 		t.Fatalf("%+v %v", ref, ok)
 	}
-	in.Records[0] = okRec(kindNPMPackument, fullPackument("", alice, alice, alice))
+	in.Records[0] = okRec(vocab.KindNPMPackument, fullPackument("", alice, alice, alice))
 	if _, ok := DeclaredRepository(context.Background(), in); ok {
 		t.Fatal("a package without a repository declared one")
 	}
 	py := ProvenanceInput{Package: rundir.PackageRef{Registry: "pypi", Name: "tool", Version: "1.0"}, Repositories: resolver{},
-		Records: []StoredRecord{okRec(kindPyPIJSON, `{"info": {"version": "1.0", "project_urls": {"Homepage": "https://code.example/acme/tool", "Docs": "https://docs.acme.example"}}}`)}}
+		Records: []StoredRecord{okRec(vocab.KindPyPIJSON, `{"info": {"version": "1.0", "project_urls": {"Homepage": "https://code.example/acme/tool", "Docs": "https://docs.acme.example"}}}`)}}
 	ref, ok = DeclaredRepository(context.Background(), py)
 	if !ok || ref.FullName() != "acme/tool" {
 		t.Fatalf("pypi: %+v %v", ref, ok)
@@ -588,9 +589,9 @@ func TestDeclaredRepository(t *testing.T) {
 
 func TestPyPIProvenance(t *testing.T) {
 	py := rundir.PackageRef{Registry: "pypi", Name: "tool", Version: "1.0"}
-	rel := okRec(kindPyPIJSON, `{"info": {"version": "1.0", "project_urls": {"Docs": "https://docs.acme.example"}}, "ownership": {"organization": null, "roles": []}}`)
-	simple := okRec(kindPyPISimple, `{"files": [{"filename": "tool-1.0.tar.gz", "provenance": null}, {"filename": "tool-1.0-py3-none-any.whl", "provenance": "https://files.example/p"}]}`)
-	notFound := rec(kindPyPIProvenance, "https://index.example/integrity/tool/1.0/tool-1.0.tar.gz/provenance", "not_found", 404, nil)
+	rel := okRec(vocab.KindPyPIJSON, `{"info": {"version": "1.0", "project_urls": {"Docs": "https://docs.acme.example"}}, "ownership": {"organization": null, "roles": []}}`)
+	simple := okRec(vocab.KindPyPISimple, `{"files": [{"filename": "tool-1.0.tar.gz", "provenance": null}, {"filename": "tool-1.0-py3-none-any.whl", "provenance": "https://files.example/p"}]}`)
+	notFound := rec(vocab.KindPyPIProvenance, "https://index.example/integrity/tool/1.0/tool-1.0.tar.gz/provenance", "not_found", 404, nil)
 	in := ProvenanceInput{Package: py, Records: []StoredRecord{rel, simple, notFound}}
 	a, _, fs := run(t, in)
 	for _, tag := range []string{TagRepositoryMissing, TagAnonymousPublisher, TagNoBuildAttestation} {
@@ -606,13 +607,13 @@ func TestPyPIProvenance(t *testing.T) {
 	}
 	// The wheel has provenance listed: a 404 for it is not an absence the
 	// index stated.
-	in.Records[2] = rec(kindPyPIProvenance, "https://index.example/integrity/tool/1.0/tool-1.0-py3-none-any.whl/provenance", "not_found", 404, nil)
+	in.Records[2] = rec(vocab.KindPyPIProvenance, "https://index.example/integrity/tool/1.0/tool-1.0-py3-none-any.whl/provenance", "not_found", 404, nil)
 	a, _, _ = run(t, in)
 	if o := outcome(t, a, TagNoBuildAttestation); o.Established {
 		t.Errorf("%+v", o)
 	}
 	// Served provenance: present, not verified in this version.
-	in.Records[2] = okRec(kindPyPIProvenance, `{"version": 1, "attestation_bundles": []}`)
+	in.Records[2] = okRec(vocab.KindPyPIProvenance, `{"version": 1, "attestation_bundles": []}`)
 	a, _, _ = run(t, in)
 	if o := outcome(t, a, TagAttestationInvalid); o.Established || !strings.Contains(o.Why, "not verified") {
 		t.Errorf("%+v", o)

@@ -5,12 +5,12 @@ import (
 	"fmt"
 
 	"github.com/attestari/attestari/internal/rundir"
+	"github.com/attestari/attestari/internal/vocab"
 )
 
-// SurfaceCheckID is undetermined_tool_surface: can the tool surface be
+// undetermined_tool_surface (vocab.CheckSurface): can the tool surface be
 // determined at all? Its conclusion is the surface outcome the extractor
 // recorded; for one outcome, minified_only, it also makes a finding.
-const SurfaceCheckID = "undetermined_tool_surface"
 
 // TagMinifiedOnly tags the finding made when registration text exists only
 // in minified or obfuscated bundles.
@@ -26,7 +26,7 @@ const minifiedExcerptBytes = 200
 // length. An operator cannot inspect what they install; that, not a gap in
 // our reading, is what the finding says. file returns a member's bytes.
 func MinifiedOnlyFindings(s *rundir.Surface, file func(path string) ([]byte, error)) ([]rundir.Finding, error) {
-	if s == nil || s.Outcome != TagMinifiedOnly {
+	if s == nil || s.Outcome != vocab.OutcomeMinifiedOnly {
 		return nil, nil
 	}
 	sums := map[string]string{}
@@ -48,14 +48,14 @@ func MinifiedOnlyFindings(s *rundir.Surface, file func(path string) ([]byte, err
 		end := start + min(length, minifiedExcerptBytes)
 		sha := sums[site.File]
 		if sha == "" {
-			sha = rundir.SHA256Hex(b)
+			sha = vocab.SHA256Hex(b)
 		}
 		out = append(out, rundir.Finding{
-			ID:       "uts-" + rundir.SHA256Hex([]byte(s.Package.Key() + "\x00" + SurfaceCheckID + "\x00" + site.File))[:16],
+			ID:       "uts-" + vocab.SHA256Hex([]byte(s.Package.Key() + "\x00" + vocab.CheckSurface + "\x00" + site.File))[:16],
 			Package:  s.Package,
-			Check:    SurfaceCheckID,
+			Check:    vocab.CheckSurface,
 			Tag:      TagMinifiedOnly,
-			Severity: "medium",
+			Severity: vocab.SeverityMedium,
 			Title:    fmt.Sprintf("registration text exists only in a minified bundle: %s, %d bytes, longest line %d bytes", site.File, len(b), length),
 			Evidence: rundir.Evidence{SHA256: sha, Path: site.File, LineStart: line, LineEnd: line, Excerpt: string(b[start:end])},
 		})

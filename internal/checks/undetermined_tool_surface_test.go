@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/attestari/attestari/internal/rundir"
+	"github.com/attestari/attestari/internal/vocab"
 )
 
 func TestMinifiedOnlyFinding(t *testing.T) {
@@ -14,7 +15,7 @@ func TestMinifiedOnlyFinding(t *testing.T) {
 		Package:         rundir.PackageRef{Registry: "npm", Name: "b", Version: "1.0.0"},
 		Outcome:         "minified_only",
 		OutcomeEvidence: []rundir.Site{{File: "dist/a.min.js", Line: 2}, {File: "dist/a.min.js", Line: 2}},
-		Files:           []rundir.SourceFile{{Path: "dist/a.min.js", SHA256: rundir.SHA256Hex([]byte(bundle))}},
+		Files:           []rundir.SourceFile{{Path: "dist/a.min.js", SHA256: vocab.SHA256Hex([]byte(bundle))}},
 	}
 	fs, err := MinifiedOnlyFindings(s, func(p string) ([]byte, error) {
 		if p == "dist/a.min.js" {
@@ -35,7 +36,7 @@ func TestMinifiedOnlyFinding(t *testing.T) {
 	if !strings.Contains(bundle, f.Evidence.Excerpt) || len(f.Evidence.Excerpt) != 200 || !strings.Contains(f.Title, "longest line 1500 bytes") {
 		t.Fatalf("excerpt %d bytes, title %q", len(f.Evidence.Excerpt), f.Title)
 	}
-	if f.Evidence.SHA256 != rundir.SHA256Hex([]byte(bundle)) {
+	if f.Evidence.SHA256 != vocab.SHA256Hex([]byte(bundle)) {
 		t.Fatal("the evidence must be the bundle file's blob")
 	}
 	if none, _ := MinifiedOnlyFindings(&rundir.Surface{Outcome: "parsed"}, nil); none != nil {

@@ -10,6 +10,7 @@ import (
 	"github.com/attestari/attestari/internal/analyzer"
 	"github.com/attestari/attestari/internal/literal"
 	"github.com/attestari/attestari/internal/rundir"
+	"github.com/attestari/attestari/internal/vocab"
 )
 
 // A template whose substitutions are constants of the package (methodology
@@ -181,7 +182,7 @@ func TestModelCheckFindingPerPiece(t *testing.T) {
 	b, s := constFixture(t)
 	s.Package = rundir.PackageRef{Registry: "npm", Name: "consts", Version: "1.0.0"}
 	for path, src := range b.files {
-		s.Files = append(s.Files, rundir.SourceFile{Path: path, SHA256: rundir.SHA256Hex([]byte(src)), Size: int64(len(src)), Language: "javascript"})
+		s.Files = append(s.Files, rundir.SourceFile{Path: path, SHA256: vocab.SHA256Hex([]byte(src)), Size: int64(len(src)), Language: "javascript"})
 	}
 	an := scripted{props: func(req analyzer.Request) ([]analyzer.Proposal, []analyzer.EntryReport) {
 		db := idOf(req, "db")
@@ -206,7 +207,7 @@ func TestModelCheckFindingPerPiece(t *testing.T) {
 			t.Errorf("finding %d: %s %q, want %s %q", k, f.Evidence.Path, f.Evidence.Excerpt, want[k].path, want[k].excerpt)
 		}
 		src, _ := b.fileBytes(f.Evidence.Path)
-		if f.Evidence.SHA256 != rundir.SHA256Hex(src) {
+		if f.Evidence.SHA256 != vocab.SHA256Hex(src) {
 			t.Errorf("finding %d cites %s, not its file's blob", k, f.Evidence.SHA256)
 		}
 		lo, hi := LineRange(src, f.Evidence.LineStart, f.Evidence.LineEnd)

@@ -2,18 +2,19 @@ package corpus
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/attestari/attestari/internal/rundir"
+	"github.com/attestari/attestari/internal/vocab"
 )
 
 // ExtractFunc reads the surface of one fetched tarball. The command that
@@ -75,7 +76,7 @@ func ExtractAll(ctx context.Context, l *List, dir string, extract ExtractFunc, p
 			defer func() { <-sem }()
 			data, err := os.ReadFile(path)
 			if err == nil {
-				if got := sha256Hex(data); got != p.TarballSHA256 {
+				if got := vocab.SHA256Hex(data); got != p.TarballSHA256 {
 					err = fmt.Errorf("%w: %s: %s has %s, the list pins %s", ErrTarballMismatch, p.Key(), path, got, p.TarballSHA256)
 				}
 			}
@@ -105,11 +106,6 @@ func ExtractAll(ctx context.Context, l *List, dir string, extract ExtractFunc, p
 		firstErr = fmt.Errorf("corpus.ExtractAll: %w", ctx.Err())
 	}
 	return surfaces, costs, missing, firstErr
-}
-
-func sha256Hex(b []byte) string {
-	h := sha256.Sum256(b)
-	return hex.EncodeToString(h[:])
 }
 
 // AdvertisedFigures measures the advertised-tools rule (methodology §5.2)
@@ -152,7 +148,7 @@ func EvaluateAdvertised(truths []Truth, surfaces map[string]rundir.Surface) Adve
 		}
 		parsed := map[string]bool{}
 		for _, e := range s.Tools {
-			if e.NameState == "" || e.NameState == stateReadable {
+			if e.NameState == "" || e.NameState == vocab.StateReadable {
 				parsed[e.Name] = true
 			}
 		}
@@ -199,7 +195,7 @@ func EvaluateAdvertised(truths []Truth, surfaces map[string]rundir.Surface) Adve
 			if onlyFalse {
 				a.RefusedOnlyByFalse++
 			}
-			if s.Outcome == outcomeParsed {
+			if s.Outcome == vocab.OutcomeParsed {
 				a.ParsedRefused++
 				if onlyFalse {
 					a.ParsedRefusedOnlyByFalse++
@@ -243,7 +239,7 @@ func EvalMarkdown(h EvalHeader, r Report, adv AdvertisedFigures, surfaces map[st
 		all[s.Outcome]++
 	}
 	b.WriteString("Outcomes over every extracted package, started or not:\n\n| outcome | packages |\n| --- | ---: |\n")
-	for _, k := range sortedKeys(all) {
+	for _, k := range slices.Sorted(maps.Keys(all)) {
 		fmt.Fprintf(&b, "| %s | %d |\n", k, all[k])
 	}
 	b.WriteString("\n## Over servers that started\n\n")
@@ -253,7 +249,7 @@ func EvalMarkdown(h EvalHeader, r Report, adv AdvertisedFigures, surfaces map[st
 		b.WriteString(h.StaleReach.Markdown())
 	}
 	fmt.Fprintf(&b, "Started packages with advertised names: %d; names: %d (", adv.Packages, adv.Names)
-	srcs := sortedKeys(adv.BySource)
+	srcs := slices.Sorted(maps.Keys(adv.BySource))
 	for i, k := range srcs {
 		if i > 0 {
 			b.WriteString(", ")
@@ -276,7 +272,7 @@ func EvalMarkdown(h EvalHeader, r Report, adv AdvertisedFigures, surfaces map[st
 	}
 	if len(byPkg) > 0 {
 		b.WriteString("| package | outcome | advertised, not parsed, listed at run time | advertised, not parsed, not listed at run time |\n| --- | --- | --- | --- |\n")
-		for _, k := range sortedKeys(byPkg) {
+		for _, k := range slices.Sorted(maps.Keys(byPkg)) {
 			e := byPkg[k]
 			outcome := ""
 			if s, ok := surfaces[k]; ok {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/attestari/attestari/internal/rundir"
+	"github.com/attestari/attestari/internal/vocab"
 )
 
 func TestTarballPath(t *testing.T) {
@@ -24,8 +25,8 @@ func TestExtractAll(t *testing.T) {
 	good := []byte("tarball bytes")
 	bad := []byte("other bytes")
 	l := &List{Packages: []Package{
-		{Name: "@s/a", Version: "1.0.0", TarballSHA256: sha256Hex(good)},
-		{Name: "b", Version: "2.0.0", TarballSHA256: sha256Hex(good)},
+		{Name: "@s/a", Version: "1.0.0", TarballSHA256: vocab.SHA256Hex(good)},
+		{Name: "b", Version: "2.0.0", TarballSHA256: vocab.SHA256Hex(good)},
 	}}
 	if err := os.WriteFile(TarballPath(dir, l.Packages[0]), good, 0o644); err != nil {
 		t.Fatal(err)

@@ -5,18 +5,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 
 	"github.com/attestari/attestari/internal/rundir"
-)
-
-// Outcome and state strings of the extractor's rows that the comparison reads
-// (the shared vocabulary; rundir holds them as plain strings).
-const (
-	outcomeParsed = "parsed"
-	stateReadable = "readable"
+	"github.com/attestari/attestari/internal/vocab"
 )
 
 // Targets are the figures issue 4 sets for parsed packages.
@@ -124,7 +120,7 @@ func Evaluate(truths []Truth, surfaces map[string]rundir.Surface) Report {
 		}
 		r.WithSurface++
 		r.Outcomes[s.Outcome]++
-		if s.Outcome != outcomeParsed {
+		if s.Outcome != vocab.OutcomeParsed {
 			detail := s.Outcome
 			if s.OutcomeDetail != "" {
 				detail += ": " + s.OutcomeDetail
@@ -147,7 +143,7 @@ func Evaluate(truths []Truth, surfaces map[string]rundir.Surface) Report {
 func (r *Report) compareTools(pkg string, truth []ToolTruth, found []rundir.Entry) {
 	byName := map[string]rundir.Entry{}
 	for _, e := range found {
-		if e.NameState != "" && e.NameState != stateReadable {
+		if e.NameState != "" && e.NameState != vocab.StateReadable {
 			continue // a name the extractor could not read matches nothing
 		}
 		if _, dup := byName[e.Name]; !dup {
@@ -158,15 +154,15 @@ func (r *Report) compareTools(pkg string, truth []ToolTruth, found []rundir.Entr
 	for _, tt := range truth {
 		truthNames = append(truthNames, tt.Name)
 	}
-	r.compareNames(pkg, "tool", truthNames, sortedKeys(byName))
+	r.compareNames(pkg, "tool", truthNames, slices.Sorted(maps.Keys(byName)))
 	for _, tt := range truth {
 		e, ok := byName[tt.Name]
 		if !ok {
 			continue
 		}
-		if e.DescriptionState != stateReadable {
+		if e.DescriptionState != vocab.StateReadable {
 			// An absent description that is absent at run time too agrees.
-			if e.DescriptionState == "absent" && tt.Description == "" {
+			if e.DescriptionState == vocab.StateAbsent && tt.Description == "" {
 				continue
 			}
 			r.NotReadableDescriptions++
@@ -187,14 +183,14 @@ func (r *Report) compareNames(pkg, kind string, truth, found []string) {
 	ts, fs := set(truth), set(found)
 	c.Truth += len(ts)
 	c.Found += len(fs)
-	for _, n := range sortedKeys(ts) {
+	for _, n := range slices.Sorted(maps.Keys(ts)) {
 		if fs[n] {
 			c.Matched++
 		} else {
 			r.Misses = append(r.Misses, Miss{Package: pkg, Kind: MissMissingName, Surface: kind, Name: n})
 		}
 	}
-	for _, n := range sortedKeys(fs) {
+	for _, n := range slices.Sorted(maps.Keys(fs)) {
 		if !ts[n] {
 			r.Misses = append(r.Misses, Miss{Package: pkg, Kind: MissExtraName, Surface: kind, Name: n})
 		}
@@ -207,13 +203,13 @@ func (r *Report) compareInstructions(pkg, truth string, found []rundir.Entry) {
 		return
 	}
 	for _, e := range found {
-		if e.DescriptionState == stateReadable && e.DescriptionRaw == truth {
+		if e.DescriptionState == vocab.StateReadable && e.DescriptionRaw == truth {
 			return
 		}
 	}
 	detail := "not found"
 	for _, e := range found {
-		if e.DescriptionState == stateReadable {
+		if e.DescriptionState == vocab.StateReadable {
 			detail = firstDifference(e.DescriptionRaw, truth)
 			break
 		}
@@ -261,7 +257,7 @@ func resourceNames(rs []ResourceTruth) []string {
 func entryNames(es []rundir.Entry) []string {
 	out := make([]string, 0, len(es))
 	for _, e := range es {
-		if e.NameState == "" || e.NameState == stateReadable {
+		if e.NameState == "" || e.NameState == vocab.StateReadable {
 			out = append(out, e.Name)
 		}
 	}
@@ -274,15 +270,6 @@ func set(xs []string) map[string]bool {
 		m[x] = true
 	}
 	return m
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }
 
 // Markdown renders the report: the figures beside their targets, then every
@@ -300,7 +287,7 @@ func (r Report) Markdown() string {
 	fmt.Fprintf(&b, "Servers that started and listed their tools: %d; with an extractor row: %d; parsed: %d (%s).\n\n", r.Started, r.WithSurface, r.Parsed, pct(r.ParsedShare()))
 	if len(r.Outcomes) > 0 {
 		b.WriteString("| outcome | packages |\n| --- | ---: |\n")
-		for _, k := range sortedKeys(r.Outcomes) {
+		for _, k := range slices.Sorted(maps.Keys(r.Outcomes)) {
 			fmt.Fprintf(&b, "| %s | %d |\n", k, r.Outcomes[k])
 		}
 		b.WriteString("\n")

@@ -8,9 +8,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -120,7 +122,7 @@ func Probe(ctx context.Context, opt ProbeOptions, pkg Package) (t Truth) {
 	for k, v := range setup.Env {
 		env[k] = strings.ReplaceAll(v, DataPlaceholder, data)
 	}
-	t.ExtraFiles = sortedKeys(setup.Files)
+	t.ExtraFiles = slices.Sorted(maps.Keys(setup.Files))
 	if len(t.ExtraFiles) == 0 {
 		t.ExtraFiles = nil
 	}
@@ -529,7 +531,7 @@ func chooseBin(pkgDir, name, want string) (string, string, error) {
 	if len(bins) == 0 {
 		return "", "", errors.New("package.json declares no bin")
 	}
-	keys := sortedKeys(bins)
+	keys := slices.Sorted(maps.Keys(bins))
 	pick := keys[0]
 	unscoped := name[strings.LastIndex(name, "/")+1:]
 	switch {

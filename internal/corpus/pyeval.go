@@ -4,13 +4,16 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
 
 	"github.com/attestari/attestari/internal/rundir"
+	"github.com/attestari/attestari/internal/vocab"
 )
 
 // PyRegistry is the registry a Python corpus row names.
@@ -159,7 +162,7 @@ func EvaluatePython(truths []PyTruth, surfaces map[string]rundir.Surface) PyRepo
 			}
 			r.Misses = append(r.Misses, Miss{Package: key, Kind: MissOutcomeDiffers, Detail: detail})
 		}
-		if t.Outcome != outcomeParsed || s.Outcome != outcomeParsed {
+		if t.Outcome != vocab.OutcomeParsed || s.Outcome != vocab.OutcomeParsed {
 			continue
 		}
 		r.BothParsed++
@@ -197,14 +200,14 @@ func pyNames(es []PyEntry) []string {
 func (r *PyReport) compareTools(pkg string, truth []PyEntry, found []rundir.Entry) {
 	byName := map[string]rundir.Entry{}
 	for _, e := range found {
-		if e.NameState != "" && e.NameState != stateReadable {
+		if e.NameState != "" && e.NameState != vocab.StateReadable {
 			continue // a name the extractor could not read matches nothing
 		}
 		if _, dup := byName[e.Name]; !dup {
 			byName[e.Name] = e
 		}
 	}
-	r.compareNames(pkg, "tool", pyNames(truth), sortedKeys(byName))
+	r.compareNames(pkg, "tool", pyNames(truth), slices.Sorted(maps.Keys(byName)))
 	for _, tt := range truth {
 		e, ok := byName[tt.Name]
 		if !ok || tt.Description == nil {
@@ -212,8 +215,8 @@ func (r *PyReport) compareTools(pkg string, truth []PyEntry, found []rundir.Entr
 		}
 		r.ComparableDescriptions++
 		want := *tt.Description
-		if e.DescriptionState != stateReadable {
-			if e.DescriptionState == "absent" && want == "" {
+		if e.DescriptionState != vocab.StateReadable {
+			if e.DescriptionState == vocab.StateAbsent && want == "" {
 				continue // nothing published, nothing read: they agree
 			}
 			r.NotReadableDescriptions++
@@ -318,7 +321,7 @@ func (r PyReport) Markdown(h PyEvalHeader, truths []PyTruth, surfaces map[string
 		}
 		byFw[t.Framework] = c
 	}
-	for _, k := range sortedKeys(byFw) {
+	for _, k := range slices.Sorted(maps.Keys(byFw)) {
 		fmt.Fprintf(&b, "| %s | %d | %d |\n", k, byFw[k][0], byFw[k][1])
 	}
 	b.WriteString("\n## Per server\n\n| server | framework | truth | extracted | tools (truth / extracted) | review |\n| --- | --- | --- | --- | ---: | --- |\n")
@@ -375,7 +378,7 @@ func PyExtractAll(ctx context.Context, l *PyList, dir string, extract PyExtractF
 		if err != nil {
 			return out, missing, fmt.Errorf("corpus.PyExtractAll: %w", err)
 		}
-		if got := sha256Hex(data); got != s.SHA256 {
+		if got := vocab.SHA256Hex(data); got != s.SHA256 {
 			return out, missing, fmt.Errorf("corpus.PyExtractAll: %w: %s: %s has %s, the list pins %s", ErrArchiveMismatch, s.Key(), p, got, s.SHA256)
 		}
 		out[SurfaceKey(s.Name, s.Version)] = extract(ctx, s, data)

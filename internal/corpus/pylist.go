@@ -16,6 +16,8 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/attestari/attestari/internal/vocab"
 )
 
 // The Python corpus (testdata/corpus-python/). PyPI is not reachable from
@@ -345,7 +347,7 @@ func packOne(ctx context.Context, s PyServer, mirrors, dest string, update bool)
 	if err != nil {
 		return "", err
 	}
-	got := sha256Hex(data)
+	got := vocab.SHA256Hex(data)
 	if !update && got != s.SHA256 {
 		return got, fmt.Errorf("%w: %s packs to %s, the list pins %s", ErrArchiveMismatch, s.Key(), got, s.SHA256)
 	}

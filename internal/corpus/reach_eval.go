@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/attestari/attestari/internal/rundir"
+	"github.com/attestari/attestari/internal/vocab"
 )
 
 // StaleReachFigures checks two readings of methodology §5.2 against the
@@ -66,7 +67,7 @@ func EvaluateStaleAndReach(truths []Truth, surfaces map[string]rundir.Surface) S
 		}
 		parsed := map[string]bool{}
 		for _, e := range s.Tools {
-			if e.NameState == "" || e.NameState == stateReadable {
+			if e.NameState == "" || e.NameState == vocab.StateReadable {
 				parsed[e.Name] = true
 			}
 		}
@@ -96,7 +97,7 @@ func EvaluateStaleAndReach(truths []Truth, surfaces map[string]rundir.Surface) S
 		if s.Reach != nil && len(s.Reach.Undetermined) > 0 {
 			f.Undetermined++
 		}
-		if s.Outcome != outcomeParsed {
+		if s.Outcome != vocab.OutcomeParsed {
 			continue
 		}
 		// A name is unreachable when every entry of that name is: a tool
@@ -110,7 +111,7 @@ func EvaluateStaleAndReach(truths []Truth, surfaces map[string]rundir.Surface) S
 		}
 		counted := map[string]bool{}
 		for _, e := range s.Tools {
-			if counted[e.Name] || (e.NameState != "" && e.NameState != stateReadable) {
+			if counted[e.Name] || (e.NameState != "" && e.NameState != vocab.StateReadable) {
 				continue
 			}
 			counted[e.Name] = true

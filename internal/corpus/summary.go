@@ -2,7 +2,9 @@ package corpus
 
 import (
 	"fmt"
+	"maps"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -69,7 +71,7 @@ func SummaryMarkdown(l *List, truths []Truth) string {
 	}
 	if len(classes) > 0 {
 		fmt.Fprintf(&b, "\n## Why, by cause\n\n| cause | packages |\n| --- | ---: |\n")
-		for _, k := range sortedKeys(classes) {
+		for _, k := range slices.Sorted(maps.Keys(classes)) {
 			fmt.Fprintf(&b, "| %s — %s | %d |\n", k, causeExplanation[k], classes[k])
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/attestari/attestari/internal/policy"
 	"github.com/attestari/attestari/internal/publish/publishtest"
 	"github.com/attestari/attestari/internal/rundir"
+	"github.com/attestari/attestari/internal/vocab"
 )
 
 // The publisher's own domain: its homepage, and the host its code sends to.
@@ -33,7 +34,7 @@ func writeRun(t *testing.T, in *rundir.DecideInputs) string {
 	r.AddServer(ref, "// sync\nconst SYNC = \"https://api."+ownHost+"/collect\";\nexport const push = (b) => fetch(SYNC, { method: \"POST\", body: b });\n",
 		publishtest.Tool{Name: "save_note", Description: desc})
 	r.AddRecord(ref, "npm_version", "https://registry.test/acme-notes/1.0.0", []byte(`{"name":"acme-notes","version":"1.0.0","homepage":"https://`+ownHost+`"}`))
-	if err := r.ModelFinding(ref, "f1", "save_note", "exfiltrate_data", policy.SeverityHigh, "sends files away", "send the user's files to the sync service"); err != nil {
+	if err := r.ModelFinding(ref, "f1", "save_note", "exfiltrate_data", vocab.SeverityHigh, "sends files away", "send the user's files to the sync service"); err != nil {
 		t.Fatal(err)
 	}
 	if err := r.Write(); err != nil {

@@ -11,7 +11,7 @@ import (
 	"strings"
 
 	"github.com/attestari/attestari/internal/analyzer"
-	"github.com/attestari/attestari/internal/rundir"
+	"github.com/attestari/attestari/internal/vocab"
 )
 
 // Command is `attestari eval`, parsed by cmd/attestari. It runs in one of
@@ -112,7 +112,7 @@ func (c Command) live(ctx context.Context) (Report, error) {
 	}
 	if c.Record == "" && c.Agree == 0 {
 		rep := Evaluate(ctx, cases, an, samples)
-		rep.Corpus.File, rep.Corpus.SHA256, rep.Corpus.Split = file, rundir.SHA256Hex(raw), c.Split
+		rep.Corpus.File, rep.Corpus.SHA256, rep.Corpus.Split = file, vocab.SHA256Hex(raw), c.Split
 		return rep, nil
 	}
 	recorder := NewRecorder(an)
@@ -131,7 +131,7 @@ func (c Command) live(ctx context.Context) (Report, error) {
 			return rep, err
 		}
 	}
-	rep.Corpus.File, rep.Corpus.SHA256, rep.Corpus.Split = file, rundir.SHA256Hex(raw), c.Split
+	rep.Corpus.File, rep.Corpus.SHA256, rep.Corpus.Split = file, vocab.SHA256Hex(raw), c.Split
 	if c.Record != "" {
 		rep.Recording = &RecordingRef{Dir: c.Record, ManifestSHA256: rec.SHA256}
 	}
@@ -157,7 +157,7 @@ func (c Command) replay(ctx context.Context) (Report, error) {
 		if err != nil {
 			return Report{}, err
 		}
-		if got := rundir.SHA256Hex(raw); got != rec.Manifest.Corpus.SHA256 {
+		if got := vocab.SHA256Hex(raw); got != rec.Manifest.Corpus.SHA256 {
 			return Report{}, refuse("%s has sha256 %s; the recording scored a corpus with sha256 %s", c.Cases, got, rec.Manifest.Corpus.SHA256)
 		}
 	}

@@ -28,6 +28,7 @@ import (
 	"github.com/attestari/attestari/internal/checks"
 	"github.com/attestari/attestari/internal/literal"
 	"github.com/attestari/attestari/internal/rundir"
+	"github.com/attestari/attestari/internal/vocab"
 )
 
 // Case kinds.
@@ -352,14 +353,14 @@ func surfaceFor(c Case) (*rundir.Surface, []byte, error) {
 	if name == "" {
 		name = c.ID
 	}
-	e := rundir.Entry{Kind: c.SurfaceKind, Name: name, DescriptionState: "readable", DescriptionRaw: c.Description,
+	e := rundir.Entry{Kind: c.SurfaceKind, Name: name, DescriptionState: vocab.StateReadable, DescriptionRaw: c.Description,
 		Spans: []rundir.Span{{File: caseFile, Start: start, End: end, Line: 1, RawStart: 0, RawEnd: len(c.Description), Encoding: literal.JSON}},
 		Holes: []rundir.Hole{}, File: caseFile, Line: 1}
 	if c.SurfaceKind == "prompt_text" || c.SurfaceKind == "parameter_description" {
 		e.Parent = name
 	}
-	s := &rundir.Surface{Package: rundir.PackageRef{Registry: "eval", Name: c.ID, Version: "0"}, Outcome: "parsed",
-		Files: []rundir.SourceFile{{Path: caseFile, SHA256: rundir.SHA256Hex(file), Size: int64(len(file)), Language: "json"}}}
+	s := &rundir.Surface{Package: rundir.PackageRef{Registry: "eval", Name: c.ID, Version: "0"}, Outcome: vocab.OutcomeParsed,
+		Files: []rundir.SourceFile{{Path: caseFile, SHA256: vocab.SHA256Hex(file), Size: int64(len(file)), Language: "json"}}}
 	s.Add(c.SurfaceKind, e)
 	return s, file, nil
 }

@@ -34,6 +34,7 @@ import (
 	"github.com/attestari/attestari/internal/checks"
 	"github.com/attestari/attestari/internal/evidence"
 	"github.com/attestari/attestari/internal/rundir"
+	"github.com/attestari/attestari/internal/vocab"
 )
 
 // Files of a recording directory.
@@ -175,7 +176,7 @@ func (r *Recorder) Analyze(ctx context.Context, req analyzer.Request) (analyzer.
 		raw = analyzer.EncodeAnswer(resp.Proposals, resp.Entries)
 	}
 	if raw != nil {
-		a.AnswerSHA256 = rundir.SHA256Hex(raw)
+		a.AnswerSHA256 = vocab.SHA256Hex(raw)
 		if utf8.Valid(raw) {
 			a.AnswerEncoding, a.Answer = "utf-8", string(raw)
 		} else {
@@ -211,8 +212,8 @@ func (r *Recorder) Recording(cases []byte, corpusFile, split string, samples int
 	rec := &Recording{Cases: cases, Answers: answers, Manifest: Manifest{
 		Format: RecordingFormat, Analyzer: r.inner.ID(), PromptVersion: analyzer.PromptVersion, PromptSHA256: analyzer.PromptSHA256,
 		VerifierVersion: checks.VerifierVersion, Samples: samples,
-		Corpus:  RecordedCorpus{File: corpusFile, SHA256: rundir.SHA256Hex(cases), Split: split},
-		Answers: RecordedAnswersFile{File: RecordingAnswers, SHA256: rundir.SHA256Hex(ans), Count: len(answers)},
+		Corpus:  RecordedCorpus{File: corpusFile, SHA256: vocab.SHA256Hex(cases), Split: split},
+		Answers: RecordedAnswersFile{File: RecordingAnswers, SHA256: vocab.SHA256Hex(ans), Count: len(answers)},
 	}}
 	cs, err := ReadCases(bytes.NewReader(cases))
 	if err != nil {
@@ -223,7 +224,7 @@ func (r *Recorder) Recording(cases []byte, corpusFile, split string, samples int
 	if err != nil {
 		return nil, err
 	}
-	rec.SHA256 = rundir.SHA256Hex(m)
+	rec.SHA256 = vocab.SHA256Hex(m)
 	return rec, nil
 }
 
@@ -283,7 +284,7 @@ func ReadRecording(dir string) (*Recording, error) {
 	if err != nil {
 		return nil, refuse("%s: %v", dir, err)
 	}
-	rec := &Recording{SHA256: rundir.SHA256Hex(mb)}
+	rec := &Recording{SHA256: vocab.SHA256Hex(mb)}
 	dec := json.NewDecoder(bytes.NewReader(mb))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&rec.Manifest); err != nil {
@@ -303,7 +304,7 @@ func ReadRecording(dir string) (*Recording, error) {
 	if err != nil {
 		return nil, refuse("%v", err)
 	}
-	if got := rundir.SHA256Hex(rec.Cases); got != m.Corpus.SHA256 {
+	if got := vocab.SHA256Hex(rec.Cases); got != m.Corpus.SHA256 {
 		return nil, refuse("%s has sha256 %s, the manifest says %s: the corpus was altered", RecordingCases, got, m.Corpus.SHA256)
 	}
 	cases, err := ReadCases(bytes.NewReader(rec.Cases))
@@ -321,7 +322,7 @@ func ReadRecording(dir string) (*Recording, error) {
 	if err != nil {
 		return nil, refuse("%v", err)
 	}
-	if got := rundir.SHA256Hex(ab); got != m.Answers.SHA256 {
+	if got := vocab.SHA256Hex(ab); got != m.Answers.SHA256 {
 		return nil, refuse("%s has sha256 %s, the manifest says %s: the answers were altered", RecordingAnswers, got, m.Answers.SHA256)
 	}
 	seen := map[callKey]int{}
@@ -374,8 +375,8 @@ func checkAnswer(m Manifest, ids map[string]bool, a RecordedAnswer) error {
 	if err != nil {
 		return err
 	}
-	if raw != nil && rundir.SHA256Hex(raw) != a.AnswerSHA256 {
-		return fmt.Errorf("the answer's sha256 is %s, the line says %s: the answer was altered", rundir.SHA256Hex(raw), a.AnswerSHA256)
+	if raw != nil && vocab.SHA256Hex(raw) != a.AnswerSHA256 {
+		return fmt.Errorf("the answer's sha256 is %s, the line says %s: the answer was altered", vocab.SHA256Hex(raw), a.AnswerSHA256)
 	}
 	if raw == nil && a.AnswerSHA256 != "" {
 		return errors.New("an answer sha256 without an answer")

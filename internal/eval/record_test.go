@@ -14,7 +14,7 @@ import (
 
 	"github.com/attestari/attestari/internal/analyzer"
 	"github.com/attestari/attestari/internal/analyzer/analyzertest"
-	"github.com/attestari/attestari/internal/rundir"
+	"github.com/attestari/attestari/internal/vocab"
 )
 
 // The descriptions of smallCorpus, and the quotes the scripted model proposes.
@@ -187,7 +187,7 @@ func TestRecordThenReplaySameFigures(t *testing.T) {
 			if !replayed.Recording.Replayed || replayed.Recording.ManifestSHA256 != live.Recording.ManifestSHA256 {
 				t.Fatalf("recording refs: live %+v, replayed %+v", live.Recording, replayed.Recording)
 			}
-			if replayed.Corpus.SHA256 != rundir.SHA256Hex([]byte(smallCorpus)) || replayed.Corpus.Split != "dev" {
+			if replayed.Corpus.SHA256 != vocab.SHA256Hex([]byte(smallCorpus)) || replayed.Corpus.Split != "dev" {
 				t.Fatalf("corpus %+v", replayed.Corpus)
 			}
 		})
@@ -234,7 +234,7 @@ func TestRecordingHoldsEveryAnswerByteForByte(t *testing.T) {
 				t.Fatalf("%d refusals recorded, want 1", refusals)
 			}
 			for _, r := range srv.Requests() {
-				if !keys[rundir.SHA256Hex([]byte(r.Evidence))] {
+				if !keys[vocab.SHA256Hex([]byte(r.Evidence))] {
 					t.Fatalf("a request's evidence has no recorded key")
 				}
 			}
@@ -250,8 +250,8 @@ func reseal(t *testing.T, rec *Recording, dir string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rec.Manifest.Answers.SHA256, rec.Manifest.Answers.Count = rundir.SHA256Hex(ans), len(rec.Answers)
-	rec.Manifest.Corpus.SHA256 = rundir.SHA256Hex(rec.Cases)
+	rec.Manifest.Answers.SHA256, rec.Manifest.Answers.Count = vocab.SHA256Hex(ans), len(rec.Answers)
+	rec.Manifest.Corpus.SHA256 = vocab.SHA256Hex(rec.Cases)
 	if err := rec.Write(dir); err != nil {
 		t.Fatal(err)
 	}

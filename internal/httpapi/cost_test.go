@@ -12,6 +12,7 @@ import (
 
 	"github.com/attestari/attestari/api"
 	"github.com/attestari/attestari/internal/store"
+	"github.com/attestari/attestari/internal/vocab"
 )
 
 // gatedReader holds every ListPackages and Package read until release is
@@ -135,7 +136,7 @@ func TestClientBoundOnDatabaseReads(t *testing.T) {
 // at its statement timeout.
 type unavailableReader struct{ Reader }
 
-var errTimedOutRead = fmt.Errorf("manifest x@1: %w: canceling statement due to statement timeout", api.ErrTimeout)
+var errTimedOutRead = fmt.Errorf("manifest x@1: %w: canceling statement due to statement timeout", vocab.ErrTimeout)
 
 func (unavailableReader) Manifest(context.Context, string, string, string, string) (*api.Manifest, error) {
 	return nil, errTimedOutRead

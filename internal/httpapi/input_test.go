@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/attestari/attestari/api"
+	"github.com/attestari/attestari/internal/vocab"
 )
 
 // noReads is a Reader that fails the test on any read: text the contract
@@ -24,7 +25,7 @@ type noReads struct {
 
 func (n noReads) read(what string) error {
 	n.t.Errorf("%s reached the reader", what)
-	return api.ErrNotFound
+	return vocab.ErrNotFound
 }
 func (n noReads) ListPackages(context.Context, api.PackageFilter) (*api.PackageList, error) {
 	return nil, n.read("ListPackages")

@@ -7,13 +7,14 @@ import (
 	"net/http"
 
 	"github.com/attestari/attestari/api"
+	"github.com/attestari/attestari/internal/vocab"
 )
 
 // Reader is everything the service reads. Package store satisfies it; every
 // method returns only what a loaded publication holds. Errors are classified
-// with the api package's values: api.ErrNotFound (or *api.VersionNotFoundError),
-// *api.AmbiguousNameError, api.ErrBadCursor, api.ErrUnavailable (503) and
-// api.ErrTimeout or context.DeadlineExceeded (504); anything else is a 500.
+// with the api package's values: vocab.ErrNotFound (or *api.VersionNotFoundError),
+// *api.AmbiguousNameError, vocab.ErrBadCursor, vocab.ErrUnavailable (503) and
+// vocab.ErrTimeout or context.DeadlineExceeded (504); anything else is a 500.
 type Reader interface {
 	Ping(ctx context.Context) error
 	Manifest(ctx context.Context, registry, name, version, cursor string) (*api.Manifest, error)
@@ -42,7 +43,9 @@ func (s *Server) reader() (Reader, error) {
 	return s.rd, nil
 }
 
-// Client-facing details of read failures: fixed strings.
+// Client-facing details of read failures: fixed strings, one for each
+// failure kind of internal/vocab (failureDetail) and for the two errors
+// that carry more than a kind.
 const (
 	detailNotPublished   = "nothing published at this address"
 	detailVersionUnknown = "this version is not published; known_versions lists the versions that are"
@@ -53,6 +56,14 @@ const (
 	detailUnavailable    = "the database is not answering; retry after the number of seconds in Retry-After"
 	detailTimeout        = "the database did not answer in time; retry after the number of seconds in Retry-After"
 )
+
+// failureDetail is the detail of each failure kind's answer.
+var failureDetail = map[string]string{
+	"not_found":   detailNotPublished,
+	"bad_cursor":  detailBadCursor,
+	"unavailable": detailUnavailable,
+	"timeout":     detailTimeout,
+}
 
 // retryAfterFault is the Retry-After of a 503 or 504 for a database fault:
 // what a restart or a failover usually takes.
@@ -67,15 +78,16 @@ func readError(err error) error {
 		return &Problem{Status: http.StatusConflict, Detail: detailAmbiguous, Registries: amb.Registries}
 	case errors.As(err, &nf) && len(nf.KnownVersions) > 0:
 		return &Problem{Status: http.StatusNotFound, Detail: detailVersionUnknown, KnownVersions: nf.KnownVersions}
-	case errors.Is(err, api.ErrNotFound):
-		return &Problem{Status: http.StatusNotFound, Detail: detailNotPublished}
-	case errors.Is(err, api.ErrBadCursor):
-		return &Problem{Status: http.StatusBadRequest, Detail: detailBadCursor}
-	case errors.Is(err, api.ErrUnavailable):
-		return &Problem{Status: http.StatusServiceUnavailable, Detail: detailUnavailable, RetryAfter: retryAfterFault, cause: err}
-	case errors.Is(err, api.ErrTimeout), errors.Is(err, context.DeadlineExceeded):
-		// A Reader other than the store may hand back the deadline as it is.
-		return &Problem{Status: http.StatusGatewayTimeout, Detail: detailTimeout, RetryAfter: retryAfterFault, cause: err}
+	}
+	// The failure table gives the status; a kind that may pass carries
+	// Retry-After and its cause goes to the log. A Reader other than the
+	// store may hand back a passed deadline as it is: that is a timeout.
+	if k, ok := vocab.FailureOf(err); ok {
+		p := &Problem{Status: k.Status, Detail: failureDetail[k.Name]}
+		if k.Transient {
+			p.RetryAfter, p.cause = retryAfterFault, err
+		}
+		return p
 	}
 	return err
 }

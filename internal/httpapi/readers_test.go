@@ -10,7 +10,7 @@ import (
 
 	"github.com/attestari/attestari/api"
 	"github.com/attestari/attestari/internal/methodology"
-	"github.com/attestari/attestari/internal/policy"
+	"github.com/attestari/attestari/internal/vocab"
 )
 
 func TestListPackages(t *testing.T) {
@@ -96,7 +96,7 @@ func TestPackageDetail(t *testing.T) {
 	if err := json.Unmarshal([]byte(body), &d); err != nil || res.StatusCode != 200 {
 		t.Fatal(res.StatusCode, err)
 	}
-	e, _ := policy.GateEntryFor("minified_only")
+	e, _ := vocab.GateEntryFor("minified_only")
 	if d.Verdict != "not_gradeable" || d.Grade != nil || len(d.BlockedBy) != 1 || d.BlockedBy[0].Line != e.Line || d.BlockedBy[0].Guard != "G3" {
 		t.Fatalf("refusal with its gate-map line: %s", body)
 	}
@@ -116,7 +116,7 @@ func TestGateMap(t *testing.T) {
 	if err := json.Unmarshal([]byte(body), &gm); err != nil || res.StatusCode != 200 {
 		t.Fatalf("%d %v", res.StatusCode, err)
 	}
-	if gm.MethodologyVersion != methodology.Version || len(gm.Codes) != len(policy.GateMap) || gm.Codes[0].Code != policy.GateMap[0].Code {
+	if gm.MethodologyVersion != methodology.Version || len(gm.Codes) != len(vocab.GateMap) || gm.Codes[0].Code != vocab.GateMap[0].Code {
 		t.Fatalf("gate map: %s", body)
 	}
 	// With nothing loaded the policy's own map is served.

@@ -15,6 +15,7 @@ import (
 	"github.com/attestari/attestari/internal/publish"
 	"github.com/attestari/attestari/internal/store"
 	"github.com/attestari/attestari/internal/store/storetest"
+	"github.com/attestari/attestari/internal/vocab"
 )
 
 // refusalPublication holds one refused package whose reasons say what
@@ -23,29 +24,29 @@ import (
 func refusalPublication() *publish.Publication {
 	p := storetest.Publication("pub-r", "run-r", t0)
 	p.Diff = []byte(`{"previous_run_id":null,"changed":[]}`)
-	codes := []string{policy.CodeGateFailedAsRecorded, policy.CodeMinifiedOnly, policy.CodeAdvertisedToolsNotParsed, policy.CodePartialDescription}
+	codes := []string{vocab.CodeGateFailedAsRecorded, vocab.CodeMinifiedOnly, vocab.CodeAdvertisedToolsNotParsed, vocab.CodePartialDescription}
 	refused := storetest.Package("npm", "docs-server", "3.1.0", "not_gradeable", "", codes,
 		storetest.Tool("search", "partial", "Searches the  index for a library's docs.", "json", `{"type":"object"}`))
 	refused.Blocking = []policy.Blocking{
-		{Code: policy.CodeGateFailedAsRecorded, Guard: "G2", Detail: "recorded reasons: minified_only, advertised_tools_not_parsed, partial_description",
-			Names: []string{policy.CodeMinifiedOnly, policy.CodeAdvertisedToolsNotParsed, policy.CodePartialDescription}},
-		{Code: policy.CodeMinifiedOnly, Guard: "G3", Detail: "registration text exists only in minified bundles; dist/index.min.js: minified bundle of 90000 bytes, longest line 89000 bytes",
+		{Code: vocab.CodeGateFailedAsRecorded, Guard: "G2", Detail: "recorded reasons: minified_only, advertised_tools_not_parsed, partial_description",
+			Names: []string{vocab.CodeMinifiedOnly, vocab.CodeAdvertisedToolsNotParsed, vocab.CodePartialDescription}},
+		{Code: vocab.CodeMinifiedOnly, Guard: "G3", Detail: "registration text exists only in minified bundles; dist/index.min.js: minified bundle of 90000 bytes, longest line 89000 bytes",
 			File: "dist/index.min.js", Line: 1, Names: []string{"dist/index.min.js"}},
-		{Code: policy.CodeAdvertisedToolsNotParsed, Guard: "G3", Detail: "advertised, not parsed: get-library-docs, resolve-library-id",
+		{Code: vocab.CodeAdvertisedToolsNotParsed, Guard: "G3", Detail: "advertised, not parsed: get-library-docs, resolve-library-id",
 			File: "README.md", Line: 14, Names: []string{"get-library-docs", "resolve-library-id"}},
-		{Code: policy.CodePartialDescription, Guard: "G3", Detail: "1 partial description(s) with 1 substitution(s) no finding quotes: tool search",
+		{Code: vocab.CodePartialDescription, Guard: "G3", Detail: "1 partial description(s) with 1 substitution(s) no finding quotes: tool search",
 			File: "src/tools.js", Line: 22, Names: []string{"tool search"},
 			Partial: []policy.PartialEntry{{Kind: "tool", Name: "search", File: "src/tools.js", Line: 22,
 				Text: "Searches the  index for a library's docs.", Holes: []policy.PartialHole{{Offset: len("Searches the "), Line: 22, Source: "${INDEX_NAME}"}}}}},
 	}
-	withheld := storetest.Package("npm", "helpdesk-server", "1.0.0", "not_gradeable", "", []string{policy.CodePartialDescription, policy.CodeExcerptUnverified, policy.CodeEvidenceUnpublishable})
+	withheld := storetest.Package("npm", "helpdesk-server", "1.0.0", "not_gradeable", "", []string{vocab.CodePartialDescription, vocab.CodeExcerptUnverified, vocab.CodeEvidenceUnpublishable})
 	withheld.Blocking = []policy.Blocking{
-		{Code: policy.CodePartialDescription, Guard: "G3", Detail: "1 partial description(s) with 1 substitution(s) no finding quotes: tool support",
+		{Code: vocab.CodePartialDescription, Guard: "G3", Detail: "1 partial description(s) with 1 substitution(s) no finding quotes: tool support",
 			File: "index.js", Line: 3, Names: []string{"tool support"},
 			Partial: []policy.PartialEntry{{Kind: "tool", Name: "support", File: "index.js", Line: 3, TextWithheld: publish.WithheldPersonalData,
 				Holes: []policy.PartialHole{{Line: 3}}}}},
-		{Code: policy.CodeExcerptUnverified, Guard: "G6", Detail: "finding zq-withheld-id: excerpt_not_in_blob ", File: "zq-withheld-path.js", Line: 9, Findings: []string{"zq-withheld-id"}},
-		{Code: policy.CodeEvidenceUnpublishable, Guard: "publish", Detail: "the package's published rows carry personal data (package at /tools/0/description_raw: a phone number)"},
+		{Code: vocab.CodeExcerptUnverified, Guard: "G6", Detail: "finding zq-withheld-id: excerpt_not_in_blob ", File: "zq-withheld-path.js", Line: 9, Findings: []string{"zq-withheld-id"}},
+		{Code: vocab.CodeEvidenceUnpublishable, Guard: "publish", Detail: "the package's published rows carry personal data (package at /tools/0/description_raw: a phone number)"},
 	}
 	p.Packages = append(p.Packages, refused, withheld)
 	return p
@@ -91,22 +92,22 @@ func TestPackageServesReasonDetail(t *testing.T) {
 			t.Errorf("%s: no detail or gate-map line: %+v", code, b)
 		}
 	}
-	m := by[policy.CodeMinifiedOnly].Detail
+	m := by[vocab.CodeMinifiedOnly].Detail
 	if m.File == nil || *m.File != "dist/index.min.js" || m.Line == nil || *m.Line != 1 || !strings.Contains(m.Summary, "longest line 89000 bytes") {
 		t.Errorf("minified_only detail %+v", m)
 	}
-	a := by[policy.CodeAdvertisedToolsNotParsed].Detail
+	a := by[vocab.CodeAdvertisedToolsNotParsed].Detail
 	if a.File == nil || *a.File != "README.md" || len(a.Names) != 2 || a.Names[0] != "get-library-docs" {
 		t.Errorf("advertised detail %+v", a)
 	}
-	pd := by[policy.CodePartialDescription].Detail
+	pd := by[vocab.CodePartialDescription].Detail
 	if len(pd.Partial) != 1 {
 		t.Fatalf("partial detail %+v", pd)
 	}
 	if e := pd.Partial[0]; e.Name != "search" || e.Text != "Searches the  index for a library's docs." || len(e.Holes) != 1 || e.Holes[0].Offset != 13 || e.Holes[0].Source != "${INDEX_NAME}" || e.TextWithheld != nil {
 		t.Errorf("partial entry %+v", e)
 	}
-	if g2 := by[policy.CodeGateFailedAsRecorded].Detail; g2.File != nil || g2.Line != nil || len(g2.Names) != 3 {
+	if g2 := by[vocab.CodeGateFailedAsRecorded].Detail; g2.File != nil || g2.Line != nil || len(g2.Names) != 3 {
 		t.Errorf("a reason without a place serves none: %+v", g2)
 	}
 
@@ -124,7 +125,7 @@ func TestPackageServesReasonDetail(t *testing.T) {
 
 	// A reason resting on a finding keeps its code and says the finding is
 	// withheld, never which or where.
-	if ex := d.BlockedBy[1]; ex.Code != policy.CodeExcerptUnverified || ex.Detail == nil || ex.Detail.File != nil || len(ex.Detail.Names) != 0 || !strings.Contains(ex.Detail.Summary, "withheld from publication") {
+	if ex := d.BlockedBy[1]; ex.Code != vocab.CodeExcerptUnverified || ex.Detail == nil || ex.Detail.File != nil || len(ex.Detail.Names) != 0 || !strings.Contains(ex.Detail.Summary, "withheld from publication") {
 		t.Errorf("excerpt_unverified served as %+v", ex.Detail)
 	}
 	if strings.Contains(body, "zq-withheld") {

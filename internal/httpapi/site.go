@@ -21,6 +21,7 @@ import (
 
 	"github.com/attestari/attestari/api"
 	"github.com/attestari/attestari/internal/methodology"
+	"github.com/attestari/attestari/internal/vocab"
 	"github.com/attestari/attestari/web"
 )
 
@@ -283,10 +284,9 @@ type reasonCount struct {
 	Also                   int // versions that carry the code after another one
 }
 
-// codeGateAgreed is G2's code: the run's own gate refused the package too.
-// Nearly every refusal carries it first, so it explains nothing by itself;
-// the site shows the codes that do first, and G2 apart.
-const codeGateAgreed = "gate_failed_as_recorded"
+// G2's code (vocab.CodeGateFailedAsRecorded) says the run's own gate refused
+// the package too. Nearly every refusal carries it first, so it explains
+// nothing by itself; the site shows the codes that do first, and G2 apart.
 
 // explainingFirst orders a refusal's codes: the codes that explain it, then
 // G2's, which only says that the run's gate agreed.
@@ -294,7 +294,7 @@ func explainingFirst(codes []api.BlockedBy) []api.BlockedBy {
 	out := make([]api.BlockedBy, 0, len(codes))
 	var meta []api.BlockedBy
 	for _, c := range codes {
-		if c.Code == codeGateAgreed && len(codes) > 1 {
+		if c.Code == vocab.CodeGateFailedAsRecorded && len(codes) > 1 {
 			c.Line = "The run's own gate agreed: it refused this version too, for the reasons above."
 			meta = append(meta, c)
 			continue
@@ -375,7 +375,7 @@ func (s *Server) gradesPage(w http.ResponseWriter, r *http.Request) error {
 	v := gradesView{Common: s.common("grades"), Filter: f,
 		Filtered: f.Query != "" || f.Registry != "" || f.Verdict != "" || f.Grade != "" || f.Reason != ""}
 	v.RegistryOptions = options(f.Registry, "", "Any registry", "npm", "npm", "pypi", "PyPI")
-	v.VerdictOptions = options(f.Verdict, "", "Any verdict", "graded", "Graded", "not_gradeable", "Not graded (refused)", "out_of_scope", "Out of scope")
+	v.VerdictOptions = options(f.Verdict, "", "Any verdict", vocab.VerdictGraded, "Graded", vocab.VerdictNotGradeable, "Not graded (refused)", vocab.VerdictOutOfScope, "Out of scope")
 	v.GradeOptions = options(f.Grade, "", "Any grade", "A", "A", "B", "B", "C", "C", "F", "F")
 	reasons := []string{"", "Any reason"}
 	for _, e := range gm.Codes {
@@ -391,7 +391,7 @@ func (s *Server) gradesPage(w http.ResponseWriter, r *http.Request) error {
 	for _, e := range gm.Codes {
 		rf := base
 		rf.Reason = e.Code
-		if e.Code == codeGateAgreed {
+		if e.Code == vocab.CodeGateFailedAsRecorded {
 			if n := list.Counts.ByReason[e.Code]; n > 0 {
 				v.GateAgreed = &reasonCount{Code: e.Code, Guard: e.Guard, Line: e.Line, N: n, URL: filterURL(rf)}
 			}
@@ -622,10 +622,10 @@ var capabilityKinds = []struct{ Kind, Label string }{
 }
 
 var declaredChecks = map[string]string{
-	"undeclared_network_calls": "hosts the code contacts that neither the README nor the tool descriptions mention.",
-	"dependency_risk":          "known advisories, unpinned or deprecated direct dependencies, install-time scripts.",
-	"abandonment":              "archived repositories, no commits over a stated period, growth of unanswered issues.",
-	"fork_divergence":          "packages published from forks, and the difference between the shipped code and its upstream.",
+	vocab.CheckUndeclaredNetworkCalls: "hosts the code contacts that neither the README nor the tool descriptions mention.",
+	vocab.CheckDependencyRisk:         "known advisories, unpinned or deprecated direct dependencies, install-time scripts.",
+	vocab.CheckAbandonment:            "archived repositories, no commits over a stated period, growth of unanswered issues.",
+	vocab.CheckForkDivergence:         "packages published from forks, and the difference between the shipped code and its upstream.",
 }
 
 func deref(p *string) string {
@@ -672,7 +672,7 @@ func (s *Server) packagePage(w http.ResponseWriter, r *http.Request) error {
 	descs := map[string]string{}
 	for _, t := range d.Tools {
 		tv := toolView{Name: t.Name, State: t.DescriptionState, Hash: deref(t.ToolHash), Reason: deref(t.Reason)}
-		if t.Description != nil && t.DescriptionState != "absent" {
+		if t.Description != nil && t.DescriptionState != vocab.StateAbsent {
 			tv.Description, tv.HasDescription, tv.Pieces = *t.Description, true, holes[t.Name]
 			descs[t.Name] = *t.Description
 		}

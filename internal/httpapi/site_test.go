@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/attestari/attestari/internal/methodology"
-	"github.com/attestari/attestari/internal/policy"
+	"github.com/attestari/attestari/internal/vocab"
 )
 
 func TestSitePages(t *testing.T) {
@@ -17,7 +17,7 @@ func TestSitePages(t *testing.T) {
 	if res.StatusCode != 200 || !strings.HasPrefix(res.Header.Get("Content-Type"), "text/html") {
 		t.Fatalf("grades: %d %s", res.StatusCode, res.Header.Get("Content-Type"))
 	}
-	e, _ := policy.GateEntryFor("minified_only")
+	e, _ := vocab.GateEntryFor("minified_only")
 	for _, want := range []string{"@acme/files", "minified-server", "Not graded", html.EscapeString(e.Line), "Grade A", `for="q"`, "not_a_server"} {
 		if !strings.Contains(body, want) {
 			t.Errorf("grades page lacks %q", want)
@@ -78,7 +78,7 @@ func TestSitePages(t *testing.T) {
 		t.Errorf("a known code with no version: %d", res.StatusCode)
 	}
 	res, body = ts.get("/gate-map")
-	if res.StatusCode != 200 || !strings.Contains(body, `id="minified_only"`) || strings.Count(body, "<tr id=") != len(policy.GateMap) {
+	if res.StatusCode != 200 || !strings.Contains(body, `id="minified_only"`) || strings.Count(body, "<tr id=") != len(vocab.GateMap) {
 		t.Fatalf("gate map page: %d", res.StatusCode)
 	}
 	res, body = ts.get("/docs/methodology")

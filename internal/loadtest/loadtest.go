@@ -31,6 +31,7 @@ import (
 	"github.com/attestari/attestari/internal/httpapi"
 	"github.com/attestari/attestari/internal/store"
 	"github.com/attestari/attestari/internal/store/storetest"
+	"github.com/attestari/attestari/internal/vocab"
 )
 
 // Options bounds a run.
@@ -134,14 +135,14 @@ func Seed(ctx context.Context, st *store.Store, versions, perPub int) error {
 	for start, n := 0, 0; start < versions; start, n = start+perPub, n+1 {
 		p := storetest.Publication(fmt.Sprintf("lt-pub-%03d", n), fmt.Sprintf("lt-run-%03d", n), at.Add(time.Duration(n)*time.Hour))
 		for i := start; i < min(start+perPub, versions); i++ {
-			grade, verdict, codes := "A", "graded", []string(nil)
+			grade, verdict, codes := "A", vocab.VerdictGraded, []string(nil)
 			if i%7 == 3 {
-				grade, verdict, codes = "", "not_gradeable", []string{"minified_only"}
+				grade, verdict, codes = "", vocab.VerdictNotGradeable, []string{vocab.CodeMinifiedOnly}
 			}
 			pkg := storetest.Package("npm", Name(i), "1.0.0", verdict, grade, codes,
-				storetest.Tool("read_file", "readable", "Reads a file from the workspace.", "json", `{"type":"object","properties":{"path":{"type":"string"}},"required":["path"]}`),
-				storetest.Tool("list_files", "readable", "Lists the files of a directory.", "source", "z.object({ dir: z.string() })"),
-				storetest.Tool("search_"+strconv.Itoa(i), "readable", "Searches the workspace for text.", "none", ""))
+				storetest.Tool("read_file", vocab.StateReadable, "Reads a file from the workspace.", "json", `{"type":"object","properties":{"path":{"type":"string"}},"required":["path"]}`),
+				storetest.Tool("list_files", vocab.StateReadable, "Lists the files of a directory.", "source", "z.object({ dir: z.string() })"),
+				storetest.Tool("search_"+strconv.Itoa(i), vocab.StateReadable, "Searches the workspace for text.", "none", ""))
 			p.Packages = append(p.Packages, pkg)
 		}
 		if err := st.LoadPublication(ctx, p); err != nil {

@@ -21,6 +21,7 @@ import (
 	"github.com/gowebpki/jcs"
 
 	"github.com/attestari/attestari/internal/rundir"
+	"github.com/attestari/attestari/internal/vocab"
 )
 
 // Schema kinds as the extractor records them on a surface entry.
@@ -162,14 +163,6 @@ type Attested struct {
 	Reason       string     `json:"manifest_reason,omitempty"`
 }
 
-// Description states (methodology §5), as the extractor records them.
-const (
-	stateReadable   = "readable"
-	statePartial    = "partial"
-	stateUnreadable = "unreadable"
-	stateAbsent     = "absent"
-)
-
 // HashTool computes one tool's entry of tool_hashes.
 func HashTool(e rundir.Entry) ToolHash {
 	th := ToolHash{Name: e.Name, DescriptionState: e.DescriptionState, SchemaKind: e.SchemaKind, File: e.File, Line: e.Line}
@@ -177,22 +170,22 @@ func HashTool(e rundir.Entry) ToolHash {
 		th.Reason = ReasonOffByDefault
 		return th
 	}
-	if e.NameState != "" && e.NameState != stateReadable {
+	if e.NameState != "" && e.NameState != vocab.StateReadable {
 		th.Reason = ReasonNameUnreadable
 		return th
 	}
 	desc := e.DescriptionRaw
 	switch e.DescriptionState {
-	case stateReadable:
-	case stateAbsent:
+	case vocab.StateReadable:
+	case vocab.StateAbsent:
 		// docs/methodology.md §7 (a Versions line): an absent description is
 		// hashed as the empty string, which is what a client receives; every
 		// byte the client sees is then attested.
 		desc = ""
-	case statePartial:
+	case vocab.StatePartial:
 		th.Reason = ReasonDescriptionPartial
 		return th
-	case stateUnreadable:
+	case vocab.StateUnreadable:
 		th.Reason = ReasonDescriptionUnreadable
 		return th
 	default:
@@ -251,7 +244,7 @@ func Compute(s *rundir.Surface) Attested {
 		digests = append(digests, d)
 	}
 	switch {
-	case s.Outcome != "parsed":
+	case s.Outcome != vocab.OutcomeParsed:
 		a.Reason = ReasonSurfaceNotParsed
 	case missing:
 		a.Reason = ReasonToolWithoutHash

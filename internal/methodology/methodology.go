@@ -12,8 +12,6 @@ package methodology
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -24,6 +22,7 @@ import (
 	"sync"
 
 	"github.com/attestari/attestari"
+	"github.com/attestari/attestari/internal/vocab"
 )
 
 // Version is the methodology version in force. It must equal the version on
@@ -159,7 +158,7 @@ var load = sync.OnceValue(func() loaded {
 	if err != nil {
 		panic(fmt.Sprintf("methodology: embedded snapshots unreadable (build defect): %v", err))
 	}
-	return loaded{document: doc, sha256: hexSHA256(doc), snapshots: snaps}
+	return loaded{document: doc, sha256: vocab.SHA256Hex(doc), snapshots: snaps}
 })
 
 // loadSnapshots reads every <version>.md in dir, in ascending version order.
@@ -186,15 +185,10 @@ func loadSnapshots(fsys fs.FS, dir string) ([]SnapshotFile, error) {
 		if err != nil {
 			return nil, fmt.Errorf("read snapshot %s: %w", e.Name(), err)
 		}
-		out = append(out, SnapshotFile{Version: v, SHA256: hexSHA256(b), Bytes: b})
+		out = append(out, SnapshotFile{Version: v, SHA256: vocab.SHA256Hex(b), Bytes: b})
 	}
 	slices.SortFunc(out, func(a, b SnapshotFile) int { return compareVersions(a.Version, b.Version) })
 	return out, nil
-}
-
-func hexSHA256(b []byte) string {
-	sum := sha256.Sum256(b)
-	return hex.EncodeToString(sum[:])
 }
 
 // Document returns a copy of the bytes of docs/methodology.md, the document

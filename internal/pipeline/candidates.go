@@ -15,6 +15,7 @@ import (
 	"github.com/Masterminds/semver/v3"
 
 	"github.com/attestari/attestari/internal/registry"
+	"github.com/attestari/attestari/internal/vocab"
 )
 
 // CandidatesSchema is the value of a candidates file's "schema" member. A
@@ -204,7 +205,7 @@ func LoadCandidates(path string) (*Candidates, string, error) {
 		}
 		return nil, "", err
 	}
-	return c, sha256Hex(b), nil
+	return c, vocab.SHA256Hex(b), nil
 }
 
 // ParseCandidates parses a candidates file strictly: unknown members,

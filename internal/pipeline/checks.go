@@ -5,8 +5,7 @@ import (
 	"fmt"
 
 	"github.com/attestari/attestari/internal/checks"
-
-	"github.com/attestari/attestari/internal/policy"
+	"github.com/attestari/attestari/internal/vocab"
 )
 
 // DefaultChecks are the checks that need no configuration, in the order they
@@ -29,7 +28,7 @@ func DefaultChecks() []Check {
 type SurfaceCheck struct{}
 
 // ID is the check id.
-func (SurfaceCheck) ID() string { return policy.CheckSurface }
+func (SurfaceCheck) ID() string { return vocab.CheckSurface }
 
 // Run records the surface outcome.
 func (SurfaceCheck) Run(_ context.Context, in CheckInput) (CheckOutput, error) {
@@ -39,7 +38,7 @@ func (SurfaceCheck) Run(_ context.Context, in CheckInput) (CheckOutput, error) {
 	out := CheckOutput{}
 	out.Result.Outcome = in.Surface.Outcome
 	out.Result.Detail = in.Surface.OutcomeDetail
-	if in.Surface.Outcome == policy.CodeMinifiedOnly {
+	if in.Surface.Outcome == vocab.CodeMinifiedOnly {
 		fs, err := checks.MinifiedOnlyFindings(in.Surface, func(path string) ([]byte, error) {
 			if in.Artifact != nil {
 				if b, ok := in.Artifact.Bytes(path); ok {

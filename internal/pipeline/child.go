@@ -19,8 +19,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/attestari/attestari/internal/artifact"
-	"github.com/attestari/attestari/internal/policy"
 	"github.com/attestari/attestari/internal/rundir"
+	"github.com/attestari/attestari/internal/vocab"
 )
 
 // Extraction in a child process (docs/reliability.md §2 and §4).
@@ -151,7 +151,7 @@ func ServeChild(ctx context.Context, stdin io.Reader, stdout io.Writer, fn Child
 	if _, err := io.ReadFull(br, data); err != nil {
 		return fmt.Errorf("pipeline.ServeChild: artifact: %w", err)
 	}
-	if got := rundir.SHA256Hex(data); got != req.ArtifactSHA256 {
+	if got := vocab.SHA256Hex(data); got != req.ArtifactSHA256 {
 		return fmt.Errorf("pipeline.ServeChild: artifact hashes to %s, the header says %s", got, req.ArtifactSHA256)
 	}
 	l := req.Limits
@@ -162,10 +162,10 @@ func ServeChild(ctx context.Context, stdin io.Reader, stdout io.Writer, fn Child
 	if err != nil {
 		// As extractor.FromArchive: an archive the reader refuses with an
 		// error is unreadable, whatever the error.
-		art = &artifact.Artifact{Outcome: artifact.OutcomeArchiveUnreadable, Cause: "read", Reason: err.Error()}
+		art = &artifact.Artifact{Outcome: vocab.OutcomeArchiveUnreadable, Cause: "read", Reason: err.Error()}
 	}
 	switch {
-	case art.Outcome == artifact.OutcomeArchiveUnreadable:
+	case art.Outcome == vocab.OutcomeArchiveUnreadable:
 		res.Surface = UnreadableSurface(req.Package, req.ArtifactSHA256, "", art)
 	default:
 		s, err := fn(ctx, ExtractInput{Package: req.Package, ArtifactSHA256: req.ArtifactSHA256, Artifact: art, Data: data, Format: req.Format, Limits: limits}, b)
@@ -268,7 +268,7 @@ func (c *ChildExtractor) withDefaults() childOpts {
 func (c *ChildExtractor) Extract(ctx context.Context, in ExtractInput) (rundir.Surface, error) {
 	o := c.withDefaults()
 	if c.Path == "" {
-		return rundir.Surface{}, kinded(KindExtractorUnavailable, errors.New("no extraction binary is configured"))
+		return rundir.Surface{}, kinded(vocab.FailureExtractorUnavailable, errors.New("no extraction binary is configured"))
 	}
 	if in.Data == nil {
 		return rundir.Surface{}, errors.New("pipeline.ChildExtractor: no artifact bytes to hand the child")
@@ -295,7 +295,7 @@ func (c *ChildExtractor) Extract(ctx context.Context, in ExtractInput) (rundir.S
 
 	start := time.Now()
 	if err := cmd.Start(); err != nil {
-		return rundir.Surface{}, kinded(KindExtractorUnavailable, fmt.Errorf("start the extraction process: %w", err))
+		return rundir.Surface{}, kinded(vocab.FailureExtractorUnavailable, fmt.Errorf("start the extraction process: %w", err))
 	}
 	n := c.live.Add(1)
 	defer c.live.Add(-1)
@@ -389,7 +389,7 @@ wait:
 // ended at the budget: nothing was read, so nothing is presented.
 func BudgetExceededSurface(ref rundir.PackageRef, sha, version string, b rundir.Budget, detail string) *rundir.Surface {
 	s := UnreadableSurface(ref, sha, version, &artifact.Artifact{})
-	s.Outcome, s.OutcomeDetail, s.Budget = policy.CodeExtractionBudgetExceeded, detail, b
+	s.Outcome, s.OutcomeDetail, s.Budget = vocab.CodeExtractionBudgetExceeded, detail, b
 	return s
 }
 

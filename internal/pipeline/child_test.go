@@ -27,6 +27,7 @@ import (
 	"github.com/attestari/attestari/internal/policy"
 	"github.com/attestari/attestari/internal/registry/fakeregistry"
 	"github.com/attestari/attestari/internal/rundir"
+	"github.com/attestari/attestari/internal/vocab"
 )
 
 // childModeEnv makes the test binary a child extraction process (TestMain):
@@ -210,8 +211,8 @@ func TestChildDeathsAreFailureRows(t *testing.T) {
 	for k, cause := range wantCause {
 		name := "dies-" + strings.ToLower(k)
 		fs := failures[name]
-		if len(fs) != 1 || fs[0].Stage != StageSurface || fs[0].Kind != KindExtractorCrashed {
-			t.Errorf("%s: failures %+v, want one surface/%s", name, fs, KindExtractorCrashed)
+		if len(fs) != 1 || fs[0].Stage != vocab.StageSurface || fs[0].Kind != vocab.FailureExtractorCrashed {
+			t.Errorf("%s: failures %+v, want one surface/%s", name, fs, vocab.FailureExtractorCrashed)
 			continue
 		}
 		f := fs[0]
@@ -228,7 +229,7 @@ func TestChildDeathsAreFailureRows(t *testing.T) {
 	if f := failures["dies-stackoverflow"]; len(f) == 1 && !strings.Contains(f[0].Message, fmt.Sprintf("goroutine stack exceeds %d-byte limit", ChildStackLimit(160<<20))) {
 		t.Errorf("stack overflow cause %q does not name the child's stack limit", f[0].Message)
 	}
-	if s, ok := surfaces["dies-memory"]; !ok || s.Outcome != policy.CodeExtractionBudgetExceeded || len(failures["dies-memory"]) != 0 ||
+	if s, ok := surfaces["dies-memory"]; !ok || s.Outcome != vocab.CodeExtractionBudgetExceeded || len(failures["dies-memory"]) != 0 ||
 		s.Budget.RSSBytesLimit != 160<<20 || s.Budget.RSSBytes <= s.Budget.RSSBytesLimit || !strings.Contains(s.OutcomeDetail, "resident memory") {
 		t.Errorf("memory: surface %+v, failures %+v", s, failures["dies-memory"])
 	}
@@ -255,14 +256,14 @@ func TestChildDeathsAreFailureRows(t *testing.T) {
 	for _, k := range kinds {
 		name := "dies-" + strings.ToLower(k)
 		r := rows[name]
-		want := []string{policy.CodeGateFailedAsRecorded, policy.CodeGateNotRecomputable, policy.CodeCheckMissing, policy.CodeCheckFailed}
+		want := []string{vocab.CodeGateFailedAsRecorded, vocab.CodeGateNotRecomputable, vocab.CodeCheckMissing, vocab.CodeCheckFailed}
 		switch k {
 		case "EXIT":
 			want = want[:3] // no trace, so nothing says it was a crash but the missing row
 		case "MEMORY":
-			want = []string{policy.CodeGateFailedAsRecorded, policy.CodeExtractionBudgetExceeded}
+			want = []string{vocab.CodeGateFailedAsRecorded, vocab.CodeExtractionBudgetExceeded}
 		}
-		if r.Verdict != policy.VerdictNotGradeable {
+		if r.Verdict != vocab.VerdictNotGradeable {
 			t.Errorf("%s: verdict %q", name, r.Verdict)
 		}
 		for _, c := range want {
@@ -297,7 +298,7 @@ func TestChildWallBudget(t *testing.T) {
 		}
 		found = true
 		b := s.Budget
-		if s.Outcome != policy.CodeExtractionBudgetExceeded || !strings.Contains(s.OutcomeDetail, "wall time passed the budget of 1s") ||
+		if s.Outcome != vocab.CodeExtractionBudgetExceeded || !strings.Contains(s.OutcomeDetail, "wall time passed the budget of 1s") ||
 			b.WallMsLimit != 1000 || b.WallMs < 1200 || b.RSSBytes <= 0 {
 			t.Errorf("hang: outcome %s (%s), budget %+v", s.Outcome, s.OutcomeDetail, b)
 		}
@@ -310,7 +311,7 @@ func TestChildWallBudget(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, r := range d.Packages {
-		if r.Package.Name == "dies-hang" && (r.Verdict != policy.VerdictNotGradeable || !slices.Contains(r.BlockedBy, policy.CodeExtractionBudgetExceeded)) {
+		if r.Package.Name == "dies-hang" && (r.Verdict != vocab.VerdictNotGradeable || !slices.Contains(r.BlockedBy, vocab.CodeExtractionBudgetExceeded)) {
 			t.Errorf("hang: verdict %s blocked by %v", r.Verdict, r.BlockedBy)
 		}
 	}
@@ -483,7 +484,7 @@ func TestKilledWorkerRetriesExtractionBoundedly(t *testing.T) {
 		if p.Package.Name != "dies-hang" {
 			continue
 		}
-		if len(p.Failures) != 1 || p.Failures[0].Stage != StageSurface || p.Failures[0].Kind != KindExtractorAbandoned ||
+		if len(p.Failures) != 1 || p.Failures[0].Stage != vocab.StageSurface || p.Failures[0].Kind != vocab.FailureExtractorAbandoned ||
 			!strings.Contains(p.Failures[0].Message, fmt.Sprintf("started %d times", MaxExtractAttempts)) {
 			t.Fatalf("abandoned package's failures %+v", p.Failures)
 		}
@@ -580,7 +581,7 @@ func alive(pid int) bool {
 func TestServeChildProtocol(t *testing.T) {
 	data := serverTarball(t, "p", "echo")
 	req := childRequest{Schema: childSchema, Package: rundir.PackageRef{Registry: "npm", Name: "p", Version: "1.0.0"},
-		ArtifactSHA256: rundir.SHA256Hex(data), Format: artifact.FormatNpmTarball, Size: int64(len(data)), WallBudgetMs: 1000, RSSBudgetBytes: 1 << 30}
+		ArtifactSHA256: vocab.SHA256Hex(data), Format: artifact.FormatNpmTarball, Size: int64(len(data)), WallBudgetMs: 1000, RSSBudgetBytes: 1 << 30}
 	// ServeChild sets this process's stack and memory limits, as a child's.
 	stack, mem := debug.SetMaxStack(1<<30), debug.SetMemoryLimit(-1)
 	t.Cleanup(func() { debug.SetMaxStack(stack); debug.SetMemoryLimit(mem) })
@@ -678,7 +679,7 @@ func TestChildThatCannotStart(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, p := range files.Summary.Packages {
-		if len(p.Failures) != 1 || p.Failures[0].Stage != StageSurface || p.Failures[0].Kind != KindExtractorUnavailable {
+		if len(p.Failures) != 1 || p.Failures[0].Stage != vocab.StageSurface || p.Failures[0].Kind != vocab.FailureExtractorUnavailable {
 			t.Errorf("%s: failures %+v", p.Package.Name, p.Failures)
 		}
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/attestari/attestari/internal/registry"
 	"github.com/attestari/attestari/internal/rundir"
+	"github.com/attestari/attestari/internal/vocab"
 )
 
 // Delegation (methodology §4). A package whose surface row says it hands
@@ -132,7 +133,7 @@ func (r *runner) resolveDelegation(ctx context.Context, w *pkgWork, d rundir.Del
 			return res, kinded(resolveKind(err), err)
 		}
 		if p.Versions[res.Version] == nil {
-			return res, kinded(registry.OutcomeMalformed, fmt.Errorf("packument of %s lists %s but has no manifest for it", d.Name, res.Version))
+			return res, kinded(vocab.RecordMalformed, fmt.Errorf("packument of %s lists %s but has no manifest for it", d.Name, res.Version))
 		}
 		return res, nil
 	case RegistryPyPI:

@@ -16,6 +16,7 @@ import (
 	"github.com/attestari/attestari/internal/registry"
 	"github.com/attestari/attestari/internal/registry/fakeregistry"
 	"github.com/attestari/attestari/internal/rundir"
+	"github.com/attestari/attestari/internal/vocab"
 )
 
 // shimTarball is a one-file shim: it registers nothing and loads target.
@@ -198,7 +199,7 @@ func TestDelegationTargetsJoinTheRun(t *testing.T) {
 	}
 
 	// Targets that do not resolve are recorded, not followed.
-	for name, kind := range map[string]string{"shim-u": registry.OutcomeNotFound, "shim-v": KindNoMatchingVersion} {
+	for name, kind := range map[string]string{"shim-u": vocab.RecordNotFound, "shim-v": vocab.FailureNoMatchingVersion} {
 		d := delegationOf(t, f, name)
 		if d.ResolvedVersion != "" || d.NotFollowed != kind || d.NotFollowedDetail == "" {
 			t.Errorf("%s delegates_to %+v, want not followed (%s)", name, d, kind)
@@ -209,7 +210,7 @@ func TestDelegationTargetsJoinTheRun(t *testing.T) {
 	}
 	c := f.Summary.Counts
 	if c[CountJoinedByDelegation] != len(joinedTargets) || c[CountDelegating] != 13 ||
-		c[countDelegationNotFollowedPf+NotFollowedHopLimit] != 1 || c[countDelegationNotFollowedPf+KindNoMatchingVersion] != 1 {
+		c[countDelegationNotFollowedPf+NotFollowedHopLimit] != 1 || c[countDelegationNotFollowedPf+vocab.FailureNoMatchingVersion] != 1 {
 		t.Errorf("counts %v", c)
 	}
 
@@ -257,7 +258,7 @@ func TestDelegationTargetsJoinTheRun(t *testing.T) {
 	}
 	for _, k := range []string{"npm:shim-a@1.0.0", "npm:shim-u@1.0.0", "npm:h3@1.0.0"} {
 		r := rows[k]
-		if r.Verdict != policy.VerdictNotGradeable || !slices.Contains(r.BlockedBy, policy.CodeNoRegistrationSite) || r.DelegatesTo == nil {
+		if r.Verdict != vocab.VerdictNotGradeable || !slices.Contains(r.BlockedBy, vocab.CodeNoRegistrationSite) || r.DelegatesTo == nil {
 			t.Errorf("%s: verdict %s blocked_by %v delegates_to %+v", k, r.Verdict, r.BlockedBy, r.DelegatesTo)
 		}
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/attestari/attestari/internal/analyzer"
 	"github.com/attestari/attestari/internal/checks"
 	"github.com/attestari/attestari/internal/rundir"
+	"github.com/attestari/attestari/internal/vocab"
 )
 
 // The inventory pass (`attestari run --inventory RUN`, docs/inventory.md):
@@ -171,7 +172,7 @@ func RunInventory(ctx context.Context, o InventoryOptions) (*Inventory, string, 
 	for i := range surfaces {
 		s := &surfaces[i]
 		for _, e := range s.AllEntries() {
-			if e.DescriptionState != "readable" && e.DescriptionState != "partial" {
+			if e.DescriptionState != vocab.StateReadable && e.DescriptionState != vocab.StatePartial {
 				continue
 			}
 			inv.Counts.EntriesRead++
@@ -283,7 +284,7 @@ func notAnalyzedKey(p rundir.PackageRef, kind, name, file string, line int) stri
 func recordedRouting(results []rundir.Result, na []rundir.NotAnalyzed) routingIndex {
 	ix := routingIndex{counts: map[string]int{}, analysed: map[string]bool{}, notAnalyzed: map[string]bool{}}
 	for _, r := range results {
-		if r.Check != checks.CheckID || r.Outcome == ResultError || r.Outcome == checks.OutcomeError || r.Outcome == checks.OutcomeSkipped {
+		if r.Check != vocab.CheckModel || r.Outcome == vocab.ResultError || r.Outcome == vocab.ResultSkipped {
 			continue
 		}
 		ix.analysed[r.Package.Key()] = true
@@ -303,7 +304,7 @@ func recordedRouting(results []rundir.Result, na []rundir.NotAnalyzed) routingIn
 		}
 	}
 	for _, n := range na {
-		if n.Check == checks.CheckID {
+		if n.Check == vocab.CheckModel {
 			ix.notAnalyzed[notAnalyzedKey(n.Package, n.Kind, n.Name, n.File, n.Line)] = true
 		}
 	}

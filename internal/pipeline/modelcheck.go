@@ -8,6 +8,7 @@ import (
 
 	"github.com/attestari/attestari/internal/analyzer"
 	"github.com/attestari/attestari/internal/checks"
+	"github.com/attestari/attestari/internal/vocab"
 )
 
 // ModelCheck runs model_directed_text (internal/checks) in the pipeline:
@@ -24,7 +25,7 @@ type ModelCheck struct {
 }
 
 // ID is the check id.
-func (ModelCheck) ID() string { return checks.CheckID }
+func (ModelCheck) ID() string { return vocab.CheckModel }
 
 // audit is what the check set aside, kept in its result row.
 type audit struct {

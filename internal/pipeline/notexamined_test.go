@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/attestari/attestari/internal/policy"
-	"github.com/attestari/attestari/internal/registry"
 	"github.com/attestari/attestari/internal/registry/fakeregistry"
+	"github.com/attestari/attestari/internal/vocab"
 )
 
 // TestOperatorMistakesEndToEnd runs a misspelt name, a version that is not
@@ -69,7 +69,7 @@ func TestOperatorMistakesEndToEnd(t *testing.T) {
 		// The test extractor's version is not in the version table, so the
 		// refusal's code is version_pair_not_allowed here; the policy's own
 		// tests show the fetch failure's check_failed.
-		if p.Verdict == policy.VerdictNotGradeable {
+		if p.Verdict == vocab.VerdictNotGradeable {
 			refused[p.Package.Name] = true
 		}
 		if slices.ContainsFunc(d.NotExamined, func(n policy.NotExaminedRow) bool { return n.Package.Name == p.Package.Name }) {
@@ -90,15 +90,15 @@ func TestOperatorMistakesEndToEnd(t *testing.T) {
 // this package records: every operator-side kind is one, and no kind that
 // says the package exists (or may) and could not be examined is.
 func TestNotExaminedKindsArePipelineKinds(t *testing.T) {
-	for _, k := range []string{registry.OutcomeNotFound, registry.OutcomeInvalidRequest, KindNoMatchingVersion,
-		KindInvalidSpecifier, KindUnsupportedSpecifier, KindRegistryNotConfigured, registry.OutcomeCanceled} {
+	for _, k := range []string{vocab.RecordNotFound, vocab.RecordInvalidRequest, vocab.FailureNoMatchingVersion,
+		vocab.FailureInvalidSpecifier, vocab.FailureUnsupportedSpecifier, vocab.FailureRegistryNotConfigured, vocab.RecordCanceled} {
 		if !policy.NotExaminedKind(k) {
 			t.Errorf("%s is an operator-side kind the policy does not set apart", k)
 		}
 	}
-	for _, k := range []string{registry.OutcomeHTTPError, registry.OutcomeNetworkError, registry.OutcomeIntegrityMismatch,
-		registry.OutcomeNoIntegrity, registry.OutcomeTooLarge, registry.OutcomeMalformed, KindNoDistribution, KindEvidenceStore,
-		KindCorruptBlob, KindExtractorError, KindExtractorCrashed, KindPanic, KindInternal} {
+	for _, k := range []string{vocab.RecordHTTPError, vocab.RecordNetworkError, vocab.RecordIntegrityMismatch,
+		vocab.RecordNoIntegrity, vocab.RecordTooLarge, vocab.RecordMalformed, vocab.FailureNoDistribution, vocab.FailureEvidenceStore,
+		vocab.FailureCorruptBlob, vocab.FailureExtractorError, vocab.FailureExtractorCrashed, vocab.FailurePanic, vocab.FailureInternal} {
 		if policy.NotExaminedKind(k) {
 			t.Errorf("%s says the package exists or may; the policy must refuse it, not set it apart", k)
 		}

@@ -19,6 +19,7 @@ import (
 	"github.com/attestari/attestari/internal/registry"
 	"github.com/attestari/attestari/internal/registry/fakeregistry"
 	"github.com/attestari/attestari/internal/rundir"
+	"github.com/attestari/attestari/internal/vocab"
 )
 
 func byName[T any](t *testing.T, rows []T, pkg func(T) rundir.PackageRef, name string) []T {
@@ -108,7 +109,7 @@ func TestRunRecordsEveryOutcome(t *testing.T) {
 	if h.Status != rundir.StatusFinished || h.FinishedAt == nil || h.RunID != res.RunID ||
 		h.MethodologyVersion != methodology.Version || h.MethodologySHA256 != methodology.SHA256() ||
 		h.ExtractorVersion != fakeExtractorVersion || h.VerifierVersion != checks.VerifierVersion ||
-		h.CodeCommit != o.CodeCommit || h.CodeDirty || h.CandidatesSHA256 != rundir.SHA256Hex(raw) ||
+		h.CodeCommit != o.CodeCommit || h.CodeDirty || h.CandidatesSHA256 != vocab.SHA256Hex(raw) ||
 		!slices.Equal(h.Checks, []string{"undetermined_tool_surface", "publisher_provenance"}) ||
 		len(h.Inputs) != 2 || h.Inputs[0].SHA256 != h.CandidatesSHA256 || h.Inputs[0].Path != w.cands {
 		t.Fatalf("header %+v", h)
@@ -166,7 +167,7 @@ func TestRunRecordsEveryOutcome(t *testing.T) {
 		t.Fatalf("missing-package gate %+v", g)
 	}
 	mp := byName(t, f.Records, func(r rundir.Record) rundir.PackageRef { return r.Package }, "missing-package")
-	if len(mp) != 1 || mp[0].Outcome != registry.OutcomeNotFound || mp[0].Status != 404 || mp[0].Package.Version != "1.0.0" {
+	if len(mp) != 1 || mp[0].Outcome != vocab.RecordNotFound || mp[0].Status != 404 || mp[0].Package.Version != "1.0.0" {
 		t.Fatalf("missing-package records %+v", mp)
 	}
 
@@ -175,7 +176,7 @@ func TestRunRecordsEveryOutcome(t *testing.T) {
 		t.Fatalf("tampered failures %v", k)
 	}
 	for _, r := range byName(t, f.Records, func(r rundir.Record) rundir.PackageRef { return r.Package }, "tampered") {
-		if r.Kind == registry.KindNPMTarball && (r.Outcome != registry.OutcomeIntegrityMismatch || r.SHA256 != "" || r.Error == "") {
+		if r.Kind == vocab.KindNPMTarball && (r.Outcome != vocab.RecordIntegrityMismatch || r.SHA256 != "" || r.Error == "") {
 			t.Fatalf("tampered tarball record %+v", r)
 		}
 	}
@@ -214,7 +215,7 @@ func TestRunRecordsEveryOutcome(t *testing.T) {
 	var pk []string
 	for _, r := range byName(t, f.Records, func(r rundir.Record) rundir.PackageRef { return r.Package }, "mcp-py-server") {
 		pk = append(pk, r.Kind)
-		if r.Kind == registry.KindPyPIFile && !strings.HasSuffix(r.URL, "-py3-none-any.whl") {
+		if r.Kind == vocab.KindPyPIFile && !strings.HasSuffix(r.URL, "-py3-none-any.whl") {
 			t.Errorf("downloaded %s", r.URL)
 		}
 	}
@@ -231,7 +232,7 @@ func TestRunRecordsEveryOutcome(t *testing.T) {
 	if st := ps.Failures[0].Stack; !strings.Contains(st, "panicCheck") || strings.Contains(st, "goroutine ") || strings.Contains(st, "+0x") {
 		t.Fatalf("stack not recorded, or not cleaned:\n%s", st)
 	}
-	if r := resultsOf(t, f, "mcp-server-02"); r["publisher_provenance"].Outcome != ResultError || r["undetermined_tool_surface"].Outcome != "parsed" {
+	if r := resultsOf(t, f, "mcp-server-02"); r["publisher_provenance"].Outcome != vocab.ResultError || r["undetermined_tool_surface"].Outcome != "parsed" {
 		t.Fatalf("panic results %+v", r)
 	}
 

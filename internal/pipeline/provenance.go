@@ -8,6 +8,7 @@ import (
 
 	"github.com/attestari/attestari/internal/checks"
 	"github.com/attestari/attestari/internal/repohost"
+	"github.com/attestari/attestari/internal/vocab"
 )
 
 // ProvenanceCheck runs publisher_provenance (internal/checks) in the
@@ -24,7 +25,7 @@ type ProvenanceCheck struct {
 }
 
 // ID is the check id.
-func (ProvenanceCheck) ID() string { return checks.ProvenanceCheckID }
+func (ProvenanceCheck) ID() string { return vocab.CheckProvenance }
 
 // Run examines one package's provenance. With no registry record at all
 // (the fetch failed before anything was served) it is skipped: there is

@@ -7,11 +7,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/attestari/attestari/internal/checks"
 	"github.com/attestari/attestari/internal/registry/fakeregistry"
 	"github.com/attestari/attestari/internal/repohost"
 	"github.com/attestari/attestari/internal/repohost/fakehost"
 	"github.com/attestari/attestari/internal/rundir"
+	"github.com/attestari/attestari/internal/vocab"
 )
 
 // TestProvenanceCheckRecordsRepositoryHost runs publisher_provenance in the
@@ -48,11 +48,11 @@ func TestProvenanceCheckRecordsRepositoryHost(t *testing.T) {
 	}
 	var prov *rundir.Result
 	for i, r := range f.Results {
-		if r.Check == checks.ProvenanceCheckID {
+		if r.Check == vocab.CheckProvenance {
 			prov = &f.Results[i]
 		}
 	}
-	if prov == nil || prov.Outcome == "" || prov.Outcome == ResultError {
+	if prov == nil || prov.Outcome == "" || prov.Outcome == vocab.ResultError {
 		t.Fatalf("no usable publisher_provenance result row: %+v", f.Results)
 	}
 	kinds := map[string]bool{}

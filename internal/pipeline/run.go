@@ -23,6 +23,7 @@ import (
 	"github.com/attestari/attestari/internal/evidence"
 	"github.com/attestari/attestari/internal/methodology"
 	"github.com/attestari/attestari/internal/rundir"
+	"github.com/attestari/attestari/internal/vocab"
 )
 
 // Names inside a run directory besides rundir's files.
@@ -65,7 +66,7 @@ type resolution struct {
 // packageFileName names a candidate's file by the hash of its identity:
 // names and ranges may hold any character, and a file name must not.
 func packageFileName(c Candidate) string {
-	return sha256Hex([]byte(c.identity()))[:32] + ".json"
+	return vocab.SHA256Hex([]byte(c.identity()))[:32] + ".json"
 }
 
 var runIDRe = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$`)
@@ -223,7 +224,7 @@ func prepare(o Options) (*runner, func(), error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("pipeline: %w", err)
 	}
-	if sha256Hex(raw) != sum {
+	if vocab.SHA256Hex(raw) != sum {
 		return nil, nil, fmt.Errorf("pipeline: candidates file %s changed while it was read", o.CandidatesPath)
 	}
 	r.cands = cands
@@ -261,7 +262,7 @@ func prepare(o Options) (*runner, func(), error) {
 		if err != nil {
 			return fail(fmt.Errorf("pipeline: input file: %w", err))
 		}
-		inputs = append(inputs, rundir.InputFile{Path: p, SHA256: sha256Hex(b)})
+		inputs = append(inputs, rundir.InputFile{Path: p, SHA256: vocab.SHA256Hex(b)})
 	}
 	h := want
 	h.RunID = id
@@ -315,7 +316,7 @@ func (r *runner) loadForResume(want rundir.Header) error {
 		return fmt.Errorf("pipeline: resume %s: %w", r.dir, err)
 	}
 	var diffs []string
-	if got := sha256Hex(raw); got != h.CandidatesSHA256 {
+	if got := vocab.SHA256Hex(raw); got != h.CandidatesSHA256 {
 		diffs = append(diffs, fmt.Sprintf("the run's copy of the candidates file hashes to %s, the header records %s", got, h.CandidatesSHA256))
 	}
 	if r.o.CandidatesPath != "" {
@@ -323,7 +324,7 @@ func (r *runner) loadForResume(want rundir.Header) error {
 		if err != nil {
 			return fmt.Errorf("pipeline: resume: %w", err)
 		}
-		if sha256Hex(b) != h.CandidatesSHA256 {
+		if vocab.SHA256Hex(b) != h.CandidatesSHA256 {
 			diffs = append(diffs, fmt.Sprintf("candidates file %s is not the one the run started with", r.o.CandidatesPath))
 		}
 	}
@@ -638,7 +639,7 @@ func (r *runner) examineProtected(ctx context.Context, j job) (pf *packageFile) 
 		Records: []rundir.Record{}, Results: []rundir.Result{}, Findings: []rundir.Finding{}, NotAnalyzed: []rundir.NotAnalyzed{},
 		Gradeable: rundir.Gradeable{Package: ref, OK: false, Reasons: []string{}},
 		Summary: rundir.PackageSummary{Package: ref, Stages: []rundir.StageTiming{},
-			Failures: []rundir.Failure{{Stage: StagePipeline, Kind: KindPanic, Message: err.Error(), Stack: stack}},
+			Failures: []rundir.Failure{{Stage: vocab.StagePipeline, Kind: vocab.FailurePanic, Message: err.Error(), Stack: stack}},
 			JoinedBy: joinedBy(j), Hop: j.hop},
 	}
 }
@@ -666,8 +667,6 @@ func writeSeven(dir string, f *rundir.Files) error {
 	}
 	return nil
 }
-
-func sha256Hex(b []byte) string { return rundir.SHA256Hex(b) }
 
 func isNil(v any) bool {
 	if v == nil {

@@ -9,6 +9,7 @@ import (
 	"sort"
 
 	"github.com/attestari/attestari/internal/rundir"
+	"github.com/attestari/attestari/internal/vocab"
 )
 
 // RunInfo is one run directory under Home/runs.
@@ -76,7 +77,7 @@ func LatestResumable(home, candidatesPath string) (RunInfo, bool, error) {
 	if err != nil {
 		return RunInfo{}, false, fmt.Errorf("pipeline.LatestResumable: %w", err)
 	}
-	sum := sha256Hex(b)
+	sum := vocab.SHA256Hex(b)
 	runs, err := ListRuns(home)
 	if err != nil {
 		return RunInfo{}, false, err

@@ -17,16 +17,12 @@ import (
 	"github.com/attestari/attestari/internal/policy"
 	"github.com/attestari/attestari/internal/registry"
 	"github.com/attestari/attestari/internal/rundir"
+	"github.com/attestari/attestari/internal/vocab"
 )
 
-// Stage names as summary.json records them; each check's stage is its id.
-const (
-	StageFetch   = "fetch"
-	StageSurface = "surface"
-	StageGate    = "gate"
-	// StagePipeline is a failure outside any stage: a bug in this package.
-	StagePipeline = "pipeline"
-)
+// Stage names and failure kinds as summary.json records them are the
+// project's vocabulary (vocab.Stage*, vocab.Failure*; a fetch failure's kind
+// is its record outcome, vocab.Record*); a check's stage is its id.
 
 // Stage statuses.
 const (
@@ -34,36 +30,6 @@ const (
 	StageFailed  = "failed"
 	StageSkipped = "skipped"
 )
-
-// Failure kinds of summary.json. A fetch failure's kind is the registry
-// client's record outcome (registry.Outcome*: not_found, integrity_mismatch,
-// no_integrity, too_large, http_error, network_error, malformed,
-// invalid_request, canceled); the rest are these.
-const (
-	KindRegistryNotConfigured = "registry_not_configured"
-	KindNoMatchingVersion     = "no_matching_version"
-	KindInvalidSpecifier      = "invalid_specifier"
-	KindUnsupportedSpecifier  = "unsupported_specifier"
-	KindNoDistribution        = "no_distribution"
-	KindEvidenceStore         = "evidence_store"
-	KindCorruptBlob           = "corrupt_blob"
-	KindExtractorUnavailable  = "extractor_unavailable"
-	KindExtractorError        = "extractor_error"
-	// KindExtractorCrashed: the extraction process died (a fatal runtime
-	// error such as a stack overflow, a signal, an exit without a result).
-	KindExtractorCrashed = "extractor_crashed"
-	// KindExtractorAbandoned: the extraction was started MaxExtractAttempts
-	// times and the worker never finished the package, so a resume records
-	// this instead of starting it again.
-	KindExtractorAbandoned = "extractor_abandoned"
-	KindCheckError         = "check_error"
-	KindPanic              = "panic"
-	KindInternal           = "internal"
-)
-
-// ResultError is the result-row outcome of a check that ran and failed;
-// the gate reads it as check_failed (G5).
-const ResultError = "error"
 
 // stageError gives a failure its kind.
 type stageError struct {
@@ -129,26 +95,26 @@ func failureKind(err error) string {
 	var ce *evidence.CorruptBlobError
 	switch {
 	case errors.As(err, &pe):
-		return KindPanic
+		return vocab.FailurePanic
 	case errors.As(err, &se):
 		return se.kind
 	case errors.As(err, &ce):
-		return KindCorruptBlob
+		return vocab.FailureCorruptBlob
 	case errors.Is(err, context.Canceled):
-		return registry.OutcomeCanceled
+		return vocab.RecordCanceled
 	}
-	return KindInternal
+	return vocab.FailureInternal
 }
 
 // resolveKind classifies a resolution error.
 func resolveKind(err error) string {
 	switch {
 	case errors.Is(err, registry.ErrUnsupportedSpecifier):
-		return KindUnsupportedSpecifier
+		return vocab.FailureUnsupportedSpecifier
 	case errors.Is(err, registry.ErrInvalidSpecifier):
-		return KindInvalidSpecifier
+		return vocab.FailureInvalidSpecifier
 	default:
-		return KindNoMatchingVersion
+		return vocab.FailureNoMatchingVersion
 	}
 }
 
@@ -218,7 +184,7 @@ func (r *runner) examinePackage(ctx context.Context, j job) *packageFile {
 	pf := w.pf
 	pf.Summary.JoinedBy, pf.Summary.Hop = joinedBy(j), j.hop
 
-	r.stage(w, StageFetch, func() error {
+	r.stage(w, vocab.StageFetch, func() error {
 		var err error
 		w.got, err = r.fetch(ctx, c, w)
 		return err
@@ -228,9 +194,9 @@ func (r *runner) examinePackage(ctx context.Context, j job) *packageFile {
 	}
 
 	if w.got != nil {
-		r.stage(w, StageSurface, func() error { return r.surfaceStage(ctx, w) })
+		r.stage(w, vocab.StageSurface, func() error { return r.surfaceStage(ctx, w) })
 	} else {
-		skip(w, StageSurface)
+		skip(w, vocab.StageSurface)
 	}
 
 	for _, chk := range r.checks {
@@ -250,7 +216,7 @@ func (r *runner) examinePackage(ctx context.Context, j job) *packageFile {
 				var se *stageError
 				var pe *panicError
 				if !errors.As(err, &se) && !errors.As(err, &pe) {
-					err = kinded(KindCheckError, err)
+					err = kinded(vocab.FailureCheckError, err)
 				}
 			}
 			return err
@@ -276,12 +242,12 @@ func (r *runner) examinePackage(ctx context.Context, j job) *packageFile {
 			// The check ran and failed: its row says so (G5 check_failed),
 			// and whatever it produced before failing is not kept.
 			msg := pf.Summary.Failures[len(pf.Summary.Failures)-1].Message
-			pf.Results = append(pf.Results, rundir.Result{Package: pf.Package, Check: id, Outcome: ResultError, Detail: msg})
+			pf.Results = append(pf.Results, rundir.Result{Package: pf.Package, Check: id, Outcome: vocab.ResultError, Detail: msg})
 		}
 	}
 
 	pf.Gradeable = rundir.Gradeable{Package: pf.Package, OK: false, Reasons: []string{}}
-	r.stage(w, StageGate, func() error {
+	r.stage(w, vocab.StageGate, func() error {
 		ok, reasons := policy.Gradeability(pf.Results, pf.Surface, pf.Findings)
 		if reasons == nil {
 			reasons = []string{}
@@ -340,7 +306,7 @@ func storeRecord(ctx context.Context, blobs Blobs, pkg rundir.PackageRef, resp r
 	if resp.Body != nil {
 		sha, err := blobs.Put(ctx, resp.Body)
 		if err != nil {
-			return rec, kinded(KindEvidenceStore, fmt.Errorf("store %s: %w", resp.Record.Kind, err))
+			return rec, kinded(vocab.FailureEvidenceStore, fmt.Errorf("store %s: %w", resp.Record.Kind, err))
 		}
 		rec.SHA256, rec.Size = sha, int64(len(resp.Body))
 	}
@@ -354,7 +320,7 @@ func (r *runner) fetch(ctx context.Context, c Candidate, w *pkgWork) (*fetched, 
 	case RegistryPyPI:
 		return r.fetchPyPI(ctx, c, w)
 	}
-	return nil, kinded(KindInternal, fmt.Errorf("unknown registry %q", c.Registry))
+	return nil, kinded(vocab.FailureInternal, fmt.Errorf("unknown registry %q", c.Registry))
 }
 
 // fetchNPM: packument (resolution), version manifest and attestations (as
@@ -381,7 +347,7 @@ func (r *runner) fetchNPM(ctx context.Context, c Candidate, w *pkgWork) (*fetche
 	w.pf.Resolution = &resolution{Specifier: res.Specifier, Version: res.Version, How: res.How}
 	m := p.Versions[res.Version]
 	if m == nil {
-		return nil, kinded(registry.OutcomeMalformed, fmt.Errorf("packument lists %s but has no manifest for it", res.Version))
+		return nil, kinded(vocab.RecordMalformed, fmt.Errorf("packument lists %s but has no manifest for it", res.Version))
 	}
 	if vd, _ := r.o.NPM.Version(ctx, c.Name, res.Version); vd != nil {
 		if _, err := r.record(ctx, w, vd.Response); err != nil {
@@ -395,7 +361,7 @@ func (r *runner) fetchNPM(ctx context.Context, c Candidate, w *pkgWork) (*fetche
 	}
 	a, err := r.o.NPM.Tarball(ctx, m)
 	if a == nil {
-		return nil, kinded(KindInternal, fmt.Errorf("tarball: client returned nothing: %v", err))
+		return nil, kinded(vocab.FailureInternal, fmt.Errorf("tarball: client returned nothing: %v", err))
 	}
 	sha, serr := r.record(ctx, w, a.Response)
 	if serr != nil {
@@ -449,7 +415,7 @@ func (r *runner) fetchPyPI(ctx context.Context, c Candidate, w *pkgWork) (*fetch
 	}
 	file, ok := pickDistribution(rel.Files)
 	if !ok {
-		return nil, kinded(KindNoDistribution, fmt.Errorf("release %s lists no wheel or sdist", res.Version))
+		return nil, kinded(vocab.FailureNoDistribution, fmt.Errorf("release %s lists no wheel or sdist", res.Version))
 	}
 	if pv, _ := r.o.PyPI.Provenance(ctx, c.Name, res.Version, file.Filename); pv != nil {
 		if _, err := r.record(ctx, w, pv.Response); err != nil {
@@ -458,7 +424,7 @@ func (r *runner) fetchPyPI(ctx context.Context, c Candidate, w *pkgWork) (*fetch
 	}
 	a, err := r.o.PyPI.Download(ctx, file.URL, file.SHA256())
 	if a == nil {
-		return nil, kinded(KindInternal, fmt.Errorf("download: client returned nothing: %v", err))
+		return nil, kinded(vocab.FailureInternal, fmt.Errorf("download: client returned nothing: %v", err))
 	}
 	sha, serr := r.record(ctx, w, a.Response)
 	if serr != nil {
@@ -474,14 +440,14 @@ func (r *runner) fetchPyPI(ctx context.Context, c Candidate, w *pkgWork) (*fetch
 // outcomeOf is the failure kind of a registry call: the client's own
 // classification on the record, or internal when it recorded none.
 func outcomeOf(resp registry.Response, err error) string {
-	if o := resp.Record.Outcome; o != "" && o != registry.OutcomeOK {
+	if o := resp.Record.Outcome; o != "" && o != vocab.RecordOK {
 		return o
 	}
 	var ie *registry.IntegrityError
 	if errors.As(err, &ie) {
-		return registry.OutcomeIntegrityMismatch
+		return vocab.RecordIntegrityMismatch
 	}
-	return KindInternal
+	return vocab.FailureInternal
 }
 
 // pickDistribution chooses the file of a release the run examines: what pip
@@ -529,29 +495,29 @@ func pickDistribution(files []registry.PyPIFile) (registry.PyPIFile, bool) {
 func (r *runner) surfaceStage(ctx context.Context, w *pkgWork) error {
 	art, err := ReadArtifact(ctx, w.got.data, w.got.format, r.limits)
 	if err != nil {
-		return kinded(KindInternal, err)
+		return kinded(vocab.FailureInternal, err)
 	}
 	w.art = art
 	version := ""
 	if r.extractor != nil {
 		version = r.extractor.Version()
 	}
-	if art.Outcome == artifact.OutcomeArchiveUnreadable {
+	if art.Outcome == vocab.OutcomeArchiveUnreadable {
 		w.pf.Surface = UnreadableSurface(w.pf.Package, w.got.sha, version, art)
 		return nil
 	}
 	if r.extractor == nil {
-		return kinded(KindExtractorUnavailable, errors.New("no surface extractor is wired into this build, so the surface was not read"))
+		return kinded(vocab.FailureExtractorUnavailable, errors.New("no surface extractor is wired into this build, so the surface was not read"))
 	}
 	// Counted before the extractor starts and cleared when the package is
 	// saved: a marker at MaxExtractAttempts means the worker died that many
 	// times while this package was being extracted.
 	n, err := r.startAttempt(w.pf.Candidate)
 	if err != nil {
-		return kinded(KindInternal, err)
+		return kinded(vocab.FailureInternal, err)
 	}
 	if n >= MaxExtractAttempts {
-		return kinded(KindExtractorAbandoned, fmt.Errorf("the extraction was started %d times and the worker never finished the package (it was killed while the extraction ran), so it is not started again", n))
+		return kinded(vocab.FailureExtractorAbandoned, fmt.Errorf("the extraction was started %d times and the worker never finished the package (it was killed while the extraction ran), so it is not started again", n))
 	}
 	s, err := r.extractor.Extract(ctx, ExtractInput{Package: w.pf.Package, ArtifactSHA256: w.got.sha, Artifact: art,
 		Data: w.got.data, Format: w.got.format, Limits: r.limits})
@@ -559,11 +525,11 @@ func (r *runner) surfaceStage(ctx context.Context, w *pkgWork) error {
 	var se *stageError
 	switch {
 	case errors.As(err, &ce):
-		return kinded(KindExtractorCrashed, err)
+		return kinded(vocab.FailureExtractorCrashed, err)
 	case errors.As(err, &se):
 		return err // already classified (a child that could not start: extractor_unavailable)
 	case err != nil:
-		return kinded(KindExtractorError, err)
+		return kinded(vocab.FailureExtractorError, err)
 	}
 	s.Package, s.ArtifactSHA256 = w.pf.Package, w.got.sha
 	if s.ExtractorVersion == "" {
@@ -578,10 +544,10 @@ func (r *runner) surfaceStage(ctx context.Context, w *pkgWork) error {
 		}
 		sha, err := r.blobs.Put(ctx, b)
 		if err != nil {
-			return kinded(KindEvidenceStore, fmt.Errorf("store member %s: %w", f.Path, err))
+			return kinded(vocab.FailureEvidenceStore, fmt.Errorf("store member %s: %w", f.Path, err))
 		}
 		if f.SHA256 != "" && sha != f.SHA256 {
-			return kinded(KindExtractorError, fmt.Errorf("surface row gives member %s sha256 %s, its bytes hash to %s", f.Path, f.SHA256, sha))
+			return kinded(vocab.FailureExtractorError, fmt.Errorf("surface row gives member %s sha256 %s, its bytes hash to %s", f.Path, f.SHA256, sha))
 		}
 	}
 	w.pf.Surface = &s
@@ -607,7 +573,7 @@ func UnreadableSurface(ref rundir.PackageRef, sha, version string, a *artifact.A
 	}
 	return &rundir.Surface{
 		Package: ref, ArtifactSHA256: sha,
-		Outcome: artifact.OutcomeArchiveUnreadable, OutcomeDetail: detail,
+		Outcome: vocab.OutcomeArchiveUnreadable, OutcomeDetail: detail,
 		OutcomeEvidence: []rundir.Site{}, ExtractorVersion: version,
 		Tools: []rundir.Entry{}, Prompts: []rundir.Entry{}, PromptTexts: []rundir.Entry{},
 		Resources: []rundir.Entry{}, ResourceTemplates: []rundir.Entry{}, Instructions: []rundir.Entry{},
@@ -638,5 +604,5 @@ func (r *runner) notConfigured(reg string) error {
 	once.(*sync.Once).Do(func() {
 		r.log.Warn(msg + "; every package of this registry is recorded as a fetch failure and is not examined: not decided, not published")
 	})
-	return kinded(KindRegistryNotConfigured, errors.New(msg))
+	return kinded(vocab.FailureRegistryNotConfigured, errors.New(msg))
 }

@@ -9,7 +9,7 @@ import (
 	"path/filepath"
 
 	"github.com/attestari/attestari/internal/evidence"
-	"github.com/attestari/attestari/internal/rundir"
+	"github.com/attestari/attestari/internal/vocab"
 )
 
 // Blobs is what the policy needs of the evidence store: the bytes stored
@@ -38,7 +38,7 @@ func (m MapBlobs) Get(_ context.Context, sha string) ([]byte, error) {
 
 // Put stores b under its SHA-256 and returns the hash.
 func (m MapBlobs) Put(b []byte) string {
-	sha := rundir.SHA256Hex(b)
+	sha := vocab.SHA256Hex(b)
 	m[sha] = b
 	return sha
 }
@@ -136,7 +136,7 @@ func (c *blobCache) get(ctx context.Context, sha string) ([]byte, error) {
 		c.errs[sha] = e
 		return nil, e
 	}
-	if got := rundir.SHA256Hex(b); got != sha {
+	if got := vocab.SHA256Hex(b); got != sha {
 		e := blobErr{outcome: blobCorrupt, err: fmt.Errorf("blob %s hashes to %s", sha, got)}
 		c.errs[sha] = e
 		return nil, e

@@ -11,6 +11,7 @@ import (
 	"github.com/attestari/attestari/internal/literal"
 	"github.com/attestari/attestari/internal/methodology"
 	"github.com/attestari/attestari/internal/rundir"
+	"github.com/attestari/attestari/internal/vocab"
 )
 
 // The test runs are built from real bytes: a source file whose spans are
@@ -58,7 +59,7 @@ func span(src, file, marker, content string, rawStart int) (rundir.Span, string)
 
 func readableEntry(kind, name, src, file, marker, content string) rundir.Entry {
 	sp, text := span(src, file, marker, content, 0)
-	return rundir.Entry{Kind: kind, Name: name, DescriptionState: StateReadable, DescriptionRaw: text,
+	return rundir.Entry{Kind: kind, Name: name, DescriptionState: vocab.StateReadable, DescriptionRaw: text,
 		Spans: []rundir.Span{sp}, Holes: []rundir.Hole{}, SchemaKind: "source", SchemaRaw: "{ id: z.string() }", File: file, Line: sp.Line}
 }
 
@@ -97,7 +98,7 @@ func newRun() *runBuilder {
 			MethodologyVersion: methodology.Version, MethodologySHA256: snapshotSHA(),
 			ExtractorVersion: "syntax-tree-7", VerifierVersion: "verify-3", AnalyzerModel: "offline-1",
 			PromptVersion: "p-1", PromptLayout: "separated", PromptSHA256: strings.Repeat("a", 64),
-			Checks: []string{CheckProvenance, CheckSurface, CheckModel}, CodeCommit: "abc", CodeDirty: false,
+			Checks: []string{vocab.CheckProvenance, vocab.CheckSurface, vocab.CheckModel}, CodeCommit: "abc", CodeDirty: false,
 		},
 		blobs: MapBlobs{}, omit: map[string]bool{},
 		summary:   rundir.Summary{Packages: []rundir.PackageSummary{}, Counts: map[string]int{}},
@@ -168,7 +169,7 @@ func (r *runBuilder) modelFinding(ref rundir.PackageRef, id, tag, excerpt string
 	}
 	line := strings.Count(demoSource[:at], "\n") + 1
 	f := rundir.Finding{
-		ID: id, Package: ref, Check: CheckModel, Tag: tag, Severity: SeverityHigh, Title: "Description instructs the model",
+		ID: id, Package: ref, Check: vocab.CheckModel, Tag: tag, Severity: vocab.SeverityHigh, Title: "Description instructs the model",
 		SurfaceKind: "tool", EntryName: "read_note", Analyzer: "offline-1",
 		Evidence: rundir.Evidence{SHA256: s.Files[0].SHA256, Path: demoPath, LineStart: line, LineEnd: line + strings.Count(excerpt, "\n"), Excerpt: excerpt},
 	}
@@ -180,7 +181,7 @@ func (r *runBuilder) modelFinding(ref rundir.PackageRef, id, tag, excerpt string
 func (r *runBuilder) provenanceFinding(ref rundir.PackageRef, id, tag, severity, excerpt string) *rundir.Finding {
 	sha := r.blobs.Put([]byte(demoPackument))
 	f := rundir.Finding{
-		ID: id, Package: ref, Check: CheckProvenance, Tag: tag, Severity: severity, Title: "Provenance: " + tag,
+		ID: id, Package: ref, Check: vocab.CheckProvenance, Tag: tag, Severity: severity, Title: "Provenance: " + tag,
 		Evidence: rundir.Evidence{SHA256: sha, Path: "/versions/1.0.0/_npmUser", Excerpt: excerpt},
 	}
 	r.findings = append(r.findings, f)
@@ -310,7 +311,7 @@ func listNotesPartial() rundir.Entry {
 	c := b + len("${dir}")
 	line := strings.Count(src[:a], "\n") + 1
 	return rundir.Entry{
-		Kind: "tool", Name: "list_notes", DescriptionState: StatePartial, DescriptionRaw: "Lists notes in .",
+		Kind: "tool", Name: "list_notes", DescriptionState: vocab.StatePartial, DescriptionRaw: "Lists notes in .",
 		Spans: []rundir.Span{
 			{File: demoPath, Start: a, End: b, Line: line, RawStart: 0, RawEnd: b - a, Encoding: literal.JSTemplate},
 			{File: demoPath, Start: c, End: c + 1, Line: line, RawStart: b - a, RawEnd: b - a + 1, Encoding: literal.JSTemplate},

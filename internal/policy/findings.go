@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/attestari/attestari/internal/rundir"
+	"github.com/attestari/attestari/internal/vocab"
 )
 
 // decideFindings applies D1–D6 to a package's findings, or withholds them.
@@ -14,7 +15,7 @@ func (d *decider) decideFindings(p *perPackage, s *rundir.Surface, row *PackageR
 	// D6: the distinct provenance tags on the package.
 	provTags := map[string]bool{}
 	for _, f := range p.findings {
-		if f.Check == CheckProvenance {
+		if f.Check == vocab.CheckProvenance {
 			provTags[f.Tag] = true
 		}
 	}
@@ -25,45 +26,45 @@ func (d *decider) decideFindings(p *perPackage, s *rundir.Surface, row *PackageR
 			ID: f.ID, Package: f.Package, Check: f.Check, Tag: f.Tag, Title: f.Title,
 			SurfaceKind: f.SurfaceKind, EntryName: f.EntryName, Analyzer: f.Analyzer,
 			SeverityAssigned: f.Severity, Evidence: f.Evidence,
-			EvidenceSHA256: f.Evidence.SHA256, ExcerptSHA256: rundir.SHA256Hex([]byte(f.Evidence.Excerpt)),
+			EvidenceSHA256: f.Evidence.SHA256, ExcerptSHA256: vocab.SHA256Hex([]byte(f.Evidence.Excerpt)),
 			Verification: verifs[i], ContextTags: f.ContextTags,
 		}
-		if f.Check == CheckModel && fr.SurfaceKind == "" && f.Tag != TagReassigned {
+		if f.Check == vocab.CheckModel && fr.SurfaceKind == "" && f.Tag != vocab.TagReassigned {
 			fr.SurfaceKind = "tool"
 		}
-		if f.Check == CheckModel && f.Tag == "exfiltrate_data" {
+		if f.Check == vocab.CheckModel && f.Tag == "exfiltrate_data" {
 			if err := d.contextTags(&fr, f, s, art); err != nil {
 				return nil, err
 			}
 		}
 		switch row.Verdict {
-		case VerdictOutOfScope:
-			fr.Decision, fr.Rule = DecisionWithheld, "D4"
-			fr.BlockedBy = []string{CodeNotAServer}
+		case vocab.VerdictOutOfScope:
+			fr.Decision, fr.Rule = vocab.DecisionWithheld, vocab.RuleD4
+			fr.BlockedBy = []string{vocab.CodeNotAServer}
 			row.Findings.Withheld++
-		case VerdictNotGradeable:
-			fr.Decision, fr.Rule = DecisionWithheld, "D3"
+		case vocab.VerdictNotGradeable:
+			fr.Decision, fr.Rule = vocab.DecisionWithheld, vocab.RuleD3
 			fr.BlockedBy = row.BlockedBy
 			row.Findings.Withheld++
 		default:
 			sev := f.Severity
-			if f.Check == CheckProvenance {
-				fr.SeverityRules = append(fr.SeverityRules, "D6")
-				sev = SeverityLow
+			if f.Check == vocab.CheckProvenance {
+				fr.SeverityRules = append(fr.SeverityRules, vocab.RuleD6)
+				sev = vocab.SeverityLow
 				if len(provTags) >= 2 {
-					sev = SeverityHigh
+					sev = vocab.SeverityHigh
 				}
 			}
 			if !Measured(f.Check, f.Tag) {
-				fr.SeverityRules = append(fr.SeverityRules, "D5")
-				sev = SeverityInfo
+				fr.SeverityRules = append(fr.SeverityRules, vocab.RuleD5)
+				sev = vocab.SeverityInfo
 			}
 			fr.SeverityDecided = sev
-			if sev == SeverityInfo {
-				fr.Decision, fr.Rule = DecisionNoted, "D2"
+			if sev == vocab.SeverityInfo {
+				fr.Decision, fr.Rule = vocab.DecisionNoted, vocab.RuleD2
 				row.Findings.Noted++
 			} else {
-				fr.Decision, fr.Rule = DecisionConfirmed, "D1"
+				fr.Decision, fr.Rule = vocab.DecisionConfirmed, vocab.RuleD1
 				row.Findings.Confirmed++
 				if severityRank[sev] > highest {
 					highest = severityRank[sev]
@@ -73,7 +74,7 @@ func (d *decider) decideFindings(p *perPackage, s *rundir.Surface, row *PackageR
 		}
 		out = append(out, fr)
 	}
-	if row.Verdict == VerdictGraded {
+	if row.Verdict == vocab.VerdictGraded {
 		row.Grade = Grade(row.HighestConfirmed)
 	}
 	return out, nil

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/attestari/attestari/internal/rundir"
+	"github.com/attestari/attestari/internal/vocab"
 )
 
 // FuzzDecide feeds hostile surfaces.json and findings.json bytes (offsets out
@@ -51,12 +52,12 @@ func FuzzDecide(f *testing.F) {
 			return
 		}
 		for _, p := range d.Packages {
-			if p.Verdict == VerdictGraded && len(p.BlockedBy) != 0 {
+			if p.Verdict == vocab.VerdictGraded && len(p.BlockedBy) != 0 {
 				t.Fatalf("graded with reasons: %+v", p)
 			}
 		}
 		for _, fr := range d.Findings {
-			if fr.Decision != DecisionWithheld && fr.Verification.Outcome != Verified {
+			if fr.Decision != vocab.DecisionWithheld && fr.Verification.Outcome != Verified {
 				t.Fatalf("unverified finding decided: %+v", fr)
 			}
 		}

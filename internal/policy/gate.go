@@ -4,6 +4,7 @@ package policy
 
 import (
 	"github.com/attestari/attestari/internal/rundir"
+	"github.com/attestari/attestari/internal/vocab"
 )
 
 // Gradeability is the gate (docs/methodology.md §9, "the gate's own codes"):
@@ -18,7 +19,7 @@ import (
 // A nil surface cannot be recomputed: ok=false, gate_not_recomputable.
 func Gradeability(results []rundir.Result, surface *rundir.Surface, findings []rundir.Finding) (ok bool, reasons []string) {
 	if surface == nil {
-		return false, []string{CodeGateNotRecomputable}
+		return false, []string{vocab.CodeGateNotRecomputable}
 	}
 	pkg := surface.Package.Key()
 	add := func(code string) {
@@ -33,9 +34,9 @@ func Gradeability(results []rundir.Result, surface *rundir.Surface, findings []r
 	// 1. the surface outcome. An outcome the methodology does not name is a
 	// surface the gate cannot read: fail closed.
 	switch surface.Outcome {
-	case outcomeParsed:
-	case outcomeNotAServer:
-		return false, []string{CodeNotAServer}
+	case vocab.OutcomeParsed:
+	case vocab.OutcomeNotAServer:
+		return false, []string{vocab.CodeNotAServer}
 	default:
 		known := false
 		for _, o := range refusingOutcomes {
@@ -45,7 +46,7 @@ func Gradeability(results []rundir.Result, surface *rundir.Surface, findings []r
 			}
 		}
 		if !known {
-			add(CodeGateNotRecomputable)
+			add(vocab.CodeGateNotRecomputable)
 		}
 	}
 
@@ -58,20 +59,20 @@ func Gradeability(results []rundir.Result, surface *rundir.Surface, findings []r
 		// A stale advertisement (a name that occurs nowhere in the package's
 		// source, methodology §5.2) is recorded on the row and refuses nothing.
 		if !parsed[a.Name] && !a.Stale {
-			add(CodeAdvertisedToolsNotParsed)
+			add(vocab.CodeAdvertisedToolsNotParsed)
 			break
 		}
 	}
 
 	// 3. nothing examined: instructions and parameter descriptions alone do
 	// not make a surface.
-	if surface.Outcome == outcomeParsed && len(surface.Tools)+len(surface.Prompts)+len(surface.Resources)+len(surface.ResourceTemplates) == 0 {
-		add(CodeNoSurfaceExamined)
+	if surface.Outcome == vocab.OutcomeParsed && len(surface.Tools)+len(surface.Prompts)+len(surface.Resources)+len(surface.ResourceTemplates) == 0 {
+		add(vocab.CodeNoSurfaceExamined)
 	}
 
 	var model *rundir.Result
 	for i := range results {
-		if results[i].Package.Key() == pkg && results[i].Check == CheckModel {
+		if results[i].Package.Key() == pkg && results[i].Check == vocab.CheckModel {
 			model = &results[i]
 			break
 		}
@@ -83,35 +84,35 @@ func Gradeability(results []rundir.Result, surface *rundir.Surface, findings []r
 	entries := surface.AllEntries()
 	for _, e := range entries {
 		switch e.DescriptionState {
-		case StateReadable, StatePartial, StateAbsent:
+		case vocab.StateReadable, vocab.StatePartial, vocab.StateAbsent:
 		default:
-			add(CodeNotAnalyzed)
+			add(vocab.CodeNotAnalyzed)
 		}
 	}
-	if model != nil && (len(model.NotAnalyzed) > 0 || model.Outcome == modelOutcomeUnreadable) {
-		add(CodeNotAnalyzed)
+	if model != nil && (len(model.NotAnalyzed) > 0 || model.Outcome == vocab.ResultDescriptionsUnreadable) {
+		add(vocab.CodeNotAnalyzed)
 	}
 
 	// 5. a partial entry no finding quotes, unless a model finding of
 	// severity high already places the package at F.
 	high := false
 	for _, f := range findings {
-		if f.Package.Key() == pkg && f.Check == CheckModel && f.Severity == SeverityHigh {
+		if f.Package.Key() == pkg && f.Check == vocab.CheckModel && f.Severity == vocab.SeverityHigh {
 			high = true
 		}
 	}
 	if !high {
 		for _, e := range entries {
-			if e.DescriptionState == StatePartial && !quoted(findings, pkg, e) {
-				add(CodePartialDescription)
+			if e.DescriptionState == vocab.StatePartial && !quoted(findings, pkg, e) {
+				add(vocab.CodePartialDescription)
 				break
 			}
 		}
 	}
 
 	// 6. the model check was skipped.
-	if model != nil && model.Outcome == modelOutcomeSkipped {
-		add(CodeModelCheckSkipped)
+	if model != nil && model.Outcome == vocab.ResultSkipped {
+		add(vocab.CodeModelCheckSkipped)
 	}
 	return len(reasons) == 0, reasons
 }
@@ -120,7 +121,7 @@ func Gradeability(results []rundir.Result, surface *rundir.Surface, findings []r
 // message text is reported as surface_kind prompt under the prompt's name.
 func quoted(findings []rundir.Finding, pkg string, e rundir.Entry) bool {
 	for _, f := range findings {
-		if f.Package.Key() != pkg || f.Check != CheckModel || f.Tag == TagReassigned {
+		if f.Package.Key() != pkg || f.Check != vocab.CheckModel || f.Tag == vocab.TagReassigned {
 			continue
 		}
 		kind := f.SurfaceKind

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/attestari/attestari/internal/rundir"
+	"github.com/attestari/attestari/internal/vocab"
 )
 
 // block records a reason once per code, in order: the first detail, file and
@@ -36,7 +37,7 @@ func (b *blocker) addAt(r Blocking) {
 			return
 		}
 	}
-	g, _ := GateEntryFor(r.Code)
+	g, _ := vocab.GateEntryFor(r.Code)
 	r.Guard = g.Guard
 	b.list = append(b.list, r)
 }
@@ -56,25 +57,25 @@ func (d *decider) guards(p *perPackage, surface *rundir.Surface, b *blocker, row
 	// G1 and G2.
 	switch {
 	case has(missing, rundir.GradeableFile):
-		b.add(CodeGateNotRecorded, "gradeable.json is missing")
+		b.add(vocab.CodeGateNotRecorded, "gradeable.json is missing")
 	case len(p.gradeable) == 0:
-		b.add(CodeGateNotRecorded, "gradeable.json has no row for the package")
+		b.add(vocab.CodeGateNotRecorded, "gradeable.json has no row for the package")
 	case !row.GateRecorded.OK:
-		b.addAt(Blocking{Code: CodeGateFailedAsRecorded, Detail: "recorded reasons: " + strings.Join(row.GateRecorded.Reasons, ", "), Names: slices.Clone(row.GateRecorded.Reasons)})
+		b.addAt(Blocking{Code: vocab.CodeGateFailedAsRecorded, Detail: "recorded reasons: " + strings.Join(row.GateRecorded.Reasons, ", "), Names: slices.Clone(row.GateRecorded.Reasons)})
 	}
 
 	// G3.
 	switch {
 	case has(missing, rundir.SurfacesFile):
-		b.add(CodeGateNotRecomputable, "surfaces.json is missing")
+		b.add(vocab.CodeGateNotRecomputable, "surfaces.json is missing")
 	case len(p.surfaces) == 0:
-		b.add(CodeGateNotRecomputable, "surfaces.json has no row for the package")
+		b.add(vocab.CodeGateNotRecomputable, "surfaces.json has no row for the package")
 	case len(p.surfaces) > 1:
-		b.add(CodeGateNotRecomputable, fmt.Sprintf("surfaces.json has %d rows for the package", len(p.surfaces)))
+		b.add(vocab.CodeGateNotRecomputable, fmt.Sprintf("surfaces.json has %d rows for the package", len(p.surfaces)))
 	case has(missing, rundir.ResultsFile):
-		b.add(CodeGateNotRecomputable, "results.json is missing")
+		b.add(vocab.CodeGateNotRecomputable, "results.json is missing")
 	case has(missing, rundir.FindingsFile):
-		b.add(CodeGateNotRecomputable, "findings.json is missing")
+		b.add(vocab.CodeGateNotRecomputable, "findings.json is missing")
 	default:
 		ok, reasons := Gradeability(p.results, surface, p.findings)
 		row.GateRecomputed = &GateRecord{OK: ok, Reasons: reasons}
@@ -89,9 +90,9 @@ func (d *decider) guards(p *perPackage, surface *rundir.Surface, b *blocker, row
 	// G4.
 	switch {
 	case has(missing, rundir.NotAnalyzedFile):
-		b.add(CodeNotAnalyzedRecorded, "not_analyzed.json is missing, so nothing can show every entry was analysed")
+		b.add(vocab.CodeNotAnalyzedRecorded, "not_analyzed.json is missing, so nothing can show every entry was analysed")
 	default:
-		r := Blocking{Code: CodeNotAnalyzedRecorded}
+		r := Blocking{Code: vocab.CodeNotAnalyzedRecorded}
 		n := 0
 		for _, list := range append([][]rundir.NotAnalyzed{p.notAnalyzed}, resultsNotAnalyzed(p.results)...) {
 			for _, x := range list {
@@ -108,31 +109,31 @@ func (d *decider) guards(p *perPackage, surface *rundir.Surface, b *blocker, row
 
 	// G5: check_missing before check_failed, as §9 lists them.
 	if has(missing, rundir.ResultsFile) {
-		b.add(CodeCheckMissing, "results.json is missing")
+		b.add(vocab.CodeCheckMissing, "results.json is missing")
 	} else {
 		for _, c := range RunningChecks {
 			if !slices.ContainsFunc(p.results, func(r rundir.Result) bool { return r.Check == c }) {
-				b.addAt(Blocking{Code: CodeCheckMissing, Detail: "no result row for " + c, Names: []string{c}})
+				b.addAt(Blocking{Code: vocab.CodeCheckMissing, Detail: "no result row for " + c, Names: []string{c}})
 			}
 		}
 	}
 	for _, r := range p.results {
-		if r.Outcome == "error" || r.Outcome == "failed" {
-			b.addAt(Blocking{Code: CodeCheckFailed, Detail: fmt.Sprintf("%s result says %s: %s", r.Check, r.Outcome, r.Detail), Names: []string{r.Check}})
+		if r.Outcome == vocab.ResultError || r.Outcome == vocab.ResultFailed {
+			b.addAt(Blocking{Code: vocab.CodeCheckFailed, Detail: fmt.Sprintf("%s result says %s: %s", r.Check, r.Outcome, r.Detail), Names: []string{r.Check}})
 		}
 	}
 	if has(missing, rundir.SummaryFile) {
-		b.add(CodeCheckFailed, "summary.json is missing, so no crash can be ruled out")
+		b.add(vocab.CodeCheckFailed, "summary.json is missing, so no crash can be ruled out")
 	}
 	for _, f := range p.failures {
-		if f.Stage == "fetch" || slices.Contains(RunningChecks, f.Stage) || f.Stack != "" {
-			b.addAt(Blocking{Code: CodeCheckFailed, Detail: fmt.Sprintf("stage %s failed: %s", f.Stage, f.Kind), Names: []string{f.Stage}})
+		if f.Stage == vocab.StageFetch || slices.Contains(RunningChecks, f.Stage) || f.Stack != "" {
+			b.addAt(Blocking{Code: vocab.CodeCheckFailed, Detail: fmt.Sprintf("stage %s failed: %s", f.Stage, f.Kind), Names: []string{f.Stage}})
 		}
 	}
 
 	// G6.
 	if has(missing, rundir.FindingsFile) {
-		b.add(CodeExcerptUnverified, "findings.json is missing, so no finding can be verified")
+		b.add(vocab.CodeExcerptUnverified, "findings.json is missing, so no finding can be verified")
 	}
 	for i, f := range p.findings {
 		outcome, detail, err := d.verifyExcerpt(f)
@@ -141,16 +142,16 @@ func (d *decider) guards(p *perPackage, surface *rundir.Surface, b *blocker, row
 		}
 		verifs[i].Excerpt, verifs[i].Detail = outcome, detail
 		if outcome != Verified {
-			b.addAt(Blocking{Code: CodeExcerptUnverified, Detail: fmt.Sprintf("finding %s: %s %s", f.ID, outcome, detail), File: f.Evidence.Path, Line: f.Evidence.LineStart, Findings: []string{f.ID}})
+			b.addAt(Blocking{Code: vocab.CodeExcerptUnverified, Detail: fmt.Sprintf("finding %s: %s %s", f.ID, outcome, detail), File: f.Evidence.Path, Line: f.Evidence.LineStart, Findings: []string{f.ID}})
 		}
 	}
 
 	// G7.
 	for i, f := range p.findings {
 		switch {
-		case f.Check != CheckModel:
+		case f.Check != vocab.CheckModel:
 			verifs[i].Verifier = VerifierNotApplicable
-		case f.Tag == TagReassigned:
+		case f.Tag == vocab.TagReassigned:
 			verifs[i].Verifier = VerifierExempt
 		default:
 			reason, detail, err := d.verifyModelFinding(f, surface, art)
@@ -162,7 +163,7 @@ func (d *decider) guards(p *perPackage, surface *rundir.Surface, b *blocker, row
 				if verifs[i].Detail == "" {
 					verifs[i].Detail = detail
 				}
-				b.addAt(Blocking{Code: CodeVerifierRejected, Detail: fmt.Sprintf("finding %s: %s", f.ID, detail), File: f.Evidence.Path, Line: f.Evidence.LineStart, Findings: []string{f.ID}})
+				b.addAt(Blocking{Code: vocab.CodeVerifierRejected, Detail: fmt.Sprintf("finding %s: %s", f.ID, detail), File: f.Evidence.Path, Line: f.Evidence.LineStart, Findings: []string{f.ID}})
 			}
 		}
 	}
@@ -181,7 +182,7 @@ func (d *decider) guards(p *perPackage, surface *rundir.Surface, b *blocker, row
 func gateBlocking(code string, s *rundir.Surface, results []rundir.Result, findings []rundir.Finding) Blocking {
 	r := Blocking{Code: code}
 	switch code {
-	case CodeAdvertisedToolsNotParsed:
+	case vocab.CodeAdvertisedToolsNotParsed:
 		parsed := map[string]bool{}
 		for _, t := range s.Tools {
 			parsed[t.Name] = true
@@ -195,9 +196,9 @@ func gateBlocking(code string, s *rundir.Surface, results []rundir.Result, findi
 			}
 		}
 		r.Detail = "advertised, not parsed: " + strings.Join(r.Names, ", ")
-	case CodeGateNotRecomputable:
+	case vocab.CodeGateNotRecomputable:
 		r.Detail = fmt.Sprintf("surface outcome %q is not one the methodology names", s.Outcome)
-	case CodeMinifiedOnly, CodeRuntimeGenerated, CodeDeclarationNotParsed, CodeNoRegistrationSite, CodeArchiveUnreadable, CodeExtractionBudgetExceeded:
+	case vocab.CodeMinifiedOnly, vocab.CodeRuntimeGenerated, vocab.CodeDeclarationNotParsed, vocab.CodeNoRegistrationSite, vocab.CodeArchiveUnreadable, vocab.CodeExtractionBudgetExceeded:
 		r.Detail = s.OutcomeDetail
 		for i, e := range s.OutcomeEvidence {
 			if i == 0 {
@@ -210,12 +211,12 @@ func gateBlocking(code string, s *rundir.Surface, results []rundir.Result, findi
 				r.addName(place(e.File, e.Line))
 			}
 		}
-	case CodeNoSurfaceExamined:
+	case vocab.CodeNoSurfaceExamined:
 		r.Detail = "the parsed surface has no tool, prompt, resource or resource template"
-	case CodeNotAnalyzed:
+	case vocab.CodeNotAnalyzed:
 		for _, e := range s.AllEntries() {
 			switch e.DescriptionState {
-			case StateReadable, StatePartial, StateAbsent:
+			case vocab.StateReadable, vocab.StatePartial, vocab.StateAbsent:
 				continue
 			}
 			r.firstPlace(e.File, e.Line)
@@ -235,14 +236,14 @@ func gateBlocking(code string, s *rundir.Surface, results []rundir.Result, findi
 					r.Detail = fmt.Sprintf("%s was not analysed: %s", entryLabel(n.Kind, n.Name), n.Reason)
 				}
 			}
-			if r.Detail == "" && m.Outcome == modelOutcomeUnreadable {
+			if r.Detail == "" && m.Outcome == vocab.ResultDescriptionsUnreadable {
 				r.Detail = "the model check could not read the surface: " + m.Detail
 			}
 		}
-	case CodePartialDescription:
+	case vocab.CodePartialDescription:
 		pkg := s.Package.Key()
 		for _, e := range s.AllEntries() {
-			if e.DescriptionState != StatePartial || quoted(findings, pkg, e) {
+			if e.DescriptionState != vocab.StatePartial || quoted(findings, pkg, e) {
 				continue
 			}
 			r.firstPlace(e.File, e.Line)
@@ -258,7 +259,7 @@ func gateBlocking(code string, s *rundir.Surface, results []rundir.Result, findi
 			holes += len(pe.Holes)
 		}
 		r.Detail = fmt.Sprintf("%d partial description(s) with %d substitution(s) no finding quotes: %s", len(r.Partial), holes, strings.Join(r.Names, ", "))
-	case CodeModelCheckSkipped:
+	case vocab.CodeModelCheckSkipped:
 		r.Detail = "the model check was skipped"
 		if m := modelResult(results, s.Package.Key()); m != nil && m.Detail != "" {
 			r.Detail += ": " + m.Detail
@@ -306,7 +307,7 @@ func joinDetail(a, b string) string {
 // modelResult is the model check's result row of pkg, if any.
 func modelResult(results []rundir.Result, pkg string) *rundir.Result {
 	for i := range results {
-		if results[i].Package.Key() == pkg && results[i].Check == CheckModel {
+		if results[i].Package.Key() == pkg && results[i].Check == vocab.CheckModel {
 			return &results[i]
 		}
 	}

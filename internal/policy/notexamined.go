@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/attestari/attestari/internal/rundir"
+	"github.com/attestari/attestari/internal/vocab"
 )
 
 // Not examined (docs/methodology.md §4 and §9, "before the guards"): a
@@ -27,40 +28,28 @@ import (
 // leaves open that the package exists, so the row is refused (check_failed)
 // and the refusal says what failed.
 
-// Fetch failure kinds (summary.json, internal/pipeline) that say the run
-// could not examine what was asked for. The kinds are the pipeline's
-// vocabulary; the test in internal/pipeline ties these strings to its
-// constants.
-const (
-	// Resolution: the package document was received, and no published
-	// version matches the specifier, or the specifier is not valid, or it is
-	// a form (git, URL, alias, markers) the run does not resolve.
-	NotExaminedNoMatchingVersion    = "no_matching_version"
-	NotExaminedInvalidSpecifier     = "invalid_specifier"
-	NotExaminedUnsupportedSpecifier = "unsupported_specifier"
-	// Configuration: the candidate's registry has no client on this machine.
-	NotExaminedRegistryNotConfigured = "registry_not_configured"
-	// The run's context ended the fetch (the operator stopped the run).
-	NotExaminedCanceled = "canceled"
-	// The registry has no package of that name (404 or 410 on the package
-	// document), or the name is not valid for the registry so nothing was
-	// asked (the candidates file's check lets none through today); in both
-	// cases only when the run received no document about the package at
-	// all, so a 404 on an artifact the registry lists is never read as a
-	// missing name.
-	NotExaminedNotFound       = "not_found"
-	NotExaminedInvalidRequest = "invalid_request"
-)
-
-// notExaminedKinds are the kinds that may make a candidate not examined;
-// nameKinds need, besides, that nothing about the package was received.
+// notExaminedKinds are the fetch failure kinds (summary.json) that say the
+// run could not examine what was asked for, and so may make a candidate not
+// examined:
+//   - resolution: the package document was received, and no published
+//     version matches the specifier, or the specifier is not valid, or it is
+//     a form (git, URL, alias, markers) the run does not resolve;
+//   - configuration: the candidate's registry has no client on this machine;
+//   - the run's context ended the fetch (the operator stopped the run);
+//   - the registry has no package of that name (404 or 410 on the package
+//     document), or the name is not valid for the registry so nothing was
+//     asked (the candidates file's check lets none through today).
+//
+// nameKinds (the last) need, besides, that the run received no document
+// about the package at all, so a 404 on an artifact the registry lists is
+// never read as a missing name.
 var (
 	notExaminedKinds = []string{
-		NotExaminedNotFound, NotExaminedInvalidRequest,
-		NotExaminedNoMatchingVersion, NotExaminedInvalidSpecifier, NotExaminedUnsupportedSpecifier,
-		NotExaminedRegistryNotConfigured, NotExaminedCanceled,
+		vocab.RecordNotFound, vocab.RecordInvalidRequest,
+		vocab.FailureNoMatchingVersion, vocab.FailureInvalidSpecifier, vocab.FailureUnsupportedSpecifier,
+		vocab.FailureRegistryNotConfigured, vocab.RecordCanceled,
 	}
-	nameKinds = []string{NotExaminedNotFound, NotExaminedInvalidRequest}
+	nameKinds = []string{vocab.RecordNotFound, vocab.RecordInvalidRequest}
 )
 
 // NotExaminedKind reports whether a fetch failure of this kind can make a
@@ -86,7 +75,7 @@ type NotExaminedRow struct {
 // whole (a record with outcome ok or ok_sha1_only).
 func received(recs []rundir.Record) bool {
 	for _, r := range recs {
-		if r.Outcome == "ok" || r.Outcome == "ok_sha1_only" {
+		if r.Outcome == vocab.RecordOK || r.Outcome == vocab.RecordOKSHA1Only {
 			return true
 		}
 	}
@@ -111,7 +100,7 @@ func notExamined(p *perPackage, recordsMissing bool) (rundir.Failure, bool) {
 		return rundir.Failure{}, false
 	}
 	for _, f := range p.failures {
-		if f.Stage != "fetch" || !NotExaminedKind(f.Kind) {
+		if f.Stage != vocab.StageFetch || !NotExaminedKind(f.Kind) {
 			continue
 		}
 		if slices.Contains(nameKinds, f.Kind) && (recordsMissing || received(p.records)) {

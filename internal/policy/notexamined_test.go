@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/attestari/attestari/internal/rundir"
+	"github.com/attestari/attestari/internal/vocab"
 )
 
 // fetchFailed adds a package whose fetch failed, as the pipeline records
@@ -18,7 +19,7 @@ func (r *runBuilder) fetchFailed(ref rundir.PackageRef, kind, msg, joinedBy stri
 	r.summary.Packages = append(r.summary.Packages, rundir.PackageSummary{Package: ref, JoinedBy: joinedBy,
 		Stages:   []rundir.StageTiming{{Stage: "fetch", Status: "failed"}},
 		Failures: []rundir.Failure{{Stage: "fetch", Kind: kind, Message: msg}}})
-	r.gradeable = append(r.gradeable, rundir.Gradeable{Package: ref, OK: false, Reasons: []string{CodeGateNotRecomputable}})
+	r.gradeable = append(r.gradeable, rundir.Gradeable{Package: ref, OK: false, Reasons: []string{vocab.CodeGateNotRecomputable}})
 	for _, rec := range recs {
 		rec.Package = ref
 		r.records = append(r.records, rec)
@@ -97,15 +98,15 @@ func TestOperatorMistakesAreNotExamined(t *testing.T) {
 	}
 	for _, ref := range []rundir.PackageRef{flakyRef, tamperedRef, goneTarRef, joinedGoneRef} {
 		row := pkgRow(t, d, ref)
-		if row.Verdict != VerdictNotGradeable || !slices.Contains(row.BlockedBy, CodeCheckFailed) {
+		if row.Verdict != vocab.VerdictNotGradeable || !slices.Contains(row.BlockedBy, vocab.CodeCheckFailed) {
 			t.Errorf("%s: %s %v, want a refusal with check_failed", ref.Key(), row.Verdict, row.BlockedBy)
 		}
 	}
-	if row := pkgRow(t, d, demoRef); row.Verdict != VerdictGraded {
+	if row := pkgRow(t, d, demoRef); row.Verdict != vocab.VerdictGraded {
 		t.Errorf("the control package: %s %v", row.Verdict, row.BlockedBy)
 	}
 	c := d.Header.Counts
-	if c.Packages != 5 || c.NotGradeable != 4 || c.Graded != 1 || c.NotExamined != 3 || c.Reasons[CodeCheckFailed] != 4 {
+	if c.Packages != 5 || c.NotGradeable != 4 || c.Graded != 1 || c.NotExamined != 3 || c.Reasons[vocab.CodeCheckFailed] != 4 {
 		t.Errorf("counts %+v: want 5 packages (4 refused, 1 graded) and 3 not examined apart", c)
 	}
 	if c.Packages != len(d.Packages) {
@@ -170,7 +171,7 @@ func TestNotExaminedNeedsNoSurface(t *testing.T) {
 		t.Fatalf("not examined %+v", d.NotExamined)
 	}
 	for _, ref := range []rundir.PackageRef{demoRef, misspeltRef} {
-		if row := pkgRow(t, d, ref); row.Verdict != VerdictNotGradeable {
+		if row := pkgRow(t, d, ref); row.Verdict != vocab.VerdictNotGradeable {
 			t.Errorf("%s: %s", ref.Key(), row.Verdict)
 		}
 	}
@@ -178,7 +179,7 @@ func TestNotExaminedNeedsNoSurface(t *testing.T) {
 	r = newRun()
 	r.keepGate = true
 	r.fetchFailed(noVersionRef, "no_matching_version", "no version", "", rec("npm_packument", "ok", 200))
-	r.results = append(r.results, rundir.Result{Package: noVersionRef, Check: CheckProvenance, Outcome: "ran"})
+	r.results = append(r.results, rundir.Result{Package: noVersionRef, Check: vocab.CheckProvenance, Outcome: "ran"})
 	if d := r.decide(t); len(d.NotExamined) != 1 || len(d.Packages) != 0 {
 		t.Fatalf("a provenance result row made the candidate a subject: %d not examined, %d packages", len(d.NotExamined), len(d.Packages))
 	}
@@ -194,7 +195,7 @@ func TestNotExaminedBeforeTheVersionTable(t *testing.T) {
 	if len(d.NotExamined) != 3 {
 		t.Fatalf("not examined %d, want 3", len(d.NotExamined))
 	}
-	if row := pkgRow(t, d, flakyRef); !slices.Equal(row.BlockedBy, []string{CodeVersionPairNotAllowed}) {
+	if row := pkgRow(t, d, flakyRef); !slices.Equal(row.BlockedBy, []string{vocab.CodeVersionPairNotAllowed}) {
 		t.Errorf("flaky: %v", row.BlockedBy)
 	}
 }

@@ -21,6 +21,7 @@ import (
 	"github.com/attestari/attestari/internal/methodology"
 	"github.com/attestari/attestari/internal/rundir"
 	"github.com/attestari/attestari/internal/verify"
+	"github.com/attestari/attestari/internal/vocab"
 )
 
 // ErrMethodologyMismatch is returned when the embedded methodology document's
@@ -180,7 +181,7 @@ func newDecider(ctx context.Context, f *rundir.Files, blobs Blobs, opts Options)
 	d := &decider{ctx: ctx, files: f, opts: opts, blobs: newBlobCache(blobs), capCounts: map[string]int{}}
 	h := f.Header
 	d.stamps = Stamps{
-		Policy:             PolicyName,
+		Policy:             vocab.PolicyName,
 		MethodologyVersion: methodology.Version,
 		MethodologySHA256:  methodology.SHA256(),
 		CodeCommit:         opts.CodeCommit,
@@ -240,15 +241,15 @@ func (d *decider) run() (*Decisions, error) {
 		out.Findings = append(out.Findings, frows...)
 		counts.Packages++
 		switch row.Verdict {
-		case VerdictGraded:
+		case vocab.VerdictGraded:
 			counts.Graded++
 			counts.Grades[row.Grade]++
-		case VerdictNotGradeable:
+		case vocab.VerdictNotGradeable:
 			counts.NotGradeable++
 			for _, c := range row.BlockedBy {
 				counts.Reasons[c]++
 			}
-		case VerdictOutOfScope:
+		case vocab.VerdictOutOfScope:
 			counts.OutOfScope++
 			counts.Reasons[row.Reason]++
 		}
@@ -282,7 +283,7 @@ func (d *decider) run() (*Decisions, error) {
 		VersionPairAllowed:    d.headerOK,
 		MeasuredChecks:        MeasuredChecks,
 		RunningChecks:         RunningChecks,
-		GateMapSHA256:         rundir.SHA256Hex(ExportGateMap()),
+		GateMapSHA256:         vocab.SHA256Hex(ExportGateMap()),
 		Counts:                counts,
 		Capabilities:          d.capCounts,
 		VersionTable:          methodology.VersionTable(),
@@ -352,11 +353,11 @@ func (d *decider) decidePackage(p *perPackage) (PackageRow, []FindingRow, error)
 	evaluated := false
 	switch {
 	case !d.headerOK:
-		b.add(CodeVersionPairNotAllowed, d.headerWhy)
+		b.add(vocab.CodeVersionPairNotAllowed, d.headerWhy)
 	case surface != nil && !methodology.ExtractorAllowed(methodology.Version, surface.ExtractorVersion):
-		b.add(CodeVersionPairNotAllowed, fmt.Sprintf("the surface row's extractor %q is not paired with methodology %s in the version table", surface.ExtractorVersion, methodology.Version))
-	case surface != nil && surface.Outcome == outcomeNotAServer:
-		row.Verdict, row.Reason = VerdictOutOfScope, CodeNotAServer
+		b.add(vocab.CodeVersionPairNotAllowed, fmt.Sprintf("the surface row's extractor %q is not paired with methodology %s in the version table", surface.ExtractorVersion, methodology.Version))
+	case surface != nil && surface.Outcome == vocab.OutcomeNotAServer:
+		row.Verdict, row.Reason = vocab.VerdictOutOfScope, vocab.CodeNotAServer
 	default:
 		evaluated = true
 	}
@@ -373,9 +374,9 @@ func (d *decider) decidePackage(p *perPackage) (PackageRow, []FindingRow, error)
 
 	if row.Verdict == "" {
 		if len(b.list) == 0 {
-			row.Verdict = VerdictGraded
+			row.Verdict = vocab.VerdictGraded
 		} else {
-			row.Verdict = VerdictNotGradeable
+			row.Verdict = vocab.VerdictNotGradeable
 			row.BlockedBy = b.codes()
 			row.Blocking = b.list
 		}

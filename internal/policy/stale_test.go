@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/attestari/attestari/internal/rundir"
+	"github.com/attestari/attestari/internal/vocab"
 )
 
 // TestStaleAdvertisementRefusesNothing: methodology 2.3.4 §5.2. An
@@ -22,19 +23,19 @@ func TestStaleAdvertisementRefusesNothing(t *testing.T) {
 		}
 	}
 	_, reasons := Gradeability(nil, surface(false), nil)
-	if !slices.Contains(reasons, CodeAdvertisedToolsNotParsed) {
+	if !slices.Contains(reasons, vocab.CodeAdvertisedToolsNotParsed) {
 		t.Fatalf("an unparsed advertised name refuses: reasons %v", reasons)
 	}
-	if b := gateBlocking(CodeAdvertisedToolsNotParsed, surface(false), nil, nil); b.Detail != "advertised, not parsed: retired_tool" || !slices.Equal(b.Names, []string{"retired_tool"}) {
+	if b := gateBlocking(vocab.CodeAdvertisedToolsNotParsed, surface(false), nil, nil); b.Detail != "advertised, not parsed: retired_tool" || !slices.Equal(b.Names, []string{"retired_tool"}) {
 		t.Errorf("detail %q, names %v", b.Detail, b.Names)
 	}
 	stale := surface(false)
 	stale.AdvertisedTools = append(stale.AdvertisedTools, rundir.Advertised{Name: "old_one", Source: "README.md", Line: 5, Stale: true})
-	if b := gateBlocking(CodeAdvertisedToolsNotParsed, stale, nil, nil); slices.Contains(b.Names, "old_one") {
+	if b := gateBlocking(vocab.CodeAdvertisedToolsNotParsed, stale, nil, nil); slices.Contains(b.Names, "old_one") {
 		t.Errorf("a stale name is named in the refusal: %v", b.Names)
 	}
 	_, reasons = Gradeability(nil, surface(true), nil)
-	if slices.Contains(reasons, CodeAdvertisedToolsNotParsed) {
+	if slices.Contains(reasons, vocab.CodeAdvertisedToolsNotParsed) {
 		t.Fatalf("a stale advertisement refuses nothing: reasons %v", reasons)
 	}
 }

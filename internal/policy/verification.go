@@ -10,6 +10,7 @@ import (
 
 	"github.com/attestari/attestari/internal/rundir"
 	"github.com/attestari/attestari/internal/verify"
+	"github.com/attestari/attestari/internal/vocab"
 )
 
 // verifyExcerpt is G6 for one finding.
@@ -76,7 +77,7 @@ func (d *decider) verifyModelFinding(f rundir.Finding, s *rundir.Surface, art *a
 		}
 		if art != nil {
 			if mb, why := art.member(path); mb != nil {
-				if rundir.SHA256Hex(mb) != sha {
+				if vocab.SHA256Hex(mb) != sha {
 					return nil, fmt.Errorf("%s in the artifact does not hash to %s", path, sha)
 				}
 				return mb, nil
@@ -168,7 +169,7 @@ func (d *decider) verifyCapability(c rundir.Capability, art *artifactMembers) (s
 		mb, why := art.member(c.File)
 		switch {
 		case mb != nil:
-			if rundir.SHA256Hex(mb) != c.FileSHA256 {
+			if vocab.SHA256Hex(mb) != c.FileSHA256 {
 				return CapFileHashMismatch, fmt.Sprintf("%s in the artifact does not hash to %s", c.File, c.FileSHA256), nil
 			}
 			b = mb

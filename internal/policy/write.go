@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/attestari/attestari/internal/rundir"
+	"github.com/attestari/attestari/internal/vocab"
 )
 
 // Files a decision writes into the run directory.
@@ -110,7 +111,7 @@ func Markdown(d *Decisions) []byte {
 	}
 	if len(c.Reasons) > 0 {
 		b.WriteString("\n| reason | guard | packages | meaning |\n| --- | --- | --- | --- |\n")
-		for _, e := range GateMap {
+		for _, e := range vocab.GateMap {
 			if n := c.Reasons[e.Code]; n > 0 {
 				fmt.Fprintf(&b, "| `%s` | %s | %d | %s |\n", e.Code, e.Guard, n, mdCell(e.Line))
 			}
@@ -120,7 +121,7 @@ func Markdown(d *Decisions) []byte {
 	b.WriteString("\n## Packages\n\n| package | verdict | grade | blocked by | manifest hash |\n| --- | --- | --- | --- | --- |\n")
 	for _, p := range d.Packages {
 		reasons := strings.Join(p.BlockedBy, ", ")
-		if p.Verdict == VerdictOutOfScope {
+		if p.Verdict == vocab.VerdictOutOfScope {
 			reasons = p.Reason
 		}
 		mh := p.ManifestHash
@@ -136,7 +137,7 @@ func Markdown(d *Decisions) []byte {
 
 	var shown, withheld []FindingRow
 	for _, f := range d.Findings {
-		if f.Decision != DecisionWithheld {
+		if f.Decision != vocab.DecisionWithheld {
 			shown = append(shown, f)
 		} else {
 			withheld = append(withheld, f)
@@ -180,7 +181,7 @@ func Markdown(d *Decisions) []byte {
 func refusals(b *bytes.Buffer, pkgs []PackageRow) {
 	first := true
 	for _, p := range pkgs {
-		if p.Verdict != VerdictNotGradeable || len(p.Blocking) == 0 {
+		if p.Verdict != vocab.VerdictNotGradeable || len(p.Blocking) == 0 {
 			continue
 		}
 		if first {

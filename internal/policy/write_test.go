@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/attestari/attestari/internal/rundir"
+	"github.com/attestari/attestari/internal/vocab"
 )
 
 const markdownGolden = "testdata/decisions.golden.md"
@@ -29,8 +30,8 @@ func goldenRun(t *testing.T) *Decisions {
 	s.OutcomeEvidence = []rundir.Site{{File: "package/dist/index.min.js", Line: 1, Detail: "minified bundle of 90000 bytes, longest line 89000 bytes"}}
 	s.AdvertisedTools = append(s.AdvertisedTools, rundir.Advertised{Name: "get-library-docs", Source: "README.md", Line: 14})
 	s.Tools = append(s.Tools, listNotesPartial())
-	r.provenanceFinding(refused, "p-2", "anonymous_publisher", SeverityLow, `"name":"demo-bot"`)
-	r.provenanceFinding(refused, "p-3", "anonymous_publisher", SeverityLow, "not in the packument")
+	r.provenanceFinding(refused, "p-2", "anonymous_publisher", vocab.SeverityLow, `"name":"demo-bot"`)
+	r.provenanceFinding(refused, "p-3", "anonymous_publisher", vocab.SeverityLow, "not in the packument")
 
 	out := refN(2)
 	r.addDemo(out).Outcome = "not_a_server"

@@ -11,6 +11,7 @@ import (
 	"github.com/attestari/attestari/api"
 	"github.com/attestari/attestari/api/attest"
 	"github.com/attestari/attestari/internal/policy"
+	"github.com/attestari/attestari/internal/vocab"
 )
 
 // AttestationsFile holds the publication's signed attestations
@@ -42,7 +43,7 @@ func predicate(h Header, pk Package, findings []Finding, gm *api.GateMap) attest
 		p.Grade = &g
 	}
 	codes := pk.BlockedBy
-	if pk.Verdict == policy.VerdictOutOfScope && pk.Reason != "" {
+	if pk.Verdict == vocab.VerdictOutOfScope && pk.Reason != "" {
 		codes = []string{pk.Reason}
 	}
 	for _, c := range codes {

@@ -7,13 +7,14 @@ import (
 
 	"github.com/attestari/attestari/internal/policy"
 	"github.com/attestari/attestari/internal/rundir"
+	"github.com/attestari/attestari/internal/vocab"
 )
 
 // makePartial turns a package's first tool into a partial description with
 // one substitution at offset.
 func makePartial(tp *testPkg, offset int, source string) {
 	e := &tp.tools[0]
-	e.DescriptionState = policy.StatePartial
+	e.DescriptionState = vocab.StatePartial
 	e.Holes = []rundir.Hole{{RawOffset: offset, File: srcPath, Start: 0, End: len(source), Line: e.Line, Source: source}}
 }
 
@@ -32,7 +33,7 @@ func TestPublishedBlockingCarriesDetail(t *testing.T) {
 	partialOf := func(pkg Package) policy.Blocking {
 		t.Helper()
 		for _, b := range pkg.Blocking {
-			if b.Code == policy.CodePartialDescription {
+			if b.Code == vocab.CodePartialDescription {
 				return b
 			}
 		}
@@ -63,7 +64,7 @@ func TestPublishedBlockingCarriesDetail(t *testing.T) {
 	if strings.Contains(string(doc), "555 0132") || strings.Contains(string(doc), "${queue}") {
 		t.Errorf("the personal package's published row still carries its text: %s", doc)
 	}
-	if last := pp.Blocking[len(pp.Blocking)-1]; last.Code != policy.CodeEvidenceUnpublishable {
+	if last := pp.Blocking[len(pp.Blocking)-1]; last.Code != vocab.CodeEvidenceUnpublishable {
 		t.Errorf("personal: last reason %+v", last)
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/attestari/attestari/internal/methodology"
 	"github.com/attestari/attestari/internal/policy"
 	"github.com/attestari/attestari/internal/rundir"
+	"github.com/attestari/attestari/internal/vocab"
 )
 
 // Test runs are real: source files whose spans are computed from their
@@ -61,7 +62,7 @@ func newTestRun(t *testing.T) *testRun {
 			MethodologyVersion: methodology.Version, MethodologySHA256: methodology.SHA256(),
 			ExtractorVersion: "syntax-tree-7", VerifierVersion: "verify-3", AnalyzerModel: "offline-1",
 			PromptVersion: "p-1", PromptLayout: "separated", PromptSHA256: strings.Repeat("a", 64),
-			Checks: []string{policy.CheckProvenance, policy.CheckSurface, policy.CheckModel}, CodeCommit: "abc",
+			Checks: []string{vocab.CheckProvenance, vocab.CheckSurface, vocab.CheckModel}, CodeCommit: "abc",
 		},
 		blobs: policy.MapBlobs{},
 	}
@@ -94,7 +95,7 @@ func (r *testRun) addServer(p rundir.PackageRef, header string, descs map[string
 		d := descs[name]
 		line := strings.Count(src[:start], "\n") + 1
 		tp.tools = append(tp.tools, rundir.Entry{
-			Kind: "tool", Name: name, DescriptionState: policy.StateReadable, DescriptionRaw: d,
+			Kind: "tool", Name: name, DescriptionState: vocab.StateReadable, DescriptionRaw: d,
 			Spans:      []rundir.Span{{File: srcPath, Start: start, End: start + len(d), Line: line, RawStart: 0, RawEnd: len(d), Encoding: literal.JSString}},
 			Holes:      []rundir.Hole{},
 			SchemaKind: "json", SchemaRaw: "{}", File: srcPath, Line: line,
@@ -124,9 +125,9 @@ func (r *testRun) modelFinding(p rundir.PackageRef, id, tool, tag, severity, exc
 	}
 	line := strings.Count(tp.src[:at], "\n") + 1
 	r.findings = append(r.findings, rundir.Finding{
-		ID: id, Package: p, Check: policy.CheckModel, Tag: tag, Severity: severity, Title: "Description instructs the model",
+		ID: id, Package: p, Check: vocab.CheckModel, Tag: tag, Severity: severity, Title: "Description instructs the model",
 		SurfaceKind: "tool", EntryName: tool, Analyzer: "offline-1",
-		Evidence: rundir.Evidence{SHA256: rundir.SHA256Hex([]byte(tp.src)), Path: srcPath, LineStart: line, LineEnd: line, Excerpt: excerpt},
+		Evidence: rundir.Evidence{SHA256: vocab.SHA256Hex([]byte(tp.src)), Path: srcPath, LineStart: line, LineEnd: line, Excerpt: excerpt},
 	})
 }
 
@@ -140,7 +141,7 @@ func (r *testRun) record(p rundir.PackageRef, kind, url string, body []byte) str
 // provenanceFinding adds a publisher_provenance finding citing a record.
 func (r *testRun) provenanceFinding(p rundir.PackageRef, id, tag, recordSHA, pointer, excerpt string) {
 	r.findings = append(r.findings, rundir.Finding{
-		ID: id, Package: p, Check: policy.CheckProvenance, Tag: tag, Severity: policy.SeverityLow, Title: "Provenance: " + tag,
+		ID: id, Package: p, Check: vocab.CheckProvenance, Tag: tag, Severity: vocab.SeverityLow, Title: "Provenance: " + tag,
 		Evidence: rundir.Evidence{SHA256: recordSHA, Path: pointer, Excerpt: excerpt},
 	})
 }
@@ -194,7 +195,7 @@ func (r *testRun) write() {
 		surfaces = append(surfaces, s)
 		for _, c := range policy.RunningChecks {
 			out := "ran"
-			if c == policy.CheckModel {
+			if c == vocab.CheckModel {
 				out = tp.model
 			}
 			results = append(results, rundir.Result{Package: tp.ref, Check: c, Outcome: out})
@@ -210,7 +211,7 @@ func (r *testRun) write() {
 	}
 	for _, f := range r.failed {
 		summary.Packages = append(summary.Packages, f)
-		gradeable = append(gradeable, rundir.Gradeable{Package: f.Package, OK: false, Reasons: []string{policy.CodeGateNotRecomputable}})
+		gradeable = append(gradeable, rundir.Gradeable{Package: f.Package, OK: false, Reasons: []string{vocab.CodeGateNotRecomputable}})
 	}
 	findings := r.findings
 	if findings == nil {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/attestari/attestari/internal/policy"
 	"github.com/attestari/attestari/internal/rundir"
+	"github.com/attestari/attestari/internal/vocab"
 )
 
 // fetchFailed adds a package whose fetch failed with kind, with the records
@@ -63,7 +64,7 @@ func TestNotExaminedIsNeverPublished(t *testing.T) {
 	if len(p.Packages) != 2 || p.Header.Counts.Packages != 2 || p.Header.Counts.NotGradeable != 1 || p.Header.Counts.Graded != 1 {
 		t.Fatalf("published %d packages, counts %+v: want good-server graded and flaky-registry refused", len(p.Packages), p.Header.Counts)
 	}
-	if pkg := pubPackage(t, p, flaky); pkg.Verdict != policy.VerdictNotGradeable || !slices.Contains(pkg.BlockedBy, policy.CodeCheckFailed) {
+	if pkg := pubPackage(t, p, flaky); pkg.Verdict != vocab.VerdictNotGradeable || !slices.Contains(pkg.BlockedBy, vocab.CodeCheckFailed) {
 		t.Errorf("flaky-registry: %s %v, want a refusal with check_failed", pkg.Verdict, pkg.BlockedBy)
 	}
 	err := filepath.WalkDir(res.Dir, func(path string, de fs.DirEntry, err error) error {

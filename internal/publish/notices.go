@@ -13,6 +13,7 @@ import (
 
 	"github.com/attestari/attestari/internal/policy"
 	"github.com/attestari/attestari/internal/rundir"
+	"github.com/attestari/attestari/internal/vocab"
 )
 
 // Day 0 notices (docs/methodology.md §19; docs/publish-contract.md, "The
@@ -104,7 +105,7 @@ func RegistryContactsFromEnv(getenv func(string) string) map[string]string {
 // confirmed (D1) at high or medium. Noted, withheld, low, out-of-scope and
 // refused packages' findings get none.
 func NeedsNotice(f policy.FindingRow) bool {
-	return f.Decision == policy.DecisionConfirmed && (f.SeverityDecided == policy.SeverityHigh || f.SeverityDecided == policy.SeverityMedium)
+	return f.Decision == vocab.DecisionConfirmed && (f.SeverityDecided == vocab.SeverityHigh || f.SeverityDecided == vocab.SeverityMedium)
 }
 
 // ReadNoticeIndex reads runDir/notices/index.json; a run with no notices
@@ -233,7 +234,7 @@ func noticeName(id, recipient string) string {
 		if len(safe) > 80 {
 			safe = safe[:80]
 		}
-		safe = strings.TrimLeft(safe, ".") + "-" + rundir.SHA256Hex([]byte(id))[:12]
+		safe = strings.TrimLeft(safe, ".") + "-" + vocab.SHA256Hex([]byte(id))[:12]
 	}
 	return safe + "." + recipient + ".md"
 }
@@ -276,14 +277,14 @@ func publisherContacts(ctx context.Context, blobs policy.Blobs, records []rundir
 		}
 		fromPerson(doc["_npmUser"], kind+" record, "+prefix+"_npmUser")
 	}
-	order := []string{"npm_version", "npm_packument", "pypi_json", "repository_owner", "repository"}
+	order := []string{vocab.KindNPMVersion, vocab.KindNPMPackument, vocab.KindPyPIJSON, vocab.KindRepositoryOwner, vocab.KindRepository}
 	for _, kind := range order {
 		for _, r := range records {
 			if r.Package != ref || r.Kind != kind || r.SHA256 == "" || blobs == nil {
 				continue
 			}
 			b, err := blobs.Get(ctx, r.SHA256)
-			if err != nil || rundir.SHA256Hex(b) != r.SHA256 {
+			if err != nil || vocab.SHA256Hex(b) != r.SHA256 {
 				continue
 			}
 			var doc map[string]any
@@ -291,16 +292,16 @@ func publisherContacts(ctx context.Context, blobs policy.Blobs, records []rundir
 				continue
 			}
 			switch kind {
-			case "npm_version":
+			case vocab.KindNPMVersion:
 				npmDoc(doc, kind, "")
-			case "npm_packument":
+			case vocab.KindNPMPackument:
 				if vs, ok := doc["versions"].(map[string]any); ok {
 					if v, ok := vs[ref.Version].(map[string]any); ok {
 						npmDoc(v, kind, "versions["+ref.Version+"].")
 					}
 				}
 				npmDoc(doc, kind, "")
-			case "pypi_json":
+			case vocab.KindPyPIJSON:
 				if info, ok := doc["info"].(map[string]any); ok {
 					add(info["maintainer_email"], kind+" record, info.maintainer_email")
 					add(info["author_email"], kind+" record, info.author_email")

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/attestari/attestari/internal/rundir"
+	"github.com/attestari/attestari/internal/vocab"
 )
 
 func TestParsePointer(t *testing.T) {
@@ -48,7 +48,7 @@ func TestProject(t *testing.T) {
   "a/b": {"c~d": "x"},
   "keywords": ["mcp", "notes"]
 }`)
-	sha := rundir.SHA256Hex(up)
+	sha := vocab.SHA256Hex(up)
 	cases := []struct {
 		name, path, excerpt  string
 		want, pointer, found string
@@ -126,7 +126,7 @@ func TestProject(t *testing.T) {
 // check, and all the personal data there is is what the finding cites.
 func TestProjectionOfMemberWithEmailIsScanned(t *testing.T) {
 	up := []byte(`{"_npmUser":{"name":"alice","email":"alice@demo-corp.io"}}`)
-	b, _, _, err := Project(up, rundir.SHA256Hex(up), "/_npmUser", `{"name":"alice","email":"alice@demo-corp.io"}`)
+	b, _, _, err := Project(up, vocab.SHA256Hex(up), "/_npmUser", `{"name":"alice","email":"alice@demo-corp.io"}`)
 	if err != nil {
 		t.Fatal(err)
 	}

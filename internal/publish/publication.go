@@ -31,6 +31,7 @@ import (
 	"github.com/attestari/attestari/internal/evidence"
 	"github.com/attestari/attestari/internal/policy"
 	"github.com/attestari/attestari/internal/rundir"
+	"github.com/attestari/attestari/internal/vocab"
 )
 
 // Schema names this version of the publication format.
@@ -45,14 +46,6 @@ const (
 	GateMapFile  = "gate_map.json"
 	DiffFile     = "diff.json"
 	EvidenceDir  = "evidence"
-)
-
-// Public finding statuses.
-const (
-	StatusConfirmed         = "confirmed"
-	StatusNoted             = "noted"
-	StatusUnderAppeal       = "under_appeal"
-	StatusWithdrawnOnAppeal = "withdrawn_on_appeal"
 )
 
 // Header is publication.json.
@@ -325,8 +318,8 @@ func Write(dir string, p *Publication) error {
 		if !ok {
 			return fmt.Errorf("evidence %s has no bytes", e.SHA256)
 		}
-		if rundir.SHA256Hex(b) != e.SHA256 {
-			return fmt.Errorf("evidence %s: bytes hash to %s", e.SHA256, rundir.SHA256Hex(b))
+		if vocab.SHA256Hex(b) != e.SHA256 {
+			return fmt.Errorf("evidence %s: bytes hash to %s", e.SHA256, vocab.SHA256Hex(b))
 		}
 		if err := rundir.WriteFileAtomic(filepath.Join(tmp, EvidenceDir, e.SHA256), b); err != nil {
 			return err
@@ -351,7 +344,7 @@ func Write(dir string, p *Publication) error {
 		if err := step(f.name); err != nil {
 			return err
 		}
-		sums = append(sums, rundir.InputFile{Path: f.name, SHA256: rundir.SHA256Hex(b)})
+		sums = append(sums, rundir.InputFile{Path: f.name, SHA256: vocab.SHA256Hex(b)})
 	}
 	for _, raw := range []struct {
 		name string
@@ -366,7 +359,7 @@ func Write(dir string, p *Publication) error {
 		if err := step(raw.name); err != nil {
 			return err
 		}
-		sums = append(sums, rundir.InputFile{Path: raw.name, SHA256: rundir.SHA256Hex(raw.b)})
+		sums = append(sums, rundir.InputFile{Path: raw.name, SHA256: vocab.SHA256Hex(raw.b)})
 	}
 	p.Header.Schema = Schema
 	p.Header.Files = sums
@@ -415,7 +408,7 @@ func Read(dir string) (*Publication, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%w: %s: %v", ErrIncomplete, name, err)
 		}
-		if rundir.SHA256Hex(b) != want {
+		if vocab.SHA256Hex(b) != want {
 			return nil, fmt.Errorf("%w: %s does not hash to %s", ErrIncomplete, name, want)
 		}
 		return b, nil
@@ -455,7 +448,7 @@ func Read(dir string) (*Publication, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%w: evidence %s: %v", ErrIncomplete, e.SHA256, err)
 		}
-		if rundir.SHA256Hex(b) != e.SHA256 {
+		if vocab.SHA256Hex(b) != e.SHA256 {
 			return nil, fmt.Errorf("%w: evidence %s is corrupt", ErrIncomplete, e.SHA256)
 		}
 		p.Blobs[e.SHA256] = b

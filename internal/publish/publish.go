@@ -25,6 +25,7 @@ import (
 	"github.com/attestari/attestari/internal/policy"
 	"github.com/attestari/attestari/internal/rundir"
 	"github.com/attestari/attestari/internal/verify"
+	"github.com/attestari/attestari/internal/vocab"
 )
 
 // Evidence kinds of a publication.
@@ -345,7 +346,7 @@ func checkInputs(runDir string, d *policy.Decisions) error {
 		if err != nil {
 			return fmt.Errorf("publish: %w: %s: %v", ErrRunChanged, in.Path, err)
 		}
-		if got := rundir.SHA256Hex(b); got != in.SHA256 {
+		if got := vocab.SHA256Hex(b); got != in.SHA256 {
 			return fmt.Errorf("publish: %w: %s hashes to %s, the decision read %s", ErrRunChanged, in.Path, got, in.SHA256)
 		}
 	}
@@ -644,7 +645,7 @@ type builder struct {
 	warnings  []string
 }
 
-var sevRank = map[string]int{policy.SeverityInfo: 0, policy.SeverityLow: 1, policy.SeverityMedium: 2, policy.SeverityHigh: 3}
+var sevRank = map[string]int{vocab.SeverityInfo: 0, vocab.SeverityLow: 1, vocab.SeverityMedium: 2, vocab.SeverityHigh: 3}
 
 // publishPackage turns one decided package and its findings into their
 // published form.
@@ -659,9 +660,9 @@ func (b *builder) publishPackage(row policy.PackageRow, frows []policy.FindingRo
 	var items []EvidenceItem
 	var unpublishable []string // why, per finding: never the personal data itself
 	var unpublishableFindings []string
-	if row.Verdict == policy.VerdictGraded {
+	if row.Verdict == vocab.VerdictGraded {
 		for _, f := range frows {
-			if f.Decision != policy.DecisionConfirmed && f.Decision != policy.DecisionNoted {
+			if f.Decision != vocab.DecisionConfirmed && f.Decision != vocab.DecisionNoted {
 				continue
 			}
 			item, quoted, why, err := b.evidence(row, f)
@@ -683,26 +684,26 @@ func (b *builder) publishPackage(row policy.PackageRow, frows []policy.FindingRo
 	if where := rowPersonalData(pkg, findings); len(where) > 0 {
 		unpublishable = append(unpublishable, "the package's published rows carry personal data ("+strings.Join(where, "; ")+")")
 		stripText(&pkg)
-		if row.Verdict == policy.VerdictGraded {
+		if row.Verdict == vocab.VerdictGraded {
 			for _, f := range findings {
 				b.withheld = append(b.withheld, WithheldFinding{FindingID: f.ID, Package: f.Package, Reason: "the package's published rows carry personal data"})
 			}
 		}
 	}
-	if len(unpublishable) > 0 && row.Verdict != policy.VerdictOutOfScope {
-		pkg.Verdict, pkg.Grade, pkg.HighestConfirmed = policy.VerdictNotGradeable, "", ""
-		pkg.BlockedBy = append(append([]string(nil), row.BlockedBy...), policy.CodeEvidenceUnpublishable)
-		g, _ := policy.GateEntryFor(policy.CodeEvidenceUnpublishable)
-		pkg.Blocking = append(append([]policy.Blocking(nil), pkg.Blocking...), policy.Blocking{Code: policy.CodeEvidenceUnpublishable, Guard: g.Guard, Detail: strings.Join(unpublishable, "; "), Findings: unpublishableFindings})
+	if len(unpublishable) > 0 && row.Verdict != vocab.VerdictOutOfScope {
+		pkg.Verdict, pkg.Grade, pkg.HighestConfirmed = vocab.VerdictNotGradeable, "", ""
+		pkg.BlockedBy = append(append([]string(nil), row.BlockedBy...), vocab.CodeEvidenceUnpublishable)
+		g, _ := vocab.GateEntryFor(vocab.CodeEvidenceUnpublishable)
+		pkg.Blocking = append(append([]policy.Blocking(nil), pkg.Blocking...), policy.Blocking{Code: vocab.CodeEvidenceUnpublishable, Guard: g.Guard, Detail: strings.Join(unpublishable, "; "), Findings: unpublishableFindings})
 		for _, f := range findings {
 			if !containsWithheld(b.withheld, f.ID) {
-				b.withheld = append(b.withheld, WithheldFinding{FindingID: f.ID, Package: f.Package, Reason: "withheld with its package (" + policy.CodeEvidenceUnpublishable + ")"})
+				b.withheld = append(b.withheld, WithheldFinding{FindingID: f.ID, Package: f.Package, Reason: "withheld with its package (" + vocab.CodeEvidenceUnpublishable + ")"})
 			}
 		}
 		findings, items = nil, nil
 	}
 	if len(unpublishable) > 0 {
-		if row.Verdict == policy.VerdictOutOfScope {
+		if row.Verdict == vocab.VerdictOutOfScope {
 			// Out of scope is neither a grade nor a refusal (D4): the verdict
 			// stands and only the text is withheld.
 			b.warnings = append(b.warnings, "package "+row.Package.Key()+" (out of scope): text withheld: "+strings.Join(unpublishable, "; "))
@@ -713,11 +714,11 @@ func (b *builder) publishPackage(row policy.PackageRow, frows []policy.FindingRo
 	}
 
 	// Appeals, and the grade they leave.
-	if pkg.Verdict == policy.VerdictGraded {
+	if pkg.Verdict == vocab.VerdictGraded {
 		highest := -1
 		pkg.HighestConfirmed = ""
 		for _, f := range findings {
-			if f.Decision == policy.DecisionConfirmed && f.Status != StatusWithdrawnOnAppeal && sevRank[f.SeverityDecided] > highest {
+			if f.Decision == vocab.DecisionConfirmed && f.Status != vocab.StatusWithdrawnOnAppeal && sevRank[f.SeverityDecided] > highest {
 				highest, pkg.HighestConfirmed = sevRank[f.SeverityDecided], f.SeverityDecided
 			}
 		}
@@ -727,13 +728,13 @@ func (b *builder) publishPackage(row policy.PackageRow, frows []policy.FindingRo
 	for _, f := range findings {
 		b.published[f.ID] = true
 		switch f.Status {
-		case StatusConfirmed:
+		case vocab.StatusConfirmed:
 			pkg.PublishedFindings.Confirmed++
-		case StatusNoted:
+		case vocab.StatusNoted:
 			pkg.PublishedFindings.Noted++
-		case StatusUnderAppeal:
+		case vocab.StatusUnderAppeal:
 			pkg.PublishedFindings.UnderAppeal++
-		case StatusWithdrawnOnAppeal:
+		case vocab.StatusWithdrawnOnAppeal:
 			pkg.PublishedFindings.WithdrawnOnAppeal++
 		}
 	}
@@ -755,9 +756,9 @@ func (b *builder) finding(f policy.FindingRow, item EvidenceItem, quoted string)
 	if quoted != f.Evidence.Excerpt {
 		out.PublishedEvidence.Excerpt = quoted
 	}
-	out.Status = StatusConfirmed
-	if f.Decision == policy.DecisionNoted {
-		out.Status = StatusNoted
+	out.Status = vocab.StatusConfirmed
+	if f.Decision == vocab.DecisionNoted {
+		out.Status = vocab.StatusNoted
 	}
 	upheld, open := false, false
 	for _, s := range b.statuses[f.ID] {
@@ -767,9 +768,9 @@ func (b *builder) finding(f policy.FindingRow, item EvidenceItem, quoted string)
 	}
 	switch {
 	case upheld:
-		out.Status = StatusWithdrawnOnAppeal
+		out.Status = vocab.StatusWithdrawnOnAppeal
 	case open:
-		out.Status = StatusUnderAppeal
+		out.Status = vocab.StatusUnderAppeal
 	}
 	return out
 }
@@ -819,7 +820,7 @@ func (b *builder) evidence(row policy.PackageRow, f policy.FindingRow) (Evidence
 		item = EvidenceItem{Kind: EvidenceKindFile, Path: ev.Path}
 	case isRecord || IsPointer(ev.Path):
 		up, err := b.opts.Blobs.Get(b.ctx, ev.SHA256)
-		if err != nil || rundir.SHA256Hex(up) != ev.SHA256 {
+		if err != nil || vocab.SHA256Hex(up) != ev.SHA256 {
 			if b.ctx.Err() != nil {
 				return item, "", "", b.ctx.Err()
 			}
@@ -842,7 +843,7 @@ func (b *builder) evidence(row policy.PackageRow, f policy.FindingRow) (Evidence
 		data = got
 		item = EvidenceItem{Kind: EvidenceKindFile, Path: ev.Path}
 	}
-	item.SHA256, item.Size = rundir.SHA256Hex(data), int64(len(data))
+	item.SHA256, item.Size = vocab.SHA256Hex(data), int64(len(data))
 	if item.ContentType == "" {
 		item.ContentType = contentType(ev.Path, data)
 	}
@@ -883,14 +884,16 @@ func (b *builder) record(sha string) (rundir.Record, bool) {
 	return rundir.Record{}, false
 }
 
-func artifactKind(kind string) bool { return kind == "npm_tarball" || kind == "pypi_file" }
+func artifactKind(kind string) bool {
+	return kind == vocab.KindNPMTarball || kind == vocab.KindPyPIFile
+}
 
 // file returns the bytes of an artifact file a finding cites: the blob it
 // names, or, when the store holds only the artifact, the member at its path
 // in the package's artifact, checked against the cited hash.
 func (b *builder) file(row policy.PackageRow, ev rundir.Evidence) ([]byte, string, error) {
 	data, err := b.opts.Blobs.Get(b.ctx, ev.SHA256)
-	if err == nil && rundir.SHA256Hex(data) == ev.SHA256 {
+	if err == nil && vocab.SHA256Hex(data) == ev.SHA256 {
 		return data, "", nil
 	}
 	if b.ctx.Err() != nil {
@@ -905,7 +908,7 @@ func (b *builder) file(row policy.PackageRow, ev rundir.Evidence) ([]byte, strin
 	if err != nil || why != "" {
 		return nil, why, err
 	}
-	if rundir.SHA256Hex(m) != ev.SHA256 {
+	if vocab.SHA256Hex(m) != ev.SHA256 {
 		return nil, "the artifact's " + ev.Path + " does not hash to the cited evidence", nil
 	}
 	return m, "", nil
@@ -916,7 +919,7 @@ func (b *builder) member(artSHA string, rec rundir.Record, p string) ([]byte, st
 	a, ok := b.artifacts[artSHA]
 	if !ok {
 		data, err := b.opts.Blobs.Get(b.ctx, artSHA)
-		if err != nil || rundir.SHA256Hex(data) != artSHA {
+		if err != nil || vocab.SHA256Hex(data) != artSHA {
 			if b.ctx.Err() != nil {
 				return nil, "", b.ctx.Err()
 			}
@@ -1056,15 +1059,15 @@ func countPublication(p *Publication, d *policy.Decisions) Counts {
 	for _, pkg := range p.Packages {
 		c.Packages++
 		switch pkg.Verdict {
-		case policy.VerdictGraded:
+		case vocab.VerdictGraded:
 			c.Graded++
 			c.Grades[pkg.Grade]++
-		case policy.VerdictNotGradeable:
+		case vocab.VerdictNotGradeable:
 			c.NotGradeable++
 			for _, r := range pkg.BlockedBy {
 				c.Reasons[r]++
 			}
-		case policy.VerdictOutOfScope:
+		case vocab.VerdictOutOfScope:
 			c.OutOfScope++
 			c.Reasons[pkg.Reason]++
 		}

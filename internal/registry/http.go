@@ -2,8 +2,6 @@ package registry
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"net/http"
@@ -12,6 +10,7 @@ import (
 	"time"
 
 	"github.com/attestari/attestari/internal/httpretry"
+	"github.com/attestari/attestari/internal/vocab"
 )
 
 // Defaults for Options fields left zero.
@@ -139,7 +138,7 @@ func (f *fetcher) get(ctx context.Context, kind, rawURL, accept string, limit in
 	u, err := url.Parse(rawURL)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		err = fmt.Errorf("%w: %s URL %q is not an absolute http(s) URL", ErrInvalidRequest, kind, resp.Record.URL)
-		return resp, f.fail(resp, OutcomeInvalidRequest, err)
+		return resp, f.fail(resp, vocab.RecordInvalidRequest, err)
 	}
 	h := http.Header{}
 	if accept != "" {
@@ -150,8 +149,8 @@ func (f *fetcher) get(ctx context.Context, kind, rawURL, accept string, limit in
 	if err == nil {
 		resp.Body = r.Body
 		resp.ContentType = r.ContentType
-		resp.Record.SHA256 = sha256Hex(r.Body)
-		resp.Record.Outcome = OutcomeOK
+		resp.Record.SHA256 = vocab.SHA256Hex(r.Body)
+		resp.Record.Outcome = vocab.RecordOK
 		return resp, nil
 	}
 	if se, ok := err.(*httpretry.StatusError); ok {
@@ -177,21 +176,16 @@ func OutcomeOf(err error) string {
 	var se *StatusError
 	switch {
 	case errors.Is(err, ErrNotFound):
-		return OutcomeNotFound
+		return vocab.RecordNotFound
 	case errors.As(err, &se):
-		return OutcomeHTTPError
+		return vocab.RecordHTTPError
 	case errors.Is(err, ErrTooLarge):
-		return OutcomeTooLarge
+		return vocab.RecordTooLarge
 	case errors.Is(err, context.Canceled):
-		return OutcomeCanceled
+		return vocab.RecordCanceled
 	default:
-		return OutcomeNetworkError
+		return vocab.RecordNetworkError
 	}
-}
-
-func sha256Hex(b []byte) string {
-	s := sha256.Sum256(b)
-	return hex.EncodeToString(s[:])
 }
 
 // redactURL hides a password in a URL's userinfo, so a credentialed index

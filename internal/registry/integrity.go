@@ -9,6 +9,8 @@ import (
 	"encoding/hex"
 	"hash"
 	"strings"
+
+	"github.com/attestari/attestari/internal/vocab"
 )
 
 // Artifact is a downloaded tarball or distribution file. Response.Body holds
@@ -88,7 +90,7 @@ func verifySHA256(url string, body []byte, want string) (string, *IntegrityError
 	if want == "" {
 		return "", &IntegrityError{URL: url, Reason: "no sha256 digest published"}
 	}
-	got := sha256Hex(body)
+	got := vocab.SHA256Hex(body)
 	if !constantEq(want, got) {
 		return "", &IntegrityError{URL: url, Algorithm: "sha256", Expected: want, Actual: got,
 			Reason: "published sha256 does not match the bytes received"}

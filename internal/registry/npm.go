@@ -10,6 +10,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/attestari/attestari/internal/vocab"
 )
 
 // NPM is a client for an npm registry at a configured base URL (see
@@ -386,7 +388,7 @@ func escapeVersion(v string) (string, error) {
 // was asked for.
 func invalid(kind string, err error, now func() time.Time) Response {
 	return Response{Record: Record{Kind: kind, FetchedAt: now().UTC(),
-		Outcome: OutcomeInvalidRequest, Error: err.Error()}}
+		Outcome: vocab.RecordInvalidRequest, Error: err.Error()}}
 }
 
 // Packument fetches GET {base}/{name}. The result is never nil; its
@@ -395,16 +397,16 @@ func (c *NPM) Packument(ctx context.Context, name string) (*Packument, error) {
 	p := &Packument{}
 	esc, err := EscapeNPMName(name)
 	if err != nil {
-		p.Response = invalid(KindNPMPackument, err, c.f.o.Now)
+		p.Response = invalid(vocab.KindNPMPackument, err, c.f.o.Now)
 		return p, fmt.Errorf("registry.NPM.Packument: %w", err)
 	}
-	resp, err := c.f.get(ctx, KindNPMPackument, c.base+"/"+esc, "application/json", c.f.o.MaxDocumentBytes)
+	resp, err := c.f.get(ctx, vocab.KindNPMPackument, c.base+"/"+esc, "application/json", c.f.o.MaxDocumentBytes)
 	p.Response = *resp
 	if err != nil {
 		return p, fmt.Errorf("registry.NPM.Packument(%s): %w", name, err)
 	}
 	if err := parsePackument(p, resp.Body); err != nil {
-		c.f.fail(&p.Response, OutcomeMalformed, err)
+		c.f.fail(&p.Response, vocab.RecordMalformed, err)
 		return p, fmt.Errorf("registry.NPM.Packument(%s): %w", name, err)
 	}
 	return p, nil
@@ -427,10 +429,10 @@ func (c *NPM) Version(ctx context.Context, name, version string) (*VersionDoc, e
 		esc += "/" + ev
 	}
 	if err != nil {
-		d.Response = invalid(KindNPMVersion, err, c.f.o.Now)
+		d.Response = invalid(vocab.KindNPMVersion, err, c.f.o.Now)
 		return d, fmt.Errorf("registry.NPM.Version: %w", err)
 	}
-	resp, err := c.f.get(ctx, KindNPMVersion, c.base+"/"+esc, "application/json", c.f.o.MaxDocumentBytes)
+	resp, err := c.f.get(ctx, vocab.KindNPMVersion, c.base+"/"+esc, "application/json", c.f.o.MaxDocumentBytes)
 	d.Response = *resp
 	if err != nil {
 		return d, fmt.Errorf("registry.NPM.Version(%s@%s): %w", name, version, err)
@@ -438,7 +440,7 @@ func (c *NPM) Version(ctx context.Context, name, version string) (*VersionDoc, e
 	m, err := decodeVersion(resp.Body, &d.Problems, "")
 	if err != nil {
 		err = fmt.Errorf("%w: version manifest: %v", ErrMalformed, err)
-		c.f.fail(&d.Response, OutcomeMalformed, err)
+		c.f.fail(&d.Response, vocab.RecordMalformed, err)
 		return d, fmt.Errorf("registry.NPM.Version(%s@%s): %w", name, version, err)
 	}
 	d.Manifest = m
@@ -455,16 +457,16 @@ func (c *NPM) Tarball(ctx context.Context, m *VersionManifest) (*Artifact, error
 	a := &Artifact{}
 	if m == nil || strings.TrimSpace(m.Dist.Tarball) == "" {
 		err := fmt.Errorf("%w: version manifest has no dist.tarball", ErrMalformed)
-		a.Response = invalid(KindNPMTarball, err, c.f.o.Now)
-		a.Response.Record.Outcome = OutcomeMalformed
+		a.Response = invalid(vocab.KindNPMTarball, err, c.f.o.Now)
+		a.Response.Record.Outcome = vocab.RecordMalformed
 		return a, fmt.Errorf("registry.NPM.Tarball: %w", err)
 	}
 	u, err := resolveRef(c.base+"/", m.Dist.Tarball)
 	if err != nil {
-		a.Response = invalid(KindNPMTarball, err, c.f.o.Now)
+		a.Response = invalid(vocab.KindNPMTarball, err, c.f.o.Now)
 		return a, fmt.Errorf("registry.NPM.Tarball(%s@%s): %w", m.Name, m.Version, err)
 	}
-	resp, err := c.f.get(ctx, KindNPMTarball, u, "application/octet-stream", c.f.o.MaxArtifactBytes)
+	resp, err := c.f.get(ctx, vocab.KindNPMTarball, u, "application/octet-stream", c.f.o.MaxArtifactBytes)
 	a.Response = *resp
 	if err != nil {
 		return a, fmt.Errorf("registry.NPM.Tarball(%s@%s): %w", m.Name, m.Version, err)
@@ -476,16 +478,16 @@ func (c *NPM) Tarball(ctx context.Context, m *VersionManifest) (*Artifact, error
 	}
 	a.Algorithm = alg
 	if alg == "sha1" {
-		a.Response.Record.Outcome = OutcomeOKSHA1Only
+		a.Response.Record.Outcome = vocab.RecordOKSHA1Only
 	}
 	return a, nil
 }
 
 // refuse turns a received artifact into a refused one.
 func refuse(f *fetcher, r *Response, ierr *IntegrityError) {
-	outcome := OutcomeIntegrityMismatch
+	outcome := vocab.RecordIntegrityMismatch
 	if ierr.Actual == "" {
-		outcome = OutcomeNoIntegrity
+		outcome = vocab.RecordNoIntegrity
 	}
 	f.fail(r, outcome, ierr)
 	r.Body = nil
@@ -527,10 +529,10 @@ func (c *NPM) Attestations(ctx context.Context, name, version string) (*Attestat
 		esc += "@" + ev
 	}
 	if err != nil {
-		a.Response = invalid(KindNPMAttestations, err, c.f.o.Now)
+		a.Response = invalid(vocab.KindNPMAttestations, err, c.f.o.Now)
 		return a, fmt.Errorf("registry.NPM.Attestations: %w", err)
 	}
-	resp, err := c.f.get(ctx, KindNPMAttestations, c.base+"/-/npm/v1/attestations/"+esc, "application/json", c.f.o.MaxDocumentBytes)
+	resp, err := c.f.get(ctx, vocab.KindNPMAttestations, c.base+"/-/npm/v1/attestations/"+esc, "application/json", c.f.o.MaxDocumentBytes)
 	a.Response = *resp
 	if err != nil {
 		return a, fmt.Errorf("registry.NPM.Attestations(%s@%s): %w", name, version, err)
@@ -540,7 +542,7 @@ func (c *NPM) Attestations(ctx context.Context, name, version string) (*Attestat
 	}
 	if err := json.Unmarshal(resp.Body, &doc); err != nil {
 		err = fmt.Errorf("%w: attestations: %v", ErrMalformed, err)
-		c.f.fail(&a.Response, OutcomeMalformed, err)
+		c.f.fail(&a.Response, vocab.RecordMalformed, err)
 		return a, fmt.Errorf("registry.NPM.Attestations(%s@%s): %w", name, version, err)
 	}
 	a.Attestations = doc.Attestations

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/attestari/attestari/internal/registry"
+	"github.com/attestari/attestari/internal/vocab"
 )
 
 const corpusPackage = "@modelcontextprotocol/server-memory" // scoped, small, an MCP server
@@ -69,7 +70,7 @@ func TestCorpusNPMPackage(t *testing.T) {
 	if err != nil {
 		t.Fatalf("tarball: %v (record %+v)", err, a.Response.Record)
 	}
-	if a.Algorithm != "sha512" || a.Response.Record.Outcome != registry.OutcomeOK || !bytes.HasPrefix(a.Response.Body, []byte{0x1f, 0x8b}) {
+	if a.Algorithm != "sha512" || a.Response.Record.Outcome != vocab.RecordOK || !bytes.HasPrefix(a.Response.Body, []byte{0x1f, 0x8b}) {
 		t.Errorf("tarball: %q %+v", a.Algorithm, a.Response.Record)
 	}
 

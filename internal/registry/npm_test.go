@@ -16,6 +16,7 @@ import (
 
 	"github.com/attestari/attestari/internal/registry"
 	"github.com/attestari/attestari/internal/registry/fakeregistry"
+	"github.com/attestari/attestari/internal/vocab"
 )
 
 var tgz = []byte("\x1f\x8b synthetic tarball bytes for tests")
@@ -71,8 +72,8 @@ func TestPackumentScopedNameAndFields(t *testing.T) {
 	}
 	sum := sha256.Sum256(want)
 	rec := p.Response.Record
-	if rec.SHA256 != hex.EncodeToString(sum[:]) || rec.Kind != registry.KindNPMPackument ||
-		rec.Status != 200 || rec.Outcome != registry.OutcomeOK || !rec.FetchedAt.Equal(fixedNow) ||
+	if rec.SHA256 != hex.EncodeToString(sum[:]) || rec.Kind != vocab.KindNPMPackument ||
+		rec.Status != 200 || rec.Outcome != vocab.RecordOK || !rec.FetchedAt.Equal(fixedNow) ||
 		rec.URL != e.srv.URL+"/@acme%2fmcp-server" {
 		t.Errorf("record = %+v", rec)
 	}
@@ -106,7 +107,7 @@ func TestVersionManifest(t *testing.T) {
 	if d.Manifest.Version != "2.0.0" || d.Manifest.Dist.Integrity != fakeregistry.SRI(tgz) {
 		t.Errorf("manifest = %+v", d.Manifest)
 	}
-	if d.Response.Record.Kind != registry.KindNPMVersion {
+	if d.Response.Record.Kind != vocab.KindNPMVersion {
 		t.Errorf("kind = %q", d.Response.Record.Kind)
 	}
 	if got := e.fake.Requests()[0].RequestURI; got != "/@s%2fp/2.0.0" {
@@ -126,7 +127,7 @@ func TestTarballVerifiedSHA512(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(a.Response.Body, tgz) || a.Algorithm != "sha512" ||
-		a.Response.Record.Outcome != registry.OutcomeOK || a.Response.Record.Kind != registry.KindNPMTarball {
+		a.Response.Record.Outcome != vocab.RecordOK || a.Response.Record.Kind != vocab.KindNPMTarball {
 		t.Errorf("artifact = %q %+v", a.Algorithm, a.Response.Record)
 	}
 }
@@ -147,7 +148,7 @@ func TestTarballIntegrityMismatchRefused(t *testing.T) {
 		t.Errorf("integrity error = %+v", ie)
 	}
 	rec := a.Response.Record
-	if a.Response.Body != nil || rec.Outcome != registry.OutcomeIntegrityMismatch || rec.Error == "" {
+	if a.Response.Body != nil || rec.Outcome != vocab.RecordIntegrityMismatch || rec.Error == "" {
 		t.Errorf("refused artifact: body %d bytes, record %+v", len(a.Response.Body), rec)
 	}
 	sum := sha256.Sum256(tgz)
@@ -177,20 +178,20 @@ func TestTarballSHA1FallbackOnlyWithoutIntegrity(t *testing.T) {
 	}
 
 	a, err := get("legacy")
-	if err != nil || a.Algorithm != "sha1" || a.Response.Record.Outcome != registry.OutcomeOKSHA1Only || !a.Response.Ok() {
+	if err != nil || a.Algorithm != "sha1" || a.Response.Record.Outcome != vocab.RecordOKSHA1Only || !a.Response.Ok() {
 		t.Errorf("legacy: %v %q %+v", err, a.Algorithm, a.Response.Record)
 	}
 	var ie *registry.IntegrityError
 	a, err = get("legacy-bad")
-	if !errors.As(err, &ie) || ie.Algorithm != "sha1" || a.Response.Record.Outcome != registry.OutcomeIntegrityMismatch {
+	if !errors.As(err, &ie) || ie.Algorithm != "sha1" || a.Response.Record.Outcome != vocab.RecordIntegrityMismatch {
 		t.Errorf("legacy-bad: %v %+v", err, a.Response.Record)
 	}
 	a, err = get("nohash")
-	if !errors.As(err, &ie) || a.Response.Record.Outcome != registry.OutcomeNoIntegrity || a.Response.Body != nil {
+	if !errors.As(err, &ie) || a.Response.Record.Outcome != vocab.RecordNoIntegrity || a.Response.Body != nil {
 		t.Errorf("nohash: %v %+v", err, a.Response.Record)
 	}
 	a, err = get("garbage")
-	if !errors.As(err, &ie) || a.Response.Record.Outcome != registry.OutcomeNoIntegrity {
+	if !errors.As(err, &ie) || a.Response.Record.Outcome != vocab.RecordNoIntegrity {
 		t.Errorf("garbage integrity: %v %+v", err, a.Response.Record)
 	}
 }
@@ -215,8 +216,8 @@ func TestAttestationsRaw(t *testing.T) {
 	}
 	// No attestations: a recorded not-found outcome.
 	a, err = e.npm.Attestations(ctx, "@s/p", "1.0.1")
-	if !errors.Is(err, registry.ErrNotFound) || a.Response.Record.Outcome != registry.OutcomeNotFound ||
-		a.Response.Record.Kind != registry.KindNPMAttestations {
+	if !errors.Is(err, registry.ErrNotFound) || a.Response.Record.Outcome != vocab.RecordNotFound ||
+		a.Response.Record.Kind != vocab.KindNPMAttestations {
 		t.Errorf("no attestations: %v %+v", err, a.Response.Record)
 	}
 }
@@ -235,7 +236,7 @@ func TestNotFoundAndGone(t *testing.T) {
 		if !errors.As(err, &se) || se.Attempts != 1 {
 			t.Errorf("%s: status error = %+v", name, se)
 		}
-		if p == nil || p.Response.Record.Outcome != registry.OutcomeNotFound || p.Response.Record.Error == "" {
+		if p == nil || p.Response.Record.Outcome != vocab.RecordNotFound || p.Response.Record.Error == "" {
 			t.Errorf("%s: record = %+v", name, p.Response.Record)
 		}
 	}
@@ -258,7 +259,7 @@ func TestRetry5xxWithBackoff(t *testing.T) {
 	if got := e.sleep.Waits(); !reflect.DeepEqual(got, want) {
 		t.Errorf("waits = %v, want %v", got, want)
 	}
-	if p.Response.Record.Outcome != registry.OutcomeOK || p.Response.Record.Status != 200 {
+	if p.Response.Record.Outcome != vocab.RecordOK || p.Response.Record.Status != 200 {
 		t.Errorf("record = %+v", p.Response.Record)
 	}
 }
@@ -278,7 +279,7 @@ func TestRetriesExhausted(t *testing.T) {
 	if got := len(e.sleep.Waits()); got != 2 {
 		t.Errorf("waits = %d", got)
 	}
-	if p.Response.Record.Outcome != registry.OutcomeHTTPError || p.Response.Record.Status != 502 {
+	if p.Response.Record.Outcome != vocab.RecordHTTPError || p.Response.Record.Status != 502 {
 		t.Errorf("record = %+v", p.Response.Record)
 	}
 }
@@ -339,7 +340,7 @@ func TestRetryAfterBeyondOverallDeadlineStops(t *testing.T) {
 	if w := e.sleep.Waits(); len(w) != 0 {
 		t.Errorf("waited %v past the overall deadline", w)
 	}
-	if p.Response.Record.Outcome != registry.OutcomeHTTPError {
+	if p.Response.Record.Outcome != vocab.RecordHTTPError {
 		t.Errorf("record = %+v", p.Response.Record)
 	}
 }
@@ -366,7 +367,7 @@ func TestTruncatedEveryTimeIsNetworkError(t *testing.T) {
 	e.fake.AddNPM("pkg", "1.0.0", tgz, fakeregistry.NPMOptions{})
 	e.fake.Inject("/pkg", fakeregistry.Fault{Truncate: true, Times: -1})
 	p, err := e.npm.Packument(context.Background(), "pkg")
-	if err == nil || p.Response.Record.Outcome != registry.OutcomeNetworkError || p.Response.Body != nil {
+	if err == nil || p.Response.Record.Outcome != vocab.RecordNetworkError || p.Response.Body != nil {
 		t.Errorf("err = %v, record = %+v", err, p.Response.Record)
 	}
 }
@@ -383,7 +384,7 @@ func TestNetworkErrorRetried(t *testing.T) {
 		t.Fatal(err)
 	}
 	p, err := c.Packument(context.Background(), "pkg")
-	if err == nil || p.Response.Record.Outcome != registry.OutcomeNetworkError || p.Response.Record.Status != 0 {
+	if err == nil || p.Response.Record.Outcome != vocab.RecordNetworkError || p.Response.Record.Status != 0 {
 		t.Errorf("err = %v record = %+v", err, p.Response.Record)
 	}
 	if len(s.Waits()) != 2 {
@@ -416,7 +417,7 @@ func TestCanceledContextNotRetried(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	p, err := e.npm.Packument(ctx, "pkg")
-	if !errors.Is(err, context.Canceled) || p.Response.Record.Outcome != registry.OutcomeCanceled {
+	if !errors.Is(err, context.Canceled) || p.Response.Record.Outcome != vocab.RecordCanceled {
 		t.Errorf("err = %v record = %+v", err, p.Response.Record)
 	}
 	if len(e.sleep.Waits()) != 0 {
@@ -432,7 +433,7 @@ func TestSizeCap(t *testing.T) {
 		t.Fatal(err)
 	}
 	a, err := e.npm.Tarball(context.Background(), p.Versions["1.0.0"])
-	if !errors.Is(err, registry.ErrTooLarge) || a.Response.Record.Outcome != registry.OutcomeTooLarge || a.Response.Body != nil {
+	if !errors.Is(err, registry.ErrTooLarge) || a.Response.Record.Outcome != vocab.RecordTooLarge || a.Response.Body != nil {
 		t.Errorf("err = %v record = %+v", err, a.Response.Record)
 	}
 	if len(e.sleep.Waits()) != 0 {
@@ -459,7 +460,7 @@ func TestInvalidNamesNeverRequested(t *testing.T) {
 	e := newEnv(t)
 	for _, name := range []string{"", "../etc/passwd", "a/b", "@scope", "@/x", "with space", ".hidden", "_under", "@s/p/q", strings.Repeat("a", 215)} {
 		p, err := e.npm.Packument(context.Background(), name)
-		if !errors.Is(err, registry.ErrInvalidName) || p.Response.Record.Outcome != registry.OutcomeInvalidRequest {
+		if !errors.Is(err, registry.ErrInvalidName) || p.Response.Record.Outcome != vocab.RecordInvalidRequest {
 			t.Errorf("%q: err = %v record = %+v", name, err, p.Response.Record)
 		}
 	}
@@ -494,7 +495,7 @@ func TestMalformedAndHostilePackuments(t *testing.T) {
 	ctx := context.Background()
 	for _, name := range []string{"notjson", "array"} {
 		p, err := c.Packument(ctx, name)
-		if !errors.Is(err, registry.ErrMalformed) || p.Response.Record.Outcome != registry.OutcomeMalformed {
+		if !errors.Is(err, registry.ErrMalformed) || p.Response.Record.Outcome != vocab.RecordMalformed {
 			t.Errorf("%s: err = %v record = %+v", name, err, p.Response.Record)
 		}
 		if string(p.Response.Body) != bodies["/"+name] {
@@ -538,7 +539,7 @@ func TestTarballURLMustBeHTTP(t *testing.T) {
 	e := newEnv(t)
 	for _, u := range []string{"file:///etc/passwd", "ftp://example.test/x.tgz", ""} {
 		a, err := e.npm.Tarball(context.Background(), &registry.VersionManifest{Name: "x", Version: "1", Dist: registry.Dist{Tarball: u}})
-		if err == nil || a.Response.Record.Outcome == registry.OutcomeOK {
+		if err == nil || a.Response.Record.Outcome == vocab.RecordOK {
 			t.Errorf("%q: err = %v record = %+v", u, err, a.Response.Record)
 		}
 	}

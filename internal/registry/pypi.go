@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/attestari/attestari/api"
+	"github.com/attestari/attestari/internal/vocab"
 )
 
 // PyPI is a client for a PyPI-compatible index at a configured base URL (see
@@ -220,7 +221,7 @@ func decodeFiles(raws []json.RawMessage) []PyPIFile {
 }
 
 func (c *PyPI) jsonDoc(ctx context.Context, path string) (*Response, *pypiJSON, error) {
-	resp, err := c.f.get(ctx, KindPyPIJSON, c.base+path, "application/json", c.f.o.MaxDocumentBytes)
+	resp, err := c.f.get(ctx, vocab.KindPyPIJSON, c.base+path, "application/json", c.f.o.MaxDocumentBytes)
 	if err != nil {
 		return resp, nil, err
 	}
@@ -230,7 +231,7 @@ func (c *PyPI) jsonDoc(ctx context.Context, path string) (*Response, *pypiJSON, 
 			err = fmt.Errorf("no info object")
 		}
 		err = fmt.Errorf("%w: JSON API: %v", ErrMalformed, err)
-		c.f.fail(resp, OutcomeMalformed, err)
+		c.f.fail(resp, vocab.RecordMalformed, err)
 		return resp, nil, err
 	}
 	return resp, &doc, nil
@@ -248,7 +249,7 @@ func (c *PyPI) Project(ctx context.Context, name string) (*PyPIProject, error) {
 	p := &PyPIProject{}
 	n, err := c.escName(name)
 	if err != nil {
-		p.Response = invalid(KindPyPIJSON, err, c.f.o.Now)
+		p.Response = invalid(vocab.KindPyPIJSON, err, c.f.o.Now)
 		return p, fmt.Errorf("registry.PyPI.Project: %w", err)
 	}
 	resp, doc, err := c.jsonDoc(ctx, "/pypi/"+n+"/json")
@@ -258,7 +259,7 @@ func (c *PyPI) Project(ctx context.Context, name string) (*PyPIProject, error) {
 	}
 	if p.Info, err = decodeInfo(doc.Info); err != nil {
 		err = fmt.Errorf("%w: info: %v", ErrMalformed, err)
-		c.f.fail(&p.Response, OutcomeMalformed, err)
+		c.f.fail(&p.Response, vocab.RecordMalformed, err)
 		return p, fmt.Errorf("registry.PyPI.Project(%s): %w", name, err)
 	}
 	p.Files = doc.files()
@@ -276,7 +277,7 @@ func (c *PyPI) Release(ctx context.Context, name, version string) (*PyPIRelease,
 		ev, err = escapeVersion(version)
 	}
 	if err != nil {
-		r.Response = invalid(KindPyPIJSON, err, c.f.o.Now)
+		r.Response = invalid(vocab.KindPyPIJSON, err, c.f.o.Now)
 		return r, fmt.Errorf("registry.PyPI.Release: %w", err)
 	}
 	resp, doc, err := c.jsonDoc(ctx, "/pypi/"+n+"/"+ev+"/json")
@@ -286,7 +287,7 @@ func (c *PyPI) Release(ctx context.Context, name, version string) (*PyPIRelease,
 	}
 	if r.Info, err = decodeInfo(doc.Info); err != nil {
 		err = fmt.Errorf("%w: info: %v", ErrMalformed, err)
-		c.f.fail(&r.Response, OutcomeMalformed, err)
+		c.f.fail(&r.Response, vocab.RecordMalformed, err)
 		return r, fmt.Errorf("registry.PyPI.Release(%s, %s): %w", name, version, err)
 	}
 	r.Files = doc.files()
@@ -328,11 +329,11 @@ func (c *PyPI) Simple(ctx context.Context, name string) (*SimpleIndex, error) {
 	s := &SimpleIndex{}
 	n, err := c.escName(name)
 	if err != nil {
-		s.Response = invalid(KindPyPISimple, err, c.f.o.Now)
+		s.Response = invalid(vocab.KindPyPISimple, err, c.f.o.Now)
 		return s, fmt.Errorf("registry.PyPI.Simple: %w", err)
 	}
 	pageURL := c.base + "/simple/" + n + "/"
-	resp, err := c.f.get(ctx, KindPyPISimple, pageURL, SimpleContentType, c.f.o.MaxDocumentBytes)
+	resp, err := c.f.get(ctx, vocab.KindPyPISimple, pageURL, SimpleContentType, c.f.o.MaxDocumentBytes)
 	s.Response = *resp
 	if err != nil {
 		return s, fmt.Errorf("registry.PyPI.Simple(%s): %w", name, err)
@@ -340,7 +341,7 @@ func (c *PyPI) Simple(ctx context.Context, name string) (*SimpleIndex, error) {
 	if !strings.HasPrefix(strings.ToLower(resp.ContentType), SimpleContentType) &&
 		!strings.HasPrefix(strings.ToLower(resp.ContentType), "application/json") {
 		err := fmt.Errorf("%w: simple index answered %q, not PEP 691 JSON", ErrMalformed, resp.ContentType)
-		c.f.fail(&s.Response, OutcomeMalformed, err)
+		c.f.fail(&s.Response, vocab.RecordMalformed, err)
 		return s, fmt.Errorf("registry.PyPI.Simple(%s): %w", name, err)
 	}
 	var doc struct {
@@ -353,7 +354,7 @@ func (c *PyPI) Simple(ctx context.Context, name string) (*SimpleIndex, error) {
 	}
 	if err := json.Unmarshal(resp.Body, &doc); err != nil {
 		err = fmt.Errorf("%w: simple index: %v", ErrMalformed, err)
-		c.f.fail(&s.Response, OutcomeMalformed, err)
+		c.f.fail(&s.Response, vocab.RecordMalformed, err)
 		return s, fmt.Errorf("registry.PyPI.Simple(%s): %w", name, err)
 	}
 	s.Name, s.APIVersion, s.Versions = doc.Name, doc.Meta.APIVersion, doc.Versions
@@ -431,11 +432,11 @@ func (c *PyPI) Provenance(ctx context.Context, name, version, filename string) (
 		err = fmt.Errorf("%w: filename %q", ErrInvalidRequest, filename)
 	}
 	if err != nil {
-		p.Response = invalid(KindPyPIProvenance, err, c.f.o.Now)
+		p.Response = invalid(vocab.KindPyPIProvenance, err, c.f.o.Now)
 		return p, fmt.Errorf("registry.PyPI.Provenance: %w", err)
 	}
 	u := c.base + "/integrity/" + n + "/" + ev + "/" + url.PathEscape(filename) + "/provenance"
-	resp, err := c.f.get(ctx, KindPyPIProvenance, u, IntegrityContentType+", application/json;q=0.9", c.f.o.MaxDocumentBytes)
+	resp, err := c.f.get(ctx, vocab.KindPyPIProvenance, u, IntegrityContentType+", application/json;q=0.9", c.f.o.MaxDocumentBytes)
 	p.Response = *resp
 	if err != nil {
 		return p, fmt.Errorf("registry.PyPI.Provenance(%s, %s, %s): %w", name, version, filename, err)
@@ -449,7 +450,7 @@ func (c *PyPI) Provenance(ctx context.Context, name, version, filename string) (
 	}
 	if err := json.Unmarshal(resp.Body, &doc); err != nil {
 		err = fmt.Errorf("%w: provenance: %v", ErrMalformed, err)
-		c.f.fail(&p.Response, OutcomeMalformed, err)
+		c.f.fail(&p.Response, vocab.RecordMalformed, err)
 		return p, fmt.Errorf("registry.PyPI.Provenance(%s, %s, %s): %w", name, version, filename, err)
 	}
 	p.Version = doc.Version
@@ -474,10 +475,10 @@ func (c *PyPI) Download(ctx context.Context, fileURL, wantSHA256 string) (*Artif
 	a := &Artifact{}
 	u, err := resolveRef(c.base+"/", fileURL)
 	if err != nil {
-		a.Response = invalid(KindPyPIFile, err, c.f.o.Now)
+		a.Response = invalid(vocab.KindPyPIFile, err, c.f.o.Now)
 		return a, fmt.Errorf("registry.PyPI.Download: %w", err)
 	}
-	resp, err := c.f.get(ctx, KindPyPIFile, u, "application/octet-stream", c.f.o.MaxArtifactBytes)
+	resp, err := c.f.get(ctx, vocab.KindPyPIFile, u, "application/octet-stream", c.f.o.MaxArtifactBytes)
 	a.Response = *resp
 	if err != nil {
 		return a, fmt.Errorf("registry.PyPI.Download: %w", err)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/attestari/attestari/internal/registry"
 	"github.com/attestari/attestari/internal/registry/fakeregistry"
+	"github.com/attestari/attestari/internal/vocab"
 )
 
 var (
@@ -71,7 +72,7 @@ func TestPyPIRelease(t *testing.T) {
 		t.Fatalf("files = %+v", r.Files)
 	}
 	sd, wh := r.Files[0], r.Files[1]
-	if sd.PackageType != "sdist" || wh.PackageType != "bdist_wheel" || sd.SHA256() != fakeregistry.SHA256Hex(sdist) ||
+	if sd.PackageType != "sdist" || wh.PackageType != "bdist_wheel" || sd.SHA256() != vocab.SHA256Hex(sdist) ||
 		sd.Size != int64(len(sdist)) || !sd.UploadTime.Equal(fakeregistry.Epoch) {
 		t.Errorf("files = %+v", r.Files)
 	}
@@ -79,12 +80,12 @@ func TestPyPIRelease(t *testing.T) {
 		t.Errorf("ownership = %+v", r.Ownership)
 	}
 	if !bytes.Equal(r.Response.Body, rawGet(t, e.srv, "/pypi/acme-mcp-server/1.0.0/json", "")) ||
-		r.Response.Record.Kind != registry.KindPyPIJSON {
+		r.Response.Record.Kind != vocab.KindPyPIJSON {
 		t.Error("raw body or kind wrong")
 	}
 
 	a, err := e.pypi.Download(context.Background(), wh.URL, wh.SHA256())
-	if err != nil || !bytes.Equal(a.Response.Body, wheel) || a.Algorithm != "sha256" || a.Response.Record.Kind != registry.KindPyPIFile {
+	if err != nil || !bytes.Equal(a.Response.Body, wheel) || a.Algorithm != "sha256" || a.Response.Record.Kind != vocab.KindPyPIFile {
 		t.Errorf("download: %v %+v", err, a.Response.Record)
 	}
 }
@@ -166,7 +167,7 @@ func TestPyPISimpleAndProvenance(t *testing.T) {
 	}
 	if p.Version != 1 || len(p.Bundles) != 1 || p.Bundles[0].Publisher.Kind != "CI" ||
 		p.Bundles[0].Publisher.Repository != "acme/mcp" || p.Bundles[0].Publisher.Workflow != "release.yml" ||
-		len(p.Bundles[0].Attestations) != 1 || p.Response.Record.Kind != registry.KindPyPIProvenance {
+		len(p.Bundles[0].Attestations) != 1 || p.Response.Record.Kind != vocab.KindPyPIProvenance {
 		t.Errorf("provenance = %+v", p)
 	}
 	var pub map[string]any
@@ -181,7 +182,7 @@ func TestPyPISimpleAndProvenance(t *testing.T) {
 	}
 
 	p, err = e.pypi.Provenance(ctx, "acme-mcp-server", "2.0b1", "acme_mcp_server-2.0b1.tar.gz")
-	if !errors.Is(err, registry.ErrNotFound) || p.Response.Record.Outcome != registry.OutcomeNotFound {
+	if !errors.Is(err, registry.ErrNotFound) || p.Response.Record.Outcome != vocab.RecordNotFound {
 		t.Errorf("no provenance: %v %+v", err, p.Response.Record)
 	}
 	if _, err := e.pypi.Provenance(ctx, "acme-mcp-server", "1.0.0", "../../x"); !errors.Is(err, registry.ErrInvalidRequest) {
@@ -201,15 +202,15 @@ func TestPyPIDownloadRefused(t *testing.T) {
 	a, err := e.pypi.Download(ctx, f.URL, f.SHA256())
 	var ie *registry.IntegrityError
 	if !errors.As(err, &ie) || ie.Algorithm != "sha256" || a.Response.Body != nil ||
-		a.Response.Record.Outcome != registry.OutcomeIntegrityMismatch || a.Response.Record.SHA256 != fakeregistry.SHA256Hex(sdist) {
+		a.Response.Record.Outcome != vocab.RecordIntegrityMismatch || a.Response.Record.SHA256 != vocab.SHA256Hex(sdist) {
 		t.Errorf("wrong digest: %v %+v", err, a.Response.Record)
 	}
 	a, err = e.pypi.Download(ctx, f.URL, "")
-	if !errors.As(err, &ie) || a.Response.Record.Outcome != registry.OutcomeNoIntegrity {
+	if !errors.As(err, &ie) || a.Response.Record.Outcome != vocab.RecordNoIntegrity {
 		t.Errorf("no digest: %v %+v", err, a.Response.Record)
 	}
 	// A relative file URL resolves against the base.
-	a, err = e.pypi.Download(ctx, fakeregistry.PyPIFilePath("bad", "1.0", "bad-1.0.tar.gz"), fakeregistry.SHA256Hex(sdist))
+	a, err = e.pypi.Download(ctx, fakeregistry.PyPIFilePath("bad", "1.0", "bad-1.0.tar.gz"), vocab.SHA256Hex(sdist))
 	if err != nil || !bytes.Equal(a.Response.Body, sdist) {
 		t.Errorf("relative URL: %v", err)
 	}
@@ -220,7 +221,7 @@ func TestPyPINotFoundAndRetries(t *testing.T) {
 	addPyPI(e)
 	ctx := context.Background()
 	r, err := e.pypi.Release(ctx, "acme-mcp-server", "9.9")
-	if !errors.Is(err, registry.ErrNotFound) || r.Response.Record.Outcome != registry.OutcomeNotFound {
+	if !errors.Is(err, registry.ErrNotFound) || r.Response.Record.Outcome != vocab.RecordNotFound {
 		t.Errorf("missing release: %v %+v", err, r.Response.Record)
 	}
 	if _, err := e.pypi.Project(ctx, "nothing-here"); !errors.Is(err, registry.ErrNotFound) {
@@ -246,7 +247,7 @@ func TestPyPISimpleHTMLIsMalformed(t *testing.T) {
 	defer srv.Close()
 	c, _ := registry.NewPyPI(srv.URL, testOptions(&sleeper{}))
 	s, err := c.Simple(context.Background(), "x")
-	if !errors.Is(err, registry.ErrMalformed) || s.Response.Record.Outcome != registry.OutcomeMalformed {
+	if !errors.Is(err, registry.ErrMalformed) || s.Response.Record.Outcome != vocab.RecordMalformed {
 		t.Errorf("err = %v record = %+v", err, s.Response.Record)
 	}
 }

@@ -6,54 +6,12 @@ import (
 	"time"
 
 	"github.com/attestari/attestari/internal/pep440"
+	"github.com/attestari/attestari/internal/vocab"
 )
 
-// Record kinds: what a fetched document is. They are the `kind` of a row in
-// records.json, so they are part of the run files' vocabulary.
-const (
-	KindNPMPackument    = "npm_packument"
-	KindNPMVersion      = "npm_version"
-	KindNPMTarball      = "npm_tarball"
-	KindNPMAttestations = "npm_attestations"
-	KindPyPIJSON        = "pypi_json"
-	KindPyPISimple      = "pypi_simple"
-	KindPyPIProvenance  = "pypi_provenance"
-	KindPyPIFile        = "pypi_file"
-)
-
-// Record outcomes. Exactly one is set on every Record.
-const (
-	// OutcomeOK: the response was received whole and, for an artifact,
-	// verified against a published SHA-2 digest.
-	OutcomeOK = "ok"
-	// OutcomeOKSHA1Only: an npm tarball whose packument published no SRI
-	// integrity, verified against the legacy sha1 shasum instead. The bytes
-	// are usable, and the weaker check is on the record.
-	OutcomeOKSHA1Only = "ok_sha1_only"
-	// OutcomeNotFound: the registry answered 404 or 410.
-	OutcomeNotFound = "not_found"
-	// OutcomeIntegrityMismatch: the bytes do not match the published digest;
-	// the artifact is refused.
-	OutcomeIntegrityMismatch = "integrity_mismatch"
-	// OutcomeNoIntegrity: nothing usable was published to verify the
-	// artifact against (no digest, or one that cannot be parsed); the
-	// artifact is refused.
-	OutcomeNoIntegrity = "no_integrity"
-	// OutcomeTooLarge: the body passed the configured size cap.
-	OutcomeTooLarge = "too_large"
-	// OutcomeHTTPError: any other non-2xx status, or 5xx/429 after the
-	// retries ran out.
-	OutcomeHTTPError = "http_error"
-	// OutcomeNetworkError: the transport failed (after retries).
-	OutcomeNetworkError = "network_error"
-	// OutcomeMalformed: a 2xx body that is not the document it should be.
-	OutcomeMalformed = "malformed"
-	// OutcomeInvalidRequest: nothing was fetched because the name, version
-	// or URL asked for is not valid.
-	OutcomeInvalidRequest = "invalid_request"
-	// OutcomeCanceled: the caller's context ended the fetch.
-	OutcomeCanceled = "canceled"
-)
+// A Record's kind (vocab.Kind*) and outcome (vocab.Record*: exactly one is
+// set on every Record) are the run files' vocabulary, declared in
+// internal/vocab.
 
 // Record is one fetch, as indexed in records.json. SHA256 is the hex SHA-256
 // of the bytes received (set whenever a whole 2xx body was read, including a
@@ -144,5 +102,5 @@ type Response struct {
 
 // Ok reports whether the fetch produced usable bytes.
 func (r *Response) Ok() bool {
-	return r.Record.Outcome == OutcomeOK || r.Record.Outcome == OutcomeOKSHA1Only
+	return r.Record.Outcome == vocab.RecordOK || r.Record.Outcome == vocab.RecordOKSHA1Only
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/attestari/attestari/internal/httpretry"
 	"github.com/attestari/attestari/internal/registry"
+	"github.com/attestari/attestari/internal/vocab"
 )
 
 // Environment variables that configure the host. Nothing else in the
@@ -24,13 +25,6 @@ const (
 	EnvToken     = "ATTESTARI_GITHUB_TOKEN"
 	EnvWebHost   = "ATTESTARI_GITHUB_WEB_HOST"
 	EnvShorthand = "ATTESTARI_GITHUB_SHORTHAND"
-)
-
-// Record kinds, the `kind` of a row in records.json.
-const (
-	KindRepository = "repository"
-	KindOwner      = "repository_owner"
-	KindCommit     = "repository_commit"
 )
 
 // ErrNotConfigured: no API base URL in the configuration.
@@ -237,10 +231,10 @@ func (c *Client) Repository(ctx context.Context, r Ref) (*Repository, error) {
 	out := &Repository{}
 	r, ok := c.Resolve(r)
 	if !ok {
-		out.Response = c.invalid(KindRepository, fmt.Errorf("%w: %s", ErrNotServed, r))
+		out.Response = c.invalid(vocab.KindRepository, fmt.Errorf("%w: %s", ErrNotServed, r))
 		return out, fmt.Errorf("repohost.Repository(%s): %w", r, ErrNotServed)
 	}
-	resp, err := c.get(ctx, KindRepository, c.base+"/repos/"+url.PathEscape(r.Owner)+"/"+url.PathEscape(r.Name))
+	resp, err := c.get(ctx, vocab.KindRepository, c.base+"/repos/"+url.PathEscape(r.Owner)+"/"+url.PathEscape(r.Name))
 	out.Response = *resp
 	if err != nil {
 		return out, fmt.Errorf("repohost.Repository(%s): %w", r, err)
@@ -280,10 +274,10 @@ func (c *Client) Repository(ctx context.Context, r Ref) (*Repository, error) {
 func (c *Client) Account(ctx context.Context, login string) (*Account, error) {
 	out := &Account{}
 	if !ownerRe.MatchString(login) {
-		out.Response = c.invalid(KindOwner, fmt.Errorf("account %q is not a valid login", login))
+		out.Response = c.invalid(vocab.KindRepositoryOwner, fmt.Errorf("account %q is not a valid login", login))
 		return out, fmt.Errorf("repohost.Account(%q): %w", login, registry.ErrInvalidRequest)
 	}
-	resp, err := c.get(ctx, KindOwner, c.base+"/users/"+url.PathEscape(login))
+	resp, err := c.get(ctx, vocab.KindRepositoryOwner, c.base+"/users/"+url.PathEscape(login))
 	out.Response = *resp
 	if err != nil {
 		return out, fmt.Errorf("repohost.Account(%s): %w", login, err)
@@ -309,10 +303,10 @@ func (c *Client) LatestCommit(ctx context.Context, r Ref, branch string) (*Commi
 		if !ok {
 			err = fmt.Errorf("%w: %s", ErrNotServed, r)
 		}
-		out.Response = c.invalid(KindCommit, err)
+		out.Response = c.invalid(vocab.KindRepositoryCommit, err)
 		return out, fmt.Errorf("repohost.LatestCommit: %w", err)
 	}
-	resp, err := c.get(ctx, KindCommit, c.base+"/repos/"+url.PathEscape(r.Owner)+"/"+url.PathEscape(r.Name)+"/commits/"+url.PathEscape(branch))
+	resp, err := c.get(ctx, vocab.KindRepositoryCommit, c.base+"/repos/"+url.PathEscape(r.Owner)+"/"+url.PathEscape(r.Name)+"/commits/"+url.PathEscape(branch))
 	out.Response = *resp
 	if err != nil {
 		return out, fmt.Errorf("repohost.LatestCommit(%s@%s): %w", r, branch, err)
@@ -411,12 +405,12 @@ func ts(v any) time.Time {
 
 func (c *Client) invalid(kind string, err error) registry.Response {
 	return registry.Response{Record: registry.Record{Kind: kind, FetchedAt: c.o.Now().UTC(),
-		Outcome: registry.OutcomeInvalidRequest, Error: err.Error()}}
+		Outcome: vocab.RecordInvalidRequest, Error: err.Error()}}
 }
 
 func (c *Client) malformed(r *registry.Response, what, subject string, err error) error {
 	err = fmt.Errorf("%w: %s %s: %v", registry.ErrMalformed, what, subject, err)
-	r.Record.Outcome, r.Record.Error = registry.OutcomeMalformed, err.Error()
+	r.Record.Outcome, r.Record.Error = vocab.RecordMalformed, err.Error()
 	return err
 }
 
@@ -433,8 +427,8 @@ func (c *Client) get(ctx context.Context, kind, rawURL string) (*registry.Respon
 	resp := &registry.Response{Record: registry.Record{Kind: kind, URL: rawURL, Status: r.Status, FetchedAt: r.Received.UTC()}}
 	if err == nil {
 		resp.Body, resp.ContentType = r.Body, r.ContentType
-		resp.Record.SHA256 = sha256Hex(r.Body)
-		resp.Record.Outcome = registry.OutcomeOK
+		resp.Record.SHA256 = vocab.SHA256Hex(r.Body)
+		resp.Record.Outcome = vocab.RecordOK
 		return resp, nil
 	}
 	if se, ok := err.(*httpretry.StatusError); ok {

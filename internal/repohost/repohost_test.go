@@ -12,6 +12,7 @@ import (
 	"github.com/attestari/attestari/internal/registry"
 	"github.com/attestari/attestari/internal/repohost"
 	"github.com/attestari/attestari/internal/repohost/fakehost"
+	"github.com/attestari/attestari/internal/vocab"
 )
 
 // webHost is the web host the tests treat the fake as serving; it is a
@@ -128,7 +129,7 @@ func TestLookupReadsRepositoryOwnerAndCommit(t *testing.T) {
 		t.Errorf("commit = %+v", l.Commit)
 	}
 	resps := l.Responses()
-	if len(resps) != 3 || resps[0].Record.Kind != repohost.KindRepository || resps[1].Record.Kind != repohost.KindOwner || resps[2].Record.Kind != repohost.KindCommit {
+	if len(resps) != 3 || resps[0].Record.Kind != vocab.KindRepository || resps[1].Record.Kind != vocab.KindRepositoryOwner || resps[2].Record.Kind != vocab.KindRepositoryCommit {
 		t.Fatalf("responses = %+v", resps)
 	}
 	for _, rs := range resps {
@@ -159,7 +160,7 @@ func TestNotFoundIsAnOutcome(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if l.Repository.Response.Record.Outcome != registry.OutcomeNotFound || l.Repository.Response.Record.Status != 404 || l.Owner != nil || l.Commit != nil {
+	if l.Repository.Response.Record.Outcome != vocab.RecordNotFound || l.Repository.Response.Record.Status != 404 || l.Owner != nil || l.Commit != nil {
 		t.Fatalf("lookup = %+v", l.Repository.Response.Record)
 	}
 	if len(l.Responses()) != 1 {
@@ -185,7 +186,7 @@ func TestRateLimitBeyondCapIsRecordedNotWaited(t *testing.T) {
 	e.fake.AddRepo(fakehost.Repo{Owner: "o", Name: "r", CreatedAt: e.now})
 	e.fake.Inject("/repos/o/r", fakehost.Fault{Status: 403, RateLimited: true, Reset: e.now.Add(2 * time.Hour), Times: -1})
 	r, err := e.c.Repository(context.Background(), repohost.Ref{Host: webHost, Owner: "o", Name: "r"})
-	if err == nil || r.Response.Record.Outcome != registry.OutcomeHTTPError || r.Response.Record.Status != 403 {
+	if err == nil || r.Response.Record.Outcome != vocab.RecordHTTPError || r.Response.Record.Status != 403 {
 		t.Fatalf("%v %+v", err, r.Response.Record)
 	}
 	if len(e.slept) != 0 {
@@ -207,7 +208,7 @@ func TestPlain403IsNotRetried(t *testing.T) {
 	e := newEnv(t, "")
 	e.fake.Inject("/repos/o/r", fakehost.Fault{Status: 403, Times: -1})
 	r, _ := e.c.Repository(context.Background(), repohost.Ref{Host: webHost, Owner: "o", Name: "r"})
-	if r.Response.Record.Outcome != registry.OutcomeHTTPError || len(e.slept) != 0 || len(e.fake.Requests()) != 1 {
+	if r.Response.Record.Outcome != vocab.RecordHTTPError || len(e.slept) != 0 || len(e.fake.Requests()) != 1 {
 		t.Fatalf("%+v slept %v", r.Response.Record, e.slept)
 	}
 }
@@ -226,7 +227,7 @@ func TestUnreachableHostIsAnOutcome(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if l.Repository.Response.Record.Outcome != registry.OutcomeNetworkError || l.Repository.Response.Body != nil {
+	if l.Repository.Response.Record.Outcome != vocab.RecordNetworkError || l.Repository.Response.Body != nil {
 		t.Fatalf("%+v", l.Repository.Response.Record)
 	}
 }
@@ -242,7 +243,7 @@ func TestOtherHostIsNotQueried(t *testing.T) {
 			t.Fatalf("%s resolved as served", raw)
 		}
 		l, err := e.c.Lookup(context.Background(), ref)
-		if err != nil || l.Repository.Response.Record.Outcome != registry.OutcomeInvalidRequest {
+		if err != nil || l.Repository.Response.Record.Outcome != vocab.RecordInvalidRequest {
 			t.Fatalf("%s: %v %+v", raw, err, l.Repository.Response.Record)
 		}
 	}
@@ -256,7 +257,7 @@ func TestMalformedBody(t *testing.T) {
 	defer srv.Close()
 	c, _ := repohost.New(repohost.Config{APIURL: srv.URL, WebHost: webHost}, repohost.Options{})
 	r, err := c.Repository(context.Background(), repohost.Ref{Host: webHost, Owner: "o", Name: "r"})
-	if !errors.Is(err, registry.ErrMalformed) || r.Response.Record.Outcome != registry.OutcomeMalformed || r.Response.Record.SHA256 == "" {
+	if !errors.Is(err, registry.ErrMalformed) || r.Response.Record.Outcome != vocab.RecordMalformed || r.Response.Record.SHA256 == "" {
 		t.Fatalf("%v %+v", err, r.Response.Record)
 	}
 }

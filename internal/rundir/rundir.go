@@ -17,6 +17,8 @@ import (
 	"path/filepath"
 	"sort"
 	"time"
+
+	"github.com/attestari/attestari/internal/vocab"
 )
 
 // File names inside a run directory.
@@ -543,7 +545,7 @@ func ReadJSON(dir, name string, v any) (string, error) {
 	if err := dec.Decode(v); err != nil {
 		return "", &FileError{File: name, Err: fmt.Errorf("not valid JSON of the expected shape: %w", err)}
 	}
-	return SHA256Hex(b), nil
+	return vocab.SHA256Hex(b), nil
 }
 
 // Read reads every file of a run directory. A missing file is listed in

@@ -7,8 +7,8 @@ import (
 
 	"github.com/attestari/attestari/api"
 	"github.com/attestari/attestari/internal/publish"
-	"github.com/attestari/attestari/internal/rundir"
 	"github.com/attestari/attestari/internal/store/internal/dbq"
+	"github.com/attestari/attestari/internal/vocab"
 )
 
 // ErrNoAttestation: the version is published, without an attestation (its
@@ -28,7 +28,7 @@ func loadAttestation(ctx context.Context, q *dbq.Queries, pvID int64, env []byte
 		return invalid("attestation of package version %d is not an envelope", pvID)
 	}
 	return q.AttestationInsert(ctx, dbq.AttestationInsertParams{
-		PackageVersionID: pvID, KeyID: e.Signatures[0].KeyID, Envelope: env, EnvelopeSha256: rundir.SHA256Hex(env),
+		PackageVersionID: pvID, KeyID: e.Signatures[0].KeyID, Envelope: env, EnvelopeSha256: vocab.SHA256Hex(env),
 	})
 }
 
@@ -63,7 +63,7 @@ func (s *Store) Attestation(ctx context.Context, registry, name, version string)
 	if r.Envelope == nil {
 		return nil, ErrNoAttestation
 	}
-	if r.EnvelopeSha256 == nil || rundir.SHA256Hex(r.Envelope) != *r.EnvelopeSha256 {
+	if r.EnvelopeSha256 == nil || vocab.SHA256Hex(r.Envelope) != *r.EnvelopeSha256 {
 		return nil, fmt.Errorf("attestation %s@%s: the stored envelope does not hash to its recorded SHA-256", name, version)
 	}
 	return r.Envelope, nil

@@ -10,16 +10,17 @@ import (
 	"github.com/attestari/attestari/internal/publish"
 	"github.com/attestari/attestari/internal/store"
 	"github.com/attestari/attestari/internal/store/storetest"
+	"github.com/attestari/attestari/internal/vocab"
 )
 
 func reasonsPublication() (*publish.Publication, string) {
 	p := storetest.Publication("pub-r", "run-r", t0)
 	pkg := storetest.Package("npm", "docs-server", "3.1.0", "not_gradeable", "",
-		[]string{policy.CodeAdvertisedToolsNotParsed, policy.CodeExcerptUnverified, policy.CodeCheckFailed})
+		[]string{vocab.CodeAdvertisedToolsNotParsed, vocab.CodeExcerptUnverified, vocab.CodeCheckFailed})
 	pkg.Blocking = []policy.Blocking{
-		{Code: policy.CodeAdvertisedToolsNotParsed, Guard: "G3", Detail: "advertised, not parsed: get-library-docs", File: "README.md", Line: 14, Names: []string{"get-library-docs"}},
-		{Code: policy.CodeExcerptUnverified, Guard: "G6", Detail: "finding zq-secret: excerpt_not_in_blob ", File: "zq-where.js", Line: 3, Findings: []string{"zq-secret"}},
-		{Code: policy.CodeCheckFailed, Guard: "G5", Detail: "model_directed_text result says error: zq-analyzer-error", Names: []string{"model_directed_text"}},
+		{Code: vocab.CodeAdvertisedToolsNotParsed, Guard: "G3", Detail: "advertised, not parsed: get-library-docs", File: "README.md", Line: 14, Names: []string{"get-library-docs"}},
+		{Code: vocab.CodeExcerptUnverified, Guard: "G6", Detail: "finding zq-secret: excerpt_not_in_blob ", File: "zq-where.js", Line: 3, Findings: []string{"zq-secret"}},
+		{Code: vocab.CodeCheckFailed, Guard: "G5", Detail: "model_directed_text result says error: zq-analyzer-error", Names: []string{"model_directed_text"}},
 	}
 	p.Packages = append(p.Packages, pkg)
 	return p, "docs-server"

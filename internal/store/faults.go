@@ -8,25 +8,21 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/attestari/attestari/internal/vocab"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
-
-	"github.com/attestari/attestari/api"
 )
 
-// ErrUnavailable is what a read returns (wrapping the cause) when the
-// database could not be reached or the connection was lost: the server is
-// down, restarting, refusing connections, or the socket broke. The API
-// answers 503 with Retry-After.
-var ErrUnavailable = api.ErrUnavailable
-
-// ErrTimeout is what a read returns (wrapping the cause) when the database
-// did not answer in time: the server cancelled the statement for its
-// statement_timeout, or the caller's deadline passed while the read waited
-// for a connection or an answer (a frozen server answers nothing, so only
-// the deadline ends the wait). The API answers 504 with Retry-After.
-var ErrTimeout = api.ErrTimeout
+// A read returns vocab.ErrUnavailable (wrapping the cause) when the database
+// could not be reached or the connection was lost: the server is down,
+// restarting, refusing connections, or the socket broke. It returns
+// vocab.ErrTimeout (wrapping the cause) when the database did not answer in
+// time: the server cancelled the statement for its statement_timeout, or the
+// caller's deadline passed while the read waited for a connection or an
+// answer (a frozen server answers nothing, so only the deadline ends the
+// wait). The API answers each as internal/vocab's failure table says (503
+// and 504, with Retry-After).
 
 // faultError keeps the cause (for the log) behind one of the two kinds
 // (for the client), so errors.Is classifies it and Error explains it.
@@ -45,16 +41,16 @@ func (e *faultError) Unwrap() error        { return e.cause }
 // fault of the database and stays as it is.
 func classify(err error) error {
 	switch {
-	case err == nil, errors.Is(err, ErrUnavailable), errors.Is(err, ErrTimeout), errors.Is(err, context.Canceled):
+	case err == nil, errors.Is(err, vocab.ErrUnavailable), errors.Is(err, vocab.ErrTimeout), errors.Is(err, context.Canceled):
 		return err
 	case errors.Is(err, context.DeadlineExceeded):
-		return &faultError{ErrTimeout, err}
+		return &faultError{vocab.ErrTimeout, err}
 	}
 	var ce *pgconn.ConnectError
 	if errors.As(err, &ce) {
 		// Whatever refused the connection (no server, 57P03 while it starts,
 		// too many clients, authentication), nothing this request can change.
-		return &faultError{ErrUnavailable, err}
+		return &faultError{vocab.ErrUnavailable, err}
 	}
 	var pe *pgconn.PgError
 	if errors.As(err, &pe) {
@@ -63,16 +59,16 @@ func classify(err error) error {
 			// query_canceled. pgx sends no cancel requests (its context
 			// handler sets socket deadlines instead), so this is the
 			// server's statement_timeout.
-			return &faultError{ErrTimeout, err}
+			return &faultError{vocab.ErrTimeout, err}
 		case pe.Code == "57P01", pe.Code == "57P02", pe.Code == "57P03", // admin_shutdown, crash_shutdown, cannot_connect_now
 			pe.Code == "53300",               // too_many_connections
 			strings.HasPrefix(pe.Code, "08"): // connection_exception
-			return &faultError{ErrUnavailable, err}
+			return &faultError{vocab.ErrUnavailable, err}
 		}
 		return err
 	}
 	if lostConnection(err) {
-		return &faultError{ErrUnavailable, err}
+		return &faultError{vocab.ErrUnavailable, err}
 	}
 	return err
 }
@@ -108,7 +104,7 @@ type reads struct{ pool *pgxpool.Pool }
 // retry reports whether a failed read may be tried again, resetting the pool
 // when the failure says its connections predate a restart.
 func (r reads) retry(ctx context.Context, err error) bool {
-	if err == nil || ctx.Err() != nil || !errors.Is(classify(err), ErrUnavailable) {
+	if err == nil || ctx.Err() != nil || !errors.Is(classify(err), vocab.ErrUnavailable) {
 		return false
 	}
 	var ce *pgconn.ConnectError

@@ -9,6 +9,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/attestari/attestari/internal/vocab"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 )
@@ -24,17 +25,17 @@ func TestClassify(t *testing.T) {
 		err  error
 		want error // nil: returned as it is
 	}{
-		{"admin shutdown", &pgconn.PgError{Severity: "FATAL", Code: "57P01"}, ErrUnavailable},
-		{"crash shutdown", &pgconn.PgError{Severity: "FATAL", Code: "57P02"}, ErrUnavailable},
-		{"starting up", &pgconn.PgError{Severity: "FATAL", Code: "57P03"}, ErrUnavailable},
-		{"too many connections", &pgconn.PgError{Severity: "FATAL", Code: "53300"}, ErrUnavailable},
-		{"connection exception", &pgconn.PgError{Severity: "FATAL", Code: "08006"}, ErrUnavailable},
-		{"statement timeout", &pgconn.PgError{Severity: "ERROR", Code: "57014"}, ErrTimeout},
-		{"refused", fmt.Errorf("list runs: %w", refused), ErrUnavailable},
-		{"reset", &net.OpError{Op: "read", Net: "tcp", Err: syscall.ECONNRESET}, ErrUnavailable},
-		{"closed by peer", fmt.Errorf("read: %w", io.ErrUnexpectedEOF), ErrUnavailable},
-		{"closed by pgx", fmt.Errorf("x: %w", pgconn.ErrConnClosed), ErrUnavailable},
-		{"deadline", fmt.Errorf("acquire: %w", context.DeadlineExceeded), ErrTimeout},
+		{"admin shutdown", &pgconn.PgError{Severity: "FATAL", Code: "57P01"}, vocab.ErrUnavailable},
+		{"crash shutdown", &pgconn.PgError{Severity: "FATAL", Code: "57P02"}, vocab.ErrUnavailable},
+		{"starting up", &pgconn.PgError{Severity: "FATAL", Code: "57P03"}, vocab.ErrUnavailable},
+		{"too many connections", &pgconn.PgError{Severity: "FATAL", Code: "53300"}, vocab.ErrUnavailable},
+		{"connection exception", &pgconn.PgError{Severity: "FATAL", Code: "08006"}, vocab.ErrUnavailable},
+		{"statement timeout", &pgconn.PgError{Severity: "ERROR", Code: "57014"}, vocab.ErrTimeout},
+		{"refused", fmt.Errorf("list runs: %w", refused), vocab.ErrUnavailable},
+		{"reset", &net.OpError{Op: "read", Net: "tcp", Err: syscall.ECONNRESET}, vocab.ErrUnavailable},
+		{"closed by peer", fmt.Errorf("read: %w", io.ErrUnexpectedEOF), vocab.ErrUnavailable},
+		{"closed by pgx", fmt.Errorf("x: %w", pgconn.ErrConnClosed), vocab.ErrUnavailable},
+		{"deadline", fmt.Errorf("acquire: %w", context.DeadlineExceeded), vocab.ErrTimeout},
 		{"no rows", pgx.ErrNoRows, nil},
 		{"unique violation", &pgconn.PgError{Severity: "ERROR", Code: "23505"}, nil},
 		{"invalid byte sequence", &pgconn.PgError{Severity: "ERROR", Code: "22021"}, nil},
@@ -47,9 +48,9 @@ func TestClassify(t *testing.T) {
 			}
 			continue
 		}
-		other := ErrTimeout
-		if c.want == ErrTimeout {
-			other = ErrUnavailable
+		other := vocab.ErrTimeout
+		if c.want == vocab.ErrTimeout {
+			other = vocab.ErrUnavailable
 		}
 		if !errors.Is(got, c.want) || errors.Is(got, other) || !errors.Is(got, c.err) {
 			t.Errorf("%s: want %v wrapping the cause, got %v", c.name, c.want, got)

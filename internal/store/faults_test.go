@@ -7,9 +7,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/attestari/attestari/api"
 	"github.com/attestari/attestari/internal/dbtest"
 	"github.com/attestari/attestari/internal/store"
+	"github.com/attestari/attestari/internal/vocab"
 )
 
 // warm makes n pooled connections by holding n reads at once.
@@ -95,8 +95,8 @@ func TestOutageIsUnavailable(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i, err := range readAll(s, 6) {
-		if !errors.Is(err, store.ErrUnavailable) || !errors.Is(err, api.ErrUnavailable) {
-			t.Errorf("read %d during the outage: want ErrUnavailable, got %v", i, err)
+		if !errors.Is(err, vocab.ErrUnavailable) {
+			t.Errorf("read %d during the outage: want vocab.ErrUnavailable, got %v", i, err)
 		}
 	}
 	if err := c.Up(ctx); err != nil {
@@ -126,8 +126,8 @@ func TestFrozenReadEndsAtTheDeadline(t *testing.T) {
 	}
 	defer c.Thaw()
 	for i, err := range readAllWithin(s, 6, 500*time.Millisecond) {
-		if !errors.Is(err, store.ErrTimeout) || !errors.Is(err, api.ErrTimeout) {
-			t.Errorf("read %d while frozen: want ErrTimeout, got %v", i, err)
+		if !errors.Is(err, vocab.ErrTimeout) {
+			t.Errorf("read %d while frozen: want vocab.ErrTimeout, got %v", i, err)
 		}
 	}
 	if err := c.Thaw(); err != nil {
@@ -151,8 +151,8 @@ func TestStatementTimeoutIsTimeout(t *testing.T) {
 	}
 	defer s.Close()
 	err = store.SleepRead(context.Background(), s, time.Second)
-	if !errors.Is(err, store.ErrTimeout) || errors.Is(err, store.ErrUnavailable) {
-		t.Fatalf("want ErrTimeout only, got %v", err)
+	if !errors.Is(err, vocab.ErrTimeout) || errors.Is(err, vocab.ErrUnavailable) {
+		t.Fatalf("want vocab.ErrTimeout only, got %v", err)
 	}
 }
 

@@ -19,6 +19,7 @@ import (
 	"github.com/attestari/attestari/internal/publish"
 	"github.com/attestari/attestari/internal/rundir"
 	"github.com/attestari/attestari/internal/store/internal/dbq"
+	"github.com/attestari/attestari/internal/vocab"
 )
 
 // publicReasons is what is served of a published row's reasons. A reason
@@ -31,7 +32,7 @@ func publicReasons(bs []policy.Blocking) []policy.Blocking {
 		switch n := len(b.Findings); {
 		case n > 0:
 			b = policy.Blocking{Code: b.Code, Guard: b.Guard, Detail: withheldSummary(n)}
-		case b.Code == policy.CodeCheckFailed:
+		case b.Code == vocab.CodeCheckFailed:
 			// The recorded error is the examiner's own (an analyzer's or a
 			// registry's answer), for the operator: the reader is told which
 			// stages failed.
@@ -116,8 +117,8 @@ func (s *Store) PublicationLoaded(ctx context.Context, id string) (bool, error) 
 }
 
 var publicStatuses = map[string]bool{
-	publish.StatusConfirmed: true, publish.StatusNoted: true,
-	publish.StatusUnderAppeal: true, publish.StatusWithdrawnOnAppeal: true,
+	vocab.StatusConfirmed: true, vocab.StatusNoted: true,
+	vocab.StatusUnderAppeal: true, vocab.StatusWithdrawnOnAppeal: true,
 }
 
 func invalid(format string, a ...any) error {

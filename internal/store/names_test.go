@@ -10,6 +10,7 @@ import (
 	"github.com/attestari/attestari/api"
 	"github.com/attestari/attestari/internal/dbtest"
 	"github.com/attestari/attestari/internal/store/storetest"
+	"github.com/attestari/attestari/internal/vocab"
 )
 
 // TestPyPINamesMatchUnderAnySpelling: a PyPI project is found under every
@@ -65,7 +66,7 @@ func TestPyPINamesMatchUnderAnySpelling(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, spelling := range []string{"legacyname", "Legacy_Name"} {
-		if _, err := s.Manifest(ctx, "npm", spelling, "1.0.0", ""); !errors.Is(err, api.ErrNotFound) {
+		if _, err := s.Manifest(ctx, "npm", spelling, "1.0.0", ""); !errors.Is(err, vocab.ErrNotFound) {
 			t.Fatalf("npm %q found: %v", spelling, err)
 		}
 	}
@@ -106,7 +107,7 @@ func TestPyPIVersionsMatchUnderPEP440(t *testing.T) {
 	if _, err := s.Manifest(ctx, "pypi", "mcp-server-time", "2025.1.8", ""); !errors.As(err, &nf) || len(nf.KnownVersions) != 2 {
 		t.Fatalf("another version is still unknown: %v", err)
 	}
-	if _, err := s.Manifest(ctx, "npm", "npm-server", "1.0", ""); !errors.Is(err, api.ErrNotFound) {
+	if _, err := s.Manifest(ctx, "npm", "npm-server", "1.0", ""); !errors.Is(err, vocab.ErrNotFound) {
 		t.Fatalf("npm version 1.0 found 1.0.0: %v", err)
 	}
 	items, err := s.Lookup(ctx, []api.PackageKey{

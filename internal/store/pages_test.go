@@ -13,6 +13,7 @@ import (
 	"github.com/attestari/attestari/internal/publish"
 	"github.com/attestari/attestari/internal/store"
 	"github.com/attestari/attestari/internal/store/storetest"
+	"github.com/attestari/attestari/internal/vocab"
 )
 
 // manyTools are n trivial tools, and every tenth of those has a description
@@ -162,7 +163,7 @@ func TestLockedReadsTimeOut(t *testing.T) {
 		"ListPackages":      func() error { _, err := s.ListPackages(ctx, api.PackageFilter{}); return err },
 	}
 	for name, read := range reads {
-		if err := read(); !errors.Is(err, store.ErrTimeout) || !errors.Is(err, api.ErrTimeout) {
+		if err := read(); !errors.Is(err, vocab.ErrTimeout) {
 			t.Errorf("%s behind a lock: %v", name, err)
 		}
 	}
@@ -173,7 +174,7 @@ func TestLockedReadsTimeOut(t *testing.T) {
 		}
 	}
 	// Other errors keep their own kind.
-	if _, err := s.Manifest(ctx, "npm", "absent", "1.0.0", ""); !errors.Is(err, api.ErrNotFound) || errors.Is(err, api.ErrTimeout) {
+	if _, err := s.Manifest(ctx, "npm", "absent", "1.0.0", ""); !errors.Is(err, vocab.ErrNotFound) || errors.Is(err, vocab.ErrTimeout) {
 		t.Errorf("a missing version: %v", err)
 	}
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/attestari/attestari/internal/publish"
 	"github.com/attestari/attestari/internal/rundir"
 	"github.com/attestari/attestari/internal/store/internal/dbq"
+	"github.com/attestari/attestari/internal/vocab"
 )
 
 // The read methods below are what the public API serves. Every one reads
@@ -100,7 +101,7 @@ func (s *Store) Manifest(ctx context.Context, registry, name, version, cursor st
 	}
 	for i := range m.Tools {
 		// A description that was not read has no text to show.
-		if st := m.Tools[i].DescriptionState; st != "readable" && st != "absent" && st != "partial" {
+		if st := m.Tools[i].DescriptionState; st != vocab.StateReadable && st != vocab.StateAbsent && st != vocab.StatePartial {
 			m.Tools[i].Description = nil
 		}
 	}
@@ -360,7 +361,7 @@ func likePatterns(q string) []string {
 }
 
 // ErrBadCursor reports a cursor this service did not issue (api.ErrBadCursor).
-var ErrBadCursor = api.ErrBadCursor
+var ErrBadCursor = vocab.ErrBadCursor
 
 // ListPackages returns a page of current package versions ordered by name,
 // with facet counts by verdict and by reason over the same search.
@@ -414,7 +415,7 @@ func (s *Store) ListPackages(ctx context.Context, f api.PackageFilter) (*api.Pac
 		out.Counts.ByReason[r.Code] = int(r.N)
 	}
 	fs, err := s.q.PackageVersionCountByFirstReason(ctx, dbq.PackageVersionCountByFirstReasonParams{
-		MetaCode: policy.CodeGateFailedAsRecorded, Registry: optional(f.Registry), Patterns: pattern})
+		MetaCode: vocab.CodeGateFailedAsRecorded, Registry: optional(f.Registry), Patterns: pattern})
 	if err != nil {
 		return nil, fmt.Errorf("count packages by first reason: %w", err)
 	}
@@ -440,7 +441,7 @@ func (s *Store) GateMap(ctx context.Context, version string) (*api.GateMap, erro
 	}
 	if len(rows) == 0 {
 		if version != methodology.Version {
-			return nil, fmt.Errorf("gate map %s: %w", version, ErrNotFound)
+			return nil, fmt.Errorf("gate map %s: %w", version, vocab.ErrNotFound)
 		}
 		var gm api.GateMap
 		if err := json.Unmarshal(policy.ExportGateMap(), &gm); err != nil {
@@ -450,7 +451,7 @@ func (s *Store) GateMap(ctx context.Context, version string) (*api.GateMap, erro
 	}
 	// Keep the policy's order (docs/methodology.md §9) for the codes it knows.
 	order := map[string]int{}
-	for i, e := range policy.GateMap {
+	for i, e := range vocab.GateMap {
 		order[e.Code] = i
 	}
 	gm := &api.GateMap{MethodologyVersion: version, Codes: make([]api.GateMapEntry, 0, len(rows))}
@@ -484,7 +485,7 @@ func blocking(gm *api.GateMap, code string) api.BlockedBy {
 	if e, ok := gm.Lookup(code); ok {
 		return api.BlockedBy{Code: code, Guard: e.Guard, Line: e.Line}
 	}
-	if e, ok := policy.GateEntryFor(code); ok {
+	if e, ok := vocab.GateEntryFor(code); ok {
 		return api.BlockedBy{Code: code, Guard: e.Guard, Line: e.Line}
 	}
 	return api.BlockedBy{Code: code, Guard: "unknown", Line: "This code is not in the gate map of the row's methodology version."}
@@ -535,7 +536,7 @@ func reasonDetail(b policy.Blocking) *api.ReasonDetail {
 func (s *Store) Package(ctx context.Context, registry, name, version string) (*api.PackageDetail, error) {
 	r, err := s.q.PackageVersionGetCurrent(ctx, dbq.PackageVersionGetCurrentParams{Registry: registry, LookupName: api.LookupName(registry, name), Version: version})
 	if err != nil {
-		if errors.Is(notFound(err), ErrNotFound) {
+		if errors.Is(notFound(err), vocab.ErrNotFound) {
 			if v, ok := s.pypiSpelling(ctx, registry, name, version); ok {
 				return s.Package(respelled(ctx), registry, name, v)
 			}
@@ -544,7 +545,7 @@ func (s *Store) Package(ctx context.Context, registry, name, version string) (*a
 		return nil, fmt.Errorf("package %s %s@%s: %w", registry, name, version, err)
 	}
 	gm, err := s.GateMap(ctx, r.MethodologyVersion)
-	if err != nil && !errors.Is(err, ErrNotFound) {
+	if err != nil && !errors.Is(err, vocab.ErrNotFound) {
 		return nil, err
 	}
 	if gm == nil {
@@ -609,7 +610,7 @@ func (s *Store) Package(ctx context.Context, registry, name, version string) (*a
 func toolHash(x dbq.Tool) api.ToolHash {
 	th := api.ToolHash{Name: x.Name, DescriptionState: x.DescriptionState, SchemaKind: x.SchemaKind, ToolHash: x.ToolHash, Reason: x.HashReason}
 	switch x.DescriptionState {
-	case "readable", "absent", "partial":
+	case vocab.StateReadable, vocab.StateAbsent, vocab.StatePartial:
 		desc := x.DescriptionRaw
 		th.Description = &desc
 	}
@@ -732,7 +733,7 @@ func (s *Store) RunDiff(ctx context.Context, runID string) (json.RawMessage, err
 		return nil, fmt.Errorf("run %s: %w", runID, notFound(err))
 	}
 	if len(p.Diff) == 0 {
-		return nil, fmt.Errorf("run %s has no published diff: %w", runID, ErrNotFound)
+		return nil, fmt.Errorf("run %s has no published diff: %w", runID, vocab.ErrNotFound)
 	}
 	var d publish.Diff
 	if err := json.Unmarshal(p.Diff, &d); err != nil {
@@ -749,7 +750,7 @@ func (s *Store) RunDiff(ctx context.Context, runID string) (json.RawMessage, err
 	if d.PreviousRunID != "" {
 		pp, err := s.previousPublication(ctx, d)
 		switch {
-		case errors.Is(err, ErrNotFound):
+		case errors.Is(err, vocab.ErrNotFound):
 		case err != nil:
 			return nil, fmt.Errorf("run %s: diff: %w", runID, err)
 		default:
@@ -776,7 +777,7 @@ func (s *Store) previousPublication(ctx context.Context, d publish.Diff) (string
 			return "", fmt.Errorf("publication %s: %w", d.PreviousPublicationID, notFound(err))
 		}
 		if pp.RunID != d.PreviousRunID {
-			return "", fmt.Errorf("publication %s is not of run %s: %w", pp.ID, d.PreviousRunID, ErrNotFound)
+			return "", fmt.Errorf("publication %s is not of run %s: %w", pp.ID, d.PreviousRunID, vocab.ErrNotFound)
 		}
 		return pp.ID, nil
 	}

@@ -1,10 +1,11 @@
 // Package store is the only importer of pgx and of the sqlc-generated code
 // (internal/store/internal/dbq): it owns the connection pool, the migrations
 // runner, transactions and the conversion of rows to the project's types.
-// Nothing outside it writes SQL. A read fails with ErrUnavailable when the
-// database cannot be reached and ErrTimeout when it did not answer in time
-// (faults.go), so callers classify database faults with errors.Is and
-// never by pgx's types or texts.
+// Nothing outside it writes SQL. A lookup that matches no row fails with
+// vocab.ErrNotFound, a read with vocab.ErrUnavailable when the database
+// cannot be reached and vocab.ErrTimeout when it did not answer in time
+// (faults.go): the failure kinds of internal/vocab, so callers classify
+// database faults with errors.Is and never by pgx's types or texts.
 package store
 
 import (
@@ -17,12 +18,9 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"github.com/attestari/attestari/api"
 	"github.com/attestari/attestari/internal/store/internal/dbq"
+	"github.com/attestari/attestari/internal/vocab"
 )
-
-// ErrNotFound is what every lookup returns when no row matches.
-var ErrNotFound = api.ErrNotFound
 
 // Store is a pool of connections and the queries over it.
 type Store struct {
@@ -134,7 +132,7 @@ func (s *Store) inTx(ctx context.Context, f func(q *dbq.Queries, tx pgx.Tx) erro
 // notFound turns pgx.ErrNoRows into ErrNotFound, the one place that does.
 func notFound(err error) error {
 	if errors.Is(err, pgx.ErrNoRows) {
-		return ErrNotFound
+		return vocab.ErrNotFound
 	}
 	return err
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/attestari/attestari/internal/rundir"
+	"github.com/attestari/attestari/internal/vocab"
 )
 
 // readAdvertised reads the tool names the artifact declares outside its
@@ -324,7 +325,7 @@ func isTableDelimiter(t string) bool {
 // package that is not a server (not_a_server) has no server to hand over:
 // neither delegates, whatever its entry point imports (§4).
 func (x *extractor) findDelegation() {
-	if x.pkg == nil || x.readSites > 0 || x.s.Outcome == OutcomeMinifiedOnly || x.s.Outcome == OutcomeNotAServer {
+	if x.pkg == nil || x.readSites > 0 || x.s.Outcome == vocab.OutcomeMinifiedOnly || x.s.Outcome == vocab.OutcomeNotAServer {
 		return
 	}
 	deps := map[string]string{}
@@ -442,7 +443,7 @@ func (x *extractor) markStaleAdvertised(fsys fs.FS, members []MemberInfo) {
 	}
 	parsed := map[string]bool{}
 	for _, t := range x.s.Tools {
-		if t.NameState == "" || t.NameState == StateReadable {
+		if t.NameState == "" || t.NameState == vocab.StateReadable {
 			parsed[t.Name] = true
 		}
 	}

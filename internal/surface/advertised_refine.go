@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/attestari/attestari/internal/vocab"
 )
 
 // Two more advertised names are recorded as stale and refuse nothing
@@ -112,7 +114,7 @@ func (e *exactPieces) occurs(n string) bool {
 func (x *extractor) parsedByNorm() map[string]string {
 	out := map[string]string{}
 	for _, t := range x.s.Tools {
-		if t.NameState == "" || t.NameState == StateReadable {
+		if t.NameState == "" || t.NameState == vocab.StateReadable {
 			out[normName(t.Name)] = t.Name
 		}
 	}

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/attestari/attestari/internal/vocab"
 )
 
 // A stack overflow is a fatal error no recover() catches. The tests of this
@@ -33,90 +35,90 @@ const fastmcpHead = "from mcp.server.fastmcp import FastMCP\nmcp = FastMCP('x')\
 // pyeval.go follows a name (module attribute, import, package re-export,
 // submodule attribute, class attribute, alias) closed on itself.
 var pyCycleShapes = []cycleShape{
-	{"self import", OutcomeParsed, map[string]string{
+	{"self import", vocab.OutcomeParsed, map[string]string{
 		"p/__init__.py": "",
 		"p/server.py":   fastmcpHead + "from .server import DESC\n@mcp.tool(description=DESC)\ndef a():\n    pass\n",
 	}},
-	{"self import, absolute", OutcomeParsed, map[string]string{
+	{"self import, absolute", vocab.OutcomeParsed, map[string]string{
 		"p/__init__.py": "",
 		"p/server.py":   fastmcpHead + "from p.server import DESC\n@mcp.tool(description=DESC)\ndef a():\n    pass\n",
 	}},
-	{"self import as the name", OutcomeDeclarationNotParsed, map[string]string{
+	{"self import as the name", vocab.OutcomeDeclarationNotParsed, map[string]string{
 		"p/__init__.py": "",
 		"p/server.py":   fastmcpHead + "from .server import NAME as NAME\n@mcp.tool(name=NAME)\ndef a():\n    \"\"\"Doc.\"\"\"\n",
 	}},
-	{"mutual import between two modules", OutcomeParsed, map[string]string{
+	{"mutual import between two modules", vocab.OutcomeParsed, map[string]string{
 		"p/__init__.py": "",
 		"p/a.py":        "from .b import DESC\n",
 		"p/b.py":        "from .a import DESC\n",
 		"p/server.py":   fastmcpHead + "from .a import DESC\n@mcp.tool(description=DESC)\ndef a():\n    pass\n",
 	}},
-	{"three-module ring", OutcomeDeclarationNotParsed, map[string]string{
+	{"three-module ring", vocab.OutcomeDeclarationNotParsed, map[string]string{
 		"p/__init__.py": "",
 		"p/a.py":        "from .b import DESC\n",
 		"p/b.py":        "from .c import DESC\n",
 		"p/c.py":        "from .a import DESC\n",
 		"p/server.py":   fastmcpHead + "from .c import DESC\n@mcp.tool(name=DESC, description=DESC)\ndef a():\n    pass\n",
 	}},
-	{"package re-exports a name the module imports back", OutcomeParsed, map[string]string{
+	{"package re-exports a name the module imports back", vocab.OutcomeParsed, map[string]string{
 		"p/__init__.py": "from . import server\nfrom .server import DESC\n",
 		"p/server.py":   fastmcpHead + "from . import DESC\n@mcp.tool(description=DESC)\ndef a():\n    pass\n",
 	}},
-	{"package re-export, absolute", OutcomeParsed, map[string]string{
+	{"package re-export, absolute", vocab.OutcomeParsed, map[string]string{
 		"p/__init__.py": "from p.server import DESC\nfrom p import server\n",
 		"p/server.py":   fastmcpHead + "from p import DESC\n@mcp.tool(description=DESC)\ndef a():\n    pass\n",
 	}},
-	{"from . import x, then x.NAME", OutcomeParsed, map[string]string{
+	{"from . import x, then x.NAME", vocab.OutcomeParsed, map[string]string{
 		"p/__init__.py": "from . import server\n",
 		"p/server.py":   fastmcpHead + "from . import server\nDESC = server.DESC\n@mcp.tool(description=server.DESC)\ndef a():\n    pass\n",
 	}},
-	{"submodule attribute through the package", OutcomeParsed, map[string]string{
+	{"submodule attribute through the package", vocab.OutcomeParsed, map[string]string{
 		"p/__init__.py": "from . import server\nDESC = server.DESC\n",
 		"p/server.py":   fastmcpHead + "import p\nDESC = p.DESC\n@mcp.tool(description=p.server.DESC)\ndef a():\n    pass\n",
 	}},
-	{"star imports in a cycle", OutcomeParsed, map[string]string{
+	{"star imports in a cycle", vocab.OutcomeParsed, map[string]string{
 		"p/__init__.py": "from .a import *\n",
 		"p/a.py":        "from .b import *\n",
 		"p/b.py":        "from .a import *\nfrom . import *\n",
 		"p/server.py":   fastmcpHead + "from .b import *\nfrom .a import DESC\n@mcp.tool(description=DESC)\ndef a():\n    pass\n",
 	}},
-	{"aliasing chain A = B; B = A", OutcomeDeclarationNotParsed, map[string]string{
+	{"aliasing chain A = B; B = A", vocab.OutcomeDeclarationNotParsed, map[string]string{
 		"p/__init__.py": "",
 		"p/server.py":   fastmcpHead + "A = B\nB = A\n@mcp.tool(name=A, description=B)\ndef a():\n    pass\n",
 	}},
-	{"aliasing chain across modules", OutcomeParsed, map[string]string{
+	{"aliasing chain across modules", vocab.OutcomeParsed, map[string]string{
 		"p/__init__.py": "",
 		"p/a.py":        "from .server import B\nA = B\n",
 		"p/server.py":   fastmcpHead + "from .a import A\nB = A\n@mcp.tool(description=A)\ndef a():\n    pass\n",
 	}},
-	{"class attribute referring to itself", OutcomeParsed, map[string]string{
+	{"class attribute referring to itself", vocab.OutcomeParsed, map[string]string{
 		"p/__init__.py": "",
 		"p/server.py":   fastmcpHead + "class C:\n    D = C.D\n@mcp.tool(description=C.D)\ndef a():\n    pass\n",
 	}},
-	{"class attributes referring to each other", OutcomeParsed, map[string]string{
+	{"class attributes referring to each other", vocab.OutcomeParsed, map[string]string{
 		"p/__init__.py": "",
 		"p/server.py":   fastmcpHead + "class C:\n    D = E.F\nclass E:\n    F = C.D\n@mcp.tool(description=E.F)\ndef a():\n    pass\n",
 	}},
-	{"instance attribute set from itself", OutcomeParsed, map[string]string{
+	{"instance attribute set from itself", vocab.OutcomeParsed, map[string]string{
 		"p/__init__.py": "",
 		"p/server.py": fastmcpHead + "class C:\n    def __init__(self):\n        self.d = self.d\n" +
 			"@mcp.tool(description=C().d)\ndef a():\n    pass\n",
 	}},
-	{"function returning its own call", OutcomeDeclarationNotParsed, map[string]string{
+	{"function returning its own call", vocab.OutcomeDeclarationNotParsed, map[string]string{
 		"p/__init__.py": "",
 		"p/server.py":   fastmcpHead + "def f():\n    return f()\ndef g(x):\n    return h(x)\ndef h(x):\n    return g(x)\n@mcp.tool(name=g(1), description=f())\ndef a():\n    pass\n",
 	}},
-	{"server object imported in a cycle", OutcomeParsed, map[string]string{
+	{"server object imported in a cycle", vocab.OutcomeParsed, map[string]string{
 		"p/__init__.py": "from .server import mcp\n",
 		"p/server.py":   "from . import mcp\n@mcp.tool()\ndef a():\n    \"\"\"Doc.\"\"\"\n",
 	}},
-	{"tool list imported in a cycle", OutcomeDeclarationNotParsed, map[string]string{
+	{"tool list imported in a cycle", vocab.OutcomeDeclarationNotParsed, map[string]string{
 		"p/__init__.py": "",
 		"p/a.py":        "from .server import TOOLS\n",
 		"p/server.py": "from mcp.server import Server\nfrom mcp.types import Tool\nfrom .a import TOOLS\nserver = Server('s')\n" +
 			"@server.list_tools()\nasync def lt():\n    return TOOLS\n",
 	}},
-	{"dict of tools spread into itself", OutcomeDeclarationNotParsed, map[string]string{
+	{"dict of tools spread into itself", vocab.OutcomeDeclarationNotParsed, map[string]string{
 		"p/__init__.py": "",
 		"p/server.py": "from mcp.server import Server\nfrom mcp.types import Tool\nserver = Server('s')\nT = {**T, 'a': Tool(name='a', description='d')}\n" +
 			"@server.list_tools()\nasync def lt():\n    return list(T.values())\n",
@@ -126,35 +128,35 @@ var pyCycleShapes = []cycleShape{
 // jsCycleShapes are the JavaScript equivalents: re-exports, star exports
 // and CommonJS requires closed on themselves.
 var jsCycleShapes = []cycleShape{
-	{"self re-export", OutcomeParsed, map[string]string{
+	{"self re-export", vocab.OutcomeParsed, map[string]string{
 		"index.js": "export { DESC } from './index.js';\nimport { DESC } from './index.js';\nserver.tool('a', DESC, async () => ({}));\n",
 	}},
-	{"mutual re-export", OutcomeParsed, map[string]string{
+	{"mutual re-export", vocab.OutcomeParsed, map[string]string{
 		"a.js":     "export { DESC } from './b.js';\n",
 		"b.js":     "export { DESC } from './a.js';\n",
 		"index.js": "import { DESC } from './a.js';\nserver.tool('a', DESC, async () => ({}));\n",
 	}},
-	{"star exports in a ring with several stars", OutcomeParsed, map[string]string{
+	{"star exports in a ring with several stars", vocab.OutcomeParsed, map[string]string{
 		"a.js":     "export * from './b.js';\nexport * from './c.js';\nexport * from './a.js';\n",
 		"b.js":     "export * from './c.js';\nexport * from './a.js';\nexport * from './b.js';\n",
 		"c.js":     "export * from './a.js';\nexport * from './b.js';\nexport * from './c.js';\n",
 		"index.js": "import { DESC } from './a.js';\nserver.tool('a', DESC, async () => ({}));\n",
 	}},
-	{"require cycle", OutcomeParsed, map[string]string{
+	{"require cycle", vocab.OutcomeParsed, map[string]string{
 		"a.js":     "module.exports = require('./b.js');\n",
 		"b.js":     "module.exports = require('./a.js');\n",
 		"index.js": "const { DESC } = require('./a.js');\nserver.tool('a', DESC, async () => ({}));\n",
 	}},
-	{"exports object refers to itself", OutcomeDeclarationNotParsed, map[string]string{
+	{"exports object refers to itself", vocab.OutcomeDeclarationNotParsed, map[string]string{
 		"index.js": "exports.DESC = exports.DESC;\nconst m = require('./index.js');\nserver.tool(m.DESC, m.DESC, async () => ({}));\n",
 	}},
-	{"alias chain", OutcomeDeclarationNotParsed, map[string]string{
+	{"alias chain", vocab.OutcomeDeclarationNotParsed, map[string]string{
 		"index.js": "var A = B; var B = A;\nserver.tool(A, B, async () => ({}));\n",
 	}},
-	{"object property refers to itself", OutcomeParsed, map[string]string{
+	{"object property refers to itself", vocab.OutcomeParsed, map[string]string{
 		"index.js": "const o = { d: o.d, e: { ...o } };\nserver.tool('a', o.d, o.e, async () => ({}));\n",
 	}},
-	{"import namespace of itself", OutcomeParsed, map[string]string{
+	{"import namespace of itself", vocab.OutcomeParsed, map[string]string{
 		"index.js": "import * as me from './index.js';\nexport const DESC = me.DESC;\nserver.tool('a', me.DESC, async () => ({}));\n",
 	}},
 }
@@ -207,7 +209,7 @@ func TestResolutionCycles(t *testing.T) {
 				if s.Outcome != sh.want {
 					t.Errorf("outcome %s (%s), want %s; unresolved %q", s.Outcome, s.OutcomeDetail, sh.want, reasons)
 				}
-				if sh.want == OutcomeDeclarationNotParsed && len(s.OutcomeEvidence) == 0 {
+				if sh.want == vocab.OutcomeDeclarationNotParsed && len(s.OutcomeEvidence) == 0 {
 					t.Error("declaration_not_parsed without the site recorded")
 				}
 				if sh.name == "server object imported in a cycle" {
@@ -225,7 +227,7 @@ func TestResolutionCycles(t *testing.T) {
 					t.Errorf("no unresolved reason names the bound that ended the cycle: %q", reasons)
 				}
 				for _, e := range s.Tools {
-					if e.DescriptionState == StateReadable && viaCycle(sh, "description") {
+					if e.DescriptionState == vocab.StateReadable && viaCycle(sh, "description") {
 						t.Errorf("tool %s: description %q read through a cycle", e.Name, e.DescriptionRaw)
 					}
 				}
@@ -317,12 +319,12 @@ func manyTools(n int) string {
 func TestEntriesCap(t *testing.T) {
 	pkg := `{"name":"t","version":"1.0.0","main":"index.js"}`
 	at := extractMap(t, map[string]string{"package.json": pkg, "index.js": manyTools(40)}, Options{MaxEntries: 40})
-	if at.Outcome != OutcomeParsed || len(at.Tools) != 40 {
+	if at.Outcome != vocab.OutcomeParsed || len(at.Tools) != 40 {
 		t.Fatalf("at the cap: outcome %s with %d tools, want parsed with 40", at.Outcome, len(at.Tools))
 	}
 	past := extractMap(t, map[string]string{"package.json": pkg, "index.js": manyTools(41)}, Options{MaxEntries: 40})
-	if past.Outcome != OutcomeExtractionBudgetExceeded || !strings.Contains(past.OutcomeDetail, "40 entries of kind tool") {
-		t.Fatalf("past the cap: outcome %s (%s), want %s naming the cap", past.Outcome, past.OutcomeDetail, OutcomeExtractionBudgetExceeded)
+	if past.Outcome != vocab.OutcomeExtractionBudgetExceeded || !strings.Contains(past.OutcomeDetail, "40 entries of kind tool") {
+		t.Fatalf("past the cap: outcome %s (%s), want %s naming the cap", past.Outcome, past.OutcomeDetail, vocab.OutcomeExtractionBudgetExceeded)
 	}
 	if n := len(past.AllEntries()); n != 0 {
 		t.Fatalf("past the cap the surface presents %d entries; a surface counted in part is not the surface", n)
@@ -334,7 +336,7 @@ func TestEntriesCap(t *testing.T) {
 		py.WriteString("@mcp.tool()\ndef t" + itoa(i) + "(a: str = Field(description='A'), b: str = Field(description='B')):\n    \"\"\"Doc.\"\"\"\n")
 	}
 	all := extractMap(t, map[string]string{"server.py": py.String()}, Options{MaxAllEntries: 14})
-	if all.Outcome != OutcomeExtractionBudgetExceeded || !strings.Contains(all.OutcomeDetail, "14 entries of all kinds") {
+	if all.Outcome != vocab.OutcomeExtractionBudgetExceeded || !strings.Contains(all.OutcomeDetail, "14 entries of all kinds") {
 		t.Fatalf("15 entries against a cap of 14: outcome %s (%s)", all.Outcome, all.OutcomeDetail)
 	}
 	// The default cap: 10,000 tools are read, 10,001 are not.
@@ -342,7 +344,7 @@ func TestEntriesCap(t *testing.T) {
 		return
 	}
 	def := extractMap(t, map[string]string{"package.json": pkg, "index.js": manyTools(10_001)}, Options{})
-	if def.Outcome != OutcomeExtractionBudgetExceeded || !strings.Contains(def.OutcomeDetail, "10000 entries of kind tool") {
+	if def.Outcome != vocab.OutcomeExtractionBudgetExceeded || !strings.Contains(def.OutcomeDetail, "10000 entries of kind tool") {
 		t.Fatalf("10,001 tools: outcome %s (%s)", def.Outcome, def.OutcomeDetail)
 	}
 }
@@ -360,7 +362,7 @@ func TestAdvertisedCap(t *testing.T) {
 		"README.md":    readme.String(),
 		"index.js":     "server.tool('a', 'A.', async () => ({}));\n",
 	}, Options{MaxEntries: 10})
-	if s.Outcome != OutcomeExtractionBudgetExceeded || len(s.AdvertisedTools) != 0 {
+	if s.Outcome != vocab.OutcomeExtractionBudgetExceeded || len(s.AdvertisedTools) != 0 {
 		t.Fatalf("outcome %s (%s) with %d advertised names", s.Outcome, s.OutcomeDetail, len(s.AdvertisedTools))
 	}
 }
@@ -407,8 +409,8 @@ func TestNestingLimit(t *testing.T) {
 	for name, files := range nestingShapes(limit + 10) {
 		t.Run("past/"+name, func(t *testing.T) {
 			s := extractMap(t, files, Options{MaxNesting: limit})
-			if s.Outcome != OutcomeExtractionBudgetExceeded || !strings.Contains(s.OutcomeDetail, "past the limit of 3000") {
-				t.Fatalf("outcome %s (%s), want %s naming the nesting limit", s.Outcome, s.OutcomeDetail, OutcomeExtractionBudgetExceeded)
+			if s.Outcome != vocab.OutcomeExtractionBudgetExceeded || !strings.Contains(s.OutcomeDetail, "past the limit of 3000") {
+				t.Fatalf("outcome %s (%s), want %s naming the nesting limit", s.Outcome, s.OutcomeDetail, vocab.OutcomeExtractionBudgetExceeded)
 			}
 		})
 	}
@@ -418,7 +420,7 @@ func TestNestingLimit(t *testing.T) {
 		t.Run("under/"+name, func(t *testing.T) {
 			s := extractMap(t, files, Options{MaxNesting: limit})
 			failOnRecoveredPanic(t, s)
-			if s.Outcome == OutcomeExtractionBudgetExceeded {
+			if s.Outcome == vocab.OutcomeExtractionBudgetExceeded {
 				t.Fatalf("outcome %s (%s) under the limit", s.Outcome, s.OutcomeDetail)
 			}
 		})

@@ -2,6 +2,7 @@ package surface
 
 import (
 	"github.com/attestari/attestari/internal/rundir"
+	"github.com/attestari/attestari/internal/vocab"
 )
 
 // bundleSite is a registration site inside a minified bundle: a JS/TS site,
@@ -89,7 +90,7 @@ func (x *extractor) bundleText(e *rundir.Entry) {
 	if !inBundle {
 		return
 	}
-	e.DescriptionState = StateUnreadable
+	e.DescriptionState = vocab.StateUnreadable
 	e.UnreadableReason = "the text sits in a minified bundle"
 	e.DescriptionRaw = ""
 	e.Spans = []rundir.Span{}

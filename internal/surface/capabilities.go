@@ -22,6 +22,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/attestari/attestari/internal/rundir"
+	"github.com/attestari/attestari/internal/vocab"
 )
 
 // Capability kinds (methodology §20).
@@ -514,7 +515,7 @@ func (x *extractor) installScriptCapabilities(fsys fs.FS) []capRow {
 	if err != nil {
 		return nil
 	}
-	acc := newCapAcc(p, sha256Hex(b), b, 0)
+	acc := newCapAcc(p, vocab.SHA256Hex(b), b, 0)
 	for _, s := range scriptMembers(b) {
 		if !installHooks[s.name] {
 			continue

@@ -16,6 +16,7 @@ import (
 	"golang.org/x/tools/txtar"
 
 	"github.com/attestari/attestari/internal/rundir"
+	"github.com/attestari/attestari/internal/vocab"
 )
 
 const capGoldenDir = "../../testdata/capabilities"
@@ -52,7 +53,7 @@ func checkCapabilitySpans(t *testing.T, fsys fs.FS, s rundir.Surface) {
 			t.Errorf("%s: file: %v", capLine(c), err)
 			continue
 		}
-		if rundir.SHA256Hex(src) != c.FileSHA256 {
+		if vocab.SHA256Hex(src) != c.FileSHA256 {
 			t.Errorf("%s: file_sha256 %s is not the file's", capLine(c), c.FileSHA256)
 		}
 		if c.Start < 0 || c.End <= c.Start || c.End > len(src) {
@@ -198,8 +199,8 @@ func TestCapabilitiesBudgetLeavesNoInventory(t *testing.T) {
 		}
 		return t0.Add(time.Hour)
 	}})
-	if s.Outcome != OutcomeExtractionBudgetExceeded {
-		t.Fatalf("outcome %s, want %s", s.Outcome, OutcomeExtractionBudgetExceeded)
+	if s.Outcome != vocab.OutcomeExtractionBudgetExceeded {
+		t.Fatalf("outcome %s, want %s", s.Outcome, vocab.OutcomeExtractionBudgetExceeded)
 	}
 	if len(s.Capabilities) != 0 || s.CapabilitiesOmitted != 0 {
 		t.Fatalf("inventory present after the budget stopped extraction: %v (+%d)", s.Capabilities, s.CapabilitiesOmitted)
@@ -229,7 +230,7 @@ func TestCapabilitiesBudgetDuringInventory(t *testing.T) {
 			}
 			return t0
 		}})
-		if s.Outcome == OutcomeExtractionBudgetExceeded {
+		if s.Outcome == vocab.OutcomeExtractionBudgetExceeded {
 			if len(s.Capabilities) != 0 {
 				t.Errorf("jump at read %d: budget exceeded with %d entries", jump, len(s.Capabilities))
 			}
@@ -488,7 +489,7 @@ func fuzzCapabilities(t *testing.T, name string, src []byte) {
 	}
 	s := Extract(context.Background(), rundir.PackageRef{Registry: "npm", Name: "fuzz"}, fsys, members,
 		Options{WallBudget: 5 * time.Second, MaxVisited: 200_000})
-	if s.Outcome == OutcomeExtractionBudgetExceeded && len(s.Capabilities) > 0 {
+	if s.Outcome == vocab.OutcomeExtractionBudgetExceeded && len(s.Capabilities) > 0 {
 		t.Fatal("inventory after the budget")
 	}
 	checkCapabilitySpans(t, fsys, s)

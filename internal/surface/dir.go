@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/attestari/attestari/internal/rundir"
+	"github.com/attestari/attestari/internal/vocab"
 )
 
 // MaxDirMember is the largest file ExtractDir reads; larger members are
@@ -68,7 +69,7 @@ func ClassifyFS(fsys fs.FS) ([]MemberInfo, error) {
 			if err != nil {
 				return err
 			}
-			m.SHA256 = sha256Hex(b)
+			m.SHA256 = vocab.SHA256Hex(b)
 			if languageOf(p) != "" {
 				m.Minified = IsMinified(b)
 			}

@@ -2,18 +2,19 @@ package surface
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 	"time"
 
 	"github.com/attestari/attestari/internal/rundir"
+	"github.com/attestari/attestari/internal/vocab"
 )
 
 // extractor is the state of one package's extraction.
@@ -213,7 +214,7 @@ func (x *extractor) hold(n int64) {
 
 func (x *extractor) budgetOutcome() {
 	s := x.s
-	s.Outcome = OutcomeExtractionBudgetExceeded
+	s.Outcome = vocab.OutcomeExtractionBudgetExceeded
 	s.OutcomeDetail = x.exceedWhy
 	// Nothing read in part is presented as whole.
 	s.Tools, s.Prompts, s.PromptTexts = []rundir.Entry{}, []rundir.Entry{}, []rundir.Entry{}
@@ -276,7 +277,7 @@ func (x *extractor) load(fsys fs.FS, members []MemberInfo) {
 		f := &file{path: m.Path, lang: lang, src: src, sha256: m.SHA256, minified: m.Minified, vendored: m.Vendored,
 			vregions: m.VendoredRegions, notRun: isNotRun(m.Path)}
 		if f.sha256 == "" {
-			f.sha256 = sha256Hex(src)
+			f.sha256 = vocab.SHA256Hex(src)
 		}
 		x.hold(int64(len(src)))
 		remaining := x.deadline.Sub(x.opts.Now())
@@ -316,11 +317,6 @@ func (x *extractor) load(fsys fs.FS, members []MemberInfo) {
 			Minified: f.minified, Vendored: m.Vendored})
 		x.checkBudget()
 	}
-}
-
-func sha256Hex(b []byte) string {
-	s := sha256.Sum256(b)
-	return hex.EncodeToString(s[:])
 }
 
 func (x *extractor) addUnresolved(file string, line int, reason string) {
@@ -397,7 +393,7 @@ func (p *packageJSON) entryPoints() []string {
 		case string:
 			add(b)
 		case map[string]any:
-			for _, k := range sortedKeys(b) {
+			for _, k := range slices.Sorted(maps.Keys(b)) {
 				if s, ok := b[k].(string); ok {
 					add(s)
 				}
@@ -415,7 +411,7 @@ func (p *packageJSON) entryPoints() []string {
 			case string:
 				add(t)
 			case map[string]any:
-				for _, k := range sortedKeys(t) {
+				for _, k := range slices.Sorted(maps.Keys(t)) {
 					if k == "types" {
 						continue
 					}
@@ -433,17 +429,6 @@ func (p *packageJSON) entryPoints() []string {
 		out = append(out, "index.js")
 	}
 	return out
-}
-
-// sortedKeys are a JSON object's keys in order, so entry points are
-// listed the same way on every run.
-func sortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 // markUnreachedSources marks TypeScript sources that the package's entry
@@ -652,7 +637,7 @@ func (x *extractor) addEntry(e rundir.Entry) {
 		return
 	}
 	x.bundleText(&e)
-	if e.DescriptionState == StateUnreadable {
+	if e.DescriptionState == vocab.StateUnreadable {
 		x.addUnresolved(e.File, e.Line, e.Kind+" "+e.Name+": description "+e.UnreadableReason)
 	}
 	x.s.Add(e.Kind, e)
@@ -895,26 +880,26 @@ func (x *extractor) decideOutcome() {
 	s := x.s
 	switch {
 	case x.readSites > 0 && len(x.failedSites) == 0:
-		s.Outcome = OutcomeParsed
+		s.Outcome = vocab.OutcomeParsed
 	case x.readSites > 0 && len(x.runtimeGen) > 0:
-		s.Outcome = OutcomeRuntimeGenerated
+		s.Outcome = vocab.OutcomeRuntimeGenerated
 		s.OutcomeEvidence = append(s.OutcomeEvidence, x.runtimeGen...)
 		s.OutcomeDetail = "the registering file builds its tools from data read at run time"
 	case x.readSites > 0:
-		s.Outcome = OutcomeDeclarationNotParsed
+		s.Outcome = vocab.OutcomeDeclarationNotParsed
 		s.OutcomeEvidence = append(s.OutcomeEvidence, x.failedSites...)
 		s.OutcomeDetail = fmt.Sprintf("%d registration site(s) could not be read", len(x.failedSites))
 	case len(x.minSites) > 0:
-		s.Outcome = OutcomeMinifiedOnly
+		s.Outcome = vocab.OutcomeMinifiedOnly
 		s.OutcomeEvidence = append(s.OutcomeEvidence, x.minSites...)
 		s.OutcomeDetail = "registration text exists only in minified bundles"
 	default:
 		ev := x.notAServerEvidence()
 		if len(ev) > 0 {
-			s.Outcome = OutcomeNotAServer
+			s.Outcome = vocab.OutcomeNotAServer
 			s.OutcomeEvidence = append(s.OutcomeEvidence, ev...)
 		} else {
-			s.Outcome = OutcomeNoRegistrationSite
+			s.Outcome = vocab.OutcomeNoRegistrationSite
 		}
 	}
 	x.findDelegation()

@@ -14,6 +14,7 @@ import (
 	"golang.org/x/tools/txtar"
 
 	"github.com/attestari/attestari/internal/rundir"
+	"github.com/attestari/attestari/internal/vocab"
 )
 
 func readArchive(t testing.TB, p string) *txtar.Archive {
@@ -55,15 +56,15 @@ func fuzzExtractFiles(t *testing.T, files map[string][]byte) {
 	s := Extract(context.Background(), rundir.PackageRef{Registry: "npm", Name: "fuzz", Version: "1.0.0"}, m, members,
 		Options{WallBudget: 5 * time.Second, MaxVisited: 200_000})
 	switch s.Outcome {
-	case OutcomeParsed, OutcomeNotAServer, OutcomeMinifiedOnly, OutcomeRuntimeGenerated, OutcomeDeclarationNotParsed,
-		OutcomeNoRegistrationSite, OutcomeExtractionBudgetExceeded:
+	case vocab.OutcomeParsed, vocab.OutcomeNotAServer, vocab.OutcomeMinifiedOnly, vocab.OutcomeRuntimeGenerated, vocab.OutcomeDeclarationNotParsed,
+		vocab.OutcomeNoRegistrationSite, vocab.OutcomeExtractionBudgetExceeded:
 	default:
 		t.Fatalf("outcome %q", s.Outcome)
 	}
 	failOnRecoveredPanic(t, s)
 	for _, e := range s.AllEntries() {
 		switch e.DescriptionState {
-		case StateReadable, StatePartial, StateUnreadable, StateAbsent:
+		case vocab.StateReadable, vocab.StatePartial, vocab.StateUnreadable, vocab.StateAbsent:
 		default:
 			t.Fatalf("state %q", e.DescriptionState)
 		}

@@ -18,6 +18,7 @@ import (
 
 	"github.com/attestari/attestari/internal/literal"
 	"github.com/attestari/attestari/internal/rundir"
+	"github.com/attestari/attestari/internal/vocab"
 )
 
 var update = flag.Bool("update", false, "rewrite the want.json section of the golden txtar cases")
@@ -172,7 +173,7 @@ func checkSpans(t *testing.T, fsys fs.FS, s rundir.Surface) {
 			}
 			joined.WriteString(text)
 		}
-		if (e.DescriptionState == StateReadable || e.DescriptionState == StatePartial) && joined.String() != e.DescriptionRaw {
+		if (e.DescriptionState == vocab.StateReadable || e.DescriptionState == vocab.StatePartial) && joined.String() != e.DescriptionRaw {
 			t.Errorf("%s %s: spans decode to %q, description_raw is %q", e.Kind, e.Name, joined.String(), e.DescriptionRaw)
 		}
 		for _, h := range e.Holes {
@@ -181,7 +182,7 @@ func checkSpans(t *testing.T, fsys fs.FS, s rundir.Surface) {
 				t.Errorf("%s %s: hole %+v does not match its source", e.Kind, e.Name, h)
 			}
 		}
-		if e.DescriptionState == StatePartial && len(e.Holes) == 0 {
+		if e.DescriptionState == vocab.StatePartial && len(e.Holes) == 0 {
 			t.Errorf("%s %s: partial without holes", e.Kind, e.Name)
 		}
 	}

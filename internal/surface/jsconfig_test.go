@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/attestari/attestari/internal/rundir"
+	"github.com/attestari/attestari/internal/vocab"
 )
 
 // condHolds extracts index.js (decls, then `if (test) server.tool('t', ...)`)
@@ -18,7 +19,7 @@ func condHolds(t *testing.T, decls, test string) string {
 	}
 	s := extractMap(t, files, Options{})
 	failOnRecoveredPanic(t, s)
-	if s.Outcome != OutcomeParsed || len(s.Tools) != 1 {
+	if s.Outcome != vocab.OutcomeParsed || len(s.Tools) != 1 {
 		t.Fatalf("outcome %s, %d tools", s.Outcome, len(s.Tools))
 	}
 	cs := s.Tools[0].Conditions

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/attestari/attestari/internal/vocab"
 )
 
 // constTool extracts one tool whose description is the template tmpl over
@@ -20,7 +22,7 @@ func constTool(t *testing.T, decls, tmpl string, extra map[string]string) (state
 	}
 	s := extractMap(t, files, Options{})
 	failOnRecoveredPanic(t, s)
-	if s.Outcome != OutcomeParsed || len(s.Tools) != 1 {
+	if s.Outcome != vocab.OutcomeParsed || len(s.Tools) != 1 {
 		t.Fatalf("outcome %s, %d tools", s.Outcome, len(s.Tools))
 	}
 	e := s.Tools[0]
@@ -64,7 +66,7 @@ func TestConstWritesKeepHoles(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			state, raw, holes := constTool(t, c.decls, "Value "+c.tmpl+".", nil)
-			if state != StatePartial || raw != "Value ." || len(holes) != 1 || holes[0] != c.tmpl {
+			if state != vocab.StatePartial || raw != "Value ." || len(holes) != 1 || holes[0] != c.tmpl {
 				t.Errorf("state %s raw %q holes %q; want partial with the hole %s", state, raw, holes, c.tmpl)
 			}
 		})
@@ -91,7 +93,7 @@ func TestConstForms(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			state, raw, holes := constTool(t, c.decls, c.tmpl, nil)
-			if state != StateReadable || raw != c.want || len(holes) != 0 {
+			if state != vocab.StateReadable || raw != c.want || len(holes) != 0 {
 				t.Errorf("state %s raw %q holes %q; want readable %q", state, raw, holes, c.want)
 			}
 		})
@@ -110,11 +112,11 @@ func TestConstChainBounded(t *testing.T) {
 		return b.String()
 	}
 	state, raw, _ := constTool(t, chain(8), "${C7}", nil)
-	if state != StateReadable || raw != "x" {
+	if state != vocab.StateReadable || raw != "x" {
 		t.Errorf("chain of 8: %s %q", state, raw)
 	}
 	state, _, holes := constTool(t, chain(400), "${C399}", nil)
-	if state != StatePartial || len(holes) != 1 {
+	if state != vocab.StatePartial || len(holes) != 1 {
 		t.Errorf("chain of 400: %s %q", state, holes)
 	}
 	// Two modules whose constants refer to each other end unresolved.
@@ -122,7 +124,7 @@ func TestConstChainBounded(t *testing.T) {
 		"a.js": "import { B } from './b.js';\nexport const A = `${B}`;\n",
 		"b.js": "import { A } from './a.js';\nexport const B = `${A}`;\n",
 	})
-	if state != StatePartial || len(holes) != 1 {
+	if state != vocab.StatePartial || len(holes) != 1 {
 		t.Errorf("cycle across modules: %s %q", state, holes)
 	}
 	// Two star exports of the same name: not followed.
@@ -131,7 +133,7 @@ func TestConstChainBounded(t *testing.T) {
 		"a.js":   "export const A = 'a';\n",
 		"b.js":   "export const A = 'b';\n",
 	})
-	if state != StatePartial {
+	if state != vocab.StatePartial {
 		t.Errorf("ambiguous star export read as %s", state)
 	}
 }
@@ -146,12 +148,12 @@ func TestConstConcatenation(t *testing.T) {
 	}
 	for _, c := range cases {
 		state, raw, _ := constTool(t, c.decls, "${S}", nil)
-		if state != StateReadable || raw != c.want {
+		if state != vocab.StateReadable || raw != c.want {
 			t.Errorf("%s: %s %q, want readable %q", c.name, state, raw, c.want)
 		}
 	}
 	for _, decls := range []string{"const S = 1 + 2;", "const S = 'a' - 'b';", "const S = 'a' + f();"} {
-		if state, _, holes := constTool(t, decls, "${S}", nil); state != StatePartial || len(holes) != 1 {
+		if state, _, holes := constTool(t, decls, "${S}", nil); state != vocab.StatePartial || len(holes) != 1 {
 			t.Errorf("%s: %s %q, want the hole", decls, state, holes)
 		}
 	}
@@ -175,27 +177,27 @@ func TestConstParameterOfTheCall(t *testing.T) {
 		return s.Tools[0].DescriptionState, s.Tools[0].DescriptionRaw, holes
 	}
 	state, raw, _ := read("const SUFFIX = ' (read only)';\nfunction note(d) { return `${d}${SUFFIX}`; }\nserver.tool('t', note('Reads files'), {}, async () => ({}));\n")
-	if state != StateReadable || raw != "Reads files (read only)" {
+	if state != vocab.StateReadable || raw != "Reads files (read only)" {
 		t.Errorf("helper over a literal: %s %q", state, raw)
 	}
 	state, raw, _ = read("const D = 'Lists';\nconst note = (d) => `${d}.`;\nserver.tool('t', note(D), {}, async () => ({}));\n")
-	if state != StateReadable || raw != "Lists." {
+	if state != vocab.StateReadable || raw != "Lists." {
 		t.Errorf("arrow helper over a constant: %s %q", state, raw)
 	}
 	state, _, holes := read("function note(d) { d = d.trim(); return `${d}!`; }\nserver.tool('t', note(' x '), {}, async () => ({}));\n")
-	if state == StateReadable {
+	if state == vocab.StateReadable {
 		t.Errorf("parameter written in the helper read as %s (holes %q)", state, holes)
 	}
 	state, _, holes = read("function note(d) { return `${d}!`; }\nserver.tool('t', note(process.env.X), {}, async () => ({}));\n")
-	if state != StatePartial || len(holes) != 1 {
+	if state != vocab.StatePartial || len(holes) != 1 {
 		t.Errorf("helper over the environment: %s %q", state, holes)
 	}
 	state, _, holes = read("function reg(d) { server.tool('t', `${d}!`, {}, async () => ({})); }\nreg('a');\n")
-	if state != StatePartial || len(holes) != 1 {
+	if state != vocab.StatePartial || len(holes) != 1 {
 		t.Errorf("parameter bound by a call site of the registering function: %s %q", state, holes)
 	}
 	state, _, holes = read("for (const d of ['a']) server.tool('t', `${d}!`, {}, async () => ({}));\n")
-	if state != StatePartial || len(holes) != 1 {
+	if state != vocab.StatePartial || len(holes) != 1 {
 		t.Errorf("loop binding: %s %q", state, holes)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/attestari/attestari/internal/rundir"
+	"github.com/attestari/attestari/internal/vocab"
 )
 
 // annotationKeys are the tool annotations recorded when literal booleans.
@@ -192,7 +193,7 @@ func (x *extractor) nameOf(e *rundir.Entry, v val, c *collector, what string) bo
 		e.Name = s
 		return true
 	}
-	e.NameState = StateUnreadable
+	e.NameState = vocab.StateUnreadable
 	r := reasonOf(v)
 	if v.k == vUndefined {
 		r = "no name"
@@ -527,7 +528,7 @@ func (x *extractor) toolFromObject(f *file, at nid, obj val, e *env, c *collecto
 		if c.needs(obj) {
 			return
 		}
-		ent.NameState = StateUnreadable
+		ent.NameState = vocab.StateUnreadable
 		describe(&ent, unknown(reasonOf(obj)), true)
 		ent.SchemaKind = SchemaNone
 		c.failures = append(c.failures, "tool definition could not be read: "+reasonOf(obj))
@@ -776,7 +777,7 @@ func (x *extractor) listFailed(c *collector, method string, v val) {
 	if kind != "" {
 		// Prompts and resources built at run time are recorded as one
 		// entry whose text was not read; only tools decide the outcome.
-		ent := rundir.Entry{Kind: kind, NameState: StateUnreadable, File: c.file.path, Line: c.file.lineOf(c.site), Spans: []rundir.Span{}, Holes: []rundir.Hole{}}
+		ent := rundir.Entry{Kind: kind, NameState: vocab.StateUnreadable, File: c.file.path, Line: c.file.lineOf(c.site), Spans: []rundir.Span{}, Holes: []rundir.Hole{}}
 		describe(&ent, unknown(method+" built at run time: "+r), true)
 		ent.SchemaKind = SchemaNone
 		c.entries = append(c.entries, ent)

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/attestari/attestari/internal/rundir"
+	"github.com/attestari/attestari/internal/vocab"
 )
 
 // A list handler whose array puts literal entries beside a spread built at
@@ -32,14 +33,14 @@ server.setRequestHandler(ListPromptsRequestSchema, async () => ({
 		"package.json": `{"name":"t","version":"1.0.0","main":"index.js"}`,
 		"index.js":     src,
 	}, Options{})
-	if s.Outcome != OutcomeParsed || len(s.Tools) != 1 {
+	if s.Outcome != vocab.OutcomeParsed || len(s.Tools) != 1 {
 		t.Fatalf("outcome %s tools %d", s.Outcome, len(s.Tools))
 	}
 	check := func(kind string, got []rundir.Entry, readable map[string]string) {
 		t.Helper()
 		unread := 0
 		for _, r := range got {
-			if r.NameState == StateUnreadable {
+			if r.NameState == vocab.StateUnreadable {
 				unread++
 				continue
 			}

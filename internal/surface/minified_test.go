@@ -7,6 +7,8 @@ import (
 	"testing"
 	"testing/fstest"
 	"time"
+
+	"github.com/attestari/attestari/internal/vocab"
 )
 
 func measure(t *testing.T, path, src string, regions ...VendoredRegion) MinifiedFigures {
@@ -213,7 +215,7 @@ func TestMinifiedDecidesExtraction(t *testing.T) {
 	for _, e := range s.AllEntries() {
 		if e.Name == "icon" {
 			icon = true
-			if e.DescriptionState != StateReadable || e.DescriptionRaw != "Return the icon." {
+			if e.DescriptionState != vocab.StateReadable || e.DescriptionRaw != "Return the icon." {
 				t.Errorf("icon: %s %q", e.DescriptionState, e.DescriptionRaw)
 			}
 		}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/attestari/attestari/internal/rundir"
+	"github.com/attestari/attestari/internal/vocab"
 )
 
 // Composition of FastMCP servers (methodology §5.2, "Composition").
@@ -1260,7 +1261,7 @@ func composeEntry(ent rundir.Entry, chain []pyMount) (rundir.Entry, string) {
 	for _, m := range chain {
 		switch ent.Kind {
 		case KindTool, KindPrompt:
-			if ent.NameState != StateUnreadable {
+			if ent.NameState != vocab.StateUnreadable {
 				ent.Name = m.tool + ent.Name
 			}
 		case KindParameterDescription, KindPromptText:

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/attestari/attestari/internal/rundir"
+	"github.com/attestari/attestari/internal/vocab"
 	"golang.org/x/tools/txtar"
 )
 
@@ -106,7 +107,7 @@ func TestComposeEntry(t *testing.T) {
 		uri, why string
 	}{
 		{in: rundir.Entry{Kind: KindTool, Name: "ping"}, name: "m_l_ping"},
-		{in: rundir.Entry{Kind: KindTool, Name: "", NameState: StateUnreadable}, name: ""},
+		{in: rundir.Entry{Kind: KindTool, Name: "", NameState: vocab.StateUnreadable}, name: ""},
 		{in: rundir.Entry{Kind: KindParameterDescription, Name: "x", Parent: "ping"}, name: "x", parent: "m_l_ping"},
 		{in: rundir.Entry{Kind: KindPromptText, Name: "messages[0]", Parent: "ask"}, name: "messages[0]", parent: "m_l_ask"},
 		{in: rundir.Entry{Kind: KindResource, Name: "s", URI: "data://status"}, name: "s", uri: "data://m/l/status"},
@@ -185,17 +186,17 @@ func TestComposeBounds(t *testing.T) {
 		return b.String()
 	}
 	s := extractFiles(t, map[string]string{"pyproject.toml": pyproject, "server.py": chain(8)})
-	if s.Outcome != OutcomeParsed || strings.Join(toolNames(s), ",") != "p1_p2_p3_p4_p5_p6_p7_leaf" {
+	if s.Outcome != vocab.OutcomeParsed || strings.Join(toolNames(s), ",") != "p1_p2_p3_p4_p5_p6_p7_leaf" {
 		t.Errorf("chain of 8: %s %v %+v", s.Outcome, toolNames(s), s.OutcomeEvidence)
 	}
 	s = extractFiles(t, map[string]string{"pyproject.toml": pyproject, "server.py": chain(20)})
-	if s.Outcome != OutcomeDeclarationNotParsed || len(toolNames(s)) != 0 || !evidenceWith(s, "more than 16 levels") {
+	if s.Outcome != vocab.OutcomeDeclarationNotParsed || len(toolNames(s)) != 0 || !evidenceWith(s, "more than 16 levels") {
 		t.Errorf("chain of 20: %s %v %+v", s.Outcome, toolNames(s), s.OutcomeEvidence)
 	}
 	ring := "from fastmcp import FastMCP\na = FastMCP(\"a\")\nb = FastMCP(\"b\")\na.mount(b, namespace=\"b\")\nb.mount(a, namespace=\"a\")\n" +
 		"@b.tool\ndef t() -> str:\n    \"\"\"T.\"\"\"\n    return \"\"\n"
 	s = extractFiles(t, map[string]string{"pyproject.toml": pyproject, "server.py": ring})
-	if s.Outcome != OutcomeDeclarationNotParsed || len(toolNames(s)) != 0 || !evidenceWith(s, "cycle") {
+	if s.Outcome != vocab.OutcomeDeclarationNotParsed || len(toolNames(s)) != 0 || !evidenceWith(s, "cycle") {
 		t.Errorf("ring: %s %v %+v", s.Outcome, toolNames(s), s.OutcomeEvidence)
 	}
 	// A name bound to itself through an import cycle is unresolved, not a
@@ -207,7 +208,7 @@ func TestComposeBounds(t *testing.T) {
 		"p/b.py":         "from p.a import srv\n",
 	}
 	s = extractFiles(t, cyc)
-	if s.Outcome != OutcomeDeclarationNotParsed || len(toolNames(s)) != 0 || !evidenceWith(s, "not resolved") {
+	if s.Outcome != vocab.OutcomeDeclarationNotParsed || len(toolNames(s)) != 0 || !evidenceWith(s, "not resolved") {
 		t.Errorf("import cycle: %s %v %+v", s.Outcome, toolNames(s), s.OutcomeEvidence)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/attestari/attestari/internal/rundir"
+	"github.com/attestari/attestari/internal/vocab"
 )
 
 const configHead = "import os\nimport argparse\nfrom fastmcp import FastMCP\nmcp = FastMCP('s')\n"
@@ -23,42 +24,42 @@ type pyConfigCase struct {
 }
 
 var pyConfigCases = []pyConfigCase{
-	{name: "getenv with a literal default", outcome: OutcomeParsed, tools: []string{"x_run"},
+	{name: "getenv with a literal default", outcome: vocab.OutcomeParsed, tools: []string{"x_run"},
 		src: "P = os.getenv('PFX', 'x_')\n@mcp.tool(name=P + 'run')\ndef run(): pass\n"},
-	{name: "getenv without a default is None: the branch taken", outcome: OutcomeParsed, tools: []string{"run"},
+	{name: "getenv without a default is None: the branch taken", outcome: vocab.OutcomeParsed, tools: []string{"run"},
 		src: "P = os.getenv('PFX')\n@mcp.tool(name=(P + '_run') if P is not None else 'run')\ndef run(): pass\n"},
-	{name: "negative: os.environ[...] raises when unset (data the package does not contain, 2.3.4)", outcome: OutcomeRuntimeGenerated, reason: "environment variable",
+	{name: "negative: os.environ[...] raises when unset (data the package does not contain, 2.3.4)", outcome: vocab.OutcomeRuntimeGenerated, reason: "environment variable",
 		src: "P = os.environ['PFX']\n@mcp.tool(name=P + 'run')\ndef run(): pass\n"},
-	{name: "negative: a variable whose name is not known", outcome: OutcomeDeclarationNotParsed, reason: "whose name is not known",
+	{name: "negative: a variable whose name is not known", outcome: vocab.OutcomeDeclarationNotParsed, reason: "whose name is not known",
 		src: "def k():\n    return input()\nP = os.getenv(k(), '')\n@mcp.tool(name=P + 'run')\ndef run(): pass\n"},
-	{name: "negative: a condition on a value not known keeps both names", outcome: OutcomeDeclarationNotParsed, reason: "one of several values",
+	{name: "negative: a condition on a value not known keeps both names", outcome: vocab.OutcomeDeclarationNotParsed, reason: "one of several values",
 		src: "import random\nP = 'a' if random.random() else 'b'\n@mcp.tool(name=P)\ndef run(): pass\n"},
-	{name: "negative: a module flag a function rebinds is not known", outcome: OutcomeParsed, tools: []string{"run"},
+	{name: "negative: a module flag a function rebinds is not known", outcome: vocab.OutcomeParsed, tools: []string{"run"},
 		src: "READY = False\ndef init():\n    global READY\n    READY = True\nif READY:\n    @mcp.tool()\n    def run(): pass\n"},
-	{name: "a raise guard states what the server needs to run, not a condition", outcome: OutcomeParsed, tools: []string{"run"},
+	{name: "a raise guard states what the server needs to run, not a condition", outcome: vocab.OutcomeParsed, tools: []string{"run"},
 		src: "def make():\n    if os.getenv('DB') is None:\n        raise ValueError('DB is required')\n    @mcp.tool()\n    def run(): pass\nmake()\n"},
-	{name: "a return guard is a condition", outcome: OutcomeParsed, tools: []string{"run"}, off: []string{"run"},
+	{name: "a return guard is a condition", outcome: vocab.OutcomeParsed, tools: []string{"run"}, off: []string{"run"},
 		src: "def make():\n    if os.getenv('DB') is None:\n        return\n    @mcp.tool()\n    def run(): pass\nmake()\n"},
-	{name: "negative: a module flag another module sets as an attribute is not known", outcome: OutcomeParsed, tools: []string{"run"},
+	{name: "negative: a module flag another module sets as an attribute is not known", outcome: vocab.OutcomeParsed, tools: []string{"run"},
 		src: "from . import server as me\nREADY = False\ndef init():\n    me.READY = True\nif READY:\n    @mcp.tool()\n    def run(): pass\n"},
-	{name: "off by default: if not READ_ONLY", outcome: OutcomeParsed, tools: []string{"write"}, off: []string{"write"},
+	{name: "off by default: if not READ_ONLY", outcome: vocab.OutcomeParsed, tools: []string{"write"}, off: []string{"write"},
 		src: "READ_ONLY = os.getenv('RO', 'true') == 'true'\nif not READ_ONLY:\n    @mcp.tool()\n    def write(): pass\n"},
-	{name: "argparse default flows into a name", outcome: OutcomeParsed, tools: []string{"db_run"},
+	{name: "argparse default flows into a name", outcome: vocab.OutcomeParsed, tools: []string{"db_run"},
 		src: "def main():\n    p = argparse.ArgumentParser()\n    p.add_argument('--prefix', default='db_')\n    a = p.parse_args()\n    reg(a.prefix)\n" +
 			"def reg(prefix):\n    @mcp.tool(name=prefix + 'run')\n    def run(): pass\n"},
-	{name: "negative: argparse with subparsers is not read", outcome: OutcomeDeclarationNotParsed, reason: "command-line options not read",
+	{name: "negative: argparse with subparsers is not read", outcome: vocab.OutcomeDeclarationNotParsed, reason: "command-line options not read",
 		src: "def main():\n    p = argparse.ArgumentParser()\n    p.add_argument('--prefix', default='db_')\n    p.add_subparsers()\n    a = p.parse_args()\n    reg(a.prefix)\n" +
 			"def reg(prefix):\n    @mcp.tool(name=prefix + 'run')\n    def run(): pass\n"},
-	{name: "negative: a string default converted by type=", outcome: OutcomeDeclarationNotParsed, reason: "converted by type=",
+	{name: "negative: a string default converted by type=", outcome: vocab.OutcomeDeclarationNotParsed, reason: "converted by type=",
 		src: "def main():\n    p = argparse.ArgumentParser()\n    p.add_argument('--prefix', default='db_', type=len)\n    a = p.parse_args()\n    reg(a.prefix)\n" +
 			"def reg(prefix):\n    @mcp.tool(name=prefix + 'run')\n    def run(): pass\n"},
-	{name: "negative: f(**d) of a dict not read may bind the parameter (the dict is parsed from a file the package does not ship, 2.3.4)", outcome: OutcomeRuntimeGenerated, reason: "passed by unpacking",
+	{name: "negative: f(**d) of a dict not read may bind the parameter (the dict is parsed from a file the package does not ship, 2.3.4)", outcome: vocab.OutcomeRuntimeGenerated, reason: "passed by unpacking",
 		src: "import json\ndef reg(prefix=''):\n    @mcp.tool(name=prefix + 'run')\n    def run(): pass\nreg(**json.loads(open('c.json').read()))\n"},
-	{name: "f(**d) of a dict read without the key: the default", outcome: OutcomeParsed, tools: []string{"run"},
+	{name: "f(**d) of a dict read without the key: the default", outcome: vocab.OutcomeParsed, tools: []string{"run"},
 		src: "def reg(prefix=''):\n    @mcp.tool(name=prefix + 'run')\n    def run(): pass\nreg(**{'other': 1})\n"},
-	{name: "negative: f(*xs) may bind the parameter", outcome: OutcomeDeclarationNotParsed, reason: "passed by unpacking",
+	{name: "negative: f(*xs) may bind the parameter", outcome: vocab.OutcomeDeclarationNotParsed, reason: "passed by unpacking",
 		src: "import sys\ndef reg(prefix=''):\n    @mcp.tool(name=prefix + 'run')\n    def run(): pass\nreg(*sys.argv)\n"},
-	{name: "negative: a small function with a statement it cannot run", outcome: OutcomeDeclarationNotParsed, reason: "concatenation",
+	{name: "negative: a small function with a statement it cannot run", outcome: vocab.OutcomeDeclarationNotParsed, reason: "concatenation",
 		src: "def pfx(ns):\n    ns = ns.strip()\n    if ns:\n        return ns + '_'\n    return ''\n@mcp.tool(name=pfx(os.getenv('NS', '')) + 'run')\ndef run(): pass\n"},
 }
 
@@ -101,11 +102,11 @@ func TestPythonOffByDefaultToolStaysOnSurface(t *testing.T) {
 		"    def admin(): pass\n" +
 		"@mcp.tool(description='Ping.')\ndef ping(): pass\n"
 	s, _ := capExtract(t, map[string]string{"p/__init__.py": "", "p/server.py": src}, Options{})
-	if s.Outcome != OutcomeParsed || len(s.Tools) != 2 {
+	if s.Outcome != vocab.OutcomeParsed || len(s.Tools) != 2 {
 		t.Fatalf("outcome %s with %d tools, want parsed with 2", s.Outcome, len(s.Tools))
 	}
 	admin := s.Tools[0]
-	if admin.Name != "admin" || admin.DescriptionState != StateReadable || !strings.Contains(admin.DescriptionRaw, "id_rsa") {
+	if admin.Name != "admin" || admin.DescriptionState != vocab.StateReadable || !strings.Contains(admin.DescriptionRaw, "id_rsa") {
 		t.Fatalf("the hidden tool is not read whole: %+v", admin)
 	}
 	if !admin.OffByDefault() || len(admin.Conditions) != 1 || admin.Conditions[0].Holds != rundir.HoldsFalse || !admin.Conditions[0].When {
@@ -178,7 +179,7 @@ func TestPythonConditionStepBound(t *testing.T) {
 	}
 	b.WriteString("if A10:\n    @mcp.tool(description='d')\n    def t(): pass\n")
 	s, _ := capExtract(t, map[string]string{"p/__init__.py": "", "p/server.py": b.String()}, Options{})
-	if s.Outcome != OutcomeParsed || len(s.Tools) != 1 || len(s.Tools[0].Conditions) != 1 {
+	if s.Outcome != vocab.OutcomeParsed || len(s.Tools) != 1 || len(s.Tools[0].Conditions) != 1 {
 		t.Fatalf("%s %s: tools %+v", s.Outcome, s.OutcomeDetail, s.Tools)
 	}
 	if h := s.Tools[0].Conditions[0].Holds; h != rundir.HoldsUnknown {

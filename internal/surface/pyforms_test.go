@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/attestari/attestari/internal/rundir"
+	"github.com/attestari/attestari/internal/vocab"
 )
 
 const lowLevelHead = "from mcp.server import Server\nfrom mcp.types import Tool, Prompt, Resource, ListToolsResult\nfrom enum import Enum, StrEnum\n"
@@ -24,65 +25,65 @@ type pyFormCase struct {
 }
 
 var pyFormCases = []pyFormCase{
-	{name: "str Enum member with .value", outcome: OutcomeParsed, tools: []string{"get_current_time"},
+	{name: "str Enum member with .value", outcome: vocab.OutcomeParsed, tools: []string{"get_current_time"},
 		src: "class Tools(str, Enum):\n    GET_TIME = 'get_current_time'\nserver = Server('s')\n" +
 			"@server.list_tools()\nasync def lt():\n    return [Tool(name=Tools.GET_TIME.value, description='d', inputSchema={})]\n"},
-	{name: "str Enum member without .value", outcome: OutcomeParsed, tools: []string{"get_current_time"},
+	{name: "str Enum member without .value", outcome: vocab.OutcomeParsed, tools: []string{"get_current_time"},
 		src: "class Tools(str, Enum):\n    GET_TIME = 'get_current_time'\nserver = Server('s')\n" +
 			"@server.list_tools()\nasync def lt():\n    return [Tool(name=Tools.GET_TIME, description='d', inputSchema={})]\n"},
-	{name: "StrEnum member, Enum imported from another module", outcome: OutcomeParsed, tools: []string{"convert_time"},
+	{name: "StrEnum member, Enum imported from another module", outcome: vocab.OutcomeParsed, tools: []string{"convert_time"},
 		src: "from .names import Tools\nserver = Server('s')\n" +
 			"@server.list_tools()\nasync def lt():\n    return [Tool(name=Tools.CONVERT, description='d', inputSchema={})]\n"},
-	{name: "plain Enum member with .value", outcome: OutcomeParsed, tools: []string{"a_tool"},
+	{name: "plain Enum member with .value", outcome: vocab.OutcomeParsed, tools: []string{"a_tool"},
 		src: "import enum\nclass Tools(enum.Enum):\n    A = 'a_tool'\nserver = Server('s')\n" +
 			"@server.list_tools()\nasync def lt():\n    return [Tool(name=Tools.A.value, description='d', inputSchema={})]\n"},
-	{name: "Enum through a str Enum base of the package", outcome: OutcomeParsed, tools: []string{"b_tool"},
+	{name: "Enum through a str Enum base of the package", outcome: vocab.OutcomeParsed, tools: []string{"b_tool"},
 		src: "class Base(str, Enum):\n    pass\nclass Tools(Base):\n    B = 'b_tool'\nserver = Server('s')\n" +
 			"@server.list_tools()\nasync def lt():\n    return [Tool(name=Tools.B, description='d', inputSchema={})]\n"},
-	{name: "negative: plain Enum member without .value is not a str", outcome: OutcomeDeclarationNotParsed,
+	{name: "negative: plain Enum member without .value is not a str", outcome: vocab.OutcomeDeclarationNotParsed,
 		reason: "not a str Enum",
 		src: "class Tools(Enum):\n    A = 'a_tool'\nserver = Server('s')\n" +
 			"@server.list_tools()\nasync def lt():\n    return [Tool(name=Tools.A, description='d', inputSchema={})]\n"},
-	{name: "negative: Enum member with a computed value", outcome: OutcomeDeclarationNotParsed,
+	{name: "negative: Enum member with a computed value", outcome: vocab.OutcomeDeclarationNotParsed,
 		reason: "not a string literal",
 		src: "PREFIX = 'x_'\nclass Tools(str, Enum):\n    A = PREFIX + 'a'\nserver = Server('s')\n" +
 			"@server.list_tools()\nasync def lt():\n    return [Tool(name=Tools.A.value, description='d', inputSchema={})]\n"},
-	{name: "negative: Enum member from auto()", outcome: OutcomeDeclarationNotParsed,
+	{name: "negative: Enum member from auto()", outcome: vocab.OutcomeDeclarationNotParsed,
 		reason: "not a string literal",
 		src: "from enum import auto\nclass Tools(StrEnum):\n    A = auto()\nserver = Server('s')\n" +
 			"@server.list_tools()\nasync def lt():\n    return [Tool(name=Tools.A, description='d', inputSchema={})]\n"},
-	{name: "negative: a cycle of class bases ends and is not an Enum", outcome: OutcomeDeclarationNotParsed,
+	{name: "negative: a cycle of class bases ends and is not an Enum", outcome: vocab.OutcomeDeclarationNotParsed,
 		reason: "string property value",
 		src: "class A(B):\n    X = 'a'\nclass B(A):\n    pass\nserver = Server('s')\n" +
 			"@server.list_tools()\nasync def lt():\n    return [Tool(name=A.X.value, description='d', inputSchema={})]\n"},
-	{name: "negative: a long chain of .value is read once per level", outcome: OutcomeDeclarationNotParsed,
+	{name: "negative: a long chain of .value is read once per level", outcome: vocab.OutcomeDeclarationNotParsed,
 		reason: "string property value",
 		src: "class Tools(str, Enum):\n    A = 'a'\nserver = Server('s')\n" +
 			"@server.list_tools()\nasync def lt():\n    return [Tool(name=Tools.A" + strings.Repeat(".value", 60) + ", description='d', inputSchema={})]\n"},
-	{name: "Enum over a lattice of shared bases", outcome: OutcomeParsed, tools: []string{"z"},
+	{name: "Enum over a lattice of shared bases", outcome: vocab.OutcomeParsed, tools: []string{"z"},
 		src: "class B0(str, Enum):\n    pass\n" + pyBaseLattice(24) + "class Tools(B24, B24):\n    Z = 'z'\nserver = Server('s')\n" +
 			"@server.list_tools()\nasync def lt():\n    return [Tool(name=Tools.Z, description='d', inputSchema={})]\n"},
-	{name: "on_list_tools handler, async", outcome: OutcomeParsed, tools: []string{"add", "echo"},
+	{name: "on_list_tools handler, async", outcome: vocab.OutcomeParsed, tools: []string{"add", "echo"},
 		src: "async def handle_list_tools(ctx, params):\n    return ListToolsResult(tools=[Tool(name='echo', description='Echo.', inputSchema={}), Tool(name='add', description='Add.', inputSchema={})])\n" +
 			"server = Server('s', on_list_tools=handle_list_tools)\n"},
-	{name: "on_list_tools, on_list_prompts and on_list_resources, sync handlers", outcome: OutcomeParsed,
+	{name: "on_list_tools, on_list_prompts and on_list_resources, sync handlers", outcome: vocab.OutcomeParsed,
 		tools: []string{"t"}, prompts: []string{"p"}, resources: []string{"file:///r"},
 		src: "def lt(ctx, params):\n    return [Tool(name='t', description='T.', inputSchema={})]\n" +
 			"def lp(ctx, params):\n    return [Prompt(name='p', description='P.')]\n" +
 			"def lr(ctx, params):\n    return [Resource(uri='file:///r', name='r', description='R.')]\n" +
 			"server = Server('s', on_list_tools=lt, on_list_prompts=lp, on_list_resources=lr)\n"},
-	{name: "on_list_tools handler with an Enum name", outcome: OutcomeParsed, tools: []string{"get_current_time"},
+	{name: "on_list_tools handler with an Enum name", outcome: vocab.OutcomeParsed, tools: []string{"get_current_time"},
 		src: "class Tools(str, Enum):\n    GET_TIME = 'get_current_time'\n" +
 			"async def lt(ctx, params):\n    return [Tool(name=Tools.GET_TIME.value, description='d', inputSchema={})]\n" +
 			"server = Server('s', on_list_tools=lt)\n"},
 	// tools.json is relative to the working directory and no member of the
 	// package: data the package does not contain (methodology 2.3.4 §5.2).
-	{name: "negative: on_list_tools handler building tools at run time", outcome: OutcomeRuntimeGenerated,
+	{name: "negative: on_list_tools handler building tools at run time", outcome: vocab.OutcomeRuntimeGenerated,
 		reason: "tools/list result could not be read",
 		src: "import json\nasync def lt(ctx, params):\n    spec = json.loads(open('tools.json').read())\n" +
 			"    return [Tool(name=t['name'], description=t['d'], inputSchema={}) for t in spec]\n" +
 			"server = Server('s', on_list_tools=lt)\n"},
-	{name: "negative: on_list_tools handler from another package", outcome: OutcomeDeclarationNotParsed,
+	{name: "negative: on_list_tools handler from another package", outcome: vocab.OutcomeDeclarationNotParsed,
 		reason: "not a function of the package",
 		src:    "from othertools import lt\nserver = Server('s', on_list_tools=lt)\n"},
 }
@@ -99,7 +100,7 @@ func TestPythonEnumNamesAndServerHandlers(t *testing.T) {
 			checkNames(t, "tool", s.Tools, tc.tools, func(e rundir.Entry) string { return e.Name })
 			checkNames(t, "prompt", s.Prompts, tc.prompts, func(e rundir.Entry) string { return e.Name })
 			checkNames(t, "resource", s.Resources, tc.resources, func(e rundir.Entry) string { return e.URI })
-			if tc.outcome == OutcomeParsed {
+			if tc.outcome == vocab.OutcomeParsed {
 				return
 			}
 			// A negative case records where and why, and lists no name it guessed.
@@ -127,7 +128,7 @@ func checkNames(t *testing.T, kind string, got []rundir.Entry, want []string, ke
 	t.Helper()
 	var names []string
 	for _, e := range got {
-		if e.NameState == "" || e.NameState == StateReadable {
+		if e.NameState == "" || e.NameState == vocab.StateReadable {
 			names = append(names, key(e))
 		}
 	}
@@ -208,7 +209,7 @@ async def lt():
     ]
 `
 	s, _ := capExtract(t, map[string]string{"p/__init__.py": "", "p/server.py": src}, Options{})
-	if s.Outcome != OutcomeParsed {
+	if s.Outcome != vocab.OutcomeParsed {
 		t.Fatalf("outcome %s (%s)", s.Outcome, s.OutcomeDetail)
 	}
 	got := map[string]rundir.Entry{}
@@ -221,7 +222,7 @@ async def lt():
 	}
 	for k, text := range want {
 		e, ok := got[k]
-		if !ok || e.DescriptionState != StateReadable || e.DescriptionRaw != text || len(e.Spans) == 0 {
+		if !ok || e.DescriptionState != vocab.StateReadable || e.DescriptionRaw != text || len(e.Spans) == 0 {
 			t.Errorf("%s: %+v, want readable %q with spans", k, e, text)
 			continue
 		}

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/attestari/attestari/internal/vocab"
 	"golang.org/x/tools/txtar"
 )
 
@@ -47,11 +48,11 @@ func TestPyFileReadPaths(t *testing.T) {
 			src = strings.Replace(src, "server = Server", "DATA = Path(__file__).parent / \"data\" / \"tools.json\"\nserver = Server", 1)
 		}
 		out, why := pyOutcomeOf(t, src, map[string]string{"p/data/tools.json": "[]"})
-		if out != OutcomeDeclarationNotParsed || !strings.Contains(why, "p/data/tools.json, a data file the package ships") {
+		if out != vocab.OutcomeDeclarationNotParsed || !strings.Contains(why, "p/data/tools.json, a data file the package ships") {
 			t.Errorf("%s with the member shipped: %s (%s), want declaration_not_parsed naming p/data/tools.json", form, out, why)
 		}
 		out, why = pyOutcomeOf(t, src, nil)
-		if out != OutcomeRuntimeGenerated || !strings.Contains(why, "p/data/tools.json, which the package does not contain") {
+		if out != vocab.OutcomeRuntimeGenerated || !strings.Contains(why, "p/data/tools.json, which the package does not contain") {
 			t.Errorf("%s without the member: %s (%s), want runtime_generated", form, out, why)
 		}
 	}
@@ -62,16 +63,16 @@ func TestPyFileReadPaths(t *testing.T) {
 		`open("/etc/tools.json").read()`,
 		`open(os.path.join(os.path.dirname(__file__), "..", "..", "tools.json")).read()`,
 	} {
-		if out, why := pyOutcomeOf(t, handler(form), nil); out != OutcomeRuntimeGenerated {
+		if out, why := pyOutcomeOf(t, handler(form), nil); out != vocab.OutcomeRuntimeGenerated {
 			t.Errorf("%s: %s (%s), want runtime_generated", form, out, why)
 		}
 	}
 	// A path with a literal that cannot be resolved is in doubt.
-	if out, why := pyOutcomeOf(t, handler(`open(os.path.join(BASE_DIR(), "tools.json")).read()`), nil); out != OutcomeDeclarationNotParsed {
+	if out, why := pyOutcomeOf(t, handler(`open(os.path.join(BASE_DIR(), "tools.json")).read()`), nil); out != vocab.OutcomeDeclarationNotParsed {
 		t.Errorf("unresolved path with a literal: %s (%s), want declaration_not_parsed", out, why)
 	}
 	// A default names a file: left in doubt, not run-time data.
-	if out, why := pyOutcomeOf(t, handler(`open(os.environ.get("TOOLS", "tools.json")).read()`), nil); out != OutcomeDeclarationNotParsed {
+	if out, why := pyOutcomeOf(t, handler(`open(os.environ.get("TOOLS", "tools.json")).read()`), nil); out != vocab.OutcomeDeclarationNotParsed {
 		t.Errorf("env with a literal default: %s (%s), want declaration_not_parsed", out, why)
 	}
 }
@@ -92,8 +93,8 @@ func TestPyPrivateTableReceivers(t *testing.T) {
 		"_tools.append(t)\n":                     false,
 	} {
 		out, why := pyOutcomeOf(t, "from mcp.server.fastmcp import FastMCP\nmcp = FastMCP(\"s\")\nserver = mcp\n\n\n@mcp.tool()\ndef a() -> str:\n    \"\"\"A.\"\"\"\n    return \"\"\n\n\n"+src, nil)
-		got := out == OutcomeDeclarationNotParsed && strings.Contains(why, "private table")
-		if !got && out != OutcomeParsed {
+		got := out == vocab.OutcomeDeclarationNotParsed && strings.Contains(why, "private table")
+		if !got && out != vocab.OutcomeParsed {
 			t.Errorf("%q: %s (%s), want parsed or a private-table site", src, out, why)
 		}
 		if got != want {

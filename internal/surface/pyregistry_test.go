@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/attestari/attestari/internal/rundir"
+	"github.com/attestari/attestari/internal/vocab"
 )
 
 // pyRegistryCase is one package of the class-based and registry forms: the
@@ -76,7 +77,7 @@ async def list_tools() -> list[Tool]:
 var pyRegistryCases = []pyRegistryCase{
 	{name: "registry: added handlers are the tools, a handler never added is not",
 		files:   map[string]string{"p/handlers.py": regHandlers, "p/server.py": regServer},
-		outcome: OutcomeParsed, tools: []string{"tool_a", "tool_b"},
+		outcome: vocab.OutcomeParsed, tools: []string{"tool_a", "tool_b"},
 		descs: map[string]string{"tool_a": "Tool A.", "tool_b": "Tool B."}},
 	{name: "registry: a list filled by append in a loop over a literal list, names as class attributes",
 		files: map[string]string{"p/server.py": `from mcp.server import Server
@@ -99,7 +100,7 @@ server = Server("s")
 @server.list_tools()
 async def lt():
     return [h.tool() for h in registry]
-`}, outcome: OutcomeParsed, tools: []string{"fetch", "search"}},
+`}, outcome: vocab.OutcomeParsed, tools: []string{"fetch", "search"}},
 	{name: "registry held by an instance: self.tools = {} filled by a method the package calls",
 		files: map[string]string{"p/server.py": `from mcp.server import Server
 from mcp.types import Tool
@@ -122,7 +123,7 @@ server = Server("s")
 @server.list_tools()
 async def lt():
     return registry.all()
-`}, outcome: OutcomeParsed, tools: []string{"alpha", "beta"}, descs: map[string]string{"alpha": "Alpha.", "beta": "Beta."}},
+`}, outcome: vocab.OutcomeParsed, tools: []string{"alpha", "beta"}, descs: map[string]string{"alpha": "Alpha.", "beta": "Beta."}},
 	{name: "negative: registry held by an instance, filled by a method called with names read at run time",
 		files: map[string]string{"p/server.py": `import json
 from mcp.server import Server
@@ -143,17 +144,17 @@ server = Server("s")
 @server.list_tools()
 async def lt():
     return list(registry._tools.values())
-`}, outcome: OutcomeRuntimeGenerated, reason: "parsed at run time (json.loads)"}, // tools.json is not in the package (2.3.4: data the package does not contain)
+`}, outcome: vocab.OutcomeRuntimeGenerated, reason: "parsed at run time (json.loads)"}, // tools.json is not in the package (2.3.4: data the package does not contain)
 	{name: "registry: handlers added in a loop over a literal list of classes",
 		files: map[string]string{"p/handlers.py": regHandlers, "p/server.py": strings.Replace(regServer,
 			"add_tool_handler(handlers.AHandler())\nadd_tool_handler(handlers.BHandler())\n",
 			"for cls in [handlers.AHandler, handlers.BHandler]:\n    add_tool_handler(cls())\n", 1)},
-		outcome: OutcomeParsed, tools: []string{"tool_a", "tool_b"}},
+		outcome: vocab.OutcomeParsed, tools: []string{"tool_a", "tool_b"}},
 	{name: "negative: a registry handed to a function that adds to its parameter is not read short",
 		files: map[string]string{"p/handlers.py": regHandlers, "p/server.py": strings.Replace(regServer,
 			"add_tool_handler(handlers.AHandler())\n",
 			"def register_more(reg):\n    reg['b'] = handlers.BHandler()\nregister_more(tool_handlers)\nadd_tool_handler(handlers.AHandler())\n", 1)},
-		outcome: OutcomeDeclarationNotParsed, reason: "additions through a parameter are not followed"},
+		outcome: vocab.OutcomeDeclarationNotParsed, reason: "additions through a parameter are not followed"},
 	{name: "registry: a key of a dict read from its additions",
 		files: map[string]string{"p/server.py": `from mcp.server import Server
 from mcp.types import Tool
@@ -165,7 +166,7 @@ server = Server("s")
 @server.list_tools()
 async def lt():
     return [Tool(name="search", description=DESCRIPTIONS["search"], inputSchema={})]
-`}, outcome: OutcomeParsed, tools: []string{"search"}, descs: map[string]string{"search": "Search the index."}},
+`}, outcome: vocab.OutcomeParsed, tools: []string{"search"}, descs: map[string]string{"search": "Search the index."}},
 	{name: "negative: a key of a dict literal written again by an addition is one of several values",
 		files: map[string]string{"p/server.py": `from mcp.server import Server
 from mcp.types import Tool
@@ -177,7 +178,7 @@ server = Server("s")
 @server.list_tools()
 async def lt():
     return [Tool(name="search", description=DESCRIPTIONS["search"], inputSchema={})]
-`}, outcome: OutcomeParsed, tools: []string{"search"}, unread: []string{"search"}},
+`}, outcome: vocab.OutcomeParsed, tools: []string{"search"}, unread: []string{"search"}},
 	{name: "registry: handler names and descriptions written as properties",
 		files: map[string]string{"p/server.py": `from abc import ABC, abstractmethod
 from functools import cached_property
@@ -216,7 +217,7 @@ server = Server("s")
 @server.list_tools()
 async def lt():
     return [t.to_tool() for t in TOOLS]
-`}, outcome: OutcomeParsed, tools: []string{"clock", "timer"}, descs: map[string]string{"clock": "Base description.", "timer": "Start a timer."}},
+`}, outcome: vocab.OutcomeParsed, tools: []string{"clock", "timer"}, descs: map[string]string{"clock": "Base description.", "timer": "Start a timer."}},
 	{name: "registry: a second base initialised by Base.__init__(self, ...), super() reaching the first",
 		files: map[string]string{"p/server.py": `from mcp.server import Server
 from mcp.types import Tool
@@ -247,12 +248,12 @@ server = Server("s")
 @server.list_tools()
 async def lt():
     return [t.tool() for t in TOOLS]
-`}, outcome: OutcomeDeclarationNotParsed, tools: []string{"both"}, reason: "base class from another package"},
+`}, outcome: vocab.OutcomeDeclarationNotParsed, tools: []string{"both"}, reason: "base class from another package"},
 	{name: "registry: additions from another module through the registry's module (server.handlers[k] = v)",
 		files: map[string]string{"p/handlers.py": regHandlers, "p/server.py": regServer, "p/extra.py": `from . import server
 from . import handlers
 server.tool_handlers["late"] = handlers.NeverAddedHandler()
-`}, outcome: OutcomeParsed, tools: []string{"never_added", "tool_a", "tool_b"}},
+`}, outcome: vocab.OutcomeParsed, tools: []string{"never_added", "tool_a", "tool_b"}},
 	{name: "negative: registry handler whose name is not readable",
 		files: map[string]string{"p/handlers.py": regHandlers + `
 import os
@@ -263,16 +264,16 @@ class EnvHandler(ToolHandler):
     def get_tool_description(self):
         return Tool(name=self.name, description="From the environment.", inputSchema={})
 `, "p/server.py": regServer + "add_tool_handler(handlers.EnvHandler())\n"},
-		outcome: OutcomeRuntimeGenerated, tools: []string{"tool_a", "tool_b"}, reason: "environment variable"}, // a name from the environment with no default (2.3.4)
+		outcome: vocab.OutcomeRuntimeGenerated, tools: []string{"tool_a", "tool_b"}, reason: "environment variable"}, // a name from the environment with no default (2.3.4)
 	{name: "negative: registry filled by a function handed to the framework, not called, is not an empty list",
 		files: map[string]string{"p/handlers.py": regHandlers, "p/server.py": strings.Replace(regServer,
 			"add_tool_handler(handlers.AHandler())\nadd_tool_handler(handlers.BHandler())\n",
 			"def setup(h):\n    add_tool_handler(h)\napp.on_startup(setup)\n", 1)},
-		outcome: OutcomeDeclarationNotParsed, reason: reasonNoCallSite},
+		outcome: vocab.OutcomeDeclarationNotParsed, reason: reasonNoCallSite},
 	{name: "registry: an addition in a function nothing in the package calls may run (an entry point): it is read",
 		files: map[string]string{"p/handlers.py": regHandlers, "p/server.py": regServer +
 			"def main():\n    add_tool_handler(handlers.NeverAddedHandler())\n"},
-		outcome: OutcomeParsed, tools: []string{"never_added", "tool_a", "tool_b"}},
+		outcome: vocab.OutcomeParsed, tools: []string{"never_added", "tool_a", "tool_b"}},
 	{name: "class-based: self.mcp.tool(name=...)(self.method) in __init__ of a class the package instantiates",
 		files: map[string]string{"p/k8s.py": `class K8sHandler:
     """Handler."""
@@ -296,7 +297,7 @@ def main():
     mcp = FastMCP("k")
     K8sHandler(mcp, True)
     mcp.run()
-`}, outcome: OutcomeParsed, tools: []string{"list_pods", "get_logs"},
+`}, outcome: vocab.OutcomeParsed, tools: []string{"list_pods", "get_logs"},
 		descs: map[string]string{"list_pods": "List the pods of a cluster.", "get_logs": "Get the logs of a pod."}},
 	{name: "negative: class-based registration in a class nothing instantiates stays unread",
 		files: map[string]string{"p/server.py": `class H:
@@ -305,7 +306,7 @@ def main():
 
     def x(self):
         """X."""
-`}, outcome: OutcomeDeclarationNotParsed, reason: reasonNoCallSite},
+`}, outcome: vocab.OutcomeDeclarationNotParsed, reason: reasonNoCallSite},
 	{name: "subclass of FastMCP registering with self.tool(fn, name=..., description=...) from a method __init__ calls",
 		files: map[string]string{"p/server.py": `from fastmcp import FastMCP
 
@@ -335,7 +336,7 @@ class MyServer(FastMCP):
         return "pong"
 
 mcp = MyServer()
-`}, outcome: OutcomeParsed, tools: []string{"my-find", "my-store", "ping"},
+`}, outcome: vocab.OutcomeParsed, tools: []string{"my-find", "my-store", "ping"},
 		descs: map[string]string{"my-find": "Look things up.", "my-store": "Store some text.", "ping": "Ping."}},
 	{name: "function forms and decorators",
 		files: map[string]string{"p/server.py": `from fastmcp import FastMCP
@@ -371,7 +372,7 @@ def named_fn() -> str:
 @mcp.tool(name="kw", description="Keyword.")
 def kw_fn() -> str:
     """Not published."""
-`}, outcome: OutcomeParsed, tools: []string{"from_fn", "tool_a", "b", "bare", "called", "named", "kw"},
+`}, outcome: vocab.OutcomeParsed, tools: []string{"from_fn", "tool_a", "b", "bare", "called", "named", "kw"},
 		descs: map[string]string{"tool_a": "Explicit A.", "b": "B.", "from_fn": "From function.", "bare": "Bare.", "called": "Called.", "named": "Named.", "kw": "Keyword."}},
 	{name: "obj.tool(fn) where tool is a method of the package's own class is not a registration",
 		files: map[string]string{"p/server.py": `from fastmcp import FastMCP
@@ -395,7 +396,7 @@ mcp = FastMCP("f")
 def real() -> str:
     """Real."""
     return ""
-`}, outcome: OutcomeParsed, tools: []string{"real"}},
+`}, outcome: vocab.OutcomeParsed, tools: []string{"real"}},
 	{name: "function form with an explicit name and a function from another package",
 		files: map[string]string{"p/server.py": `from fastmcp import FastMCP
 from otherpkg import handler
@@ -403,7 +404,7 @@ from otherpkg import handler
 mcp = FastMCP("f")
 mcp.tool(handler, name="other", description="Other.")
 mcp.tool(handler)
-`}, outcome: OutcomeDeclarationNotParsed, tools: []string{"other"}, descs: map[string]string{"other": "Other."},
+`}, outcome: vocab.OutcomeDeclarationNotParsed, tools: []string{"other"}, descs: map[string]string{"other": "Other."},
 		reason: "tool function could not be resolved"},
 }
 
@@ -420,13 +421,13 @@ func TestPythonRegistryForms(t *testing.T) {
 			}
 			checkNames(t, "tool", s.Tools, tc.tools, func(e rundir.Entry) string { return e.Name })
 			for _, e := range s.Tools {
-				if want, ok := tc.descs[e.Name]; ok && (e.DescriptionState != StateReadable || e.DescriptionRaw != want) {
+				if want, ok := tc.descs[e.Name]; ok && (e.DescriptionState != vocab.StateReadable || e.DescriptionRaw != want) {
 					t.Errorf("tool %s: description %s %q, want readable %q", e.Name, e.DescriptionState, e.DescriptionRaw, want)
 				}
 			}
 			for _, name := range tc.unread {
 				for _, e := range s.Tools {
-					if e.Name == name && e.DescriptionState == StateReadable {
+					if e.Name == name && e.DescriptionState == vocab.StateReadable {
 						t.Errorf("tool %s: description read as %q, want it not readable", name, e.DescriptionRaw)
 					}
 				}
@@ -463,12 +464,12 @@ func TestPythonRegistryBounds(t *testing.T) {
 		return b.String()
 	}
 	s, _ := capExtract(t, map[string]string{"p/__init__.py": "", "p/server.py": chain(3)}, Options{})
-	if s.Outcome != OutcomeParsed {
+	if s.Outcome != vocab.OutcomeParsed {
 		t.Fatalf("chain of 3 methods: outcome %s (%s) %+v", s.Outcome, s.OutcomeDetail, s.Unresolved)
 	}
 	checkNames(t, "tool", s.Tools, []string{"deep"}, func(e rundir.Entry) string { return e.Name })
 	s, _ = capExtract(t, map[string]string{"p/__init__.py": "", "p/server.py": chain(60)}, Options{})
-	if s.Outcome != OutcomeDeclarationNotParsed || len(s.OutcomeEvidence) == 0 {
+	if s.Outcome != vocab.OutcomeDeclarationNotParsed || len(s.OutcomeEvidence) == 0 {
 		t.Fatalf("chain of 60 methods: outcome %s with %d sites, want declaration_not_parsed with its site", s.Outcome, len(s.OutcomeEvidence))
 	}
 
@@ -482,7 +483,7 @@ func TestPythonRegistryBounds(t *testing.T) {
 	l.WriteString("class H(B24):\n    def __init__(self):\n        super().__init__('lattice')\n    def tool(self):\n        return Tool(name=self.name, description='L.', inputSchema={})\n")
 	l.WriteString("handlers = []\nhandlers.append(H())\nserver = Server('s')\n@server.list_tools()\nasync def lt():\n    return [h.tool() for h in handlers]\n")
 	s, _ = capExtract(t, map[string]string{"p/__init__.py": "", "p/server.py": l.String()}, Options{})
-	if s.Outcome != OutcomeParsed {
+	if s.Outcome != vocab.OutcomeParsed {
 		t.Fatalf("lattice: outcome %s (%s) %+v", s.Outcome, s.OutcomeDetail, s.Unresolved)
 	}
 	checkNames(t, "tool", s.Tools, []string{"lattice"}, func(e rundir.Entry) string { return e.Name })

@@ -3,6 +3,8 @@ package surface
 import (
 	"strconv"
 	"strings"
+
+	"github.com/attestari/attestari/internal/vocab"
 )
 
 // pyDecoratorKinds maps a decorator method to what it registers.
@@ -297,7 +299,7 @@ func (x *extractor) pyFunctionEntry(f *file, at nid, kind string, fn val, args [
 			return
 		}
 		ent := entryBase(kind, f, at)
-		ent.NameState = StateUnreadable
+		ent.NameState = vocab.StateUnreadable
 		describe(&ent, unknown("function not resolved: "+reasonOf(fn)), true)
 		ent.SchemaKind = SchemaNone
 		if kind == KindTool {
@@ -347,7 +349,7 @@ func (x *extractor) pyFunctionEntry(f *file, at nid, kind string, fn val, args [
 		if fname := df.field(def, "name"); fname >= 0 {
 			ent.Name = df.text(fname)
 		} else {
-			ent.NameState = StateUnreadable
+			ent.NameState = vocab.StateUnreadable
 		}
 	} else if !x.nameOf(&ent, nameV, c, kind) {
 		return

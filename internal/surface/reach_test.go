@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/attestari/attestari/internal/rundir"
+	"github.com/attestari/attestari/internal/vocab"
 )
 
 const reachServer = `import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
@@ -53,7 +54,7 @@ func TestReachabilityOpenClosure(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			s := extractMap(t, map[string]string{"package.json": pkg, "index.js": reachServer + c.extra, "other.js": reachOther}, Options{})
-			if s.Outcome != OutcomeParsed {
+			if s.Outcome != vocab.OutcomeParsed {
 				t.Fatalf("outcome %s %v", s.Outcome, s.Unresolved)
 			}
 			other, ok := toolByName(s, "other_tool")
@@ -143,7 +144,7 @@ export function defineHandler(name, description) { server.tool(name, description
 	}, Options{})
 	loaded, ok1 := toolByName(s, "loaded_tool")
 	unl, ok2 := toolByName(s, "unloaded_tool")
-	if !ok1 || !ok2 || s.Outcome != OutcomeParsed {
+	if !ok1 || !ok2 || s.Outcome != vocab.OutcomeParsed {
 		t.Fatalf("outcome %s tools %+v", s.Outcome, s.Tools)
 	}
 	if loaded.Unreachable || !unl.Unreachable || loaded.File != "helper.js" || unl.File != "helper.js" {

@@ -7,6 +7,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/attestari/attestari/internal/rundir"
+	"github.com/attestari/attestari/internal/vocab"
 )
 
 // RenderTable writes the human-readable form of a surface row: the outcome,
@@ -35,11 +36,11 @@ func RenderTable(w io.Writer, s rundir.Surface) error {
 			if e.Parent != "" {
 				name = e.Parent + "/" + e.Name
 			}
-			if e.NameState == StateUnreadable {
+			if e.NameState == vocab.StateUnreadable {
 				name = "(unreadable name)"
 			}
 			desc := e.DescriptionRaw
-			if e.DescriptionState == StateUnreadable {
+			if e.DescriptionState == vocab.StateUnreadable {
 				desc = "(" + e.UnreadableReason + ")"
 			}
 			where := fmt.Sprintf("%s:%d", e.File, e.Line)

@@ -32,17 +32,9 @@ import (
 // ExtractorVersion is EXTRACTOR_VERSION, recorded on every surface row.
 const ExtractorVersion = "syntax-tree-7"
 
-// Outcomes of the tool-surface determination (methodology §5).
-const (
-	OutcomeParsed                   = "parsed"
-	OutcomeNotAServer               = "not_a_server"
-	OutcomeMinifiedOnly             = "minified_only"
-	OutcomeRuntimeGenerated         = "runtime_generated"
-	OutcomeDeclarationNotParsed     = "declaration_not_parsed"
-	OutcomeNoRegistrationSite       = "no_registration_site"
-	OutcomeArchiveUnreadable        = "archive_unreadable"
-	OutcomeExtractionBudgetExceeded = "extraction_budget_exceeded"
-)
+// The outcomes of the tool-surface determination (methodology §5) and the
+// description states are the project's vocabulary: vocab.Outcome* and
+// vocab.State*.
 
 // Entry kinds.
 const (
@@ -53,14 +45,6 @@ const (
 	KindResourceTemplate     = "resource_template"
 	KindInstructions         = "instructions"
 	KindParameterDescription = "parameter_description"
-)
-
-// Description states.
-const (
-	StateReadable   = "readable"
-	StatePartial    = "partial"
-	StateUnreadable = "unreadable"
-	StateAbsent     = "absent"
 )
 
 // Schema kinds.

@@ -14,6 +14,7 @@ import (
 	ts "github.com/tree-sitter/go-tree-sitter"
 
 	"github.com/attestari/attestari/internal/rundir"
+	"github.com/attestari/attestari/internal/vocab"
 )
 
 // TestParserPointer pins the layout parserPtr relies on: the TSParser a
@@ -110,8 +111,8 @@ func TestBudgetWallTime(t *testing.T) {
 	s := extractMap(t, map[string]string{
 		"index.js": `server.tool("a", "A.", async () => ({}));`,
 	}, Options{WallBudget: time.Minute, Now: clock})
-	if s.Outcome != OutcomeExtractionBudgetExceeded {
-		t.Fatalf("outcome %s, want %s", s.Outcome, OutcomeExtractionBudgetExceeded)
+	if s.Outcome != vocab.OutcomeExtractionBudgetExceeded {
+		t.Fatalf("outcome %s, want %s", s.Outcome, vocab.OutcomeExtractionBudgetExceeded)
 	}
 	if len(s.Tools) != 0 {
 		t.Fatalf("a surface past the budget presents %d tools; nothing read in part is presented as whole", len(s.Tools))
@@ -125,8 +126,8 @@ func TestBudgetMemory(t *testing.T) {
 	s := extractMap(t, map[string]string{
 		"index.js": `server.tool("a", "` + strings.Repeat("x", 4096) + `", async () => ({}));`,
 	}, Options{RSSBudget: 1024})
-	if s.Outcome != OutcomeExtractionBudgetExceeded {
-		t.Fatalf("outcome %s, want %s", s.Outcome, OutcomeExtractionBudgetExceeded)
+	if s.Outcome != vocab.OutcomeExtractionBudgetExceeded {
+		t.Fatalf("outcome %s, want %s", s.Outcome, vocab.OutcomeExtractionBudgetExceeded)
 	}
 	if s.Budget.RSSBytes <= 1024 {
 		t.Fatalf("measured bytes %d do not pass the limit", s.Budget.RSSBytes)
@@ -140,11 +141,11 @@ function f(x) { return g(x) } function g(y) { return f(y) }
 server.tool("rec", f("x"), async () => ({}));`,
 		"b.js": `import { a } from "./a.js"; export const b = a;`,
 	}, Options{})
-	if s.Outcome != OutcomeParsed {
+	if s.Outcome != vocab.OutcomeParsed {
 		t.Fatalf("outcome %s", s.Outcome)
 	}
 	for _, tool := range s.Tools {
-		if tool.DescriptionState != StateUnreadable {
+		if tool.DescriptionState != vocab.StateUnreadable {
 			t.Errorf("tool %s: state %s, want unreadable", tool.Name, tool.DescriptionState)
 		}
 	}
@@ -159,13 +160,13 @@ func TestDeepNesting(t *testing.T) {
 		"index.js": "const x = " + nest(4000) + ";\nserver.tool(\"a\", \"A.\", async () => ({}));\n",
 		"deep.py":  "x = " + strings.Repeat("(\n", 5000) + strings.Repeat(")\n", 5000) + "\n",
 	}, Options{})
-	if s.Outcome != OutcomeParsed || len(s.Tools) != 1 {
+	if s.Outcome != vocab.OutcomeParsed || len(s.Tools) != 1 {
 		t.Fatalf("outcome %s with %d tools", s.Outcome, len(s.Tools))
 	}
 	s = extractMap(t, map[string]string{
 		"index.js": "const x = " + nest(20000) + ";\nserver.tool(\"a\", \"A.\", async () => ({}));\n",
 	}, Options{})
-	if s.Outcome != OutcomeExtractionBudgetExceeded || len(s.Tools) != 0 || !strings.Contains(s.OutcomeDetail, "past the limit of 10000") {
+	if s.Outcome != vocab.OutcomeExtractionBudgetExceeded || len(s.Tools) != 0 || !strings.Contains(s.OutcomeDetail, "past the limit of 10000") {
 		t.Fatalf("outcome %s (%s) with %d tools", s.Outcome, s.OutcomeDetail, len(s.Tools))
 	}
 }
@@ -174,7 +175,7 @@ func TestInvalidUTF8Description(t *testing.T) {
 	s := extractMap(t, map[string]string{
 		"index.js": "server.tool(\"a\", \"bad \xff byte\", async () => ({}));\n",
 	}, Options{})
-	if len(s.Tools) != 1 || s.Tools[0].DescriptionState != StateUnreadable || !strings.Contains(s.Tools[0].UnreadableReason, "UTF-8") {
+	if len(s.Tools) != 1 || s.Tools[0].DescriptionState != vocab.StateUnreadable || !strings.Contains(s.Tools[0].UnreadableReason, "UTF-8") {
 		t.Fatalf("tools %+v", s.Tools)
 	}
 }
@@ -236,7 +237,7 @@ func TestExtractDir(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.Package.Name != "dirpkg" || s.Package.Version != "1.2.3" || s.Outcome != OutcomeParsed || len(s.Tools) != 1 {
+	if s.Package.Name != "dirpkg" || s.Package.Version != "1.2.3" || s.Outcome != vocab.OutcomeParsed || len(s.Tools) != 1 {
 		t.Fatalf("surface %+v", s)
 	}
 	if s.Files[0].SHA256 == "" || s.ExtractorVersion != ExtractorVersion {
@@ -255,12 +256,12 @@ func TestSiteStepLimit(t *testing.T) {
 	}
 	b.WriteString("server.tool(\"boom\", a40, async () => ({}));\nserver.tool(\"fine\", \"Fine.\", async () => ({}));\n")
 	s := extractMap(t, map[string]string{"index.js": b.String()}, Options{MaxSiteSteps: 10_000})
-	if s.Outcome != OutcomeDeclarationNotParsed {
-		t.Fatalf("outcome %s, want %s", s.Outcome, OutcomeDeclarationNotParsed)
+	if s.Outcome != vocab.OutcomeDeclarationNotParsed {
+		t.Fatalf("outcome %s, want %s", s.Outcome, vocab.OutcomeDeclarationNotParsed)
 	}
 	var fine bool
 	for _, tool := range s.Tools {
-		if tool.Name == "fine" && tool.DescriptionState == StateReadable {
+		if tool.Name == "fine" && tool.DescriptionState == vocab.StateReadable {
 			fine = true
 		}
 	}

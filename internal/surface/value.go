@@ -7,6 +7,7 @@ import (
 
 	"github.com/attestari/attestari/internal/literal"
 	"github.com/attestari/attestari/internal/rundir"
+	"github.com/attestari/attestari/internal/vocab"
 )
 
 // vkind is what a resolved expression is known to be.
@@ -311,11 +312,11 @@ func describe(e *rundir.Entry, v val, present bool) {
 	e.Spans = []rundir.Span{}
 	e.Holes = []rundir.Hole{}
 	if !present {
-		e.DescriptionState = StateAbsent
+		e.DescriptionState = vocab.StateAbsent
 		return
 	}
 	if v.k == vUndefined || v.k == vNull {
-		e.DescriptionState = StateAbsent
+		e.DescriptionState = vocab.StateAbsent
 		return
 	}
 	if v.k == vUnion {
@@ -324,7 +325,7 @@ func describe(e *rundir.Entry, v val, present bool) {
 		}
 	}
 	if v.k != vText {
-		e.DescriptionState = StateUnreadable
+		e.DescriptionState = vocab.StateUnreadable
 		e.UnreadableReason = reasonOf(v)
 		return
 	}
@@ -349,9 +350,9 @@ func describe(e *rundir.Entry, v val, present bool) {
 	}
 	e.DescriptionRaw = raw.String()
 	if len(e.Holes) > 0 {
-		e.DescriptionState = StatePartial
+		e.DescriptionState = vocab.StatePartial
 	} else {
-		e.DescriptionState = StateReadable
+		e.DescriptionState = vocab.StateReadable
 	}
 }
 

@@ -4,6 +4,8 @@
 // run; package checks re-exports its names.
 package declared
 
+import "github.com/attestari/attestari/internal/vocab"
+
 // The four declared checks that do not run (docs/methodology.md §5.7).
 // Each is data: its id, the inputs it will consume (which the run already
 // collects, so that the evidence exists when the check is written), and the
@@ -20,14 +22,6 @@ type DeclaredCheck struct {
 	Line string `json:"line"`
 }
 
-// Declared check ids.
-const (
-	DeclaredUndeclaredNetworkCalls = "undeclared_network_calls"
-	DeclaredDependencyRisk         = "dependency_risk"
-	DeclaredAbandonment            = "abandonment"
-	DeclaredForkDivergence         = "fork_divergence"
-)
-
 // NotAssessed lists the declared checks, in the methodology's order. Every
 // report and page lists them as not assessed, which means exactly that: a
 // subject is never reported clean on a check that did not run. The slice
@@ -35,7 +29,7 @@ const (
 func NotAssessed() []DeclaredCheck {
 	return []DeclaredCheck{
 		{
-			ID: DeclaredUndeclaredNetworkCalls,
+			ID: vocab.CheckUndeclaredNetworkCalls,
 			Inputs: []string{
 				"surfaces.json capabilities (kind network: each target host, file, line)",
 				"surfaces.json tools, prompts and resources description_raw (the hosts their descriptions mention)",
@@ -44,7 +38,7 @@ func NotAssessed() []DeclaredCheck {
 			Line: "Hosts the code contacts that neither the README nor the tool descriptions mention: not assessed.",
 		},
 		{
-			ID: DeclaredDependencyRisk,
+			ID: vocab.CheckDependencyRisk,
 			Inputs: []string{
 				"the artifact's manifest (package.json dependencies and scripts; pyproject.toml / PKG-INFO Requires-Dist)",
 				"records.json npm_packument / pypi_json (each direct dependency's deprecation and version record, when fetched)",
@@ -53,7 +47,7 @@ func NotAssessed() []DeclaredCheck {
 			Line: "Known advisories, unpinned or deprecated direct dependencies, and install-time scripts: not assessed.",
 		},
 		{
-			ID: DeclaredAbandonment,
+			ID: vocab.CheckAbandonment,
 			Inputs: []string{
 				"records.json repository (archived, pushed_at, default_branch)",
 				"records.json repository_commit (the latest commit on the default branch and its date)",
@@ -62,7 +56,7 @@ func NotAssessed() []DeclaredCheck {
 			Line: "Archived repositories, no commits over a stated period, and growth of unanswered issues: not assessed.",
 		},
 		{
-			ID: DeclaredForkDivergence,
+			ID: vocab.CheckForkDivergence,
 			Inputs: []string{
 				"records.json repository (fork, parent full_name)",
 				"the artifact's members and their SHA-256 (surfaces.json files)",

@@ -18,11 +18,11 @@ import (
 
 	"github.com/attestari/attestari/internal/artifact"
 	"github.com/attestari/attestari/internal/pipeline"
-	"github.com/attestari/attestari/internal/policy"
 	"github.com/attestari/attestari/internal/registry"
 	"github.com/attestari/attestari/internal/registry/fakeregistry"
 	"github.com/attestari/attestari/internal/rundir"
 	"github.com/attestari/attestari/internal/surface"
+	"github.com/attestari/attestari/internal/vocab"
 )
 
 // Modes of the re-executed test binary (TestMain): a child extraction
@@ -95,7 +95,7 @@ func testChild() *pipeline.ChildExtractor {
 func childExtract(t testing.TB, c *pipeline.ChildExtractor, data []byte) (rundir.Surface, error) {
 	t.Helper()
 	return c.Extract(context.Background(), pipeline.ExtractInput{
-		Package: rundir.PackageRef{Registry: "npm", Name: "p", Version: "1.0.0"}, ArtifactSHA256: rundir.SHA256Hex(data),
+		Package: rundir.PackageRef{Registry: "npm", Name: "p", Version: "1.0.0"}, ArtifactSHA256: vocab.SHA256Hex(data),
 		Data: data, Format: artifact.FormatNpmTarball,
 	})
 }
@@ -179,7 +179,7 @@ func TestChildEndsExtractionAtMeasuredMemory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.Outcome != policy.CodeExtractionBudgetExceeded || !strings.Contains(s.OutcomeDetail, "resident memory") ||
+	if s.Outcome != vocab.CodeExtractionBudgetExceeded || !strings.Contains(s.OutcomeDetail, "resident memory") ||
 		s.Budget.RSSBytes <= s.Budget.RSSBytesLimit || s.Budget.RSSBytesLimit != 192<<20 || len(s.Tools) != 0 {
 		t.Fatalf("outcome %s (%s), budget %+v", s.Outcome, s.OutcomeDetail, s.Budget)
 	}
@@ -335,7 +335,7 @@ func TestRunSurvivesTheIssuesImportCycle(t *testing.T) {
 		switch {
 		case read && len(p.Failures) == 0:
 			t.Logf("the cycle was read: outcome %s", surfaces["cyc-server"].Outcome)
-		case !read && len(p.Failures) == 1 && p.Failures[0].Kind == pipeline.KindExtractorCrashed &&
+		case !read && len(p.Failures) == 1 && p.Failures[0].Kind == vocab.FailureExtractorCrashed &&
 			strings.Contains(p.Failures[0].Message, "fatal error: stack overflow") && p.Failures[0].Stack != "":
 			t.Logf("the cycle crashed the child: %s", p.Failures[0].Message)
 		default:

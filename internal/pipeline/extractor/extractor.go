@@ -22,6 +22,7 @@ import (
 	"github.com/attestari/attestari/internal/pipeline"
 	"github.com/attestari/attestari/internal/rundir"
 	"github.com/attestari/attestari/internal/surface"
+	"github.com/attestari/attestari/internal/vocab"
 )
 
 // Surface is the pipeline.Extractor of this build.
@@ -68,10 +69,10 @@ func MemberInfos(a *artifact.Artifact) []surface.MemberInfo {
 // reader refuses is the same archive_unreadable row a run records. The CLI's
 // `attestari surface` and the corpus evaluation read single artifacts with it.
 func FromArchive(ctx context.Context, pkg rundir.PackageRef, data []byte, format artifact.Format, opts surface.Options) rundir.Surface {
-	sha := rundir.SHA256Hex(data)
+	sha := vocab.SHA256Hex(data)
 	a, err := pipeline.ReadArtifact(ctx, data, format, artifact.Limits{})
 	if err != nil {
-		a = &artifact.Artifact{Outcome: artifact.OutcomeArchiveUnreadable, Cause: "read", Reason: err.Error()}
+		a = &artifact.Artifact{Outcome: vocab.OutcomeArchiveUnreadable, Cause: "read", Reason: err.Error()}
 	}
 	if a.Outcome != artifact.OutcomeOK {
 		return *pipeline.UnreadableSurface(pkg, sha, surface.ExtractorVersion, a)

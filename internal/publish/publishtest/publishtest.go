@@ -23,6 +23,7 @@ import (
 	"github.com/attestari/attestari/internal/policy"
 	"github.com/attestari/attestari/internal/rundir"
 	"github.com/attestari/attestari/internal/verify"
+	"github.com/attestari/attestari/internal/vocab"
 )
 
 // SourcePath is the one source file of every package a Run writes.
@@ -62,7 +63,7 @@ func NewRun(dir, runID string, start time.Time) *Run {
 			MethodologyVersion: methodology.Version, MethodologySHA256: methodology.SHA256(),
 			ExtractorVersion: extractorVersion(), VerifierVersion: verify.VerifierVersion, AnalyzerModel: "offline-1",
 			PromptVersion: "p-1", PromptLayout: "separated", PromptSHA256: strings.Repeat("a", 64),
-			Checks: []string{policy.CheckProvenance, policy.CheckSurface, policy.CheckModel}, CodeCommit: "abc",
+			Checks: []string{vocab.CheckProvenance, vocab.CheckSurface, vocab.CheckModel}, CodeCommit: "abc",
 		},
 		Blobs: policy.MapBlobs{},
 	}
@@ -83,13 +84,13 @@ func (r *Run) AddServer(ref rundir.PackageRef, header string, tools ...Tool) *Pa
 	for _, t := range tools {
 		fmt.Fprintf(&b, "server.tool(%q, %q, {}, async () => ({ content: [] }));\n", t.Name, t.Description)
 	}
-	p := &Package{Ref: ref, Source: b.String(), Outcome: "parsed", Model: "ran", tools: []rundir.Entry{}}
+	p := &Package{Ref: ref, Source: b.String(), Outcome: vocab.OutcomeParsed, Model: vocab.ResultRan, tools: []rundir.Entry{}}
 	for _, t := range tools {
 		marker := fmt.Sprintf("server.tool(%q, ", t.Name)
 		start := strings.Index(p.Source, marker) + len(marker) + 1
 		line := strings.Count(p.Source[:start], "\n") + 1
 		p.tools = append(p.tools, rundir.Entry{
-			Kind: "tool", Name: t.Name, DescriptionState: policy.StateReadable, DescriptionRaw: t.Description,
+			Kind: "tool", Name: t.Name, DescriptionState: vocab.StateReadable, DescriptionRaw: t.Description,
 			Spans:      []rundir.Span{{File: SourcePath, Start: start, End: start + len(t.Description), Line: line, RawStart: 0, RawEnd: len(t.Description), Encoding: literal.JSString}},
 			Holes:      []rundir.Hole{},
 			SchemaKind: "json", SchemaRaw: "{}", File: SourcePath, Line: line,
@@ -121,16 +122,16 @@ func (r *Run) ModelFinding(ref rundir.PackageRef, id, tool, tag, severity, title
 	}
 	line := strings.Count(p.Source[:at], "\n") + 1
 	r.findings = append(r.findings, rundir.Finding{
-		ID: id, Package: ref, Check: policy.CheckModel, Tag: tag, Severity: severity, Title: title,
+		ID: id, Package: ref, Check: vocab.CheckModel, Tag: tag, Severity: severity, Title: title,
 		SurfaceKind: "tool", EntryName: tool, Analyzer: "offline-1",
-		Evidence: rundir.Evidence{SHA256: rundir.SHA256Hex([]byte(p.Source)), Path: SourcePath, LineStart: line, LineEnd: line, Excerpt: excerpt},
+		Evidence: rundir.Evidence{SHA256: vocab.SHA256Hex([]byte(p.Source)), Path: SourcePath, LineStart: line, LineEnd: line, Excerpt: excerpt},
 	})
 	return nil
 }
 
 func (r *Run) record(ref rundir.PackageRef, kind, url string, body []byte) string {
 	sha := r.Blobs.Put(body)
-	r.records = append(r.records, rundir.Record{Package: ref, Kind: kind, URL: url, Status: 200, SHA256: sha, Size: int64(len(body)), Outcome: "ok", FetchedAt: r.Header.StartedAt})
+	r.records = append(r.records, rundir.Record{Package: ref, Kind: kind, URL: url, Status: 200, SHA256: sha, Size: int64(len(body)), Outcome: vocab.RecordOK, FetchedAt: r.Header.StartedAt})
 	return sha
 }
 
@@ -146,7 +147,7 @@ func (r *Run) Write() error {
 		if err != nil {
 			return err
 		}
-		art := r.record(p.Ref, "npm_tarball", "https://registry.test/"+p.Ref.Name+"/-/"+p.Ref.Name+"-"+p.Ref.Version+".tgz", tgz)
+		art := r.record(p.Ref, vocab.KindNPMTarball, "https://registry.test/"+p.Ref.Name+"/-/"+p.Ref.Name+"-"+p.Ref.Version+".tgz", tgz)
 		surfaces = append(surfaces, rundir.Surface{
 			Package: p.Ref, ArtifactSHA256: art, Outcome: p.Outcome, OutcomeEvidence: []rundir.Site{},
 			ExtractorVersion: extractorVersion(), Tools: p.tools, Prompts: []rundir.Entry{}, PromptTexts: []rundir.Entry{},
@@ -157,8 +158,8 @@ func (r *Run) Write() error {
 			Budget: rundir.Budget{WallMs: 5, RSSBytes: 1 << 20, WallMsLimit: 30000, RSSBytesLimit: 1 << 30},
 		})
 		for _, c := range policy.RunningChecks {
-			out := "ran"
-			if c == policy.CheckModel {
+			out := vocab.ResultRan
+			if c == vocab.CheckModel {
 				out = p.Model
 			}
 			results = append(results, rundir.Result{Package: p.Ref, Check: c, Outcome: out})

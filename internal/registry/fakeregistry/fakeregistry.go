@@ -29,12 +29,10 @@ package fakeregistry
 
 import (
 	"crypto/sha1"
-	"crypto/sha256"
 	"crypto/sha512"
 	"encoding/base64"
 	"encoding/hex"
 	"net/http"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -246,19 +244,4 @@ func SRI(b []byte) string {
 func SHA1Hex(b []byte) string {
 	s := sha1.Sum(b)
 	return hex.EncodeToString(s[:])
-}
-
-// SHA256Hex is PyPI's sha256 digest for b.
-func SHA256Hex(b []byte) string {
-	s := sha256.Sum256(b)
-	return hex.EncodeToString(s[:])
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }

@@ -2,7 +2,9 @@ package fakeregistry
 
 import (
 	"encoding/json"
+	"maps"
 	"net/http"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -213,7 +215,7 @@ func (f *Fake) packument(base string, p *npmPackage) map[string]any {
 	versions := map[string]any{}
 	times := map[string]any{"created": npmTime(p.created), "modified": npmTime(p.modified)}
 	var repo any
-	for _, k := range sortedKeys(p.versions) {
+	for _, k := range slices.Sorted(maps.Keys(p.versions)) {
 		v := p.versions[k]
 		versions[k] = f.npmManifest(base, p, v)
 		times[k] = npmTime(v.published)

@@ -3,11 +3,15 @@ package fakeregistry
 import (
 	"encoding/json"
 	"html"
+	"maps"
 	"net/http"
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
+
+	"github.com/attestari/attestari/internal/vocab"
 )
 
 // PyPIFile is one synthetic distribution file.
@@ -173,9 +177,9 @@ func (f *Fake) fileProvenance(p *pypiProject, r *pypiRelease, fl PyPIFile) json.
 
 func (f *Fake) digest(fl PyPIFile) string {
 	if fl.WrongDigest {
-		return SHA256Hex(append(append([]byte(nil), fl.Content...), "tampered"...))
+		return vocab.SHA256Hex(append(append([]byte(nil), fl.Content...), "tampered"...))
 	}
-	return SHA256Hex(fl.Content)
+	return vocab.SHA256Hex(fl.Content)
 }
 
 func (f *Fake) jsonFiles(base string, p *pypiProject, r *pypiRelease) []any {
@@ -263,7 +267,7 @@ func (f *Fake) servePyPI(r *http.Request) (status int, ctype string, body []byte
 	case parts[0] == "pypi" && len(parts) == 3 && parts[2] == "json":
 		l := p.latest()
 		releases := map[string]any{}
-		for _, v := range sortedKeys(p.releases) {
+		for _, v := range slices.Sorted(maps.Keys(p.releases)) {
 			releases[v] = f.jsonFiles(base, p, p.releases[v])
 		}
 		status, ctype, body = jsonBody(map[string]any{
@@ -316,7 +320,7 @@ func (f *Fake) simple(r *http.Request, base string, p *pypiProject) (int, string
 	n := normalize(p.name)
 	var files []any
 	var links strings.Builder
-	for _, v := range sortedKeys(p.releases) {
+	for _, v := range slices.Sorted(maps.Keys(p.releases)) {
 		rel := p.releases[v]
 		for _, fl := range rel.files {
 			fileURL := base + PyPIFilePath(p.name, rel.version, url.PathEscape(fl.Filename))
@@ -355,7 +359,7 @@ func (f *Fake) simple(r *http.Request, base string, p *pypiProject) (int, string
 	status, _, body := jsonBody(map[string]any{
 		"meta":     map[string]any{"api-version": "1.3", "_last-serial": p.serial},
 		"name":     n,
-		"versions": sortedKeys(p.releases),
+		"versions": slices.Sorted(maps.Keys(p.releases)),
 		"files":    files,
 	})
 	return status, "application/vnd.pypi.simple.v1+json", body, true

@@ -18,6 +18,7 @@ import (
 	"github.com/attestari/attestari/internal/policy"
 	"github.com/attestari/attestari/internal/publish"
 	"github.com/attestari/attestari/internal/rundir"
+	"github.com/attestari/attestari/internal/vocab"
 )
 
 // ExtractorVersion is the extractor version synthetic rows carry.
@@ -62,9 +63,9 @@ func Package(registry, name, version, verdict, grade string, codes []string, too
 	for i, t := range tools {
 		entries[i] = rundir.Entry{Kind: "tool", Name: t.Name, DescriptionState: t.DescriptionState, DescriptionRaw: t.DescriptionRaw, SchemaKind: t.SchemaKind, SchemaRaw: t.SchemaRaw}
 	}
-	outcome := "parsed"
-	if verdict == "not_gradeable" {
-		outcome = "minified_only"
+	outcome := vocab.OutcomeParsed
+	if verdict == vocab.VerdictNotGradeable {
+		outcome = vocab.OutcomeMinifiedOnly
 	}
 	att := manifest.Compute(&rundir.Surface{Outcome: outcome, Tools: entries})
 	row := policy.PackageRow{
@@ -76,9 +77,9 @@ func Package(registry, name, version, verdict, grade string, codes []string, too
 		Capabilities:   []policy.CapabilityRow{},
 	}
 	switch verdict {
-	case "not_gradeable":
+	case vocab.VerdictNotGradeable:
 		row.BlockedBy = codes
-	case "out_of_scope":
+	case vocab.VerdictOutOfScope:
 		if len(codes) > 0 {
 			row.Reason = codes[0]
 		}
@@ -87,7 +88,7 @@ func Package(registry, name, version, verdict, grade string, codes []string, too
 		tools = []publish.Tool{}
 	}
 	return publish.Package{PackageRow: row, DecidedVerdict: verdict, DecidedGrade: grade, Tools: tools,
-		NotAssessed: []string{"undeclared_network_calls", "dependency_risk", "abandonment", "fork_divergence"}}
+		NotAssessed: []string{vocab.CheckUndeclaredNetworkCalls, vocab.CheckDependencyRisk, vocab.CheckAbandonment, vocab.CheckForkDivergence}}
 }
 
 // Capability returns one capability inventory entry.
@@ -125,9 +126,9 @@ func Finding(p *publish.Publication, pkg publish.Package, id, status, severity, 
 	f := publish.Finding{
 		FindingRow: policy.FindingRow{
 			Row: "finding", Stamps: pkg.Stamps, Subject: pkg.Subject, ID: id, Package: pkg.Package,
-			Check: "model_directed_text", Tag: "exfiltrate_data", Title: fmt.Sprintf("The description of %s instructs the model", entry),
+			Check: vocab.CheckModel, Tag: "exfiltrate_data", Title: fmt.Sprintf("The description of %s instructs the model", entry),
 			SurfaceKind: "tool", EntryName: entry, SeverityAssigned: severity, SeverityDecided: severity,
-			Decision: "confirmed", Rule: "D1",
+			Decision: vocab.DecisionConfirmed, Rule: vocab.RuleD1,
 			Evidence:       rundir.Evidence{SHA256: sha, Path: path, LineStart: line, LineEnd: line, Excerpt: quote},
 			EvidenceSHA256: sha, ExcerptSHA256: hex.EncodeToString(qs[:]),
 			Verification: policy.Verification{Outcome: policy.Verified, Excerpt: policy.Verified, Verifier: policy.Verified},

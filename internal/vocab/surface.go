@@ -1,0 +1,23 @@
+package vocab
+
+// Outcomes of the tool-surface determination (methodology §5), recorded on
+// every surface row. The archive reader records OutcomeArchiveUnreadable
+// itself, so the pipeline copies it through unchanged.
+const (
+	OutcomeParsed                   = "parsed"
+	OutcomeNotAServer               = "not_a_server"
+	OutcomeMinifiedOnly             = "minified_only"
+	OutcomeRuntimeGenerated         = "runtime_generated"
+	OutcomeDeclarationNotParsed     = "declaration_not_parsed"
+	OutcomeNoRegistrationSite       = "no_registration_site"
+	OutcomeArchiveUnreadable        = "archive_unreadable"
+	OutcomeExtractionBudgetExceeded = "extraction_budget_exceeded"
+)
+
+// Description states of a surface entry (methodology §5.2).
+const (
+	StateReadable   = "readable"
+	StatePartial    = "partial"
+	StateUnreadable = "unreadable"
+	StateAbsent     = "absent"
+)
