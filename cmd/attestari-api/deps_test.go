@@ -53,6 +53,7 @@ var leaves = []string{
 	"github.com/attestari/attestari/internal/checks/declared",
 	"github.com/attestari/attestari/internal/literal",
 	"github.com/attestari/attestari/internal/rundir",
+	"github.com/attestari/attestari/internal/vocab",
 }
 
 func isLeaf(p string) bool { return slices.Contains(leaves, p) }
