@@ -194,26 +194,9 @@ func verifyAt(src *source, e rundir.Entry, file string, i, j int) (Verified, err
 			return Verified{}, reject(RejectAcrossHole, "hole at %d inside %d..%d", h.RawOffset, i, j)
 		}
 	}
-	spans := make([]rundir.Span, len(e.Spans))
-	copy(spans, e.Spans)
-	sort.SliceStable(spans, func(a, b int) bool { return spans[a].RawStart < spans[b].RawStart })
 	// The spans that cover [i, j), in text order; every byte must be covered.
-	var cover []rundir.Span
-	pos := i
-	for _, sp := range spans {
-		if sp.RawEnd <= pos || sp.RawStart >= j {
-			continue
-		}
-		if sp.RawStart > pos {
-			break
-		}
-		cover = append(cover, sp)
-		pos = sp.RawEnd
-		if pos >= j {
-			break
-		}
-	}
-	if pos < j || len(cover) == 0 {
+	cover, ok := coverOf(e, i, j)
+	if !ok {
 		return Verified{}, reject(RejectOutsideSpans, "text %d..%d not covered by literal spans", i, j)
 	}
 	for k, sp := range cover {
