@@ -64,7 +64,12 @@ type ToolHash struct {
 	DescriptionState string  `json:"description_state"`
 	Description      *string `json:"description,omitempty"`
 	SchemaKind       string  `json:"schema_kind,omitempty"`
-	ToolHash         *string `json:"tool_hash"`
+	// Verification is what a gateway can verify of this tool against the
+	// wire (docs/manifest.md, "Verification levels"): tool_hash (the whole
+	// definition) or name_and_description (the schema is generated at run
+	// time).
+	Verification string  `json:"verification,omitempty"`
+	ToolHash     *string `json:"tool_hash"`
 	Reason           *string `json:"reason"`
 }
 

@@ -64,6 +64,9 @@ type ToolCheck struct {
 	Attested string // the attested tool hash, when there is one
 	Computed string // the hash recomputed from the wire, when the definition allows it
 	Detail   string
+	// Level is the verification level the check was made at
+	// (manifest.LevelToolHash or manifest.LevelNameAndDescription).
+	Level string
 }
 
 // Report is the outcome of VerifyTools.
@@ -105,7 +108,7 @@ func VerifyTools(m *Manifest, wire []WireTool) *Report {
 	digests := make([][32]byte, 0, len(m.Tools))
 	allRecomputed := true
 	for _, t := range m.Tools {
-		c := ToolCheck{Name: t.Name}
+		c := ToolCheck{Name: t.Name, Level: manifest.Level(t.SchemaKind)}
 		if t.ToolHash != nil {
 			c.Attested = *t.ToolHash
 		}

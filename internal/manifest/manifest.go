@@ -31,6 +31,31 @@ const (
 	SchemaNone   = "none"   // no schema declared: the component is empty
 )
 
+// Verification levels: what a gateway can check of a tool against what a
+// server sends (methodology §7, since 2.3.6), named on every tool of a
+// manifest and in a client's result.
+const (
+	// LevelToolHash: the whole definition. The schema a client receives is
+	// the JSON literal of the source (json), or none was declared (none:
+	// the component is empty whatever default the SDK sends), so the tool
+	// hash is recomputed from the wire.
+	LevelToolHash = "tool_hash"
+	// LevelNameAndDescription: the text a model reads. The schema is
+	// generated at run time (source: a zod shape, a builder call, a
+	// reference), so no client can rebuild its component; the name and the
+	// description are compared with the attested text.
+	LevelNameAndDescription = "name_and_description"
+)
+
+// Level returns the verification level of a tool whose schema was recorded
+// as kind.
+func Level(kind string) string {
+	if kind == SchemaSource {
+		return LevelNameAndDescription
+	}
+	return LevelToolHash
+}
+
 // Reasons a tool has no tool hash, or a subject no manifest hash. They are
 // recorded on decision rows and served with the manifest, so they are stable.
 const (

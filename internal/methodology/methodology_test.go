@@ -24,6 +24,7 @@ var publishedSHA256 = map[string]string{
 	"2.3.3": "953a23f057a846fe8fa780ab594600aa46d2cd64a06ff639dea19933dc369106",
 	"2.3.4": "62c59692bfdd1fa9d842c86cb7e03c930a04c4bbc57c718392452e121fea5f6f",
 	"2.3.5": "25786aa5c2db11f77a7eb5bacd017100fcae4bb872e6e194b48963cd16027ca6",
+	"2.3.6": "acb3ecf5dc13dc6c5f73349ab969ba6afa0b4f32790d8e3d1fcbd556d63529ac",
 }
 
 func TestDocumentFirstLineIsVersion(t *testing.T) {
@@ -239,6 +240,9 @@ func TestExtractorAllowed(t *testing.T) {
 	if !ExtractorAllowed("2.3.5", "syntax-tree-7") {
 		t.Fatal("2.3.5 with syntax-tree-7 refused")
 	}
+	if !ExtractorAllowed("2.3.6", "syntax-tree-8") {
+		t.Fatal("2.3.6 with syntax-tree-8 refused")
+	}
 	refused := [][2]string{
 		{"2.3.2", "syntax-tree-3"}, // its advertised names were read under the older rule
 		{"2.3.1", "syntax-tree-2"},
@@ -249,6 +253,8 @@ func TestExtractorAllowed(t *testing.T) {
 		{"2.3.3", "syntax-tree-6"},
 		{"2.3.5", "syntax-tree-6"}, // it read no JavaScript configuration, prompts/get handlers or String.raw
 		{"2.3.4", "syntax-tree-7"},
+		{"2.3.6", "syntax-tree-7"}, // it recorded McpServer zod shapes written as object literals as JSON schemas
+		{"2.3.5", "syntax-tree-8"},
 		{"2.3.0", "syntax-tree-3"},
 		{"2.2.0", "syntax-tree-2"},
 		{"2.3.1", ""},

@@ -10,6 +10,7 @@ import (
 
 	"github.com/attestari/attestari/api"
 	"github.com/attestari/attestari/api/attest"
+	"github.com/attestari/attestari/internal/manifest"
 	"github.com/attestari/attestari/internal/policy"
 	"github.com/attestari/attestari/internal/vocab"
 )
@@ -65,7 +66,7 @@ func predicate(h Header, pk Package, findings []Finding, gm *api.GateMap) attest
 	}
 	p.Manifest.Tools = make([]api.ToolHash, 0, len(pk.Tools))
 	for _, t := range pk.Tools {
-		th := api.ToolHash{Name: t.Name, DescriptionState: t.DescriptionState, SchemaKind: t.SchemaKind}
+		th := api.ToolHash{Name: t.Name, DescriptionState: t.DescriptionState, SchemaKind: t.SchemaKind, Verification: manifest.Level(t.SchemaKind)}
 		switch t.DescriptionState {
 		case "readable", "absent", "partial":
 			if t.TextWithheld == "" {

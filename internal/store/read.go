@@ -13,6 +13,7 @@ import (
 	"github.com/jackc/pgx/v5/pgtype"
 
 	"github.com/attestari/attestari/api"
+	"github.com/attestari/attestari/internal/manifest"
 	"github.com/attestari/attestari/internal/methodology"
 	"github.com/attestari/attestari/internal/pep440"
 	"github.com/attestari/attestari/internal/policy"
@@ -100,6 +101,7 @@ func (s *Store) Manifest(ctx context.Context, registry, name, version, cursor st
 		m.Tools = []api.ToolHash{}
 	}
 	for i := range m.Tools {
+		m.Tools[i].Verification = manifest.Level(m.Tools[i].SchemaKind)
 		// A description that was not read has no text to show.
 		if st := m.Tools[i].DescriptionState; st != vocab.StateReadable && st != vocab.StateAbsent && st != vocab.StatePartial {
 			m.Tools[i].Description = nil
@@ -608,7 +610,7 @@ func (s *Store) Package(ctx context.Context, registry, name, version string) (*a
 }
 
 func toolHash(x dbq.Tool) api.ToolHash {
-	th := api.ToolHash{Name: x.Name, DescriptionState: x.DescriptionState, SchemaKind: x.SchemaKind, ToolHash: x.ToolHash, Reason: x.HashReason}
+	th := api.ToolHash{Name: x.Name, DescriptionState: x.DescriptionState, SchemaKind: x.SchemaKind, Verification: manifest.Level(x.SchemaKind), ToolHash: x.ToolHash, Reason: x.HashReason}
 	switch x.DescriptionState {
 	case vocab.StateReadable, vocab.StateAbsent, vocab.StatePartial:
 		desc := x.DescriptionRaw

@@ -373,6 +373,7 @@ func (x *extractor) toolCallSite(f *file, n nid, e *env, c *collector) {
 			return
 		}
 		x.setSchema(&ent, sv, f, schemaNode)
+		zodShape(&ent, sv, f, schemaNode)
 		x.paramDescriptions(c, ent.Name, f, schemaNode, e)
 	} else {
 		ent.SchemaKind = SchemaNone
@@ -422,7 +423,29 @@ func (x *extractor) registerToolSite(f *file, n nid, e *env, c *collector) {
 	if !x.fillFromConfig(&ent, cfg, f, args[1], e, c, "inputSchema") {
 		return
 	}
+	if ent.SchemaKind == SchemaJSON {
+		sv, _ := x.getProp(cfg, "inputSchema", e)
+		zodShape(&ent, sv, f, args[1])
+	}
 	c.entries = append(c.entries, ent)
+}
+
+// zodShape classifies a schema by the API it is handed to (methodology §7,
+// since 2.3.6): McpServer's tool() and registerTool() take a zod raw shape
+// or a zod object, never JSON Schema, and the SDK generates the schema a
+// client receives from it ({} becomes {"type":"object","properties":{},…}).
+// An object literal there is therefore recorded as source (its bytes as
+// written), not as a JSON literal a gateway could compare with the wire.
+func zodShape(ent *rundir.Entry, v val, at *file, atNode nid) {
+	if ent.SchemaKind != SchemaJSON {
+		return
+	}
+	ent.SchemaKind = SchemaSource
+	if v.f != nil && v.n >= 0 {
+		ent.SchemaRaw = v.f.text(v.n)
+		return
+	}
+	ent.SchemaRaw = at.text(atNode)
 }
 
 // fillFromConfig reads description, schema and annotations from a config
