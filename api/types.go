@@ -70,7 +70,7 @@ type ToolHash struct {
 	// time).
 	Verification string  `json:"verification,omitempty"`
 	ToolHash     *string `json:"tool_hash"`
-	Reason           *string `json:"reason"`
+	Reason       *string `json:"reason"`
 }
 
 // Manifest is the attested tool manifest of one published package version
