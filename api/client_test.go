@@ -156,6 +156,15 @@ func TestZodShapeNeverDiffers(t *testing.T) {
 	m := &api.Manifest{Tools: []api.ToolHash{{Name: "read_graph", DescriptionState: "readable", Description: &desc, SchemaKind: manifest.SchemaSource, Verification: manifest.LevelNameAndDescription, ToolHash: &th.Hash}}}
 	wire := []api.WireTool{{Name: "read_graph", Description: &desc, InputSchema: []byte(`{"type":"object","properties":{},"additionalProperties":false,"$schema":"http://json-schema.org/draft-07/schema#"}`)}}
 	r := api.VerifyTools(m, wire)
+	if r.Verdict != "" || r.Grade != "" {
+		t.Fatalf("verdict of a manifest that states none: %q %q", r.Verdict, r.Grade)
+	}
+	g := "F"
+	m.Verdict, m.Grade = api.VerdictGraded, &g
+	r = api.VerifyTools(m, wire)
+	if r.Verdict != api.VerdictGraded || r.Grade != "F" {
+		t.Fatalf("the verdict is not said beside the verification: %q %q", r.Verdict, r.Grade)
+	}
 	if len(r.Differs()) != 0 || r.Tools[0].Outcome != api.ToolTextMatches || r.Tools[0].Level != manifest.LevelNameAndDescription {
 		t.Fatalf("%+v", r.Tools)
 	}

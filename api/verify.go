@@ -77,6 +77,12 @@ type Report struct {
 	ManifestHash string
 	// ManifestHashMatches is true when ManifestHash equals the attested one.
 	ManifestHashMatches bool
+	// Verdict and Grade are what was concluded about the version the
+	// manifest attests, said beside the verification: a manifest that
+	// verifies pins what was examined, and a refused or F version's
+	// manifest verifies too (docs/gateways.md). Grade is empty unless
+	// graded.
+	Verdict, Grade string
 }
 
 // Differs returns the tools that are not verified: every outcome other than
@@ -100,7 +106,10 @@ func (r *Report) Differs() []ToolCheck {
 // is source text no wire answer contains, so the name and the description
 // are compared with the attested text instead.
 func VerifyTools(m *Manifest, wire []WireTool) *Report {
-	r := &Report{}
+	r := &Report{Verdict: m.Verdict}
+	if m.Grade != nil {
+		r.Grade = *m.Grade
+	}
 	byName := map[string][]WireTool{}
 	for _, w := range wire {
 		byName[w.Name] = append(byName[w.Name], w)
