@@ -13,7 +13,7 @@ import (
 )
 
 // analyzerFor builds the model check's analyzer from the environment
-// (ATTESTARI_ANALYZER: none, offline, anthropic, openai). The demo uses the
+// (ATTESTARI_ANALYZER: none, offline, purpose, anthropic, openai). The demo uses the
 // offline rules when none is named, and says so.
 func analyzerFor(e *env, demo bool) (analyzer.Analyzer, error) {
 	getenv := e.getenv
