@@ -36,7 +36,8 @@ func loadAttestation(ctx context.Context, q *dbq.Queries, pvID int64, env []byte
 func attestationsOf(p *publish.Publication) (map[string][]byte, error) {
 	m, err := p.AttestationsByPackage()
 	if err != nil {
-		return nil, invalid("%v", err)
+		// Both kinds stay visible: the publication is refused, and why.
+		return nil, fmt.Errorf("%w: %w", ErrInvalidPublication, err)
 	}
 	return m, nil
 }

@@ -24,22 +24,13 @@ import (
 // MaxChangeLimit bounds one page of the change feed.
 const MaxChangeLimit = 1000
 
-// changeDetail is the jsonb of a change row: every field of api.Change
-// that is not a column.
-type changeDetail struct {
-	Verdict      string  `json:"verdict,omitempty"`
-	Grade        *string `json:"grade,omitempty"`
-	ManifestHash *string `json:"manifest_hash,omitempty"`
-	From         *string `json:"from,omitempty"`
-	To           *string `json:"to,omitempty"`
-	FromVersion  string  `json:"from_version,omitempty"`
-	FindingID    string  `json:"finding_id,omitempty"`
-	AppealID     string  `json:"appeal_id,omitempty"`
-	AppealStatus string  `json:"appeal_status,omitempty"`
-}
-
-func insertChange(ctx context.Context, q *dbq.Queries, h publish.Header, ref rundir.PackageRef, kind string, d changeDetail) error {
-	b, err := json.Marshal(d)
+// insertChange records one change. Its detail (jsonb) is the api.Change
+// exactly as served; the columns are the fields a poller pages and filters
+// by, and they win over the detail when a row is read.
+func insertChange(ctx context.Context, q *dbq.Queries, h publish.Header, ref rundir.PackageRef, kind string, c api.Change) error {
+	c.Kind, c.Registry, c.Name, c.Version = kind, ref.Registry, ref.Name, ref.Version
+	c.PublicationID, c.PublishedAt = h.ID, h.PublishedAt.UTC()
+	b, err := json.Marshal(c)
 	if err != nil {
 		return err
 	}
@@ -93,26 +84,26 @@ func recordChanges(ctx context.Context, q *dbq.Queries, h publish.Header, pk pub
 	}
 	grade, manifest := strPtr(pk.Grade), strPtr(pk.ManifestHash)
 	if !served {
-		if err := insertChange(ctx, q, h, pk.Package, api.ChangeVersionPublished, changeDetail{Verdict: pk.Verdict, Grade: grade, ManifestHash: manifest}); err != nil {
+		if err := insertChange(ctx, q, h, pk.Package, api.ChangeVersionPublished, api.Change{Verdict: pk.Verdict, Grade: grade, ManifestHash: manifest}); err != nil {
 			return err
 		}
 		if prevVersion != "" && !eqPtr(prevVersionManifest, manifest) {
-			return insertChange(ctx, q, h, pk.Package, api.ChangeManifestChanged, changeDetail{FromVersion: prevVersion, From: prevVersionManifest, To: manifest})
+			return insertChange(ctx, q, h, pk.Package, api.ChangeManifestChanged, api.Change{FromVersion: prevVersion, From: prevVersionManifest, To: manifest})
 		}
 		return nil
 	}
 	if prev.Verdict != pk.Verdict {
-		if err := insertChange(ctx, q, h, pk.Package, api.ChangeVerdictChanged, changeDetail{From: &prev.Verdict, To: &pk.Verdict}); err != nil {
+		if err := insertChange(ctx, q, h, pk.Package, api.ChangeVerdictChanged, api.Change{From: &prev.Verdict, To: &pk.Verdict}); err != nil {
 			return err
 		}
 	}
 	if !eqPtr(prev.Grade, grade) {
-		if err := insertChange(ctx, q, h, pk.Package, api.ChangeGradeChanged, changeDetail{From: prev.Grade, To: grade}); err != nil {
+		if err := insertChange(ctx, q, h, pk.Package, api.ChangeGradeChanged, api.Change{From: prev.Grade, To: grade}); err != nil {
 			return err
 		}
 	}
 	if !eqPtr(prev.ManifestHash, manifest) {
-		return insertChange(ctx, q, h, pk.Package, api.ChangeManifestChanged, changeDetail{From: prev.ManifestHash, To: manifest})
+		return insertChange(ctx, q, h, pk.Package, api.ChangeManifestChanged, api.Change{From: prev.ManifestHash, To: manifest})
 	}
 	return nil
 }
@@ -127,7 +118,7 @@ func recordAppealChange(ctx context.Context, q *dbq.Queries, h publish.Header, f
 	if err != nil || earlier {
 		return err
 	}
-	return insertChange(ctx, q, h, f.Package, api.ChangeAppealResolved, changeDetail{FindingID: f.ID, AppealID: a.ID, AppealStatus: a.Status})
+	return insertChange(ctx, q, h, f.Package, api.ChangeAppealResolved, api.Change{FindingID: f.ID, AppealID: a.ID, AppealStatus: a.Status})
 }
 
 // cursorPrefix versions the cursor's encoding.
@@ -174,14 +165,13 @@ func (s *Store) Changes(ctx context.Context, cursor string, limit int) (*api.Cha
 			out.More = true
 			break
 		}
-		var d changeDetail
-		if err := json.Unmarshal(r.Detail, &d); err != nil {
+		var c api.Change
+		if err := json.Unmarshal(r.Detail, &c); err != nil {
 			return nil, fmt.Errorf("change %d: %w", r.Seq, err)
 		}
-		out.Items = append(out.Items, api.Change{Kind: r.Kind, Registry: r.Registry, Name: r.Name, Version: r.Version,
-			PublicationID: r.PublicationID, PublishedAt: t(r.PublishedAt), Verdict: d.Verdict, Grade: d.Grade,
-			ManifestHash: d.ManifestHash, From: d.From, To: d.To, FromVersion: d.FromVersion,
-			FindingID: d.FindingID, AppealID: d.AppealID, AppealStatus: d.AppealStatus})
+		c.Kind, c.Registry, c.Name, c.Version = r.Kind, r.Registry, r.Name, r.Version
+		c.PublicationID, c.PublishedAt = r.PublicationID, t(r.PublishedAt)
+		out.Items = append(out.Items, c)
 		last = r.Seq
 	}
 	if cursor == "" && len(out.Items) == 0 {
