@@ -200,6 +200,13 @@ func (p *Proxy) fromClient(line []byte) error {
 			Name string `json:"name"`
 		}
 		if err := json.Unmarshal(req.Params, &params); err != nil {
+			if p.cfg.Policy == PolicyBlock {
+				// Fail closed: a call whose tool the gate cannot name is a
+				// call it cannot check.
+				p.log.Warn("call refused", "decision", "blocked", "why", "the call's params could not be read, so its tool cannot be checked")
+				return p.refuseUnread(req.ID)
+			}
+			p.log.Log(context.Background(), p.levelFor(), "call with unreadable params", "decision", string(p.cfg.Policy))
 			return p.toServer.write(line)
 		}
 		p.mu.Lock()
@@ -227,6 +234,17 @@ func (p *Proxy) levelFor() slog.Level {
 func (p *Proxy) refuse(id jsonrpc.ID, name string) error {
 	resp := &jsonrpc.Response{ID: id, Error: &jsonrpc.Error{Code: CodeToolBlocked,
 		Message: fmt.Sprintf("attestari-gate: tool %q is blocked: its definition does not match the attested manifest", name)}}
+	b, err := jsonrpc.EncodeMessage(resp)
+	if err != nil {
+		return err
+	}
+	return p.toClient.write(b)
+}
+
+// refuseUnread answers a tools/call whose params the gate could not read.
+func (p *Proxy) refuseUnread(id jsonrpc.ID) error {
+	resp := &jsonrpc.Response{ID: id, Error: &jsonrpc.Error{Code: CodeToolBlocked,
+		Message: "attestari-gate: call blocked: its params are not an object naming a tool, so the gate cannot check it"}}
 	b, err := jsonrpc.EncodeMessage(resp)
 	if err != nil {
 		return err

@@ -113,3 +113,44 @@ func FuzzProxy(f *testing.F) {
 type nopCloser struct{ io.Writer }
 
 func (nopCloser) Close() error { return nil }
+
+// TestUnreadableCallParams: a tools/call whose params do not name a tool is
+// refused under block (the gate cannot check it) and passed on, logged, under
+// warn and audit.
+func TestUnreadableCallParams(t *testing.T) {
+	st := fuzzStatement(t)
+	call := []byte(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":["echo"]}` + "\n")
+	for _, tc := range []struct {
+		policy  Policy
+		refused bool
+	}{{PolicyBlock, true}, {PolicyWarn, false}, {PolicyAudit, false}} {
+		p := New(Config{Statement: st, Policy: tc.policy})
+		var toClient, toServer bytes.Buffer
+		p.toClient, p.toServer = &lineWriter{w: &toClient}, &lineWriter{w: &toServer}
+		if err := p.pump(bytes.NewReader(call), p.fromClient); err != nil {
+			t.Fatalf("%s: %v", tc.policy, err)
+		}
+		if tc.refused {
+			if toServer.Len() != 0 {
+				t.Errorf("%s: the call reached the server: %s", tc.policy, toServer.Bytes())
+			}
+			var resp struct {
+				ID    int `json:"id"`
+				Error struct {
+					Code    int    `json:"code"`
+					Message string `json:"message"`
+				} `json:"error"`
+			}
+			if err := json.Unmarshal(bytes.TrimSpace(toClient.Bytes()), &resp); err != nil {
+				t.Fatalf("%s: the client got %q: %v", tc.policy, toClient.Bytes(), err)
+			}
+			if resp.ID != 7 || resp.Error.Code != CodeToolBlocked || !strings.Contains(resp.Error.Message, "params") {
+				t.Errorf("%s: refusal %+v", tc.policy, resp)
+			}
+			continue
+		}
+		if !bytes.Equal(toServer.Bytes(), call) || toClient.Len() != 0 {
+			t.Errorf("%s: server got %q, client got %q; want the call passed on unchanged", tc.policy, toServer.Bytes(), toClient.Bytes())
+		}
+	}
+}

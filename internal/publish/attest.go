@@ -25,7 +25,7 @@ const AttestationsFile = "attestations.jsonl"
 var ErrAttestation = errors.New("attestation")
 
 // predicate is the attested verdict of one published package version.
-func predicate(h Header, pk Package, findings []Finding, gm *api.GateMap) attest.Predicate {
+func predicate(h Header, pk Package, findings []Finding, gm *api.GateMap) (attest.Predicate, error) {
 	ref := pk.Package
 	key := api.PackageKey{Registry: ref.Registry, Name: ref.Name, Version: ref.Version}
 	p := attest.Predicate{
@@ -60,7 +60,9 @@ func predicate(h Header, pk Package, findings []Finding, gm *api.GateMap) attest
 	} else {
 		mr := pk.ManifestReason
 		if mr == "" {
-			mr = "no_manifest"
+			// manifest.Compute always gives one or the other: a row with
+			// neither is not a verdict the service can sign.
+			return attest.Predicate{}, fmt.Errorf("%w: %s has neither a manifest hash nor a manifest reason", ErrAttestation, key.PURL())
 		}
 		p.Manifest.Reason = &mr
 	}
@@ -91,7 +93,7 @@ func predicate(h Header, pk Package, findings []Finding, gm *api.GateMap) attest
 			p.Appeals = append(p.Appeals, attest.Appeal{FindingID: f.ID, State: a.Status})
 		}
 	}
-	return p
+	return p, nil
 }
 
 // SignAttestations signs one attestation for every package of pub, after
@@ -119,7 +121,11 @@ func SignAttestations(ctx context.Context, pub *Publication, key *attest.Private
 		if d256 != pk.ArtifactSHA256 {
 			return fmt.Errorf("%w: %s: the stored artifact hashes to %s, the row says %s", ErrAttestation, pk.Package.Key(), d256, pk.ArtifactSHA256)
 		}
-		st, err := attest.NewStatement(predicate(pub.Header, pk, pub.Findings, &gm), d256, d512)
+		pred, err := predicate(pub.Header, pk, pub.Findings, &gm)
+		if err != nil {
+			return err
+		}
+		st, err := attest.NewStatement(pred, d256, d512)
 		if err != nil {
 			return fmt.Errorf("%w: %s: %v", ErrAttestation, pk.Package.Key(), err)
 		}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -70,5 +71,28 @@ func TestAttestationsWrittenAndRead(t *testing.T) {
 	}
 	if _, err := publish.Read(dir); !errors.Is(err, publish.ErrIncomplete) {
 		t.Fatalf("a changed attestations file: %v", err)
+	}
+}
+
+// TestAttestationRefusedWithoutManifest: a row with neither a manifest hash
+// nor a manifest reason is not signed (manifest.Compute always gives one of
+// them; an attestation never carries an invented reason).
+func TestAttestationRefusedWithoutManifest(t *testing.T) {
+	ctx := context.Background()
+	p := storetest.Publication("pub-nomf", "run-nomf", time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC))
+	pk := storetest.Package("npm", "@acme/files", "1.0.0", "graded", "A", nil, storetest.Tool("read", "readable", "Reads.", "none", ""))
+	pk.ManifestHash, pk.ManifestReason = "", ""
+	p.Packages = append(p.Packages, pk)
+	key, err := attest.GenerateKey(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	blobs := policy.MapBlobs{pk.ArtifactSHA256: []byte(pk.Package.Key())}
+	err = publish.SignAttestations(ctx, p, key, blobs)
+	if !errors.Is(err, publish.ErrAttestation) || !strings.Contains(err.Error(), "neither a manifest hash nor a manifest reason") {
+		t.Fatalf("signed a row with no manifest: %v", err)
+	}
+	if len(p.Attestations) != 0 {
+		t.Fatal("attestations were written for a refused publication")
 	}
 }
