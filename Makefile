@@ -40,6 +40,10 @@ verify: ## Fail when gofmt, go vet, staticcheck or generated code is not clean
 	$(GO) tool staticcheck ./...
 	$(GO) tool sqlc diff
 
+.PHONY: bench-ratio
+bench-ratio: ## Issue 14's ratio by the stable protocol: Python extraction over parsing alone, 7 pairs in their own processes (scripts/bench-ratio.sh -h)
+	scripts/bench-ratio.sh
+
 .PHONY: bench
 bench: ## Run the benchmarks (ratios against baselines measured in the same run)
 	$(GO) test -run '^$$' -bench . -benchmem -count 1 ./...
