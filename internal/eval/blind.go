@@ -11,6 +11,7 @@ package eval
 // taken by BlindCorpus from testdata/corpus/truth, never copied by hand.
 
 import (
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -137,13 +138,15 @@ func Jaccard(a, b map[string]bool) float64 {
 // CheckBlindCases checks the hand-written cases of the blind part against
 // the other parts (name -> cases): every hand case says test2; and none
 // shares an id, a source key, a description, or a near-duplicate (token
-// Jaccard at least NearDuplicateJaccard) with a case of another part. An
-// error names the blind case; for a part other than dev it names only the
-// part, so a failure never shows a test-part case.
+// Jaccard at least NearDuplicateJaccard) with a case of another part. The
+// error joins every problem found (errors.Is reads each), each naming the
+// blind case; for a part other than dev it names only the part, so a
+// failure never shows a test-part case.
 func CheckBlindCases(hand []Case, parts map[string][]Case) error {
+	var errs []error
 	for _, c := range hand {
 		if c.Split != SplitTest2 {
-			return fmt.Errorf("%w: blind case %s says split %q, not %s", ErrSplit, c.ID, c.Split, SplitTest2)
+			errs = append(errs, fmt.Errorf("%w: blind case %s says split %q, not %s", ErrSplit, c.ID, c.Split, SplitTest2))
 		}
 	}
 	names := make([]string, 0, len(parts))
@@ -169,13 +172,13 @@ func CheckBlindCases(hand []Case, parts map[string][]Case) error {
 		}
 		for _, c := range hand {
 			if id, ok := ids[c.ID]; ok {
-				return fmt.Errorf("%w: blind case id %s is also the id of %s", ErrCorpus, c.ID, who(id))
+				errs = append(errs, fmt.Errorf("%w: blind case id %s is also the id of %s", ErrCorpus, c.ID, who(id)))
 			}
 			if id, ok := keys[SourceKey(c.Source)]; ok {
-				return fmt.Errorf("%w: blind case %s has the source of %s", ErrSplit, c.ID, who(id))
+				errs = append(errs, fmt.Errorf("%w: blind case %s has the source of %s", ErrSplit, c.ID, who(id)))
 			}
 			if id, ok := descs[c.Description]; ok {
-				return fmt.Errorf("%w: blind case %s has the description of %s", ErrCorpus, c.ID, who(id))
+				errs = append(errs, fmt.Errorf("%w: blind case %s has the description of %s", ErrCorpus, c.ID, who(id)))
 			}
 			ct := Tokens(c.Description)
 			for i, ot := range toks {
@@ -188,10 +191,11 @@ func CheckBlindCases(hand []Case, parts map[string][]Case) error {
 					continue
 				}
 				if j := Jaccard(ct, ot); j >= NearDuplicateJaccard {
-					return fmt.Errorf("%w: blind case %s is a near-duplicate (token Jaccard %.2f) of %s", ErrCorpus, c.ID, j, who(other[i].ID))
+					errs = append(errs, fmt.Errorf("%w: blind case %s is a near-duplicate (token Jaccard %.2f) of %s", ErrCorpus, c.ID, j, who(other[i].ID)))
+					break
 				}
 			}
 		}
 	}
-	return nil
+	return errors.Join(errs...)
 }
