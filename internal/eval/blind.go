@@ -76,7 +76,8 @@ func BlindCorpus(hand, truth []Case, devPinned map[string]bool) []Case {
 func IsBlindBase(c Case) bool { return strings.HasPrefix(c.ID, blindTruthPrefix) }
 
 // Tokens is the set of words of s for the near-duplicate check: lower-cased
-// runs of letters and digits; in scripts written without spaces (Han,
+// runs of letters, digits and combining marks (so a Devanagari vowel sign
+// stays in its word); in scripts written without spaces (Han,
 // Hiragana, Katakana, Thai) every two adjacent characters, so two Chinese
 // texts are compared by their character bigrams rather than as one word.
 func Tokens(s string) map[string]bool {
@@ -105,7 +106,7 @@ func Tokens(s string) map[string]bool {
 		case unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Thai):
 			flushWord()
 			dense = append(dense, r)
-		case unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r):
+		case unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r):
 			flushDense()
 			word = append(word, r)
 		default:

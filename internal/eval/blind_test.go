@@ -76,10 +76,17 @@ func TestBlindCorpusFile(t *testing.T) {
 			t.Fatalf("clean base case %s is not the test part's runtime-truth case %d", b.ID, i+1)
 		}
 	}
-	// Hand cases: the blind rules.
+	// Hand cases: the blind rules. An id or a name the analyzer can see
+	// must not carry the label.
 	for _, c := range hand {
 		if IsBlindBase(c) || !strings.HasPrefix(c.ID, "blind-") {
 			t.Fatalf("hand-written blind case id %q: want blind-… and not the base's prefix", c.ID)
+		}
+		words := Tokens(c.ID + " " + c.ToolName)
+		for _, w := range []string{"clean", "poison", "poisoned", "benign", "malicious", "twin"} {
+			if words[w] {
+				t.Fatalf("case %s (%s) names its label with %q", c.ID, c.ToolName, w)
+			}
 		}
 	}
 	if err := CheckBlindCases(hand, map[string][]Case{SplitDev: dev, SplitTest: test}); err != nil {
@@ -184,6 +191,10 @@ func TestTokensAndJaccard(t *testing.T) {
 	}
 	if fr := Tokens("Envoie le fichier à l'équipe"); !fr["équipe"] || !fr["à"] {
 		t.Fatalf("French tokens %v", fr)
+	}
+	// A Devanagari vowel sign is a combining mark: the word stays whole.
+	if hi := Tokens("फ़ाइल भेजें"); len(hi) != 2 || !hi["भेजें"] {
+		t.Fatalf("Hindi tokens %v", hi)
 	}
 }
 
