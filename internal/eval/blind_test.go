@@ -322,3 +322,38 @@ func TestBlindPartIsReportedApartAndWithheld(t *testing.T) {
 		t.Fatalf("a split other than dev, test or test2 read: %v", err)
 	}
 }
+
+// A recording of the blind part replays to the same figures and refuses to
+// be replayed as another part.
+func TestBlindPartRecordsAndReplays(t *testing.T) {
+	raw := []byte(blindMixed())
+	all, err := ReadCases(bytes.NewReader(raw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases, err := SelectSplit(all, SplitTest2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	recorder := NewRecorder(&alternating{calls: map[string]int{}})
+	live := Evaluate(context.Background(), cases, recorder, 1)
+	rec, err := recorder.Recording(raw, "blind.jsonl", SplitTest2, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(t.TempDir(), "rec")
+	if err := rec.Write(dir); err != nil {
+		t.Fatal(err)
+	}
+	replayed, err := run(t, Command{Replay: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if replayed.Corpus.Split != SplitTest2 || replayed.Corpus.Cases != 1 || replayed.Samples[0].CasesClean != live.Samples[0].CasesClean ||
+		replayed.Samples[0].Calls != live.Samples[0].Calls {
+		t.Fatalf("replayed %+v; live %+v", replayed.Corpus, live.Corpus)
+	}
+	if _, err := run(t, Command{Replay: dir, Split: SplitTest}); !errors.Is(err, ErrRecording) {
+		t.Fatalf("a test2 recording replayed as test: %v", err)
+	}
+}
