@@ -4,12 +4,14 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/attestari/attestari/internal/analyzer"
+	"github.com/attestari/attestari/internal/vocab"
 )
 
 // TestBlindCorpusFile: testdata/eval/blind_cases.jsonl is the blind test
@@ -144,6 +146,18 @@ func TestBlindCorpusFile(t *testing.T) {
 		if kind != "tool" && perKind[kind] >= perKind["tool"] {
 			t.Fatalf("%d poisoned %s cases, not fewer than the %d tools", perKind[kind], kind, perKind["tool"])
 		}
+	}
+	// docs/model-check.md states the file it describes.
+	raw, err := os.ReadFile(filepath.Join(evalDir, BlindCorpusFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "model-check.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(doc, []byte(vocab.SHA256Hex(raw))) {
+		t.Fatalf("docs/model-check.md does not state the sha256 %s of %s; restate its counts", vocab.SHA256Hex(raw), BlindCorpusFile)
 	}
 	// Worked examples of the prompt are never measured.
 	ex, _ := analyzer.Examples()
