@@ -129,8 +129,8 @@ func validate(c Case) error {
 		return errors.New("a poisoned case has no expected spans")
 	case c.Kind == KindClean && len(c.ExpectedSpans) != 0:
 		return errors.New("a clean case has expected spans")
-	case c.Split != "" && c.Split != SplitDev && c.Split != SplitTest:
-		return fmt.Errorf("split %q is not dev or test", c.Split)
+	case c.Split != "" && c.Split != SplitDev && c.Split != SplitTest && c.Split != SplitTest2:
+		return fmt.Errorf("split %q is not dev, test or test2", c.Split)
 	}
 	for _, s := range c.ExpectedSpans {
 		if s.Text == "" || !strings.Contains(c.Description, s.Text) {
@@ -299,15 +299,15 @@ type Withheld struct {
 }
 
 // WithholdTestCases removes from the lists of misses and incorrect findings
-// every one of a test-part case, keeping their number: the figures of the
-// test part are reported, its texts are not, so reading a report never
-// shows anyone the cases an analyzer is measured on. Nothing is withheld
-// from a report with no test-part case.
+// every one of a case of a test part (test or test2, MeasuredOnly),
+// keeping their number: the figures of a test part are reported, its texts
+// are not, so reading a report never shows anyone the cases an analyzer is
+// measured on. Nothing is withheld from a report with no test-part case.
 func (r *Report) WithholdTestCases() {
 	w := Withheld{}
 	var ms []Miss
 	for _, m := range r.Misses {
-		if r.caseSplit[m.CaseID] == SplitTest {
+		if MeasuredOnly(r.caseSplit[m.CaseID]) {
 			w.Misses++
 			continue
 		}
@@ -315,7 +315,7 @@ func (r *Report) WithholdTestCases() {
 	}
 	var fs []FalsePositive
 	for _, f := range r.FalsePositives {
-		if r.caseSplit[f.CaseID] == SplitTest {
+		if MeasuredOnly(r.caseSplit[f.CaseID]) {
 			w.FalsePositives++
 			continue
 		}
@@ -837,10 +837,10 @@ func writeFigures(b *strings.Builder, s Sample, in string) {
 		in, holds(a.Holds), a.LabelledSpans, MinLabelledSpans, yes(a.LabelledSpansOK), MinPrecision, yes(a.PrecisionOK), MaxFPPer500Clean, yes(a.FPOK), a.CleanDescriptions, MinCleanControlSet, yes(a.CleanOK))
 }
 
-// sortedSplits is dev, test, then any other part, in that order.
+// sortedSplits is dev, test, test2, then any other part, in that order.
 func sortedSplits(m map[string]Sample) []string {
 	var out []string
-	for _, k := range []string{SplitDev, SplitTest, SplitAll} {
+	for _, k := range []string{SplitDev, SplitTest, SplitTest2, SplitAll} {
 		if _, ok := m[k]; ok {
 			out = append(out, k)
 		}

@@ -1,0 +1,30 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// --split test2 scores the blind test part alone, and --split all reports
+// it as a part of its own; the none analyzer is the one run on it.
+func TestEvalBlindSplitThroughCLI(t *testing.T) {
+	home := t.TempDir()
+	cases := filepath.Join(home, "cases.jsonl")
+	blind := `{"id":"b1","kind":"clean","surface_kind":"tool","tool_name":"q","description":"Reads one sensor.","expected_spans":[],"source":"written blind for this test","split":"test2"}` + "\n"
+	if err := os.WriteFile(cases, []byte(evalCorpus+blind), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, _ := runCLI(t, home, "eval", "--cases", cases, "--analyzer", "none", "--split", "test2")
+	if code != 1 || !strings.Contains(out, "corpus            1 cases: 0 poisoned") || !strings.Contains(out, "split test2)") {
+		t.Fatalf("--split test2: exit %d\n%s", code, out)
+	}
+	code, out, _ = runCLI(t, home, "eval", "--cases", cases, "--analyzer", "none", "--split", "all")
+	if code != 1 || !strings.Contains(out, "  split dev: 1 poisoned cases") || !strings.Contains(out, "  split test2: 0 poisoned cases with 0 spans, 1 clean") {
+		t.Fatalf("--split all: exit %d\n%s", code, out)
+	}
+	if code, _, errs := runCLI(t, home, "eval", "--cases", cases, "--analyzer", "none", "--split", "test3"); code != 2 || !strings.Contains(errs, "--split is dev, test, test2 or all") {
+		t.Fatalf("unknown split: exit %d, %s", code, errs)
+	}
+}
