@@ -139,6 +139,10 @@ type Hole struct {
 	End       int    `json:"end"`
 	Line      int    `json:"line"`
 	Source    string `json:"source"`
+	// FilledBy says who supplies the hole's bytes when the extractor can
+	// say: vocab.HoleFilledByClientArgument for the client's own prompt
+	// argument. Empty: the hole's bytes are not known (methodology §5.4).
+	FilledBy string `json:"filled_by,omitempty"`
 }
 
 // Entry is one item of a server's surface: a tool, a prompt, a prompt's

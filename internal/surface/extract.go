@@ -98,6 +98,9 @@ type extractor struct {
 	getPrompt      []getPromptHandler
 	getPromptDone  bool
 	decidedReturns int
+	// clientArgText > 0 while the messages of a prompt whose arguments are
+	// the client's own are read (jsclientargs.go).
+	clientArgText int
 }
 
 // Extract reads the tool surface of one package from fsys, whose members are

@@ -72,6 +72,10 @@ func project(s rundir.Surface) goldenSurface {
 			ge.SchemaKind = ""
 		}
 		for _, h := range e.Holes {
+			if h.FilledBy != "" {
+				ge.Holes = append(ge.Holes, h.Source+" (filled by "+h.FilledBy+")")
+				continue
+			}
 			ge.Holes = append(ge.Holes, h.Source)
 		}
 		for _, c := range e.Conditions {

@@ -270,7 +270,7 @@ func (x *extractor) templateTextAs(f *file, n nid, e *env, enc string) val {
 			start = f.end(c)
 			continue
 		}
-		parts = append(parts, holeText(f, c, expr, e))
+		parts = append(parts, x.clientHole(holeText(f, c, expr, e), f, expr, e)) // jsclientargs.go
 		start = f.end(c)
 	}
 	if end := f.end(n) - 1; end > start {
@@ -312,6 +312,9 @@ func (x *extractor) evalBinary(f *file, n nid, e *env) val {
 		case vObject, vArray, vFunc:
 			return l
 		}
+		if v, ok := x.clientEmptyAlternative(l, f, f.field(n, "right"), e); ok {
+			return v // args.topic || "" (jsclientargs.go)
+		}
 		return unknown("value chosen at run time (" + op + ")")
 	}
 	return unknown("result of the operator " + op)
@@ -341,7 +344,7 @@ func (x *extractor) evalIdent(f *file, n nid, name string, e *env) val {
 		}
 		return unknown("name " + name + " is not declared in the file")
 	}
-	return x.bindingValue(f, b, e)
+	return x.keepClientName(x.bindingValue(f, b, e), f, name) // jsclientargs.go
 }
 
 // binding is what a name at some node refers to.
@@ -606,6 +609,7 @@ func (x *extractor) destructure(f *file, pat, id nid, v val, e *env) val {
 		switch s.kind {
 		case 'p':
 			v, _ = x.getProp(v, s.prop, e)
+			v = x.keepClientProp(v, s.prop, "") // jsclientargs.go
 		case 'i':
 			els, ok := x.elements(v, e)
 			if !ok {
@@ -623,6 +627,7 @@ func (x *extractor) destructure(f *file, pat, id nid, v val, e *env) val {
 			if v.k == vUndefined {
 				v = x.eval(f, s.def, e)
 			}
+			v = notClient(v) // a default of the package may fill it (jsclientargs.go)
 		case 'r':
 			if v.k == vNeed {
 				return v
@@ -874,6 +879,7 @@ func (x *extractor) evalMember(f *file, n nid, e *env) val {
 		return unknown("environment variable")
 	}
 	v, _ := x.getProp(obj, key, e)
+	v = x.keepClientProp(v, key, lastName(f, f.field(n, "object"))) // jsclientargs.go
 	if v.k == vUndefined && obj.k == vInstance && f.kind(f.field(n, "object")) == "this" {
 		// A base class's method reading a member only its subclasses
 		// define: `this` is bound through the method's call sites
@@ -958,7 +964,9 @@ func (x *extractor) getProp(v val, key string, e *env) (val, bool) {
 			for i := len(v.parts) - 1; i >= 0; i-- {
 				p, found := x.getProp(v.parts[i], key, e)
 				if found {
-					return p, true
+					// A merged object's member may come from another part
+					// at run time (jsclientargs.go).
+					return notClient(p), true
 				}
 			}
 			for i := len(v.keys) - 1; i >= 0; i-- {

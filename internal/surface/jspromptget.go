@@ -99,7 +99,7 @@ func (x *extractor) promptGetTexts(f *file, at nid, name string, nameV val, e *e
 	}
 	params := val{k: vObject, n: none,
 		keys:  []string{"name", "arguments"},
-		props: []val{nameV, unknown("the prompt's arguments, given by the client")}}
+		props: []val{nameV, clientArguments("the prompt's arguments, given by the client")}} // jsclientargs.go
 	req := val{k: vObject, n: none,
 		keys:  []string{"method", "params"},
 		props: []val{unknown("the request's method"), params}}
@@ -108,6 +108,8 @@ func (x *extractor) promptGetTexts(f *file, at nid, name string, nameV val, e *e
 	// until its messages are read.
 	x.decidedReturns++
 	defer func() { x.decidedReturns-- }()
+	x.clientArgText++
+	defer func() { x.clientArgText-- }()
 	ret := x.call(h, []thunk{{v: &req}, {v: &extra}}, nil, he)
 	if c.needs(ret) {
 		return true

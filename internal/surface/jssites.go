@@ -1165,6 +1165,7 @@ func (x *extractor) promptSite(f *file, n nid, register bool, e *env, c *collect
 		return
 	}
 	ent.SchemaKind = SchemaNone
+	clientArgs := false // the callback gets the client's strings unchanged (jsclientargs.go)
 	if register {
 		if len(mid) >= 2 {
 			cfg := x.eval(f, mid[1], e)
@@ -1173,6 +1174,9 @@ func (x *extractor) promptSite(f *file, n nid, register bool, e *env, c *collect
 			}
 			if !x.fillFromConfig(&ent, cfg, f, mid[1], e, c, "argsSchema") {
 				return
+			}
+			if sv, found := x.getProp(cfg, "argsSchema", e); found {
+				clientArgs = x.plainStringShape(sv)
 			}
 		} else {
 			describe(&ent, val{}, false)
@@ -1200,10 +1204,11 @@ func (x *extractor) promptSite(f *file, n nid, register bool, e *env, c *collect
 				return
 			}
 			x.setSchema(&ent, sv, f, rest[0])
+			clientArgs = x.plainStringShape(sv)
 		}
 	}
 	c.entries = append(c.entries, ent)
-	x.promptTexts(f, n, ent.Name, handler, e, c)
+	x.promptTexts(f, n, ent.Name, handler, clientArgs, e, c)
 }
 
 // unreadMessages records a prompt's messages as one prompt_text whose text
@@ -1218,7 +1223,10 @@ func (c *collector) unreadMessages(f *file, at nid, prompt, reason string) {
 // promptTexts reads the literal message text a prompt handler returns; a
 // handler that builds its messages some other way yields one unreadable
 // prompt_text.
-func (x *extractor) promptTexts(f *file, at nid, prompt string, handler nid, e *env, c *collector) {
+//
+// With clientArgs the handler's first parameter is the client's arguments
+// as sent (jsclientargs.go).
+func (x *extractor) promptTexts(f *file, at nid, prompt string, handler nid, clientArgs bool, e *env, c *collector) {
 	unreadable := func(reason string) { c.unreadMessages(f, at, prompt, reason) }
 	if handler < 0 {
 		unreadable("no prompt handler the extractor can read")
@@ -1233,7 +1241,13 @@ func (x *extractor) promptTexts(f *file, at nid, prompt string, handler nid, e *
 		return
 	}
 	args := unknown("the prompt's arguments")
-	ret := x.call(h, []thunk{{v: &args}, {v: &args}}, nil, e)
+	if clientArgs {
+		args = clientArguments("the prompt's arguments")
+		x.clientArgText++
+		defer func() { x.clientArgText-- }()
+	}
+	extra := unknown("the prompt's arguments")
+	ret := x.call(h, []thunk{{v: &args}, {v: &extra}}, nil, e)
 	if c.needs(ret) {
 		return
 	}

@@ -59,6 +59,9 @@ type val struct {
 	// omit lists the keys a synthesized object leaves out of its parts:
 	// the rest of `{ a, ...rest } = v` is v without a.
 	omit []string
+	// client marks an unknown that is the client's own prompt argument,
+	// passed through unchanged (jsclientargs.go).
+	client bool
 }
 
 func unknown(reason string) val { return val{k: vUnknown, reason: reason} }
@@ -144,6 +147,9 @@ type seg struct {
 	// a name is ever resolved through them (nameText).
 	expr nid
 	env  *env
+	// client marks a hole filled by the client's own prompt argument
+	// (jsclientargs.go).
+	client bool
 }
 
 // textv is a text value: the concatenation of its segments.
@@ -195,7 +201,7 @@ func concatText(parts ...val) val {
 		}
 		if p.k != vText {
 			if p.k == vUnknown {
-				return p
+				return notClient(p) // joined with other text (jsclientargs.go)
 			}
 			return unknown("concatenation with a value that is not a string")
 		}
@@ -332,10 +338,14 @@ func describe(e *rundir.Entry, v val, present bool) {
 	var raw strings.Builder
 	for _, s := range v.txt.segs {
 		if s.hole {
-			e.Holes = append(e.Holes, rundir.Hole{
+			h := rundir.Hole{
 				RawOffset: raw.Len(), File: s.f.path, Start: s.start, End: s.end,
 				Line: s.f.line(s.start), Source: string(s.f.src[s.start:s.end]),
-			})
+			}
+			if s.client {
+				h.FilledBy = vocab.HoleFilledByClientArgument
+			}
+			e.Holes = append(e.Holes, h)
 			continue
 		}
 		if s.text == "" {

@@ -21,3 +21,8 @@ const (
 	StateUnreadable = "unreadable"
 	StateAbsent     = "absent"
 )
+
+// HoleFilledByClientArgument is what fills a hole of a prompt's message text
+// whose substitution is the client's own prompt argument, passed through
+// unchanged (methodology §5.4, 2.3.7): recorded as the hole's filled_by.
+const HoleFilledByClientArgument = "client_argument"

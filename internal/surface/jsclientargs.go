@@ -1,0 +1,170 @@
+package surface
+
+// A prompt's message text that substitutes the client's own prompt argument
+// (methodology §5.4, 2.3.7). The client sends a prompt's arguments with
+// prompts/get, and the user chose them: `Research ${args.topic}` has a hole
+// whose bytes are the user's, not the publisher's. Such a hole is recorded
+// with filled_by client_argument, and the gate does not refuse a prompt's
+// message text on holes of that kind alone. The hole is still a hole: it
+// contributes no bytes to description_raw, the verifier never matches inside
+// it, and every literal segment around it is examined as before.
+//
+// A hole is filled by the client only when its bytes can come from nowhere
+// else, so the mark is given and kept narrowly:
+//
+//   - it is given only to the arguments of a prompt handler the SDK hands the
+//     client's strings unchanged: the `request.params.arguments` of a
+//     prompts/get handler (the SDK validates them as a record of strings),
+//     and the first parameter of a `.prompt()` / `.registerPrompt()`
+//     callback whose argument shape is an object literal of plain zod
+//     strings (`z.string()` with only .optional, .describe, .nullable,
+//     .nullish, .min, .max, .length, .nonempty): any other schema can fill a
+//     value with the package's own text (`.default("...")`, an enum of the
+//     package's literals, a transform);
+//   - it follows a name, a member access and a call's parameter binding, and
+//     nothing else: a default in a destructuring pattern or a parameter, a
+//     property read from an object merged with the package's values
+//     (Object.assign, a spread), a concatenation, a conditional, a call on
+//     the value, all drop it;
+//   - it is dropped when the package may write the value first: a property
+//     of that name written anywhere in the package, the object written
+//     through a computed key or a builtin under the name it is read by, a
+//     name written anywhere in its file (the standard of §5.2's constants);
+//   - `arg || ""` and `arg ?? ""` keep it: the alternative adds no bytes.
+//
+// It is looked for only in the substitutions of templates read while such a
+// handler's messages are read, and only where the substitution is a name or
+// a member access.
+
+// clientArguments is the value a prompt handler's arguments take: not
+// resolved, and the client's own.
+func clientArguments(why string) val {
+	v := unknown(why)
+	v.client = true
+	return v
+}
+
+// notClient drops the mark: the value may hold the package's bytes.
+func notClient(v val) val {
+	v.client = false
+	return v
+}
+
+// clientHole marks the hole h of a template substitution expr as filled by
+// the client's argument when expr, read under e, is that argument.
+func (x *extractor) clientHole(h val, f *file, expr nid, e *env) val {
+	if x.clientArgText == 0 || expr < 0 || len(h.txt.segs) != 1 {
+		return h
+	}
+	switch f.kind(expr) {
+	case "identifier", "member_expression", "subscript_expression":
+	default:
+		return h
+	}
+	if v := x.eval(f, expr, e); v.k == vUnknown && v.client {
+		h.txt.segs[0].client = true
+	}
+	return h
+}
+
+// keepClientName drops the mark of a value read through a name that its
+// file writes somewhere (an assignment, an increment, a pattern, a loop
+// target): the package may have replaced the client's bytes.
+func (x *extractor) keepClientName(v val, f *file, name string) val {
+	if v.client && (f.facts == nil || x.constWritesOf(f).names[name] > 0) {
+		return notClient(v)
+	}
+	return v
+}
+
+// keepClientProp drops the mark of property key read from the client's
+// arguments when the package writes a property of that name anywhere, or
+// writes the object (read under the name obj, "" when it has none) through
+// a computed key or a builtin.
+func (x *extractor) keepClientProp(v val, key, obj string) val {
+	if v.client && (x.constPropWritten(key) > 0 || x.constObjectWritten(obj)) {
+		return notClient(v)
+	}
+	return v
+}
+
+// clientEmptyAlternative is `arg || ""` / `arg ?? ""`: the client's argument
+// or nothing.
+func (x *extractor) clientEmptyAlternative(l val, f *file, right nid, e *env) (val, bool) {
+	if !l.client {
+		return val{}, false
+	}
+	r := x.eval(f, right, e)
+	if s, ok := plainText(r); ok && s == "" {
+		return l, true
+	}
+	return val{}, false
+}
+
+// zodStringMods are the zod methods that leave a string as the client sent
+// it: validation and documentation only.
+var zodStringMods = map[string]bool{
+	"optional": true, "describe": true, "nullable": true, "nullish": true,
+	"min": true, "max": true, "length": true, "nonempty": true,
+}
+
+// plainStringShape reports whether sv, a prompt's argument shape, is an
+// object literal whose every member is a plain zod string, so the SDK hands
+// the callback the client's strings unchanged (or leaves them out).
+func (x *extractor) plainStringShape(sv val) bool {
+	if sv.k != vObject || sv.f == nil || sv.n < 0 || sv.f.lang == LangPython || sv.f.kind(sv.n) != "object" {
+		return false
+	}
+	f := sv.f
+	members := f.named(sv.n)
+	if len(members) == 0 {
+		return false
+	}
+	for _, m := range members {
+		if f.kind(m) != "pair" || f.kind(f.field(m, "key")) == "computed_property_name" {
+			return false
+		}
+		if !x.zodPlainString(f, f.field(m, "value"), sv.env) {
+			return false
+		}
+	}
+	return true
+}
+
+// zodPlainString reports whether n is `z.string()` followed only by the
+// methods of zodStringMods, z being zod's export.
+func (x *extractor) zodPlainString(f *file, n nid, e *env) bool {
+	for i := 0; i < 32 && n >= 0; i++ {
+		if f.kind(n) != "call_expression" {
+			return false
+		}
+		callee := f.field(n, "function")
+		if f.kind(callee) != "member_expression" {
+			return false
+		}
+		method := f.text(f.field(callee, "property"))
+		obj := f.field(callee, "object")
+		if zodStringMods[method] {
+			n = obj
+			continue
+		}
+		if method != "string" || len(f.args(n)) != 0 {
+			return false
+		}
+		z := x.eval(f, obj, e)
+		return z.k == vExternal && zodNamespace(z.spec)
+	}
+	return false
+}
+
+// zodNamespace reports whether spec (an external binding as importValue
+// writes it) is zod's namespace: `import { z } from "zod"`, `import * as z`,
+// a default import.
+func zodNamespace(spec string) bool {
+	for m := range zodModules {
+		if spec == m || spec == m+".z" || spec == m+".default" {
+			return true
+		}
+	}
+	return false
+}
