@@ -120,7 +120,7 @@ func renderText(w io.Writer, r *Report, o RenderOptions) error {
 		if sev == "" {
 			sev = f.SeverityAssigned
 		}
-		fmt.Fprintf(&b, "  %s %s %s/%s on %s %s at %s\n    %q\n", f.Decision, sev, f.Check, f.Tag, orNone(f.Kind), orNone(f.Entry), lines(f.File, f.LineStart, f.LineEnd), f.Excerpt)
+		fmt.Fprintf(&b, "  %s %s %s/%s on %s at %s\n    %q\n", f.Decision, sev, f.Check, f.Tag, findingSubject(f), findingPlace(f), f.Excerpt)
 	}
 	s := r.Surface
 	c := s.Counts
@@ -165,6 +165,20 @@ func renderText(w io.Writer, r *Report, o RenderOptions) error {
 	fmt.Fprintf(&b, "\nexit %d: %s\n", r.Exit.Code, r.Exit.Why)
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+func findingSubject(f Finding) string {
+	if f.Entry == "" {
+		return "the package"
+	}
+	return strings.ReplaceAll(orNone(f.Kind), "_", " ") + " " + f.Entry
+}
+
+func findingPlace(f Finding) string {
+	if f.InRecord {
+		return "registry record " + f.File
+	}
+	return lines(f.File, f.LineStart, f.LineEnd)
 }
 
 func gradeSuffix(g string) string {
@@ -233,7 +247,7 @@ func renderMarkdown(w io.Writer, r *Report) error {
 			if sev == "" {
 				sev = f.SeverityAssigned
 			}
-			fmt.Fprintf(&b, "| %s | %s | `%s` / `%s` | %s | %s | %s |\n", f.Decision, sev, f.Check, f.Tag, md(f.Entry), code(lines(f.File, f.LineStart, f.LineEnd)), code(f.Excerpt))
+			fmt.Fprintf(&b, "| %s | %s | `%s` / `%s` | %s | %s | %s |\n", f.Decision, sev, f.Check, f.Tag, md(findingSubject(f)), code(findingPlace(f)), code(f.Excerpt))
 		}
 	}
 	s, c := r.Surface, r.Surface.Counts

@@ -111,10 +111,13 @@ type Finding struct {
 	Kind             string `json:"surface_kind,omitempty"`
 	Entry            string `json:"entry_name,omitempty"`
 	File             string `json:"file"`
-	LineStart        int    `json:"line_start"`
-	LineEnd          int    `json:"line_end"`
-	Excerpt          string `json:"excerpt"`
-	Verification     string `json:"verification"`
+	// InRecord: File is a JSON pointer into the version's registry
+	// document (a provenance finding), not a member of the artifact.
+	InRecord     bool   `json:"in_registry_record,omitempty"`
+	LineStart    int    `json:"line_start"`
+	LineEnd      int    `json:"line_end"`
+	Excerpt      string `json:"excerpt"`
+	Verification string `json:"verification"`
 }
 
 // Surface is what the extractor read.
@@ -284,7 +287,7 @@ func Build(in BuildInput) Report {
 		}
 		r.Findings = append(r.Findings, Finding{ID: f.ID, Check: f.Check, Tag: f.Tag, Title: f.Title, Decision: f.Decision,
 			SeverityAssigned: f.SeverityAssigned, SeverityDecided: f.SeverityDecided, Kind: f.SurfaceKind, Entry: f.EntryName,
-			File: f.Evidence.Path, LineStart: f.Evidence.LineStart, LineEnd: f.Evidence.LineEnd, Excerpt: f.Evidence.Excerpt,
+			File: f.Evidence.Path, InRecord: !memberPath(f.Evidence.Path), LineStart: f.Evidence.LineStart, LineEnd: f.Evidence.LineEnd, Excerpt: f.Evidence.Excerpt,
 			Verification: f.Verification.Outcome})
 	}
 	sort.SliceStable(r.Findings, func(i, j int) bool {

@@ -74,8 +74,15 @@ func renderSARIF(w io.Writer, r *Report) error {
 			sev = f.SeverityAssigned
 		}
 		msg := fmt.Sprintf("%s (%s, %s) on %s %s: %q", f.Title, f.Decision, sev, orNone(f.Kind), orNone(f.Entry), f.Excerpt)
+		loc := location(f.File, f.LineStart, f.LineEnd, f.Excerpt)
+		if f.InRecord {
+			// The quote is in the registry's document of the version, which
+			// package.json (PKG-INFO) stands for in the repository.
+			loc = location(manifestFile(r), 0, 0, "")
+			msg += " (in the registry record at " + f.File + ")"
+		}
 		res := run.CreateResultForRule(id).WithLevel(findingLevel(f)).WithMessage(sarif.NewTextMessage(msg)).
-			WithLocations([]*sarif.Location{location(f.File, f.LineStart, f.LineEnd, f.Excerpt)})
+			WithLocations([]*sarif.Location{loc})
 		res.Properties = sarif.Properties{"finding_id": f.ID, "decision": f.Decision, "severity": sev, "verification": f.Verification}
 		res.PartialFingerprints = map[string]interface{}{"attestariFinding/v1": f.ID}
 	}
