@@ -284,7 +284,7 @@ func renderMarkdown(w io.Writer, r *Report) error {
 			fmt.Fprintf(&b, "| %s | %s | %s |\n", code(t.Name), t.Change, md(t.Gateway))
 		}
 	} else if r.AgainstNote != "" {
-		fmt.Fprintf(&b, "\nNo comparison: %s\n", md(r.AgainstNote))
+		fmt.Fprintf(&b, "\nAgainst a published version: %s.\n", md(r.AgainstNote))
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
