@@ -18,7 +18,6 @@ import (
 	"github.com/attestari/attestari/internal/evidence"
 	"github.com/attestari/attestari/internal/pipeline"
 	"github.com/attestari/attestari/internal/registry"
-	"github.com/attestari/attestari/internal/vocab"
 )
 
 // exitStatus ends a command with a chosen exit code; runMain prints its
@@ -125,7 +124,7 @@ func runCheck(ctx context.Context, e *env, target, format, against, output strin
 	// on standard error only when no report follows).
 	reportSaysIt := format == check.FormatText && output == ""
 	if !reportSaysIt {
-		fmt.Fprintln(e.stderr, vocab.CheckNotice)
+		fmt.Fprintln(e.stderr, check.Notice)
 	}
 	useColor := color && format == check.FormatText && output == "" && isTerminal(e.stdout) && e.getenv("NO_COLOR") == ""
 	progress := func(string) {}
@@ -148,7 +147,7 @@ func runCheck(ctx context.Context, e *env, target, format, against, output strin
 	rep, err := check.Run(ctx, o)
 	if err != nil {
 		if reportSaysIt {
-			fmt.Fprintln(e.stderr, vocab.CheckNotice)
+			fmt.Fprintln(e.stderr, check.Notice)
 		}
 		var ie *check.InputError
 		if errors.As(err, &ie) {

@@ -250,7 +250,7 @@ func TestCheckEndToEnd(t *testing.T) {
 					t.Fatalf("%s: exit %d, want %d\nstdout:\n%s\nstderr:\n%s", format, code, tc.code, out, errs)
 				}
 				first, _, _ := strings.Cut(out, "\n")
-				if !strings.Contains(first, vocab.CheckNotice) {
+				if !strings.Contains(first, check.Notice) {
 					t.Fatalf("%s: first line %q does not carry the notice", format, first)
 				}
 				switch format {
@@ -361,7 +361,7 @@ func TestCheckExitCodesAndErrors(t *testing.T) {
 			}
 			// Past the flags, every answer starts with the notice, an
 			// input error included.
-			if flagLevel := tc.name == "no target" || strings.HasPrefix(tc.name, "bad ") && tc.name != "bad registry spec"; !flagLevel && !strings.Contains(out+errs, vocab.CheckNotice) {
+			if flagLevel := tc.name == "no target" || strings.HasPrefix(tc.name, "bad ") && tc.name != "bad registry spec"; !flagLevel && !strings.Contains(out+errs, check.Notice) {
 				t.Fatalf("no notice:\n%s%s", out, errs)
 			}
 		})

@@ -11,3 +11,12 @@
 // reads, or able to change a grade. It must not import the store, the API
 // or the publication format.
 package check
+
+// SchemaName names the version of the report (`attestari check --format
+// json`, docs/check.schema.json). An additive change keeps it; any other
+// change names a new one.
+const SchemaName = "attestari-check-1"
+
+// Notice is the first line of every report, in every format (methodology
+// §17).
+const Notice = "attestari check: this result is not a grade and is not published; only the scheduled pass grades, from the registry's artifact."

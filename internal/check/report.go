@@ -11,7 +11,7 @@ import (
 )
 
 // Report is what `attestari check` tells a publisher, in the schema
-// vocab.CheckReportSchema (docs/check.schema.json). Every field is built
+// SchemaName (docs/check.schema.json). Every field is built
 // from the rows the pass's own stages and policy wrote; none decides.
 type Report struct {
 	// Notice says, every time, that the result is not a grade and is not
@@ -231,7 +231,7 @@ type BuildInput struct {
 // nothing (the verdict and every reason are the policy's).
 func Build(in BuildInput) Report {
 	r := Report{
-		Schema: vocab.CheckReportSchema, Notice: vocab.CheckNotice, Target: in.Target,
+		Schema: SchemaName, Notice: Notice, Target: in.Target,
 		Reasons: []Reason{}, Findings: []Finding{}, Capabilities: []Capability{}, Failures: []rundir.Failure{},
 		Manifest: Manifest{Tools: []manifest.ToolHash{}},
 		Surface:  Surface{Entries: []Entry{}, Advertised: []Advertised{}, Unresolved: []Place{}},

@@ -92,11 +92,3 @@ func GateEntryFor(code string) (GateEntry, bool) {
 	}
 	return GateEntry{}, false
 }
-
-// CheckReportSchema names the version of the publisher tool's report
-// (`attestari check --format json`, docs/check.schema.json).
-const CheckReportSchema = "attestari-check-1"
-
-// CheckNotice is the first line of every report of `attestari check`, in
-// every format (methodology §17).
-const CheckNotice = "attestari check: this result is not a grade and is not published; only the scheduled pass grades, from the registry's artifact."
