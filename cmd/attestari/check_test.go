@@ -1,6 +1,7 @@
 package main
 
 import (
+	"archive/zip"
 	"bytes"
 	"context"
 	"crypto/sha256"
@@ -381,5 +382,56 @@ func TestCheckExitCodesAndErrors(t *testing.T) {
 	}
 	if reps[0].Manifest.ManifestHash == "" || reps[0].Manifest.ManifestHash != reps[1].Manifest.ManifestHash || reps[0].Verdict.Grade != reps[1].Verdict.Grade {
 		t.Fatalf("directory %+v vs tarball %+v", reps[0].Manifest, reps[1].Manifest)
+	}
+}
+
+// TestCheckPython checks a hand-written FastMCP package as a directory
+// (pyproject.toml, packed as an sdist) and as a wheel written here: both are
+// read from the stand-in index as the pass reads PyPI, to the same tool.
+func TestCheckPython(t *testing.T) {
+	w := newCheckWorld(t)
+	src, err := os.ReadFile(filepath.Join(fixtures, "almanac-py", "src", "almanac_server", "server.py"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	for name, body := range map[string]string{
+		"almanac_server/__init__.py":                               "",
+		"almanac_server/server.py":                                 string(src),
+		"attestari_check_fixture_almanac-0.2.0.dist-info/METADATA": "Metadata-Version: 2.1\nName: attestari-check-fixture-almanac\nVersion: 0.2.0\n\nA fixture.\n",
+		"attestari_check_fixture_almanac-0.2.0.dist-info/WHEEL":    "Wheel-Version: 1.0\nRoot-Is-Purelib: true\nTag: py3-none-any\n",
+	} {
+		f, err := zw.Create(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := f.Write([]byte(body)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	wheel := filepath.Join(w.scratch, "attestari_check_fixture_almanac-0.2.0-py3-none-any.whl")
+	if err := os.WriteFile(wheel, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ target, kind, file string }{
+		{filepath.Join(fixtures, "almanac-py"), check.TargetDirectory, "src/almanac_server/server.py"},
+		{wheel, check.TargetWheel, "almanac_server/server.py"},
+	} {
+		code, out, errs := w.run(t, "--format", "json", "--against", "none", tc.target)
+		if code != check.ExitClean {
+			t.Fatalf("%s: exit %d\n%s\n%s", tc.target, code, out, errs)
+		}
+		var rep check.Report
+		if err := json.Unmarshal([]byte(out), &rep); err != nil {
+			t.Fatal(err)
+		}
+		if rep.Target.Registry != "pypi" || rep.Target.Kind != tc.kind || rep.Target.Name != "attestari-check-fixture-almanac" || rep.Verdict.Grade != "A" ||
+			len(rep.Surface.Entries) != 1 || rep.Surface.Entries[0].Name != "sunrise" || rep.Surface.Entries[0].File != tc.file {
+			t.Fatalf("%s: target %+v verdict %+v surface %+v", tc.target, rep.Target, rep.Verdict, rep.Surface.Entries)
+		}
 	}
 }
