@@ -62,7 +62,8 @@ type usageError struct{ msg string }
 func (u usageError) Error() string { return u.msg }
 
 func commands() []*command {
-	cmds := []*command{versionCommand(), checkCommand(), dbCommand(), decideCommand(), surfaceCommand(), publishCommand(), loadCommand(), appealCommand(), runCommand(), cycleCommand(), evalCommand(), keysCommand(), verifyCommand()}
+	cmds := []*command{versionCommand(), dbCommand(), decideCommand(), surfaceCommand(), publishCommand(), loadCommand(), appealCommand(), runCommand(), cycleCommand(), evalCommand(), keysCommand(), verifyCommand()}
+	cmds = append(cmds, checkCommand()) // the publisher's tool, check.go
 	cmds = append(cmds, extraCommands()...)
 	sort.Slice(cmds, func(i, j int) bool { return cmds[i].name < cmds[j].name })
 	return cmds
