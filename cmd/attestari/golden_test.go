@@ -31,6 +31,7 @@ func TestCLIGoldenOutputs(t *testing.T) {
 		{"no-command", nil, 2, true},
 		{"help", []string{"help"}, 0, false},
 		{"version", []string{"version"}, 0, false},
+		{"check-help", []string{"help", "check"}, 0, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, out, errs := runCLI(t, t.TempDir(), tc.args...)

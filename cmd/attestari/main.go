@@ -30,6 +30,16 @@ type command struct {
 	example string
 	flags   func(fs *flag.FlagSet) // declares the flags
 	run     func(ctx context.Context, env *env, fs *flag.FlagSet) error
+	// usageExit is the exit code of a usage error; 0 means 2. `check`
+	// keeps 2 for a refusal, so its usage errors exit 3.
+	usageExit int
+}
+
+func (c *command) usageCode() int {
+	if c.usageExit != 0 {
+		return c.usageExit
+	}
+	return 2
 }
 
 // env is what every command may use: output streams and configuration.
@@ -53,6 +63,7 @@ func (u usageError) Error() string { return u.msg }
 
 func commands() []*command {
 	cmds := []*command{versionCommand(), dbCommand(), decideCommand(), surfaceCommand(), publishCommand(), loadCommand(), appealCommand(), runCommand(), cycleCommand(), evalCommand(), keysCommand(), verifyCommand()}
+	cmds = append(cmds, checkCommand()) // the publisher's tool, check.go
 	cmds = append(cmds, extraCommands()...)
 	sort.Slice(cmds, func(i, j int) bool { return cmds[i].name < cmds[j].name })
 	return cmds
@@ -109,14 +120,21 @@ func runMain(ctx context.Context, e *env, args []string) int {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
 		}
-		return 2
+		return c.usageCode()
 	}
 	if err := c.run(ctx, e, fs); err != nil {
 		var ue usageError
 		if errors.As(err, &ue) {
 			fmt.Fprintf(e.stderr, "attestari %s: %s\n\n", c.name, ue.msg)
 			printHelp(e.stderr, c, fs)
-			return 2
+			return c.usageCode()
+		}
+		var ec interface{ ExitCode() int }
+		if errors.As(err, &ec) {
+			if msg := err.Error(); msg != "" {
+				fmt.Fprintf(e.stderr, "attestari %s: %s\n", c.name, msg)
+			}
+			return ec.ExitCode()
 		}
 		fmt.Fprintf(e.stderr, "attestari %s: %v\n", c.name, err)
 		return 1
