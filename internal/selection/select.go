@@ -318,8 +318,10 @@ func (r *run) fromNames(ctx context.Context) (npmE, pypiE []*entry, err error) {
 		if n.registry == pipeline.RegistryPyPI {
 			k = n.registry + ":" + registry.NormalizePyPIName(n.name)
 		}
-		if first, dup := seen[k]; dup {
-			r.exclude(n.registry, n.name, vocab.ExcludedDuplicateCandidate, fmt.Sprintf("line %d repeats line %d of the name list", n.line, first), 0)
+		if _, dup := seen[k]; dup {
+			// One package, listed again: it keeps its first place. It is
+			// not excluded, since it is the package selected or excluded
+			// under its first line.
 			continue
 		}
 		seen[k] = n.line
@@ -428,9 +430,8 @@ func (r *run) searchPyPI(ctx context.Context) ([]*entry, error) {
 			continue
 		}
 		k := registry.NormalizePyPIName(n)
-		if first, dup := seen[k]; dup {
-			r.exclude(pipeline.RegistryPyPI, n, vocab.ExcludedDuplicateCandidate, "the index also lists it as "+first, 0)
-			continue
+		if _, dup := seen[k]; dup {
+			continue // a second spelling of one project keeps the first's place
 		}
 		seen[k] = n
 		out = append(out, &entry{reg: pipeline.RegistryPyPI, name: n, order: len(out)})
@@ -797,7 +798,7 @@ func lastWholeMonth(now time.Time) *pipeline.Window {
 func (r *run) rankingRule(npmByFigure, pypiByFigure bool) string {
 	var parts []string
 	if r.o.Names != nil {
-		parts = append(parts, "source: the name list (one package a line, npm unless written pypi:NAME), a name repeated excluded as duplicate_candidate")
+		parts = append(parts, "source: the name list (one package a line, npm unless written pypi:NAME; a name listed again, under PEP 503 for PyPI, keeps its first place)")
 	} else {
 		var src []string
 		if r.o.SearchNPM {

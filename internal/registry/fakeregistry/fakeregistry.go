@@ -83,6 +83,10 @@ type Fake struct {
 	faults   map[string][]*Fault     // by decoded path
 	requests []Request
 	seq      int
+	// search and downloads are what SetSearch and SetDownloads serve
+	// (selection.go).
+	search    map[string][]SearchResult
+	downloads map[string]int64
 }
 
 // New returns an empty fake registry.
@@ -213,6 +217,16 @@ func (f *Fake) route(r *http.Request) (int, string, []byte) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	path := r.URL.Path
+	switch {
+	case path == PyPIIndexPath:
+		return f.simpleRoot(r)
+	case strings.HasPrefix(path, "/downloads/point/"):
+		return f.downloadsPoint(path)
+	case path == NPMSearchPath:
+		if status, ctype, body, ok := f.searchPaged(r.URL.Query()); ok {
+			return status, ctype, body
+		}
+	}
 	if strings.HasPrefix(path, "/pypi/") || strings.HasPrefix(path, "/simple/") ||
 		strings.HasPrefix(path, "/integrity/") || strings.HasPrefix(path, "/files/") {
 		if status, ctype, body, ok := f.servePyPI(r); ok {
