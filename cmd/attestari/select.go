@@ -53,7 +53,7 @@ docs/candidates.md for it and for the selection record.`,
 		example: "attestari select --out candidates.json\n" +
 			"attestari select --names testdata/pass/npm-names.txt --top 200 --out candidates.json\n" +
 			"attestari select --out candidates.json --resume\n" +
-			"attestari select --replay testdata/select/recording --out /tmp/candidates.json",
+			"attestari select --replay candidates.json.record --out again.json",
 		flags: func(fs *flag.FlagSet) {
 			f.out = fs.String("out", "", "candidates file to write (written whole, or not at all)")
 			f.names = fs.String("names", "", "select from this list of names instead of searching")

@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"sort"
 	"sync"
 	"time"
 
@@ -181,6 +182,20 @@ func (r *Recording) DownloadsAPI() bool { return r.downloadsAPI }
 
 // IsReplay reports whether the recording answers in place of the network.
 func (r *Recording) IsReplay() bool { return r.replay }
+
+// inputs returns the keys of the input files the recording read, sorted.
+func (r *Recording) inputs() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var out []string
+	for k, ex := range r.byKey {
+		if ex.Kind == vocab.KindSelectionInput {
+			out = append(out, k)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
 
 // Len is how many exchanges the recording holds.
 func (r *Recording) Len() int {

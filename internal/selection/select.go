@@ -133,6 +133,7 @@ type run struct {
 	conf     *Conflicts
 
 	useAPI                               bool
+	inputsRead                           map[string]bool
 	searchFigures, apiFigures, dsFigures bool
 	firstSearch                          time.Time
 }
@@ -165,7 +166,7 @@ func Select(ctx context.Context, o Options) (*Result, error) {
 	if o.Names == nil && !o.SearchNPM && !o.SearchPyPI {
 		return nil, errors.New("selection.Select: no source: search npm, search PyPI or give a name list")
 	}
-	r := &run{o: o, now: o.Recording.Now().UTC(), docs: map[string]*npmDoc{}, useAPI: o.Downloads != nil}
+	r := &run{o: o, now: o.Recording.Now().UTC(), docs: map[string]*npmDoc{}, inputsRead: map[string]bool{}, useAPI: o.Downloads != nil}
 	if o.Recording.IsReplay() {
 		r.useAPI = o.Recording.DownloadsAPI()
 	} else if o.Recording.DownloadsAPI() != r.useAPI {
@@ -227,6 +228,15 @@ func Select(ctx context.Context, o Options) (*Result, error) {
 	}
 	if err := r.walkPyPI(ctx, pypiRanked); err != nil {
 		return nil, err
+	}
+	if o.Recording.IsReplay() {
+		// A replay given fewer inputs than the recording read (no conflicts
+		// list, say) would draw another list from the same answers.
+		for _, k := range o.Recording.inputs() {
+			if !r.inputsRead[k] {
+				return nil, fmt.Errorf("%w: the recording was made with the %s, which this replay is not given", ErrNotRecorded, k)
+			}
+		}
 	}
 	return r.result(npmByFigure, pypiByFigure)
 }
@@ -296,6 +306,7 @@ func (r *run) input(_ context.Context, label string, in *Input) error {
 			return err
 		}
 	}
+	r.inputsRead[key] = true
 	r.fetched = append(r.fetched, pipeline.Fetch{Source: key, At: ex.At.UTC()})
 	return nil
 }
