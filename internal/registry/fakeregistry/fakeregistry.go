@@ -18,7 +18,10 @@
 //	      /{name}/{version}                         version manifest
 //	      /{name}/-/{basename}-{version}.tgz        tarball
 //	      /-/npm/v1/attestations/{name}@{version}   attestations
-//	PyPI  /pypi/{name}/json, /pypi/{name}/{version}/json   JSON API
+//	      /-/v1/search?text=&size=&from=            search (paged, with downloads.monthly, for a query set with SetSearch)
+//	      /downloads/point/{from}:{to}/{name}       the downloads API (SetDownloads)
+//	PyPI  /simple/                                         the index root: PEP 691 JSON, or PEP 503 HTML
+//	      /pypi/{name}/json, /pypi/{name}/{version}/json   JSON API
 //	      /simple/{name}/                                  PEP 691 JSON (HTML without the JSON Accept)
 //	      /integrity/{name}/{version}/{filename}/provenance PEP 740 provenance
 //	      /files/{name}/{version}/{filename}                distribution files
