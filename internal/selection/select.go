@@ -133,6 +133,7 @@ type run struct {
 	conf     *Conflicts
 
 	useAPI                               bool
+	truncated                            []string // queries read to the page cap
 	inputsRead                           map[string]bool
 	searchFigures, apiFigures, dsFigures bool
 	firstSearch                          time.Time
@@ -391,6 +392,9 @@ func (r *run) searchNPM(ctx context.Context) ([]*entry, error) {
 			if len(sp.Objects) < PageSize || (sp.Total > 0 && int64(from+PageSize) >= sp.Total) {
 				break
 			}
+			if page == r.o.MaxPages-1 {
+				r.truncated = append(r.truncated, fmt.Sprintf("%q (%d results, %d read)", q, sp.Total, from+len(sp.Objects)))
+			}
 		}
 	}
 	// A name the registry would refuse to be asked for cannot be examined.
@@ -644,6 +648,24 @@ func npmFacts(name string, p *registry.Packument) packageFacts {
 	return f
 }
 
+// conflictFieldProblems lists the packument's ill-typed members that the
+// conflicts rule reads (maintainers, publishers, authors, repositories, or a
+// version that did not decode at all); a dist problem is not one.
+func conflictFieldProblems(p *registry.Packument) []string {
+	var out []string
+	for _, pr := range p.Problems {
+		path, _, _ := strings.Cut(pr, ": ")
+		switch {
+		case path == "maintainers", strings.HasPrefix(path, "maintainers["), path == "repository", path == "versions":
+		case strings.HasPrefix(path, "versions.") && !strings.HasSuffix(path, ".dist"):
+		default:
+			continue
+		}
+		out = append(out, path)
+	}
+	return out
+}
+
 // repositoryOf is the normalised repository (and directory) the release
 // declares, "" when it declares none.
 func repositoryOf(p *registry.Packument, version string) string {
@@ -678,6 +700,12 @@ func (r *run) walkNPM(ctx context.Context, ranked, surfaced []*entry) error {
 		}
 		if d.reason != "" {
 			r.exclude(e.reg, e.name, d.reason, d.detail, e.rank)
+			continue
+		}
+		if ill := conflictFieldProblems(d.p); r.conf != nil && len(ill) > 0 {
+			// The conflicts rule cannot be applied to a field it cannot
+			// read, so the package cannot be shown not to be Attestari's.
+			r.exclude(e.reg, e.name, vocab.ExcludedMalformedAtRegistry, "fields the conflicts rule reads are ill-typed in its packument: "+strings.Join(ill, "; "), e.rank)
 			continue
 		}
 		if m := r.conf.match(npmFacts(e.name, d.p)); len(m) > 0 {
@@ -819,6 +847,9 @@ func (r *run) rankingRule(npmByFigure, pypiByFigure bool) string {
 			src = append(src, "the PyPI simple index's project names whose PEP 503 form holds a PyPI query's words as consecutive hyphen-separated parts")
 		}
 		parts = append(parts, "query set "+r.o.Queries.Name+"; source: "+strings.Join(src, "; and ")+"; the union per registry, one entry a name")
+		if len(r.truncated) > 0 {
+			parts = append(parts, "read to the page cap: "+strings.Join(r.truncated, ", "))
+		}
 	}
 	if npmByFigure {
 		fig := "the first search answer's downloads.monthly that carries one (the registry states no window for it; the window recorded is the 30 days before the first search page)"

@@ -576,3 +576,62 @@ func TestMatchesPyPIQuery(t *testing.T) {
 		}
 	}
 }
+
+// TestIllTypedConflictFields: with a conflicts list configured, a package
+// whose maintainers cannot be read cannot be shown not to be Attestari's,
+// so it is excluded as malformed_at_registry; an ill-typed dist is not
+// such a field.
+func TestIllTypedConflictFields(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/-/v1/search":
+			_, _ = w.Write([]byte(`{"objects": [{"package": {"name": "odd"}, "downloads": {"monthly": 3}}, {"package": {"name": "dist-odd"}, "downloads": {"monthly": 2}}], "total": 2}`))
+		case "/odd":
+			_, _ = w.Write([]byte(`{"name": "odd", "maintainers": 7, "versions": {"1.0.0": {"name": "odd", "version": "1.0.0"}}}`))
+		case "/dist-odd":
+			_, _ = w.Write([]byte(`{"name": "dist-odd", "versions": {"1.0.0": {"name": "dist-odd", "version": "1.0.0", "dist": 5}}}`))
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	defer srv.Close()
+	w := newWorld(t)
+	npm, _ := registry.NewNPM(srv.URL, w.opts)
+	o := w.options(t, "q")
+	o.NPM = npm
+	o.Conflicts = input("c.json", `{"schema": "attestari.conflicts/v1", "accounts": ["attestari"]}`)
+	res, err := Select(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e := exclusionOf(t, res.Candidates, "odd"); e.Reason != vocab.ExcludedMalformedAtRegistry || !strings.Contains(e.Detail, "maintainers") {
+		t.Errorf("odd: %+v", e)
+	}
+	if got := selected(res.Candidates); !slices.Equal(got, []string{"dist-odd@1.0.0"}) {
+		t.Errorf("selected %v", got)
+	}
+}
+
+// TestPageCapIsStated: a query read to --max-pages says so in the ranking
+// rule, with how much it read of its total.
+func TestPageCapIsStated(t *testing.T) {
+	w := newWorld(t)
+	var results []fakeregistry.SearchResult
+	for i := 0; i < 600; i++ {
+		results = append(results, fakeregistry.SearchResult{Name: fmt.Sprintf("p%03d", i), Monthly: n64(int64(i))})
+	}
+	w.fake.SetSearch("q", results)
+	w.fake.AddNPM("p499", "1.0.0", []byte("p"), fakeregistry.NPMOptions{})
+	o := w.options(t, "q")
+	o.MaxPages, o.Top = 2, 1
+	res, err := Select(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(res.Candidates.Selection.RankingRule, `read to the page cap: "q" (600 results, 500 read)`) {
+		t.Errorf("ranking rule: %s", res.Candidates.Selection.RankingRule)
+	}
+	if got := selected(res.Candidates); !slices.Equal(got, []string{"p499@1.0.0"}) {
+		t.Errorf("selected %v", got)
+	}
+}
