@@ -635,3 +635,40 @@ func TestPageCapIsStated(t *testing.T) {
 		t.Errorf("selected %v", got)
 	}
 }
+
+// TestNothingSelected: a selection whose every package is excluded is an
+// error that says so, with the counts, and draws no file.
+func TestNothingSelected(t *testing.T) {
+	w := newWorld(t)
+	o := w.options(t)
+	o.SearchNPM, o.Names = false, input("names.txt", "gone-a\ngone-b\n")
+	res, err := Select(context.Background(), o)
+	if !errors.Is(err, ErrNothingSelected) || !strings.Contains(err.Error(), "not_found_at_registry 2") || res.Bytes != nil {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+// TestCreateReplacesAnOldRecording: a fresh selection over the directory of
+// an earlier one starts from nothing (the weekly pass reruns into one home).
+func TestCreateReplacesAnOldRecording(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "rec")
+	rec, err := Create(dir, t0, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := rec.Add(Exchange{Kind: vocab.KindNPMPackument, Key: "npm packument a", Outcome: vocab.RecordOK, At: t0}, []byte("{}")); err != nil {
+		t.Fatal(err)
+	}
+	rec.Close()
+	rec, err = Create(dir, t0.Add(time.Hour), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rec.Close()
+	if rec.Len() != 0 || !rec.Now().Equal(t0.Add(time.Hour)) {
+		t.Fatalf("the new recording holds %d exchanges, now %v", rec.Len(), rec.Now())
+	}
+	if _, _, ok, _ := rec.Lookup("npm packument a"); ok {
+		t.Fatal("an answer of the old recording is still served")
+	}
+}
