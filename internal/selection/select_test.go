@@ -672,3 +672,34 @@ func TestCreateReplacesAnOldRecording(t *testing.T) {
 		t.Fatal("an answer of the old recording is still served")
 	}
 }
+
+// TestPyPIIndexServedAsHTML: an index that answers the root in PEP 503
+// HTML whatever is asked is read through its anchors.
+func TestPyPIIndexServedAsHTML(t *testing.T) {
+	fake := fakeregistry.New()
+	fake.AddPyPI("mcp-server-a", "1.0", []fakeregistry.PyPIFile{{Filename: "a-1.0.tar.gz", Content: []byte("a")}}, fakeregistry.PyPIOptions{})
+	fake.AddPyPI("other", "1.0", []fakeregistry.PyPIFile{{Filename: "o-1.0.tar.gz", Content: []byte("o")}}, fakeregistry.PyPIOptions{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == fakeregistry.PyPIIndexPath {
+			r.Header.Del("Accept") // this index serves HTML only
+		}
+		fake.ServeHTTP(w, r)
+	}))
+	defer srv.Close()
+	w := newWorld(t)
+	pypi, _ := registry.NewPyPI(srv.URL, w.opts)
+	o := w.options(t)
+	o.SearchNPM, o.SearchPyPI, o.PyPI = false, true, pypi
+	o.PyPIDownloads = input("d.csv", "project,download_count\nmcp-server-a,5\n")
+	o.Window = &pipeline.Window{From: "2026-11-01", To: "2026-11-30"}
+	res, err := Select(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := selected(res.Candidates); !slices.Equal(got, []string{"mcp-server-a@1.0"}) || len(res.Candidates.Excluded) != 0 {
+		t.Fatalf("selected %v, excluded %+v", got, res.Candidates.Excluded)
+	}
+	if ex, _, ok, _ := o.Recording.Lookup("pypi simple index"); !ok || ex.ContentType != "text/html" {
+		t.Fatalf("the index root was not read as HTML: %+v", ex)
+	}
+}
