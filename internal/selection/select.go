@@ -302,6 +302,12 @@ func (r *run) input(_ context.Context, label string, in *Input) error {
 		if rec.IsReplay() {
 			return fmt.Errorf("%w: %s %s (sha256:%s) is not the file the recording was made with", ErrNotRecorded, label, in.Path, in.SHA256)
 		}
+		for _, k := range rec.inputs() {
+			if strings.HasPrefix(k, label+" sha256:") {
+				return fmt.Errorf("%w: %s was made with another %s (%s) than %s (sha256:%s): resume with that file, or select afresh without --resume",
+					ErrRecording, rec.Dir(), label, strings.TrimPrefix(k, label+" "), in.Path, in.SHA256)
+			}
+		}
 		ex = Exchange{Kind: vocab.KindSelectionInput, Key: key, Outcome: vocab.RecordOK, SHA256: in.SHA256, NoBody: true, At: r.o.Clock().UTC()}
 		if err := rec.Add(ex, nil); err != nil {
 			return err

@@ -703,3 +703,25 @@ func TestPyPIIndexServedAsHTML(t *testing.T) {
 		t.Fatalf("the index root was not read as HTML: %+v", ex)
 	}
 }
+
+// TestResumeRefusesAnotherInput: answers recorded for one name list are
+// not reused for another.
+func TestResumeRefusesAnotherInput(t *testing.T) {
+	w := newWorld(t)
+	w.fake.AddNPM("a", "1.0.0", []byte("a"), fakeregistry.NPMOptions{})
+	o := w.options(t)
+	o.SearchNPM, o.Names = false, input("names.txt", "a\n")
+	if _, err := Select(context.Background(), o); err != nil {
+		t.Fatal(err)
+	}
+	o.Recording.Close()
+	rec, err := Resume(o.Recording.Dir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rec.Close()
+	o.Recording, o.Names = rec, input("names.txt", "a\nb\n")
+	if _, err := Select(context.Background(), o); !errors.Is(err, ErrRecording) || !strings.Contains(err.Error(), "another name list") {
+		t.Fatalf("err = %v", err)
+	}
+}
