@@ -174,6 +174,10 @@ func Select(ctx context.Context, o Options) (*Result, error) {
 		return nil, fmt.Errorf("%w: %s was recorded %s the downloads API and this selection runs %s it: resume with the configuration the recording was made with ($%s)",
 			ErrRecording, o.Recording.Dir(), withOrWithout(o.Recording.DownloadsAPI()), withOrWithout(r.useAPI), registry.EnvNPMDownloadsURL)
 	}
+	if o.Window != nil && !r.useAPI && o.PyPIDownloads == nil {
+		return nil, fmt.Errorf("%w: a window is the download window of the downloads API ($%s) or of a PyPI dataset, and this selection reads neither: drop --window",
+			ErrInput, registry.EnvNPMDownloadsURL)
+	}
 	if o.Window == nil && r.useAPI {
 		r.o.Window = lastWholeMonth(r.now)
 	}

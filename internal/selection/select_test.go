@@ -725,3 +725,14 @@ func TestResumeRefusesAnotherInput(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 }
+
+// TestWindowWithoutASourceForIt: a window no figure will be read over is
+// refused rather than written beside figures of another window.
+func TestWindowWithoutASourceForIt(t *testing.T) {
+	w := newWorld(t)
+	o := w.options(t, "q")
+	o.Window = &pipeline.Window{From: "2026-10-01", To: "2026-10-31"}
+	if _, err := Select(context.Background(), o); !errors.Is(err, ErrInput) || !strings.Contains(err.Error(), "drop --window") {
+		t.Fatalf("err = %v", err)
+	}
+}
