@@ -280,6 +280,8 @@ func (r *run) exchange(ctx context.Context, kind, key string, keepMalformed bool
 		ex.Outcome, ex.ContentType, body = vocab.RecordNotFound, "", nil
 	case keepMalformed && errors.Is(err, registry.ErrMalformed) && resp.Body != nil:
 		ex.Outcome, body = vocab.RecordMalformed, resp.Body
+	case keepMalformed && errors.Is(err, registry.ErrTooLarge):
+		ex.Outcome, ex.ContentType, body = vocab.RecordTooLarge, "", nil
 	case errors.Is(err, context.Canceled), errors.Is(err, registry.ErrNotConfigured):
 		return ex, nil, err
 	default:
@@ -593,6 +595,8 @@ func (r *run) npmDocument(ctx context.Context, name string) (*npmDoc, error) {
 	switch ex.Outcome {
 	case vocab.RecordNotFound:
 		d.reason, d.detail = vocab.ExcludedNotFoundAtRegistry, "the registry answered 404 or 410 for its packument"
+	case vocab.RecordTooLarge:
+		d.reason, d.detail = vocab.ExcludedMalformedAtRegistry, "its packument is larger than the registry client's document cap, so it cannot be read whole"
 	default:
 		p, err := registry.ParsePackument(body)
 		if err != nil {
@@ -788,6 +792,10 @@ func (r *run) walkPyPI(ctx context.Context, ranked []*entry) error {
 		}
 		if ex.Outcome == vocab.RecordNotFound {
 			r.exclude(e.reg, e.name, vocab.ExcludedNotFoundAtRegistry, "the index answered 404 or 410 for its JSON document", e.rank)
+			continue
+		}
+		if ex.Outcome == vocab.RecordTooLarge {
+			r.exclude(e.reg, e.name, vocab.ExcludedMalformedAtRegistry, "its JSON document is larger than the registry client's document cap, so it cannot be read whole", e.rank)
 			continue
 		}
 		p, err := registry.ParsePyPIProject(body)

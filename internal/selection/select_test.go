@@ -736,3 +736,25 @@ func TestWindowWithoutASourceForIt(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 }
+
+// TestPackumentPastTheCap: a packument larger than the client's cap
+// cannot be read whole; it excludes its package, recorded, and does not
+// stop the selection.
+func TestPackumentPastTheCap(t *testing.T) {
+	w := newWorld(t)
+	w.fake.SetSearch("q", []fakeregistry.SearchResult{{Name: "huge", Monthly: n64(9)}, {Name: "small", Monthly: n64(1)}})
+	w.fake.AddNPM("huge", "1.0.0", []byte("h"), fakeregistry.NPMOptions{Extra: map[string]any{"readme": strings.Repeat("x", 4096)}})
+	w.fake.AddNPM("small", "1.0.0", []byte("s"), fakeregistry.NPMOptions{})
+	w.opts.MaxDocumentBytes = 2048
+	o := w.options(t, "q")
+	res, err := Select(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e := exclusionOf(t, res.Candidates, "huge"); e.Reason != vocab.ExcludedMalformedAtRegistry || !strings.Contains(e.Detail, "cap") {
+		t.Errorf("huge: %+v", e)
+	}
+	if got := selected(res.Candidates); !slices.Equal(got, []string{"small@1.0.0"}) {
+		t.Errorf("selected %v", got)
+	}
+}
