@@ -44,9 +44,9 @@ func selectFake() *fakeregistry.Fake {
 		return out
 	}
 	q := selection.Queries1.NPM
-	f.SetSearch(q[0], res("@acme/server-files", "server-files", "weather-mcp", "mcp-kit-sdk", "ghost-mcp"))
-	f.SetSearch(q[1], res("weather-mcp", "notes-mcp-server", "attestari-probe-mcp"))
-	f.SetSearch(q[2], res("@acme/server-files", "beta-only-mcp"))
+	f.SetSearch(q[0], res("@acme/server-vault", "server-vault", "forecast-mcp", "mcp-kit-sdk", "ghost-mcp"))
+	f.SetSearch(q[1], res("forecast-mcp", "notes-mcp-server", "attestari-probe-mcp"))
+	f.SetSearch(q[2], res("@acme/server-vault", "beta-only-mcp"))
 	f.SetSearch(q[3], nil)
 	f.SetSearch(q[4], res("notes-mcp-server", "tiny-mcp"))
 	f.SetSearch(q[5], nil)
@@ -57,25 +57,25 @@ func selectFake() *fakeregistry.Fake {
 		}
 		f.AddNPM(name, version, []byte(name+version), o)
 	}
-	add("@acme/server-files", "1.2.0", "git+https://code.example/acme/servers.git", nil)
-	add("server-files", "0.9.0", "https://code.example/acme/servers", nil)
-	add("weather-mcp", "2.0.0", "https://code.example/wx/weather-mcp", nil)
-	add("weather-mcp", "2.1.0-next.1", "https://code.example/wx/weather-mcp", nil)
+	add("@acme/server-vault", "1.2.0", "git+https://code.example/acme/servers.git", nil)
+	add("server-vault", "0.9.0", "https://code.example/acme/servers", nil)
+	add("forecast-mcp", "2.0.0", "https://code.example/fc/forecast-mcp", nil)
+	add("forecast-mcp", "2.1.0-next.1", "https://code.example/fc/forecast-mcp", nil)
 	add("mcp-kit-sdk", "5.0.1", "https://code.example/kit/sdk", nil)
 	add("notes-mcp-server", "0.1.0", "", nil)
 	add("attestari-probe-mcp", "0.0.1", "", &fakeregistry.Person{Name: "attestari-release"})
 	add("beta-only-mcp", "0.1.0-beta.2", "", nil)
 	add("tiny-mcp", "1.0.0", "", nil)
-	for i, n := range []string{"@acme/server-files", "server-files", "weather-mcp", "mcp-kit-sdk", "notes-mcp-server", "attestari-probe-mcp", "beta-only-mcp", "ghost-mcp"} {
+	for i, n := range []string{"@acme/server-vault", "server-vault", "forecast-mcp", "mcp-kit-sdk", "notes-mcp-server", "attestari-probe-mcp", "beta-only-mcp", "ghost-mcp"} {
 		f.SetDownloads(n, "2026-11-01", "2026-11-30", int64(5000-100*i))
 	}
 	file := func(n string) []fakeregistry.PyPIFile {
 		return []fakeregistry.PyPIFile{{Filename: n + ".tar.gz", Content: []byte(n)}}
 	}
-	f.AddPyPI("mcp-server-time", "0.6.2", file("t"), fakeregistry.PyPIOptions{})
-	f.AddPyPI("mcp-server-time", "0.7.0rc1", file("t2"), fakeregistry.PyPIOptions{})
-	f.AddPyPI("Calendar_MCP", "1.3", file("c"), fakeregistry.PyPIOptions{})
-	f.AddPyPI("fastmcp", "2.0", file("f"), fakeregistry.PyPIOptions{})
+	f.AddPyPI("mcp-server-clock", "0.6.2", file("t"), fakeregistry.PyPIOptions{})
+	f.AddPyPI("mcp-server-clock", "0.7.0rc1", file("t2"), fakeregistry.PyPIOptions{})
+	f.AddPyPI("Agenda_MCP", "1.3", file("c"), fakeregistry.PyPIOptions{})
+	f.AddPyPI("quickmcp", "2.0", file("f"), fakeregistry.PyPIOptions{})
 	f.AddPyPI("requests", "2.32.0", file("r"), fakeregistry.PyPIOptions{})
 	return f
 }
@@ -128,7 +128,7 @@ func TestSelectReplaysCommittedFixture(t *testing.T) {
 		reasons[e.Name] = e.Reason
 	}
 	for name, reason := range map[string]string{
-		"server-files": "duplicate_of_scoped_variant", "ghost-mcp": "not_found_at_registry", "tiny-mcp": "no_download_figure",
+		"server-vault": "duplicate_of_scoped_variant", "ghost-mcp": "not_found_at_registry", "tiny-mcp": "no_download_figure",
 		"attestari-probe-mcp": "conflict_of_interest_publisher", "beta-only-mcp": "no_release_version",
 	} {
 		if reasons[name] != reason {

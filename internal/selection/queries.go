@@ -15,7 +15,7 @@ type QuerySet struct {
 	NPM []string
 	// PyPI are hyphen-separated words: a project matches when its PEP 503
 	// name holds them as consecutive hyphen-separated parts ("mcp" matches
-	// mcp-server-git and git-mcp, not fastmcp).
+	// mcp-server-vcs and vcs-mcp, not quickmcp).
 	PyPI []string
 }
 

@@ -489,17 +489,17 @@ func TestPyPISource(t *testing.T) {
 			file := func(n string) []fakeregistry.PyPIFile {
 				return []fakeregistry.PyPIFile{{Filename: n + "-1.0.tar.gz", Content: []byte(n)}}
 			}
-			w.fake.AddPyPI("mcp-server-git", "1.0", file("a"), fakeregistry.PyPIOptions{})
-			w.fake.AddPyPI("mcp-server-git", "2.0b1", file("a2"), fakeregistry.PyPIOptions{})
-			w.fake.AddPyPI("weather_mcp", "0.4", file("b"), fakeregistry.PyPIOptions{})
-			w.fake.AddPyPI("fastmcp", "2.0", file("c"), fakeregistry.PyPIOptions{}) // not a whole word
+			w.fake.AddPyPI("mcp-server-vcs", "1.0", file("a"), fakeregistry.PyPIOptions{})
+			w.fake.AddPyPI("mcp-server-vcs", "2.0b1", file("a2"), fakeregistry.PyPIOptions{})
+			w.fake.AddPyPI("forecast_mcp", "0.4", file("b"), fakeregistry.PyPIOptions{})
+			w.fake.AddPyPI("quickmcp", "2.0", file("c"), fakeregistry.PyPIOptions{}) // not a whole word
 			w.fake.AddPyPI("mcp-yanked", "1.0", file("d"), fakeregistry.PyPIOptions{Yanked: true})
 			w.fake.AddPyPI("mcp-nofigure", "1.0", file("e"), fakeregistry.PyPIOptions{})
 			w.fake.AddPyPI("mcp-ours", "1.0", file("f"), fakeregistry.PyPIOptions{Owners: []string{"attestari"}})
-			dataset := `{"last_update": "x", "rows": [{"project": "weather-mcp", "download_count": 50}, {"project": "mcp-server-git", "download_count": 40},
-			  {"project": "mcp-yanked", "download_count": 99}, {"project": "mcp-ours", "download_count": 98}, {"project": "fastmcp", "download_count": 1000}]}`
+			dataset := `{"last_update": "x", "rows": [{"project": "forecast-mcp", "download_count": 50}, {"project": "mcp-server-vcs", "download_count": 40},
+			  {"project": "mcp-yanked", "download_count": 99}, {"project": "mcp-ours", "download_count": 98}, {"project": "quickmcp", "download_count": 1000}]}`
 			if format == "csv" {
-				dataset = "download_count,project\n50,weather-mcp\n40,mcp-server-git\n99,mcp-yanked\n98,mcp-ours\n1000,fastmcp\n"
+				dataset = "download_count,project\n50,forecast-mcp\n40,mcp-server-vcs\n99,mcp-yanked\n98,mcp-ours\n1000,quickmcp\n"
 			}
 			o := w.options(t)
 			o.SearchNPM, o.SearchPyPI, o.NPM, o.PyPI = false, true, nil, w.pypi(t)
@@ -511,7 +511,7 @@ func TestPyPISource(t *testing.T) {
 				t.Fatal(err)
 			}
 			c := res.Candidates
-			if got := selected(c); !slices.Equal(got, []string{"weather_mcp@0.4", "mcp-server-git@1.0"}) {
+			if got := selected(c); !slices.Equal(got, []string{"forecast_mcp@0.4", "mcp-server-vcs@1.0"}) {
 				t.Fatalf("selected %v", got)
 			}
 			for name, reason := range map[string]string{"mcp-yanked": vocab.ExcludedNoReleaseVersion, "mcp-nofigure": vocab.ExcludedNoDownloadFigure,
@@ -521,8 +521,8 @@ func TestPyPISource(t *testing.T) {
 				}
 			}
 			for _, e := range c.Excluded {
-				if e.Name == "fastmcp" {
-					t.Errorf("fastmcp surfaced: %+v", e)
+				if e.Name == "quickmcp" {
+					t.Errorf("quickmcp surfaced: %+v", e)
 				}
 			}
 			if len(c.Selection.Datasets) != 2 || c.Selection.Window.From != "2026-10-01" || c.Selection.Queries[0].Registry != "pypi" {
@@ -568,7 +568,7 @@ func TestMatchesPyPIQuery(t *testing.T) {
 		name, q string
 		want    bool
 	}{
-		{"mcp-server-git", "mcp", true}, {"Weather_MCP", "mcp", true}, {"fastmcp", "mcp", false},
+		{"mcp-server-vcs", "mcp", true}, {"Forecast_MCP", "mcp", true}, {"quickmcp", "mcp", false},
 		{"my.model-context_protocol", "model-context-protocol", true}, {"model-protocol", "model-context-protocol", false},
 	} {
 		if got := matchesPyPIQuery(tc.name, tc.q); got != tc.want {
