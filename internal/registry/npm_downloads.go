@@ -118,3 +118,84 @@ func ParseDownloadsPoint(body []byte, from, to, name string) (int64, error) {
 	}
 	return n, nil
 }
+
+// MaxBulkDownloads is the most packages one bulk point query names (the
+// API's own limit). The API takes only unscoped names in bulk, and answers
+// a bulk query of one name in the single form, so a bulk query names two
+// or more.
+const MaxBulkDownloads = 128
+
+// PointBulk asks for the downloads of several unscoped packages over
+// from..to in one request (GET /downloads/point/{from}:{to}/{a},{b},...).
+// The answer maps each name to its figure; a name answered null, or not
+// answered, has no figure (it is absent from the map), never a guessed one.
+func (c *NPMDownloads) PointBulk(ctx context.Context, from, to string, names []string) (Response, map[string]int64, error) {
+	path, err := DownloadsBulkPath(from, to, names)
+	if err != nil {
+		r := invalid(vocab.KindNPMDownloads, err, c.f.o.Now)
+		return r, nil, fmt.Errorf("registry.NPMDownloads.PointBulk: %w", err)
+	}
+	resp, err := c.f.get(ctx, vocab.KindNPMDownloads, c.base+path, "application/json", c.f.o.MaxDocumentBytes)
+	if err != nil {
+		return *resp, nil, fmt.Errorf("registry.NPMDownloads.PointBulk(%d packages, %s:%s): %w", len(names), from, to, err)
+	}
+	figures, err := ParseDownloadsBulk(resp.Body, from, to, names)
+	if err != nil {
+		c.f.fail(resp, vocab.RecordMalformed, err)
+		return *resp, nil, fmt.Errorf("registry.NPMDownloads.PointBulk(%d packages, %s:%s): %w", len(names), from, to, err)
+	}
+	return *resp, figures, nil
+}
+
+// DownloadsBulkPath is the request path of a bulk point query.
+func DownloadsBulkPath(from, to string, names []string) (string, error) {
+	if len(names) < 2 || len(names) > MaxBulkDownloads {
+		return "", fmt.Errorf("%w: a bulk downloads query names 2 to %d packages, not %d", ErrInvalidRequest, MaxBulkDownloads, len(names))
+	}
+	for _, n := range names {
+		if strings.HasPrefix(n, "@") || strings.Contains(n, ",") {
+			return "", fmt.Errorf("%w: %q cannot be asked for in bulk (scoped names are asked one at a time)", ErrInvalidRequest, n)
+		}
+	}
+	p, err := DownloadsPointPath(from, to, names[0])
+	if err != nil {
+		return "", err
+	}
+	for _, n := range names[1:] {
+		if _, err := EscapeNPMName(n); err != nil {
+			return "", err
+		}
+		p += "," + url.PathEscape(n)
+	}
+	return p, nil
+}
+
+// ParseDownloadsBulk reads a bulk answer: an object keyed by package name,
+// each value null or a point answer for that package and exactly the
+// window asked. A key that was not asked for, or a point answer for
+// another package or window, makes the answer malformed.
+func ParseDownloadsBulk(body []byte, from, to string, names []string) (map[string]int64, error) {
+	var doc map[string]json.RawMessage
+	if err := json.Unmarshal(body, &doc); err != nil || doc == nil {
+		return nil, fmt.Errorf("%w: bulk downloads answer is not an object", ErrMalformed)
+	}
+	asked := map[string]bool{}
+	for _, n := range names {
+		asked[n] = true
+	}
+	out := map[string]int64{}
+	for k, raw := range doc {
+		if !asked[k] {
+			return nil, fmt.Errorf("%w: bulk downloads answer names %q, which was not asked for", ErrMalformed, k)
+		}
+		if isNull(raw) {
+			continue
+		}
+		n, err := ParseDownloadsPoint(raw, from, to, k)
+		if err != nil {
+			return nil, err
+		}
+		out[k] = n
+	}
+	return out, nil
+}

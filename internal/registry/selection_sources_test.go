@@ -124,3 +124,23 @@ func FuzzSelectionParsers(f *testing.F) {
 		_, _ = registry.ParsePyPIProject(b)
 	})
 }
+
+// TestParseDownloadsBulk: null is no figure, an unasked key or another
+// window is malformed; scoped names and batches of one are not sent in bulk.
+func TestParseDownloadsBulk(t *testing.T) {
+	got, err := registry.ParseDownloadsBulk([]byte(`{"a": {"downloads": 3, "start": "2026-10-01", "end": "2026-10-31", "package": "a"}, "b": null}`),
+		"2026-10-01", "2026-10-31", []string{"a", "b", "c"})
+	if err != nil || len(got) != 1 || got["a"] != 3 {
+		t.Fatalf("%v %v", got, err)
+	}
+	for _, bad := range []string{`{"z": null}`, `{"a": {"downloads": 3, "start": "2026-09-01", "end": "2026-10-31", "package": "a"}}`, `[]`, `null`} {
+		if _, err := registry.ParseDownloadsBulk([]byte(bad), "2026-10-01", "2026-10-31", []string{"a", "b"}); !errors.Is(err, registry.ErrMalformed) {
+			t.Errorf("%s: %v", bad, err)
+		}
+	}
+	for _, names := range [][]string{{"a"}, {"a", "@s/b"}} {
+		if _, err := registry.DownloadsBulkPath("2026-10-01", "2026-10-31", names); !errors.Is(err, registry.ErrInvalidRequest) {
+			t.Errorf("%v: %v", names, err)
+		}
+	}
+}

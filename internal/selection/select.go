@@ -104,8 +104,9 @@ func (e *FetchError) Error() string {
 func (e *FetchError) Unwrap() error { return e.Err }
 
 var (
-	errNPMNotConfigured  = fmt.Errorf("%w: the npm registry (set $%s, or npm's registry)", registry.ErrNotConfigured, registry.EnvNPMRegistry)
-	errPyPINotConfigured = fmt.Errorf("%w: the PyPI index (set $%s, or pip's index-url)", registry.ErrNotConfigured, registry.EnvPyPIURL)
+	errNPMNotConfigured       = fmt.Errorf("%w: the npm registry (set $%s, or npm's registry)", registry.ErrNotConfigured, registry.EnvNPMRegistry)
+	errDownloadsNotConfigured = fmt.Errorf("%w: the npm downloads API (set $%s)", registry.ErrNotConfigured, registry.EnvNPMDownloadsURL)
+	errPyPINotConfigured      = fmt.Errorf("%w: the PyPI index (set $%s, or pip's index-url)", registry.ErrNotConfigured, registry.EnvPyPIURL)
 )
 
 // entry is one surfaced package.
@@ -468,13 +469,64 @@ func (r *run) searchPyPI(ctx context.Context) ([]*entry, error) {
 
 // confirmDownloads replaces every npm figure with the downloads API's for
 // the window: the search answer's figure states no window, the API's does.
+// Unscoped names are asked for in bulk, up to registry.MaxBulkDownloads a
+// request, in surfacing order; scoped ones (which the API takes only alone)
+// and a last batch of one are asked for one at a time.
 func (r *run) confirmDownloads(ctx context.Context, es []*entry) error {
 	w := r.o.Window
+	var unscoped, single []*entry
 	for _, e := range es {
+		e.figure, e.why = nil, fmt.Sprintf("the downloads API has no figure for %s to %s", w.From, w.To)
+		if strings.HasPrefix(e.name, "@") {
+			single = append(single, e)
+		} else {
+			unscoped = append(unscoped, e)
+		}
+	}
+	for len(unscoped) > 0 {
+		n := min(len(unscoped), registry.MaxBulkDownloads)
+		batch := unscoped[:n]
+		unscoped = unscoped[n:]
+		if n == 1 {
+			single = append(single, batch...)
+			continue
+		}
+		names := make([]string, n)
+		for i, e := range batch {
+			names[i] = e.name
+		}
+		key := fmt.Sprintf("npm downloads %s:%s %d packages sha256:%s (%s ... %s)", w.From, w.To, n,
+			vocab.SHA256Hex([]byte(strings.Join(names, ","))), names[0], names[n-1])
+		ex, body, err := r.exchange(ctx, vocab.KindNPMDownloads, key, false, func(ctx context.Context) (registry.Response, error) {
+			if r.o.Downloads == nil {
+				return registry.Response{}, errDownloadsNotConfigured
+			}
+			resp, _, err := r.o.Downloads.PointBulk(ctx, w.From, w.To, names)
+			return resp, err
+		})
+		if err != nil {
+			return err
+		}
+		if ex.Outcome == vocab.RecordNotFound {
+			continue // none of them has a figure
+		}
+		figures, err := registry.ParseDownloadsBulk(body, w.From, w.To, names)
+		if err != nil {
+			return &FetchError{Source: key, Err: err, Recorded: r.o.Recording.Len(), Dir: r.o.Recording.Dir()}
+		}
+		for _, e := range batch {
+			if f, ok := figures[e.name]; ok {
+				e.figure, e.why = &f, "the downloads API"
+				r.apiFigures = true
+			}
+		}
+	}
+	sort.SliceStable(single, func(i, j int) bool { return single[i].order < single[j].order })
+	for _, e := range single {
 		key := fmt.Sprintf("npm downloads %s %s:%s", e.name, w.From, w.To)
 		ex, body, err := r.exchange(ctx, vocab.KindNPMDownloads, key, false, func(ctx context.Context) (registry.Response, error) {
 			if r.o.Downloads == nil {
-				return registry.Response{}, fmt.Errorf("%w: the npm downloads API (set $%s)", registry.ErrNotConfigured, registry.EnvNPMDownloadsURL)
+				return registry.Response{}, errDownloadsNotConfigured
 			}
 			d, err := r.o.Downloads.Point(ctx, w.From, w.To, e.name)
 			return d.Response, err
@@ -482,9 +534,7 @@ func (r *run) confirmDownloads(ctx context.Context, es []*entry) error {
 		if err != nil {
 			return err
 		}
-		e.figure = nil
 		if ex.Outcome == vocab.RecordNotFound {
-			e.why = fmt.Sprintf("the downloads API has no figure for %s to %s", w.From, w.To)
 			continue
 		}
 		n, err := registry.ParseDownloadsPoint(body, w.From, w.To, e.name)

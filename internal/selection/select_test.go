@@ -758,3 +758,45 @@ func TestPackumentPastTheCap(t *testing.T) {
 		t.Errorf("selected %v", got)
 	}
 }
+
+// TestDownloadsInBulk: unscoped names are asked for 128 at a time (a last
+// batch of two still in bulk), scoped ones alone; every figure lands on its
+// own package.
+func TestDownloadsInBulk(t *testing.T) {
+	w := newWorld(t)
+	var results []fakeregistry.SearchResult
+	for i := 0; i < 130; i++ {
+		n := fmt.Sprintf("u%03d", i)
+		results = append(results, fakeregistry.SearchResult{Name: n})
+		w.fake.SetDownloads(n, "2026-11-01", "2026-11-30", int64(i))
+	}
+	results = append(results, fakeregistry.SearchResult{Name: "@s/scoped"})
+	w.fake.SetDownloads("@s/scoped", "2026-11-01", "2026-11-30", 1000)
+	w.fake.SetSearch("q", results)
+	w.fake.AddNPM("@s/scoped", "1.0.0", []byte("s"), fakeregistry.NPMOptions{})
+	w.fake.AddNPM("u129", "1.0.0", []byte("u"), fakeregistry.NPMOptions{})
+	rec, err := Create(filepath.Join(t.TempDir(), "rec"), t0, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rec.Close()
+	o := w.options(t, "q")
+	o.Recording, o.Downloads, o.Top = rec, w.downloads(t), 2
+	res, err := Select(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := res.Candidates
+	if got := selected(c); !slices.Equal(got, []string{"@s/scoped@1.0.0", "u129@1.0.0"}) || *c.Candidates[1].Downloads != 129 {
+		t.Fatalf("selected %v", got)
+	}
+	var asked []string
+	for _, r := range w.fake.Requests() {
+		if strings.HasPrefix(r.Path, "/downloads/point/") {
+			asked = append(asked, strings.TrimPrefix(r.Path, "/downloads/point/2026-11-01:2026-11-30/"))
+		}
+	}
+	if len(asked) != 3 || strings.Count(asked[0], ",") != 127 || asked[1] != "u128,u129" || asked[2] != "@s/scoped" {
+		t.Fatalf("downloads requests: %d, %q", len(asked), asked[1:])
+	}
+}

@@ -81,10 +81,24 @@ func (f *Fake) searchPaged(q url.Values) (int, string, []byte, bool) {
 	return status, ctype, body, true
 }
 
-// downloadsPoint answers GET /downloads/point/{from}:{to}/{name}.
+// downloadsPoint answers GET /downloads/point/{from}:{to}/{name}, and the
+// bulk form {a},{b},...: an object keyed by name, null where there is no
+// figure.
 func (f *Fake) downloadsPoint(path string) (int, string, []byte) {
 	rest := strings.TrimPrefix(path, "/downloads/point/")
 	period, name, ok := strings.Cut(rest, "/")
+	if ok && strings.Contains(name, ",") {
+		from, to, _ := strings.Cut(period, ":")
+		out := map[string]any{}
+		for _, n := range strings.Split(name, ",") {
+			if v, found := f.downloads[period+"/"+n]; found {
+				out[n] = map[string]any{"downloads": v, "start": from, "end": to, "package": n}
+			} else {
+				out[n] = nil
+			}
+		}
+		return jsonBody(out)
+	}
 	n, found := f.downloads[rest]
 	if !ok || !found {
 		return http.StatusNotFound, "application/json", []byte(`{"error":"package ` + name + ` not found"}`)
