@@ -65,6 +65,7 @@ func commands() []*command {
 	cmds := []*command{versionCommand(), dbCommand(), decideCommand(), surfaceCommand(), publishCommand(), loadCommand(), appealCommand(), runCommand(), cycleCommand(), evalCommand(), keysCommand(), verifyCommand()}
 	cmds = append(cmds, checkCommand()) // the publisher's tool, check.go
 	cmds = append(cmds, extraCommands()...)
+	cmds = append(cmds, selectCommand())
 	sort.Slice(cmds, func(i, j int) bool { return cmds[i].name < cmds[j].name })
 	return cmds
 }

@@ -28,22 +28,20 @@ const (
 	RegistryPyPI = "pypi"
 )
 
-// Exclusion reasons (docs/candidates.md). They are codes, not prose, so a
-// report can count what selection passed over and why.
+// Exclusion reasons (docs/candidates.md), declared in internal/vocab.
+// They are codes, not prose, so a report can count what selection passed
+// over and why.
 const (
-	ExcludedBelowCut            = "below_cut"
-	ExcludedDuplicateOfScoped   = "duplicate_of_scoped_variant"
-	ExcludedNoDownloadFigure    = "no_download_figure"
-	ExcludedConflictOfInterest  = "conflict_of_interest"
-	ExcludedNotFoundAtRegistry  = "not_found_at_registry"
-	ExcludedDuplicateCandidate  = "duplicate_candidate"
-	ExcludedUnsupportedRegistry = "unsupported_registry"
+	ExcludedBelowCut            = vocab.ExcludedBelowCut
+	ExcludedDuplicateOfScoped   = vocab.ExcludedDuplicateOfScoped
+	ExcludedNoDownloadFigure    = vocab.ExcludedNoDownloadFigure
+	ExcludedConflictOfInterest  = vocab.ExcludedConflictOfInterest
+	ExcludedNotFoundAtRegistry  = vocab.ExcludedNotFoundAtRegistry
+	ExcludedDuplicateCandidate  = vocab.ExcludedDuplicateCandidate
+	ExcludedUnsupportedRegistry = vocab.ExcludedUnsupportedRegistry
 )
 
-var exclusionReasons = []string{
-	ExcludedBelowCut, ExcludedDuplicateOfScoped, ExcludedNoDownloadFigure, ExcludedConflictOfInterest,
-	ExcludedNotFoundAtRegistry, ExcludedDuplicateCandidate, ExcludedUnsupportedRegistry,
-}
+var exclusionReasons = vocab.ExclusionReasons
 
 // Candidates is a candidates file: the selection record of methodology §4
 // (how the list was drawn), the selected packages and the packages that

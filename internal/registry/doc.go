@@ -14,8 +14,11 @@
 //
 // Base URLs always come from configuration (ATTESTARI_NPM_REGISTRY,
 // ATTESTARI_PYPI_URL, or the package manager's own configuration read by
-// DefaultNPMRegistry and DefaultPyPIURL); no registry host is written in this
-// package. A missing package (404, 410) is an outcome (ErrNotFound), never a
+// DefaultNPMRegistry and DefaultPyPIURL; ATTESTARI_NPM_DOWNLOADS_URL for the
+// npm downloads API selection ranks by); no registry host is written in this
+// package. Selection's reads (search pages, downloads figures, the simple
+// index root) have parsers of their own that take recorded bytes, so a
+// recorded selection is parsed exactly as a live one. A missing package (404, 410) is an outcome (ErrNotFound), never a
 // crash; transient failures (5xx, 429, network errors) are retried a bounded
 // number of times with exponential backoff and full jitter, honouring
 // Retry-After up to a cap.

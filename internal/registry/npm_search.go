@@ -6,12 +6,14 @@ import (
 	"fmt"
 	"net/url"
 	"strconv"
+
+	"github.com/attestari/attestari/internal/vocab"
 )
 
 // KindNPMSearch is a query of the npm registry's search API. Its answers
 // are never evidence about a package (nothing is decided on them); the run
 // uses them only to suggest a name when a candidate's is not found.
-const KindNPMSearch = "npm_search"
+const KindNPMSearch = vocab.KindNPMSearch
 
 // maxSearchSize is the most results one query asks for (the API's own
 // ceiling is 250).

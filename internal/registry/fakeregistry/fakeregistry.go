@@ -18,7 +18,10 @@
 //	      /{name}/{version}                         version manifest
 //	      /{name}/-/{basename}-{version}.tgz        tarball
 //	      /-/npm/v1/attestations/{name}@{version}   attestations
-//	PyPI  /pypi/{name}/json, /pypi/{name}/{version}/json   JSON API
+//	      /-/v1/search?text=&size=&from=            search (paged, with downloads.monthly, for a query set with SetSearch)
+//	      /downloads/point/{from}:{to}/{name}       the downloads API (SetDownloads)
+//	PyPI  /simple/                                         the index root: PEP 691 JSON, or PEP 503 HTML
+//	      /pypi/{name}/json, /pypi/{name}/{version}/json   JSON API
 //	      /simple/{name}/                                  PEP 691 JSON (HTML without the JSON Accept)
 //	      /integrity/{name}/{version}/{filename}/provenance PEP 740 provenance
 //	      /files/{name}/{version}/{filename}                distribution files
@@ -83,6 +86,10 @@ type Fake struct {
 	faults   map[string][]*Fault     // by decoded path
 	requests []Request
 	seq      int
+	// search and downloads are what SetSearch and SetDownloads serve
+	// (selection.go).
+	search    map[string][]SearchResult
+	downloads map[string]int64
 }
 
 // New returns an empty fake registry.
@@ -213,6 +220,16 @@ func (f *Fake) route(r *http.Request) (int, string, []byte) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	path := r.URL.Path
+	switch {
+	case path == PyPIIndexPath:
+		return f.simpleRoot(r)
+	case strings.HasPrefix(path, "/downloads/point/"):
+		return f.downloadsPoint(path)
+	case path == NPMSearchPath:
+		if status, ctype, body, ok := f.searchPaged(r.URL.Query()); ok {
+			return status, ctype, body
+		}
+	}
 	if strings.HasPrefix(path, "/pypi/") || strings.HasPrefix(path, "/simple/") ||
 		strings.HasPrefix(path, "/integrity/") || strings.HasPrefix(path, "/files/") {
 		if status, ctype, body, ok := f.servePyPI(r); ok {
