@@ -650,6 +650,9 @@ func jsonKind(raw json.RawMessage) string {
 	}
 }
 
+// maxCandidatesDepth bounds how deep checkDuplicateKeys walks.
+const maxCandidatesDepth = 32
+
 // duplicateKeyError names the first object member that appears twice.
 type duplicateKeyError struct{ path string }
 
@@ -658,12 +661,18 @@ func (e *duplicateKeyError) Error() string { return "duplicate member " + e.path
 // checkDuplicateKeys walks the JSON tokens and refuses an object with a
 // repeated member: encoding/json would silently keep the last one, and a
 // selection record that says two things must not be read as saying one.
-// It also refuses trailing data after the top-level value.
+// It also refuses trailing data after the top-level value, and a value
+// nested deeper than maxCandidatesDepth (the file's shape nests five
+// levels), so the walk's recursion is bounded by this code, not by the
+// decoder's own limit.
 func checkDuplicateKeys(data []byte) error {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
-	var walk func(path string) error
-	walk = func(path string) error {
+	var walk func(path string, depth int) error
+	walk = func(path string, depth int) error {
+		if depth > maxCandidatesDepth {
+			return fmt.Errorf("%s nests deeper than %d levels; a candidates file nests five", path, maxCandidatesDepth)
+		}
 		tok, err := dec.Token()
 		if err != nil {
 			return err
@@ -686,13 +695,13 @@ func checkDuplicateKeys(data []byte) error {
 					return &duplicateKeyError{path: child}
 				}
 				seen[k] = true
-				if err := walk(child); err != nil {
+				if err := walk(child, depth+1); err != nil {
 					return err
 				}
 			}
 		case '[':
 			for i := 0; dec.More(); i++ {
-				if err := walk(fmt.Sprintf("%s[%d]", path, i)); err != nil {
+				if err := walk(fmt.Sprintf("%s[%d]", path, i), depth+1); err != nil {
 					return err
 				}
 			}
@@ -700,7 +709,7 @@ func checkDuplicateKeys(data []byte) error {
 		_, err = dec.Token() // the closing delimiter
 		return err
 	}
-	if err := walk("$"); err != nil {
+	if err := walk("$", 0); err != nil {
 		return err
 	}
 	if _, err := dec.Token(); err != io.EOF {

@@ -173,3 +173,19 @@ func TestCandidateIdentity(t *testing.T) {
 		t.Fatal("rank and downloads are not part of a package's identity")
 	}
 }
+
+// TestCandidatesDepthBounded: a candidates file nested past the walk's bound
+// is refused with a problem, not walked to the decoder's own limit.
+func TestCandidatesDepthBounded(t *testing.T) {
+	deep := `{"schema": "attestari.candidates/v1", "x": ` + strings.Repeat("[", 5000) + strings.Repeat("]", 5000) + `}`
+	ps := problemsOf(t, deep)
+	found := false
+	for _, p := range ps {
+		if strings.Contains(p.String(), "nests deeper than") {
+			found = true
+		}
+	}
+	if !found {
+		t.Fatalf("problems %v do not name the depth bound", ps)
+	}
+}
