@@ -5,8 +5,6 @@
 package policy
 
 import (
-	"github.com/attestari/attestari/internal/methodology"
-	"github.com/attestari/attestari/internal/rundir"
 	"github.com/attestari/attestari/internal/vocab"
 )
 
@@ -21,23 +19,6 @@ var emittedCodes = []string{
 	vocab.CodeCheckMissing, vocab.CodeCheckFailed, vocab.CodeExcerptUnverified, vocab.CodeVerifierRejected, vocab.CodeNotAServer,
 }
 
-// gateMapDoc is the exported shape (openapi.yaml vocab.GateMap).
-type gateMapDoc struct {
-	MethodologyVersion string            `json:"methodology_version"`
-	Codes              []vocab.GateEntry `json:"codes"`
-}
-
-// ExportGateMap returns the bytes of gate_map.json: the map of the
-// methodology in force, encoded like every run file.
-func ExportGateMap() []byte {
-	b, err := rundir.Marshal(gateMapDoc{MethodologyVersion: methodology.Version, Codes: vocab.GateMap})
-	if err != nil {
-		// Marshal of strings cannot fail; a failure is a build defect.
-		panic("policy: gate map does not encode: " + err.Error())
-	}
-	return b
-}
-
 // RunningChecks are the checks that run and must each have a result row (G5).
 var RunningChecks = []string{vocab.CheckProvenance, vocab.CheckSurface, vocab.CheckModel}
 
@@ -49,13 +30,6 @@ var refusingOutcomes = []string{
 }
 
 var severityRank = map[string]int{vocab.SeverityInfo: 0, vocab.SeverityLow: 1, vocab.SeverityMedium: 2, vocab.SeverityHigh: 3}
-
-// MeasuredPair is one (check, tag) pair whose precision has been measured
-// (docs/methodology.md §18). Tag "*" stands for every tag of the check.
-type MeasuredPair struct {
-	Check string `json:"check"`
-	Tag   string `json:"tag"`
-}
 
 // MeasuredChecks is MEASURED_CHECKS: the only pairs that may place a finding
 // above info (D5). Adding a pair is a methodology change citing §18.
