@@ -14,6 +14,7 @@ import (
 	"github.com/attestari/attestari/internal/manifest"
 	"github.com/attestari/attestari/internal/methodology"
 	"github.com/attestari/attestari/internal/rundir"
+	"github.com/attestari/attestari/internal/vocab"
 )
 
 // Stamps are what every row carries (docs/methodology.md §12).
@@ -38,7 +39,7 @@ type Stamps struct {
 
 // SharedHostsDecidingMachine is Stamps.SharedHostsSource for a decision
 // whose context tags read the deciding machine's shared hosts.
-const SharedHostsDecidingMachine = "deciding_machine"
+const SharedHostsDecidingMachine = vocab.SharedHostsDecidingMachine
 
 // Subject is the attested manifest every row of a subject carries.
 type Subject struct {

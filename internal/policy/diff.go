@@ -5,6 +5,7 @@ import (
 	"sort"
 
 	"github.com/attestari/attestari/internal/rundir"
+	"github.com/attestari/attestari/internal/vocab"
 )
 
 // DecidedRun is what a diff compares: a run's decisions and its surfaces.
@@ -163,19 +164,19 @@ func manifestChanges(prev *DecidedRun, cur DecidedRun) []ManifestChange {
 			b, inB := to[name]
 			switch {
 			case !inA:
-				tools = append(tools, ToolChange{Name: name, Change: "added", ToHash: b.hash})
+				tools = append(tools, ToolChange{Name: name, Change: vocab.ChangeAdded, ToHash: b.hash})
 			case !inB:
-				tools = append(tools, ToolChange{Name: name, Change: "removed", FromHash: a.hash})
+				tools = append(tools, ToolChange{Name: name, Change: vocab.ChangeRemoved, FromHash: a.hash})
 			default:
 				dc, sc := a.description != b.description, a.schema != b.schema
 				change := ""
 				switch {
 				case dc && sc:
-					change = "description_and_schema_changed"
+					change = vocab.ChangeDescriptionAndSchema
 				case dc:
-					change = "description_changed"
+					change = vocab.ChangeDescription
 				case sc:
-					change = "schema_changed"
+					change = vocab.ChangeSchema
 				}
 				if change != "" {
 					tools = append(tools, ToolChange{Name: name, Change: change, FromHash: a.hash, ToHash: b.hash})

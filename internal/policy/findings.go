@@ -30,7 +30,7 @@ func (d *decider) decideFindings(p *perPackage, s *rundir.Surface, row *PackageR
 			Verification: verifs[i], ContextTags: f.ContextTags,
 		}
 		if f.Check == vocab.CheckModel && fr.SurfaceKind == "" && f.Tag != vocab.TagReassigned {
-			fr.SurfaceKind = "tool"
+			fr.SurfaceKind = vocab.EntryTool
 		}
 		if f.Check == vocab.CheckModel && f.Tag == "exfiltrate_data" {
 			if err := d.contextTags(&fr, f, s, art); err != nil {

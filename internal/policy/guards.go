@@ -292,7 +292,7 @@ func addName(r *Blocking, n string) {
 // entryLabel names a surface entry for a reader: "tool get-docs".
 func entryLabel(kind, name string) string {
 	if kind == "" {
-		kind = "tool"
+		kind = vocab.EntryTool
 	}
 	return strings.ReplaceAll(kind, "_", " ") + " " + name
 }

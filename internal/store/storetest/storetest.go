@@ -48,7 +48,7 @@ func stamps(at time.Time) decision.Stamps {
 // Tool returns a published tool with its hash computed under docs/manifest.md.
 // state is a description state (readable, partial, unreadable, absent).
 func Tool(name, state, description, schemaKind, schema string) publication.Tool {
-	th := manifest.HashTool(rundir.Entry{Kind: "tool", Name: name, DescriptionState: state, DescriptionRaw: description, SchemaKind: schemaKind, SchemaRaw: schema})
+	th := manifest.HashTool(rundir.Entry{Kind: vocab.EntryTool, Name: name, DescriptionState: state, DescriptionRaw: description, SchemaKind: schemaKind, SchemaRaw: schema})
 	return publication.Tool{Name: name, DescriptionState: state, DescriptionRaw: description, SchemaKind: schemaKind,
 		SchemaRaw: schema, ToolHash: th.Hash, Reason: th.Reason, File: "index.js", Line: 1}
 }
@@ -61,7 +61,7 @@ func Package(registry, name, version, verdict, grade string, codes []string, too
 	sum := sha256.Sum256([]byte(ref.Key()))
 	entries := make([]rundir.Entry, len(tools))
 	for i, t := range tools {
-		entries[i] = rundir.Entry{Kind: "tool", Name: t.Name, DescriptionState: t.DescriptionState, DescriptionRaw: t.DescriptionRaw, SchemaKind: t.SchemaKind, SchemaRaw: t.SchemaRaw}
+		entries[i] = rundir.Entry{Kind: vocab.EntryTool, Name: t.Name, DescriptionState: t.DescriptionState, DescriptionRaw: t.DescriptionRaw, SchemaKind: t.SchemaKind, SchemaRaw: t.SchemaRaw}
 	}
 	outcome := vocab.OutcomeParsed
 	if verdict == vocab.VerdictNotGradeable {
@@ -104,7 +104,7 @@ func Blob(p *publication.Publication, path, contentType string, body []byte) str
 	sha := hex.EncodeToString(sum[:])
 	if _, ok := p.Blobs[sha]; !ok {
 		p.Blobs[sha] = body
-		p.Evidence = append(p.Evidence, publication.EvidenceItem{SHA256: sha, ContentType: contentType, Size: int64(len(body)), Kind: "file", Path: path})
+		p.Evidence = append(p.Evidence, publication.EvidenceItem{SHA256: sha, ContentType: contentType, Size: int64(len(body)), Kind: vocab.EvidenceKindFile, Path: path})
 	}
 	return sha
 }
@@ -127,14 +127,14 @@ func Finding(p *publication.Publication, pkg publication.Package, id, status, se
 		FindingRow: decision.FindingRow{
 			Row: "finding", Stamps: pkg.Stamps, Subject: pkg.Subject, ID: id, Package: pkg.Package,
 			Check: vocab.CheckModel, Tag: "exfiltrate_data", Title: fmt.Sprintf("The description of %s instructs the model", entry),
-			SurfaceKind: "tool", EntryName: entry, SeverityAssigned: severity, SeverityDecided: severity,
+			SurfaceKind: vocab.EntryTool, EntryName: entry, SeverityAssigned: severity, SeverityDecided: severity,
 			Decision: vocab.DecisionConfirmed, Rule: vocab.RuleD1,
 			Evidence:       rundir.Evidence{SHA256: sha, Path: path, LineStart: line, LineEnd: line, Excerpt: quote},
 			EvidenceSHA256: sha, ExcerptSHA256: hex.EncodeToString(qs[:]),
 			Verification: decision.Verification{Outcome: decision.Verified, Excerpt: decision.Verified, Verifier: decision.Verified},
 		},
 		Status: status, Appeals: []publication.AppealStatus{},
-		PublishedEvidence: publication.EvidenceRef{SHA256: sha, Kind: "file"},
+		PublishedEvidence: publication.EvidenceRef{SHA256: sha, Kind: vocab.EvidenceKindFile},
 	}
 	p.Findings = append(p.Findings, f)
 	return f
