@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"maps"
 	"slices"
 	"sort"
 
@@ -25,7 +26,7 @@ func Diff(prev *DecidedRun, cur DecidedRun) RunDiff {
 		d.PreviousRunID = prev.Decisions.Header.RunID
 		prevPkgs = packagesByKey(prev.Decisions)
 	}
-	for _, k := range sortedMapKeys(curPkgs) {
+	for _, k := range slices.Sorted(maps.Keys(curPkgs)) {
 		p := curPkgs[k]
 		old, ok := prevPkgs[k]
 		if !ok {
@@ -45,7 +46,7 @@ func Diff(prev *DecidedRun, cur DecidedRun) RunDiff {
 		_, decided := curPkgs[ref.Key()]
 		return !decided && notExamined[[2]string{ref.Registry, ref.Name}]
 	}
-	for _, k := range sortedMapKeys(prevPkgs) {
+	for _, k := range slices.Sorted(maps.Keys(prevPkgs)) {
 		if _, ok := curPkgs[k]; !ok {
 			if ref := prevPkgs[k].Package; held(ref) {
 				d.PackagesNotExamined = append(d.PackagesNotExamined, ref)
@@ -58,12 +59,12 @@ func Diff(prev *DecidedRun, cur DecidedRun) RunDiff {
 	if prev != nil {
 		prevF = findingsByID(prev.Decisions)
 	}
-	for _, id := range sortedMapKeys(curF) {
+	for _, id := range slices.Sorted(maps.Keys(curF)) {
 		if _, ok := prevF[id]; !ok {
 			d.FindingsAdded = append(d.FindingsAdded, curF[id])
 		}
 	}
-	for _, id := range sortedMapKeys(prevF) {
+	for _, id := range slices.Sorted(maps.Keys(prevF)) {
 		if _, ok := curF[id]; !ok && !held(prevF[id].Package) {
 			d.FindingsRemoved = append(d.FindingsRemoved, prevF[id])
 		}
@@ -159,7 +160,7 @@ func manifestChanges(prev *DecidedRun, cur DecidedRun) []ManifestChange {
 		for name := range to {
 			names[name] = true
 		}
-		for _, name := range sortedMapKeys(names) {
+		for _, name := range slices.Sorted(maps.Keys(names)) {
 			a, inA := from[name]
 			b, inB := to[name]
 			switch {
@@ -195,14 +196,5 @@ func manifestChanges(prev *DecidedRun, cur DecidedRun) []ManifestChange {
 	if out == nil {
 		out = []ManifestChange{}
 	}
-	return out
-}
-
-func sortedMapKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
 	return out
 }
