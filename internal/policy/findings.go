@@ -22,7 +22,7 @@ func (d *decider) decideFindings(p *perPackage, s *rundir.Surface, row *PackageR
 	highest := -1
 	for i, f := range p.findings {
 		fr := FindingRow{
-			Row: "finding", Stamps: row.Stamps, Subject: row.Subject,
+			Row: vocab.RowFinding, Stamps: row.Stamps, Subject: row.Subject,
 			ID: f.ID, Package: f.Package, Check: f.Check, Tag: f.Tag, Title: f.Title,
 			SurfaceKind: f.SurfaceKind, EntryName: f.EntryName, Analyzer: f.Analyzer,
 			SeverityAssigned: f.Severity, Evidence: f.Evidence,

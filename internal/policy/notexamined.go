@@ -106,7 +106,7 @@ func NotExamined(f *rundir.Files) []NotExaminedRow {
 	for _, k := range g.keys {
 		p := g.pkgs[k]
 		if fl, ok := notExamined(p, has(f.Missing, rundir.RecordsFile)); ok {
-			out = append(out, NotExaminedRow{Row: "not_examined", Package: p.ref, Stage: fl.Stage, Kind: fl.Kind, Reason: fl.Message})
+			out = append(out, NotExaminedRow{Row: vocab.RowNotExamined, Package: p.ref, Stage: fl.Stage, Kind: fl.Kind, Reason: fl.Message})
 		}
 	}
 	return out

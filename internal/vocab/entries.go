@@ -48,3 +48,12 @@ const (
 	EvidenceKindFile       = "file"
 	EvidenceKindProjection = "projection"
 )
+
+// Row kinds of decisions.jsonl (and the "row" member of each row of
+// decisions.json): what a line is.
+const (
+	RowHeader      = "header"
+	RowPackage     = "package"
+	RowFinding     = "finding"
+	RowNotExamined = "not_examined"
+)

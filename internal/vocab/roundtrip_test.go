@@ -139,7 +139,7 @@ func TestDecisionFilesRoundTrip(t *testing.T) {
 	var rows []decision.FindingRow
 	for _, k := range []string{vocab.EntryTool, vocab.EntryPrompt, vocab.EntryResource, vocab.EntryResourceTemplate,
 		vocab.EntryInstructions, vocab.EntryParameterDescription} {
-		rows = append(rows, decision.FindingRow{Row: "finding", ID: k, Package: ref, SurfaceKind: k,
+		rows = append(rows, decision.FindingRow{Row: vocab.RowFinding, ID: k, Package: ref, SurfaceKind: k,
 			Stamps: decision.Stamps{SharedHostsSource: vocab.SharedHostsDecidingMachine}})
 	}
 	var changes []decision.ToolChange
@@ -151,11 +151,17 @@ func TestDecisionFilesRoundTrip(t *testing.T) {
 	for _, k := range []string{vocab.EvidenceKindFile, vocab.EvidenceKindProjection} {
 		items = append(items, publication.EvidenceItem{SHA256: k, Kind: k})
 	}
+	header := decision.Header{Row: vocab.RowHeader}
+	pkgs := []decision.PackageRow{{Row: vocab.RowPackage, Package: ref}}
+	notExamined := []decision.NotExaminedRow{{Row: vocab.RowNotExamined, Package: ref}}
 	cases := []struct {
 		name        string
 		value, into any
 	}{
 		{"findings.json", rows, &[]decision.FindingRow{}},
+		{"header.json", header, &decision.Header{}},
+		{"packages.json", pkgs, &[]decision.PackageRow{}},
+		{"not_examined.json", notExamined, &[]decision.NotExaminedRow{}},
 		{decision.DiffFile, diff, &decision.RunDiff{}},
 		{publication.EvidenceFile, items, &[]publication.EvidenceItem{}},
 	}

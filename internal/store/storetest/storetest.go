@@ -69,7 +69,7 @@ func Package(registry, name, version, verdict, grade string, codes []string, too
 	}
 	att := manifest.Compute(&rundir.Surface{Outcome: outcome, Tools: entries})
 	row := decision.PackageRow{
-		Row: "package", Stamps: stamps(time.Date(2026, 10, 1, 0, 0, 0, 0, time.UTC)),
+		Row: vocab.RowPackage, Stamps: stamps(time.Date(2026, 10, 1, 0, 0, 0, 0, time.UTC)),
 		Subject: decision.Subject{ToolHashes: att.Tools, ManifestHash: att.ManifestHash, ManifestReason: att.Reason},
 		Package: ref, Verdict: verdict, Grade: grade, SurfaceOutcome: outcome,
 		ArtifactSHA256: hex.EncodeToString(sum[:]),
@@ -125,7 +125,7 @@ func Finding(p *publication.Publication, pkg publication.Package, id, status, se
 	qs := sha256.Sum256([]byte(quote))
 	f := publication.Finding{
 		FindingRow: decision.FindingRow{
-			Row: "finding", Stamps: pkg.Stamps, Subject: pkg.Subject, ID: id, Package: pkg.Package,
+			Row: vocab.RowFinding, Stamps: pkg.Stamps, Subject: pkg.Subject, ID: id, Package: pkg.Package,
 			Check: vocab.CheckModel, Tag: "exfiltrate_data", Title: fmt.Sprintf("The description of %s instructs the model", entry),
 			SurfaceKind: vocab.EntryTool, EntryName: entry, SeverityAssigned: severity, SeverityDecided: severity,
 			Decision: vocab.DecisionConfirmed, Rule: vocab.RuleD1,
