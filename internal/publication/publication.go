@@ -4,9 +4,9 @@
 // and its projection onto what publications publish (ProjectDiff), and the
 // split of its attestations by package. `attestari publish` writes it
 // (internal/publish, which also reads and writes the directory) and the
-// store loads it. A leaf: it imports only the standard library, the public
-// api and api/attest, and other leaves (decision, rundir, vocab), so the store
-// and the API server depend on the format and not on the step that makes it.
+// store loads it. A leaf: it imports only the standard library and other
+// leaves (api/attest, decision, rundir), so the store and the API server
+// depend on the format and not on the step that makes it.
 package publication
 
 import (
