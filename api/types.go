@@ -21,8 +21,8 @@ import (
 
 // Registries the service answers for.
 const (
-	RegistryNPM  = "npm"
-	RegistryPyPI = "pypi"
+	RegistryNPM  = vocab.RegistryNPM
+	RegistryPyPI = vocab.RegistryPyPI
 )
 
 // Verdicts of a decision row. They are internal/vocab's; the names are kept
@@ -145,11 +145,11 @@ type LookupResponse struct {
 
 // Tool change kinds of a VersionDiff.
 const (
-	ChangeAdded                = "added"
-	ChangeRemoved              = "removed"
-	ChangeDescription          = "description_changed"
-	ChangeSchema               = "schema_changed"
-	ChangeDescriptionAndSchema = "description_and_schema_changed"
+	ChangeAdded                = vocab.ChangeAdded
+	ChangeRemoved              = vocab.ChangeRemoved
+	ChangeDescription          = vocab.ChangeDescription
+	ChangeSchema               = vocab.ChangeSchema
+	ChangeDescriptionAndSchema = vocab.ChangeDescriptionAndSchema
 )
 
 // ToolChange is one tool that differs between two versions.

@@ -536,8 +536,8 @@ func entryFile(e rundir.Entry) string {
 // reportedAs is the (surface_kind, entry name) a finding on e carries: a
 // prompt's message text is reported as the prompt (docs/methodology.md §5.3).
 func reportedAs(e rundir.Entry) (string, string) {
-	if e.Kind == "prompt_text" {
-		return "prompt", e.Parent
+	if e.Kind == vocab.EntryPromptText {
+		return vocab.EntryPrompt, e.Parent
 	}
 	return e.Kind, e.Name
 }
@@ -550,9 +550,9 @@ func verifyProposal(surface *rundir.Surface, src *memoFiles, e rundir.Entry, quo
 	one := &rundir.Surface{Package: surface.Package}
 	kind, name := e.Kind, e.Name
 	if kind == "" {
-		kind = "tool"
+		kind = vocab.EntryTool
 	}
-	if kind == "prompt_text" && e.Parent != "" {
+	if kind == vocab.EntryPromptText && e.Parent != "" {
 		name = e.Parent
 	}
 	if !one.Add(kind, e) {

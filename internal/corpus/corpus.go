@@ -26,12 +26,14 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/attestari/attestari/internal/vocab"
 )
 
 // Registry is the registry the runtime-probed corpus draws from. PyPI is not
 // reachable from the project's machines, so the Python corpus is packed from
 // public repositories instead (PyRegistry).
-const Registry = "npm"
+const Registry = vocab.RegistryNPM
 
 // Tiers say why a package was selected.
 const (

@@ -17,7 +17,7 @@ import (
 )
 
 // PyRegistry is the registry a Python corpus row names.
-const PyRegistry = "pypi"
+const PyRegistry = vocab.RegistryPyPI
 
 // PyEntry is one tool, prompt, resource or template of a Python truth file.
 // Description is the text the framework publishes (nil when the reader

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/attestari/attestari/internal/registry/fakeregistry"
+	"github.com/attestari/attestari/internal/vocab"
 )
 
 // Package is one demo package as listed in demo.json.
@@ -138,7 +139,7 @@ func Candidates(pkgs []Package) ([]byte, error) {
 	}
 	var cs []cand
 	for i, p := range pkgs {
-		cs = append(cs, cand{Registry: "npm", Name: p.Name, Version: p.Version, Rank: i + 1})
+		cs = append(cs, cand{Registry: vocab.RegistryNPM, Name: p.Name, Version: p.Version, Rank: i + 1})
 	}
 	doc := map[string]any{
 		"schema": "attestari.candidates/v1",

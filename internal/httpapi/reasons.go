@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/attestari/attestari/api"
+	"github.com/attestari/attestari/internal/vocab"
 )
 
 // reasonView is one refusal reason as the package page shows it: the code
@@ -98,7 +99,7 @@ func toolHoles(reasons []reasonView) map[string][]textPiece {
 	out := map[string][]textPiece{}
 	for _, r := range reasons {
 		for _, p := range r.Partial {
-			if p.Kind == "tool" && !p.Withheld {
+			if p.Kind == vocab.EntryTool && !p.Withheld {
 				out[p.Name] = p.Pieces
 			}
 		}

@@ -374,7 +374,7 @@ func (s *Server) gradesPage(w http.ResponseWriter, r *http.Request) error {
 	}
 	v := gradesView{Common: s.common("grades"), Filter: f,
 		Filtered: f.Query != "" || f.Registry != "" || f.Verdict != "" || f.Grade != "" || f.Reason != ""}
-	v.RegistryOptions = options(f.Registry, "", "Any registry", "npm", "npm", "pypi", "PyPI")
+	v.RegistryOptions = options(f.Registry, "", "Any registry", vocab.RegistryNPM, "npm", vocab.RegistryPyPI, "PyPI")
 	v.VerdictOptions = options(f.Verdict, "", "Any verdict", vocab.VerdictGraded, "Graded", vocab.VerdictNotGradeable, "Not graded (refused)", vocab.VerdictOutOfScope, "Out of scope")
 	v.GradeOptions = options(f.Grade, "", "Any grade", "A", "A", "B", "B", "C", "C", "F", "F")
 	reasons := []string{"", "Any reason"}
@@ -580,7 +580,7 @@ func reproSteps(d *api.PackageDetail, demo bool, origin string) reproView {
 		v.Evidence = append(v.Evidence, ev)
 	}
 	for _, t := range d.Tools {
-		if t.ToolHash == nil || t.SchemaKind != "none" || t.Description == nil || len(v.ToolHashes) == 3 {
+		if t.ToolHash == nil || t.SchemaKind != vocab.SchemaNone || t.Description == nil || len(v.ToolHashes) == 3 {
 			continue
 		}
 		v.ToolHashes = append(v.ToolHashes, reproCommand{Command: "printf '%s\\0%s\\0' " + shellQuote(t.Name) + " " + shellQuote(*t.Description) + " | sha256sum",
@@ -681,10 +681,10 @@ func (s *Server) packagePage(w http.ResponseWriter, r *http.Request) error {
 	for _, f := range d.Findings {
 		fv := findingView{Finding: f, StatusLabel: statusLabel[f.Status], EvidenceURL: "/evidence/" + f.Evidence.SHA256, EntryKind: "the tool",
 			URL: findingURL(f.ID)}
-		if f.SurfaceKind != nil && *f.SurfaceKind != "tool" {
+		if f.SurfaceKind != nil && *f.SurfaceKind != vocab.EntryTool {
 			fv.EntryKind = "the " + strings.ReplaceAll(*f.SurfaceKind, "_", " ")
 		}
-		if f.EntryName != nil && (f.SurfaceKind == nil || *f.SurfaceKind == "tool") {
+		if f.EntryName != nil && (f.SurfaceKind == nil || *f.SurfaceKind == vocab.EntryTool) {
 			if desc, ok := descs[*f.EntryName]; ok {
 				fv.Before, fv.Mark, fv.After, fv.Highlighted = highlight(desc, f.Evidence.Excerpt)
 			}
@@ -813,7 +813,7 @@ func (s *Server) findingPage(w http.ResponseWriter, r *http.Request) error {
 }
 
 func entryKind(f api.Finding) string {
-	if f.SurfaceKind != nil && *f.SurfaceKind != "tool" {
+	if f.SurfaceKind != nil && *f.SurfaceKind != vocab.EntryTool {
 		return "the " + strings.ReplaceAll(*f.SurfaceKind, "_", " ")
 	}
 	return "the tool"

@@ -43,9 +43,6 @@ const (
 	JSON = "json"
 )
 
-// Encodings lists every encoding Decode accepts.
-var Encodings = []string{JSString, JSTemplate, PyString, PyRaw, PyFString, PyRawFString, JSON, JSNumber, JSTemplateRaw}
-
 // Errors Decode wraps; classify with errors.Is.
 var (
 	ErrInvalidUTF8     = errors.New("literal: source is not valid UTF-8")

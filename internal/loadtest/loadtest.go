@@ -139,10 +139,10 @@ func Seed(ctx context.Context, st *store.Store, versions, perPub int) error {
 			if i%7 == 3 {
 				grade, verdict, codes = "", vocab.VerdictNotGradeable, []string{vocab.CodeMinifiedOnly}
 			}
-			pkg := storetest.Package("npm", Name(i), "1.0.0", verdict, grade, codes,
-				storetest.Tool("read_file", vocab.StateReadable, "Reads a file from the workspace.", "json", `{"type":"object","properties":{"path":{"type":"string"}},"required":["path"]}`),
-				storetest.Tool("list_files", vocab.StateReadable, "Lists the files of a directory.", "source", "z.object({ dir: z.string() })"),
-				storetest.Tool("search_"+strconv.Itoa(i), vocab.StateReadable, "Searches the workspace for text.", "none", ""))
+			pkg := storetest.Package(vocab.RegistryNPM, Name(i), "1.0.0", verdict, grade, codes,
+				storetest.Tool("read_file", vocab.StateReadable, "Reads a file from the workspace.", vocab.SchemaJSON, `{"type":"object","properties":{"path":{"type":"string"}},"required":["path"]}`),
+				storetest.Tool("list_files", vocab.StateReadable, "Lists the files of a directory.", vocab.SchemaSource, "z.object({ dir: z.string() })"),
+				storetest.Tool("search_"+strconv.Itoa(i), vocab.StateReadable, "Searches the workspace for text.", vocab.SchemaNone, ""))
 			p.Packages = append(p.Packages, pkg)
 		}
 		if err := st.LoadPublication(ctx, p); err != nil {

@@ -144,13 +144,13 @@ func SeedLarge(ctx context.Context, st *store.Store, tools, small int) error {
 	p := storetest.Publication("lt-large-pub", "lt-large-run", at)
 	ts := make([]publish.Tool, 0, tools)
 	for i := range tools {
-		ts = append(ts, storetest.Tool("t"+strconv.Itoa(i), vocab.StateReadable, "Tool number "+strconv.Itoa(i)+".", "none", ""))
+		ts = append(ts, storetest.Tool("t"+strconv.Itoa(i), vocab.StateReadable, "Tool number "+strconv.Itoa(i)+".", vocab.SchemaNone, ""))
 	}
-	p.Packages = append(p.Packages, storetest.Package("npm", LargeName, "1.0.0", vocab.VerdictGraded, "A", nil, ts...))
+	p.Packages = append(p.Packages, storetest.Package(vocab.RegistryNPM, LargeName, "1.0.0", vocab.VerdictGraded, "A", nil, ts...))
 	for i := range small {
-		p.Packages = append(p.Packages, storetest.Package("npm", Name(i), "1.0.0", vocab.VerdictGraded, "A", nil,
-			storetest.Tool("read_file", vocab.StateReadable, "Reads a file from the workspace.", "json", `{"type":"object","properties":{"path":{"type":"string"}},"required":["path"]}`),
-			storetest.Tool("list_files", vocab.StateReadable, "Lists the files of a directory.", "source", "z.object({ dir: z.string() })")))
+		p.Packages = append(p.Packages, storetest.Package(vocab.RegistryNPM, Name(i), "1.0.0", vocab.VerdictGraded, "A", nil,
+			storetest.Tool("read_file", vocab.StateReadable, "Reads a file from the workspace.", vocab.SchemaJSON, `{"type":"object","properties":{"path":{"type":"string"}},"required":["path"]}`),
+			storetest.Tool("list_files", vocab.StateReadable, "Lists the files of a directory.", vocab.SchemaSource, "z.object({ dir: z.string() })")))
 	}
 	if err := st.LoadPublication(ctx, p); err != nil {
 		return fmt.Errorf("seed the large publication: %w", err)

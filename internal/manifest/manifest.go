@@ -26,9 +26,9 @@ import (
 
 // Schema kinds as the extractor records them on a surface entry.
 const (
-	SchemaJSON   = "json"   // a JSON literal: hashed as its RFC 8785 canonical form
-	SchemaSource = "source" // any other expression: hashed as its exact source bytes
-	SchemaNone   = "none"   // no schema declared: the component is empty
+	SchemaJSON   = vocab.SchemaJSON   // a JSON literal: hashed as its RFC 8785 canonical form
+	SchemaSource = vocab.SchemaSource // any other expression: hashed as its exact source bytes
+	SchemaNone   = vocab.SchemaNone   // no schema declared: the component is empty
 )
 
 // Verification levels: what a gateway can check of a tool against what a

@@ -24,8 +24,8 @@ const CandidatesSchema = "attestari.candidates/v1"
 
 // Registries a candidate may name.
 const (
-	RegistryNPM  = "npm"
-	RegistryPyPI = "pypi"
+	RegistryNPM  = vocab.RegistryNPM
+	RegistryPyPI = vocab.RegistryPyPI
 )
 
 // Exclusion reasons (docs/candidates.md), declared in internal/vocab.

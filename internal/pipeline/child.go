@@ -224,9 +224,6 @@ var _ Extractor = (*ChildExtractor)(nil)
 // Version is the child's extractor version.
 func (c *ChildExtractor) Version() string { return c.ExtractorVersion }
 
-// PeakChildren is the most children this extractor had alive at once.
-func (c *ChildExtractor) PeakChildren() int { return int(c.peak.Load()) }
-
 // ChildCrashError is a child that died: killed by a signal, or exited
 // without a result. Cause is deterministic (no addresses) and bounded;
 // Stack is the crashing goroutine's trace when the runtime printed one,

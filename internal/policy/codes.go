@@ -1,42 +1,13 @@
-// What the policy does with the vocabulary (internal/vocab): the codes it
-// can emit, the gate map's export, the checks that must run, the outcomes
-// that refuse, the severity order and MEASURED_CHECKS.
+// What the policy does with the vocabulary (internal/vocab): the checks that
+// must run, the outcomes that refuse, the severity order and
+// MEASURED_CHECKS. The gate map's export is decision.ExportGateMap; the
+// codes the policy can emit are listed for the gate-map test in codes_test.go.
 
 package policy
 
 import (
-	"github.com/attestari/attestari/internal/methodology"
-	"github.com/attestari/attestari/internal/rundir"
 	"github.com/attestari/attestari/internal/vocab"
 )
-
-// emittedCodes lists every code this package's code can write, in one place
-// so the gate map test can check each has an entry. Add a code here when a
-// new path records it.
-var emittedCodes = []string{
-	vocab.CodeVersionPairNotAllowed, vocab.CodeGateNotRecorded, vocab.CodeGateFailedAsRecorded, vocab.CodeGateNotRecomputable,
-	vocab.CodeMinifiedOnly, vocab.CodeRuntimeGenerated, vocab.CodeDeclarationNotParsed, vocab.CodeNoRegistrationSite,
-	vocab.CodeArchiveUnreadable, vocab.CodeExtractionBudgetExceeded, vocab.CodeAdvertisedToolsNotParsed, vocab.CodeNoSurfaceExamined,
-	vocab.CodeNotAnalyzed, vocab.CodePartialDescription, vocab.CodeModelCheckSkipped, vocab.CodeNotAnalyzedRecorded,
-	vocab.CodeCheckMissing, vocab.CodeCheckFailed, vocab.CodeExcerptUnverified, vocab.CodeVerifierRejected, vocab.CodeNotAServer,
-}
-
-// gateMapDoc is the exported shape (openapi.yaml vocab.GateMap).
-type gateMapDoc struct {
-	MethodologyVersion string            `json:"methodology_version"`
-	Codes              []vocab.GateEntry `json:"codes"`
-}
-
-// ExportGateMap returns the bytes of gate_map.json: the map of the
-// methodology in force, encoded like every run file.
-func ExportGateMap() []byte {
-	b, err := rundir.Marshal(gateMapDoc{MethodologyVersion: methodology.Version, Codes: vocab.GateMap})
-	if err != nil {
-		// Marshal of strings cannot fail; a failure is a build defect.
-		panic("policy: gate map does not encode: " + err.Error())
-	}
-	return b
-}
 
 // RunningChecks are the checks that run and must each have a result row (G5).
 var RunningChecks = []string{vocab.CheckProvenance, vocab.CheckSurface, vocab.CheckModel}
@@ -49,13 +20,6 @@ var refusingOutcomes = []string{
 }
 
 var severityRank = map[string]int{vocab.SeverityInfo: 0, vocab.SeverityLow: 1, vocab.SeverityMedium: 2, vocab.SeverityHigh: 3}
-
-// MeasuredPair is one (check, tag) pair whose precision has been measured
-// (docs/methodology.md §18). Tag "*" stands for every tag of the check.
-type MeasuredPair struct {
-	Check string `json:"check"`
-	Tag   string `json:"tag"`
-}
 
 // MeasuredChecks is MEASURED_CHECKS: the only pairs that may place a finding
 // above info (D5). Adding a pair is a methodology change citing §18.

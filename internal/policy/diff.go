@@ -1,79 +1,13 @@
 package policy
 
 import (
+	"maps"
 	"slices"
 	"sort"
 
 	"github.com/attestari/attestari/internal/rundir"
+	"github.com/attestari/attestari/internal/vocab"
 )
-
-// DiffFile is the name of the diff a cycle writes into the run.
-const DiffFile = "diff.json"
-
-// RunDiff is diff.json: what a decided run changed against the previous
-// decided run over the same candidates file (methodology §14).
-type RunDiff struct {
-	RunID           string              `json:"run_id"`
-	PreviousRunID   string              `json:"previous_run_id,omitempty"`
-	PackagesAdded   []rundir.PackageRef `json:"packages_added"`
-	PackagesRemoved []rundir.PackageRef `json:"packages_removed"`
-	// PackagesNotExamined lists the packages of the previous run whose name
-	// this run could not examine as asked (§4: a misspelt name, a version no
-	// longer published, a registry not configured). They are not removals,
-	// and their findings are not removed findings: nothing was examined.
-	// The operator reads it here; a publication never carries it.
-	PackagesNotExamined []rundir.PackageRef `json:"packages_not_examined"`
-	Changes             []PackageChange     `json:"changes"`
-	FindingsAdded       []FindingRef        `json:"findings_added"`
-	FindingsRemoved     []FindingRef        `json:"findings_removed"`
-	// Manifests lists, per package name, the manifest changes between the
-	// version the previous run examined and the one this run examined: the
-	// rug-pull signal.
-	Manifests []ManifestChange `json:"manifests"`
-}
-
-// Outcome is a package's verdict as a diff shows it.
-type Outcome struct {
-	Version   string   `json:"version"`
-	Verdict   string   `json:"verdict"`
-	Grade     string   `json:"grade,omitempty"`
-	BlockedBy []string `json:"blocked_by,omitempty"`
-}
-
-// PackageChange is a package whose grade or verdict changed.
-type PackageChange struct {
-	Package rundir.PackageRef `json:"package"`
-	From    Outcome           `json:"from"`
-	To      Outcome           `json:"to"`
-}
-
-// FindingRef names a finding in a diff.
-type FindingRef struct {
-	ID       string            `json:"id"`
-	Package  rundir.PackageRef `json:"package"`
-	Check    string            `json:"check"`
-	Tag      string            `json:"tag"`
-	Decision string            `json:"decision"`
-}
-
-// ToolChange is one tool that differs between two versions.
-type ToolChange struct {
-	Name     string `json:"name"`
-	Change   string `json:"change"` // added, removed, description_changed, schema_changed, description_and_schema_changed
-	FromHash string `json:"from_hash,omitempty"`
-	ToHash   string `json:"to_hash,omitempty"`
-}
-
-// ManifestChange is a package name whose attested manifest changed.
-type ManifestChange struct {
-	Registry         string       `json:"registry"`
-	Name             string       `json:"name"`
-	FromVersion      string       `json:"from_version"`
-	ToVersion        string       `json:"to_version"`
-	FromManifestHash string       `json:"from_manifest_hash,omitempty"`
-	ToManifestHash   string       `json:"to_manifest_hash,omitempty"`
-	Tools            []ToolChange `json:"tools"`
-}
 
 // DecidedRun is what a diff compares: a run's decisions and its surfaces.
 type DecidedRun struct {
@@ -92,7 +26,7 @@ func Diff(prev *DecidedRun, cur DecidedRun) RunDiff {
 		d.PreviousRunID = prev.Decisions.Header.RunID
 		prevPkgs = packagesByKey(prev.Decisions)
 	}
-	for _, k := range sortedMapKeys(curPkgs) {
+	for _, k := range slices.Sorted(maps.Keys(curPkgs)) {
 		p := curPkgs[k]
 		old, ok := prevPkgs[k]
 		if !ok {
@@ -112,7 +46,7 @@ func Diff(prev *DecidedRun, cur DecidedRun) RunDiff {
 		_, decided := curPkgs[ref.Key()]
 		return !decided && notExamined[[2]string{ref.Registry, ref.Name}]
 	}
-	for _, k := range sortedMapKeys(prevPkgs) {
+	for _, k := range slices.Sorted(maps.Keys(prevPkgs)) {
 		if _, ok := curPkgs[k]; !ok {
 			if ref := prevPkgs[k].Package; held(ref) {
 				d.PackagesNotExamined = append(d.PackagesNotExamined, ref)
@@ -125,12 +59,12 @@ func Diff(prev *DecidedRun, cur DecidedRun) RunDiff {
 	if prev != nil {
 		prevF = findingsByID(prev.Decisions)
 	}
-	for _, id := range sortedMapKeys(curF) {
+	for _, id := range slices.Sorted(maps.Keys(curF)) {
 		if _, ok := prevF[id]; !ok {
 			d.FindingsAdded = append(d.FindingsAdded, curF[id])
 		}
 	}
-	for _, id := range sortedMapKeys(prevF) {
+	for _, id := range slices.Sorted(maps.Keys(prevF)) {
 		if _, ok := curF[id]; !ok && !held(prevF[id].Package) {
 			d.FindingsRemoved = append(d.FindingsRemoved, prevF[id])
 		}
@@ -226,24 +160,24 @@ func manifestChanges(prev *DecidedRun, cur DecidedRun) []ManifestChange {
 		for name := range to {
 			names[name] = true
 		}
-		for _, name := range sortedMapKeys(names) {
+		for _, name := range slices.Sorted(maps.Keys(names)) {
 			a, inA := from[name]
 			b, inB := to[name]
 			switch {
 			case !inA:
-				tools = append(tools, ToolChange{Name: name, Change: "added", ToHash: b.hash})
+				tools = append(tools, ToolChange{Name: name, Change: vocab.ChangeAdded, ToHash: b.hash})
 			case !inB:
-				tools = append(tools, ToolChange{Name: name, Change: "removed", FromHash: a.hash})
+				tools = append(tools, ToolChange{Name: name, Change: vocab.ChangeRemoved, FromHash: a.hash})
 			default:
 				dc, sc := a.description != b.description, a.schema != b.schema
 				change := ""
 				switch {
 				case dc && sc:
-					change = "description_and_schema_changed"
+					change = vocab.ChangeDescriptionAndSchema
 				case dc:
-					change = "description_changed"
+					change = vocab.ChangeDescription
 				case sc:
-					change = "schema_changed"
+					change = vocab.ChangeSchema
 				}
 				if change != "" {
 					tools = append(tools, ToolChange{Name: name, Change: change, FromHash: a.hash, ToHash: b.hash})
@@ -262,14 +196,5 @@ func manifestChanges(prev *DecidedRun, cur DecidedRun) []ManifestChange {
 	if out == nil {
 		out = []ManifestChange{}
 	}
-	return out
-}
-
-func sortedMapKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
 	return out
 }

@@ -22,7 +22,7 @@ func (d *decider) decideFindings(p *perPackage, s *rundir.Surface, row *PackageR
 	highest := -1
 	for i, f := range p.findings {
 		fr := FindingRow{
-			Row: "finding", Stamps: row.Stamps, Subject: row.Subject,
+			Row: vocab.RowFinding, Stamps: row.Stamps, Subject: row.Subject,
 			ID: f.ID, Package: f.Package, Check: f.Check, Tag: f.Tag, Title: f.Title,
 			SurfaceKind: f.SurfaceKind, EntryName: f.EntryName, Analyzer: f.Analyzer,
 			SeverityAssigned: f.Severity, Evidence: f.Evidence,
@@ -30,7 +30,7 @@ func (d *decider) decideFindings(p *perPackage, s *rundir.Surface, row *PackageR
 			Verification: verifs[i], ContextTags: f.ContextTags,
 		}
 		if f.Check == vocab.CheckModel && fr.SurfaceKind == "" && f.Tag != vocab.TagReassigned {
-			fr.SurfaceKind = "tool"
+			fr.SurfaceKind = vocab.EntryTool
 		}
 		if f.Check == vocab.CheckModel && f.Tag == "exfiltrate_data" {
 			if err := d.contextTags(&fr, f, s, art); err != nil {

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/attestari/attestari/internal/decision"
 	"github.com/attestari/attestari/internal/methodology"
 	"github.com/attestari/attestari/internal/rundir"
 	"github.com/attestari/attestari/internal/vocab"
@@ -338,7 +339,7 @@ func TestGateMapExport(t *testing.T) {
 	if !bytes.Equal(got, ExportGateMap()) {
 		t.Fatalf("%s differs from vocab.GateMap; run go test ./internal/policy -run TestGateMapExport -update", path)
 	}
-	var doc gateMapDoc
+	var doc decision.GateMapDoc
 	dec := json.NewDecoder(bytes.NewReader(got))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&doc); err != nil || len(doc.Codes) != len(vocab.GateMap) {

@@ -126,12 +126,12 @@ func quoted(findings []rundir.Finding, pkg string, e rundir.Entry) bool {
 		}
 		kind := f.SurfaceKind
 		if kind == "" {
-			kind = "tool"
+			kind = vocab.EntryTool
 		}
 		switch {
 		case kind == e.Kind && f.EntryName == e.Name:
 			return true
-		case e.Kind == "prompt_text" && kind == "prompt" && f.EntryName == e.Parent:
+		case e.Kind == vocab.EntryPromptText && kind == vocab.EntryPrompt && f.EntryName == e.Parent:
 			return true
 		}
 	}

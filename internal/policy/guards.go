@@ -97,8 +97,8 @@ func (d *decider) guards(p *perPackage, surface *rundir.Surface, b *blocker, row
 		for _, list := range append([][]rundir.NotAnalyzed{p.notAnalyzed}, resultsNotAnalyzed(p.results)...) {
 			for _, x := range list {
 				n++
-				r.firstPlace(x.File, x.Line)
-				r.addName(entryLabel(x.Kind, x.Name))
+				firstPlace(&r, x.File, x.Line)
+				addName(&r, entryLabel(x.Kind, x.Name))
 			}
 		}
 		if n > 0 {
@@ -208,7 +208,7 @@ func gateBlocking(code string, s *rundir.Surface, results []rundir.Result, findi
 				}
 			}
 			if e.File != "" {
-				r.addName(place(e.File, e.Line))
+				addName(&r, place(e.File, e.Line))
 			}
 		}
 	case vocab.CodeNoSurfaceExamined:
@@ -219,8 +219,8 @@ func gateBlocking(code string, s *rundir.Surface, results []rundir.Result, findi
 			case vocab.StateReadable, vocab.StatePartial, vocab.StateAbsent:
 				continue
 			}
-			r.firstPlace(e.File, e.Line)
-			r.addName(entryLabel(e.Kind, e.Name))
+			firstPlace(&r, e.File, e.Line)
+			addName(&r, entryLabel(e.Kind, e.Name))
 			if r.Detail == "" {
 				r.Detail = fmt.Sprintf("%s could not be read", entryLabel(e.Kind, e.Name))
 				if e.UnreadableReason != "" {
@@ -230,8 +230,8 @@ func gateBlocking(code string, s *rundir.Surface, results []rundir.Result, findi
 		}
 		if m := modelResult(results, s.Package.Key()); m != nil {
 			for _, n := range m.NotAnalyzed {
-				r.firstPlace(n.File, n.Line)
-				r.addName(entryLabel(n.Kind, n.Name))
+				firstPlace(&r, n.File, n.Line)
+				addName(&r, entryLabel(n.Kind, n.Name))
 				if r.Detail == "" {
 					r.Detail = fmt.Sprintf("%s was not analysed: %s", entryLabel(n.Kind, n.Name), n.Reason)
 				}
@@ -246,8 +246,8 @@ func gateBlocking(code string, s *rundir.Surface, results []rundir.Result, findi
 			if e.DescriptionState != vocab.StatePartial || quoted(findings, pkg, e) || holesFilledByClient(e) {
 				continue
 			}
-			r.firstPlace(e.File, e.Line)
-			r.addName(entryLabel(e.Kind, e.Name))
+			firstPlace(&r, e.File, e.Line)
+			addName(&r, entryLabel(e.Kind, e.Name))
 			pe := PartialEntry{Kind: e.Kind, Name: e.Name, File: e.File, Line: e.Line, Text: e.DescriptionRaw, Holes: []PartialHole{}}
 			for _, h := range e.Holes {
 				pe.Holes = append(pe.Holes, PartialHole{Offset: h.RawOffset, Line: h.Line, Source: h.Source})
@@ -277,13 +277,13 @@ func resultsNotAnalyzed(results []rundir.Result) [][]rundir.NotAnalyzed {
 }
 
 // firstPlace sets the reason's place unless it has one.
-func (r *Blocking) firstPlace(file string, line int) {
+func firstPlace(r *Blocking, file string, line int) {
 	if r.File == "" && file != "" {
 		r.File, r.Line = file, line
 	}
 }
 
-func (r *Blocking) addName(n string) {
+func addName(r *Blocking, n string) {
 	if !slices.Contains(r.Names, n) {
 		r.Names = append(r.Names, n)
 	}
@@ -292,7 +292,7 @@ func (r *Blocking) addName(n string) {
 // entryLabel names a surface entry for a reader: "tool get-docs".
 func entryLabel(kind, name string) string {
 	if kind == "" {
-		kind = "tool"
+		kind = vocab.EntryTool
 	}
 	return strings.ReplaceAll(kind, "_", " ") + " " + name
 }

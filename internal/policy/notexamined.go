@@ -56,21 +56,6 @@ var (
 // candidate not examined (it does when NotExamined's other conditions hold).
 func NotExaminedKind(kind string) bool { return slices.Contains(notExaminedKinds, kind) }
 
-// NotExaminedRow is one candidate the run could not examine as asked. It is
-// not a decision about a package: it is never published and never counted
-// in the population.
-type NotExaminedRow struct {
-	Row string `json:"row"` // "not_examined"
-	Stamps
-	// Package is the candidate as the candidates file asked for it: its
-	// version is the specifier when no version was resolved.
-	Package rundir.PackageRef `json:"package"`
-	Stage   string            `json:"stage"`
-	Kind    string            `json:"kind"`
-	// Reason is the failure's message: what is wrong, in plain words.
-	Reason string `json:"reason"`
-}
-
 // received reports whether the run received any document about the package
 // whole (a record with outcome ok or ok_sha1_only).
 func received(recs []rundir.Record) bool {
@@ -121,7 +106,7 @@ func NotExamined(f *rundir.Files) []NotExaminedRow {
 	for _, k := range g.keys {
 		p := g.pkgs[k]
 		if fl, ok := notExamined(p, has(f.Missing, rundir.RecordsFile)); ok {
-			out = append(out, NotExaminedRow{Row: "not_examined", Package: p.ref, Stage: fl.Stage, Kind: fl.Kind, Reason: fl.Message})
+			out = append(out, NotExaminedRow{Row: vocab.RowNotExamined, Package: p.ref, Stage: fl.Stage, Kind: fl.Kind, Reason: fl.Message})
 		}
 	}
 	return out

@@ -227,7 +227,7 @@ func (d *decider) run() (*Decisions, error) {
 		// Before everything, the version table included: a candidate the
 		// run could not examine as asked is not a subject (§4, §9).
 		if fl, ok := notExamined(d.pkgs[k], recordsMissing); ok {
-			out.NotExamined = append(out.NotExamined, NotExaminedRow{Row: "not_examined", Stamps: d.stamps,
+			out.NotExamined = append(out.NotExamined, NotExaminedRow{Row: vocab.RowNotExamined, Stamps: d.stamps,
 				Package: d.pkgs[k].ref, Stage: fl.Stage, Kind: fl.Kind, Reason: fl.Message})
 			counts.NotExamined++
 			continue
@@ -267,7 +267,7 @@ func (d *decider) run() (*Decisions, error) {
 		inputs = []rundir.InputFile{}
 	}
 	out.Header = Header{
-		Row:                   "header",
+		Row:                   vocab.RowHeader,
 		Stamps:                d.stamps,
 		RunID:                 h.RunID,
 		RunStatus:             h.Status,
@@ -299,7 +299,7 @@ func (d *decider) decidePackage(p *perPackage) (PackageRow, []FindingRow, error)
 	att := manifest.Compute(surface)
 	stamps := d.stamps
 	row := PackageRow{
-		Row: "package", Stamps: stamps, Package: p.ref,
+		Row: vocab.RowPackage, Stamps: stamps, Package: p.ref,
 		Subject:      Subject{ToolHashes: att.Tools, ManifestHash: att.ManifestHash, ManifestReason: att.Reason},
 		Capabilities: []CapabilityRow{},
 	}

@@ -93,7 +93,7 @@ func EnvSecurityContact(registry string) string {
 // through getenv (os.Getenv in the CLI).
 func RegistryContactsFromEnv(getenv func(string) string) map[string]string {
 	out := map[string]string{}
-	for _, r := range []string{"npm", "pypi"} {
+	for _, r := range []string{vocab.RegistryNPM, vocab.RegistryPyPI} {
 		if v := strings.TrimSpace(getenv(EnvSecurityContact(r))); v != "" {
 			out[r] = v
 		}

@@ -30,8 +30,8 @@ import (
 
 // Evidence kinds of a publication.
 const (
-	EvidenceKindFile       = "file"
-	EvidenceKindProjection = "projection"
+	EvidenceKindFile       = vocab.EvidenceKindFile
+	EvidenceKindProjection = vocab.EvidenceKindProjection
 )
 
 // Withheld reasons at publication: why a text or a finding is left out.

@@ -263,17 +263,6 @@ type Packument struct {
 	Problems []string
 }
 
-// VersionList returns the version keys, sorted as strings (for stable
-// output; use ResolveVersion for semver order).
-func (p *Packument) VersionList() []string {
-	out := make([]string, 0, len(p.Versions))
-	for v := range p.Versions {
-		out = append(out, v)
-	}
-	sort.Strings(out)
-	return out
-}
-
 // parsePackument decodes a packument leniently: it fails only when the body
 // is not a JSON object; ill-typed members land in Problems.
 func parsePackument(p *Packument, body []byte) error {
@@ -504,16 +493,6 @@ type Attestation struct {
 type Attestations struct {
 	Response     Response
 	Attestations []Attestation
-}
-
-// PredicateTypes lists the predicate types present, sorted.
-func (a *Attestations) PredicateTypes() []string {
-	var out []string
-	for _, x := range a.Attestations {
-		out = append(out, x.PredicateType)
-	}
-	sort.Strings(out)
-	return out
 }
 
 // Attestations fetches GET {base}/-/npm/v1/attestations/{name}@{version}.

@@ -363,19 +363,19 @@ type Surface struct {
 func (s *Surface) Add(kind string, e Entry) bool {
 	var list *[]Entry
 	switch kind {
-	case "tool":
+	case vocab.EntryTool:
 		list = &s.Tools
-	case "prompt":
+	case vocab.EntryPrompt:
 		list = &s.Prompts
-	case "prompt_text":
+	case vocab.EntryPromptText:
 		list = &s.PromptTexts
-	case "resource":
+	case vocab.EntryResource:
 		list = &s.Resources
-	case "resource_template":
+	case vocab.EntryResourceTemplate:
 		list = &s.ResourceTemplates
-	case "instructions":
+	case vocab.EntryInstructions:
 		list = &s.Instructions
-	case "parameter_description":
+	case vocab.EntryParameterDescription:
 		list = &s.ParameterDescriptions
 	default:
 		return false

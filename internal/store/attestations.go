@@ -6,7 +6,7 @@ import (
 	"fmt"
 
 	"github.com/attestari/attestari/api"
-	"github.com/attestari/attestari/internal/publish"
+	"github.com/attestari/attestari/internal/publication"
 	"github.com/attestari/attestari/internal/store/internal/dbq"
 	"github.com/attestari/attestari/internal/vocab"
 )
@@ -33,7 +33,7 @@ func loadAttestation(ctx context.Context, q *dbq.Queries, pvID int64, env []byte
 }
 
 // attestationsOf checks and splits a publication's attestations.
-func attestationsOf(p *publish.Publication) (map[string][]byte, error) {
+func attestationsOf(p *publication.Publication) (map[string][]byte, error) {
 	m, err := p.AttestationsByPackage()
 	if err != nil {
 		// Both kinds stay visible: the publication is refused, and why.

@@ -12,7 +12,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/attestari/attestari/api"
-	"github.com/attestari/attestari/internal/publish"
+	"github.com/attestari/attestari/internal/publication"
 	"github.com/attestari/attestari/internal/rundir"
 	"github.com/attestari/attestari/internal/store/internal/dbq"
 )
@@ -27,7 +27,7 @@ const MaxChangeLimit = 1000
 // insertChange records one change. Its detail (jsonb) is the api.Change
 // exactly as served; the columns are the fields a poller pages and filters
 // by, and they win over the detail when a row is read.
-func insertChange(ctx context.Context, q *dbq.Queries, h publish.Header, ref rundir.PackageRef, kind string, c api.Change) error {
+func insertChange(ctx context.Context, q *dbq.Queries, h publication.Header, ref rundir.PackageRef, kind string, c api.Change) error {
 	c.Kind, c.Registry, c.Name, c.Version = kind, ref.Registry, ref.Name, ref.Version
 	c.PublicationID, c.PublishedAt = h.ID, h.PublishedAt.UTC()
 	b, err := json.Marshal(c)
@@ -48,7 +48,7 @@ func eqPtr(a, b *string) bool { return (a == nil) == (b == nil) && (a == nil || 
 // servedBefore returns what was served for the package version before this
 // load, and whether this publication will replace it (it is newer, by the
 // rule CurrentVersionUpsert applies). ok is false when nothing was served.
-func servedBefore(ctx context.Context, q *dbq.Queries, h publish.Header, pk publish.Package) (prev dbq.CurrentVersionStateRow, ok, replaces bool, err error) {
+func servedBefore(ctx context.Context, q *dbq.Queries, h publication.Header, pk publication.Package) (prev dbq.CurrentVersionStateRow, ok, replaces bool, err error) {
 	prev, err = q.CurrentVersionState(ctx, dbq.CurrentVersionStateParams{Registry: pk.Package.Registry, Name: pk.Package.Name, Version: pk.Package.Version})
 	if errors.Is(err, pgx.ErrNoRows) {
 		return prev, false, true, nil
@@ -64,7 +64,7 @@ func servedBefore(ctx context.Context, q *dbq.Queries, h publish.Header, pk publ
 // what is served. It is called before current_versions is updated. A new
 // version's manifest is compared with that of the package's previous
 // served version (the highest below it), as version_diffs are.
-func recordChanges(ctx context.Context, q *dbq.Queries, h publish.Header, pk publish.Package) error {
+func recordChanges(ctx context.Context, q *dbq.Queries, h publication.Header, pk publication.Package) error {
 	prev, served, replaces, err := servedBefore(ctx, q, h, pk)
 	if err != nil || !replaces {
 		return err
@@ -110,7 +110,7 @@ func recordChanges(ctx context.Context, q *dbq.Queries, h publish.Header, pk pub
 
 // recordAppealChange writes appeal_resolved for an appeal this publication
 // records resolved and no earlier-loaded publication did.
-func recordAppealChange(ctx context.Context, q *dbq.Queries, h publish.Header, f publish.Finding, a publish.AppealStatus) error {
+func recordAppealChange(ctx context.Context, q *dbq.Queries, h publication.Header, f publication.Finding, a publication.AppealStatus) error {
 	if a.Status == "open" {
 		return nil
 	}

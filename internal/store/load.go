@@ -15,8 +15,8 @@ import (
 	"github.com/jackc/pgx/v5/pgtype"
 
 	"github.com/attestari/attestari/api"
-	"github.com/attestari/attestari/internal/policy"
-	"github.com/attestari/attestari/internal/publish"
+	"github.com/attestari/attestari/internal/decision"
+	"github.com/attestari/attestari/internal/publication"
 	"github.com/attestari/attestari/internal/rundir"
 	"github.com/attestari/attestari/internal/store/internal/dbq"
 	"github.com/attestari/attestari/internal/vocab"
@@ -26,17 +26,17 @@ import (
 // that rests on findings (G6, G7, evidence_unpublishable) is about findings
 // the publication withholds, so it is served with its code and a summary
 // that counts them, never their ids, places or what was said of them.
-func publicReasons(bs []policy.Blocking) []policy.Blocking {
-	out := make([]policy.Blocking, 0, len(bs))
+func publicReasons(bs []decision.Blocking) []decision.Blocking {
+	out := make([]decision.Blocking, 0, len(bs))
 	for _, b := range bs {
 		switch n := len(b.Findings); {
 		case n > 0:
-			b = policy.Blocking{Code: b.Code, Guard: b.Guard, Detail: withheldSummary(n)}
+			b = decision.Blocking{Code: b.Code, Guard: b.Guard, Detail: withheldSummary(n)}
 		case b.Code == vocab.CodeCheckFailed:
 			// The recorded error is the examiner's own (an analyzer's or a
 			// registry's answer), for the operator: the reader is told which
 			// stages failed.
-			b = policy.Blocking{Code: b.Code, Guard: b.Guard, Names: b.Names,
+			b = decision.Blocking{Code: b.Code, Guard: b.Guard, Names: b.Names,
 				Detail: "did not complete on the examiner's side: " + strings.Join(b.Names, ", ")}
 		}
 		out = append(out, b)
@@ -81,7 +81,7 @@ func hook(stage string) error {
 // (only those with a public status) with their appeal statuses, evidence
 // (only blobs the publication lists), the gate map, and version_diffs (what
 // changed against the previous published version of the same package).
-func (s *Store) LoadPublication(ctx context.Context, p *publish.Publication) error {
+func (s *Store) LoadPublication(ctx context.Context, p *publication.Publication) error {
 	if err := validatePublication(p); err != nil {
 		return err
 	}
@@ -127,12 +127,12 @@ func invalid(format string, a ...any) error {
 
 // validatePublication checks what the schema cannot: that every row the
 // public will see is backed by the publication itself.
-func validatePublication(p *publish.Publication) error {
+func validatePublication(p *publication.Publication) error {
 	if p == nil {
 		return invalid("nil publication")
 	}
 	h := p.Header
-	if !publish.ValidID(h.ID) {
+	if !publication.ValidID(h.ID) {
 		return invalid("id %q", h.ID)
 	}
 	if h.RunID == "" || h.PublishedAt.IsZero() {
@@ -194,7 +194,7 @@ func validatePublication(p *publish.Publication) error {
 }
 
 // findingBlob is the blob a reader verifies a finding against.
-func findingBlob(f publish.Finding) string {
+func findingBlob(f publication.Finding) string {
 	if f.PublishedEvidence.SHA256 != "" {
 		return f.PublishedEvidence.SHA256
 	}
@@ -215,7 +215,7 @@ func strPtr(s string) *string {
 	return &s
 }
 
-func load(ctx context.Context, q *dbq.Queries, p *publish.Publication) error {
+func load(ctx context.Context, q *dbq.Queries, p *publication.Publication) error {
 	h := p.Header
 	header, err := json.Marshal(h)
 	if err != nil {
@@ -265,7 +265,7 @@ func load(ctx context.Context, q *dbq.Queries, p *publish.Publication) error {
 	}
 	// Versions of one package load oldest first, so each one's diff is taken
 	// against the version before it even when both are in this publication.
-	pkgs := make([]publish.Package, len(p.Packages))
+	pkgs := make([]publication.Package, len(p.Packages))
 	copy(pkgs, p.Packages)
 	sort.SliceStable(pkgs, func(i, j int) bool {
 		a, b := pkgs[i].Package, pkgs[j].Package
@@ -310,7 +310,7 @@ func load(ctx context.Context, q *dbq.Queries, p *publish.Publication) error {
 	return hook("end")
 }
 
-func loadPackage(ctx context.Context, q *dbq.Queries, h publish.Header, pk publish.Package) (int64, error) {
+func loadPackage(ctx context.Context, q *dbq.Queries, h publication.Header, pk publication.Package) (int64, error) {
 	row, err := json.Marshal(pk)
 	if err != nil {
 		return 0, err
@@ -405,7 +405,7 @@ func loadPackage(ctx context.Context, q *dbq.Queries, h publish.Header, pk publi
 // recordVersionDiff stores what changed between the package's previous
 // published version (the highest version below this one that is current)
 // and this one, when anything did.
-func recordVersionDiff(ctx context.Context, q *dbq.Queries, pubID string, pk publish.Package, version string, manifestHash *string, tools []toolRow, caps []api.Capability) error {
+func recordVersionDiff(ctx context.Context, q *dbq.Queries, pubID string, pk publication.Package, version string, manifestHash *string, tools []toolRow, caps []api.Capability) error {
 	cur, err := q.CurrentVersionListForPackage(ctx, dbq.CurrentVersionListForPackageParams{Registry: pk.Package.Registry, Name: pk.Package.Name})
 	if err != nil {
 		return fmt.Errorf("versions of %s: %w", pk.Package.Name, err)
@@ -444,7 +444,7 @@ func recordVersionDiff(ctx context.Context, q *dbq.Queries, pubID string, pk pub
 	return nil
 }
 
-func loadFinding(ctx context.Context, q *dbq.Queries, h publish.Header, pvID int64, f publish.Finding) error {
+func loadFinding(ctx context.Context, q *dbq.Queries, h publication.Header, pvID int64, f publication.Finding) error {
 	pubID := h.ID
 	row, err := json.Marshal(f)
 	if err != nil {
@@ -481,10 +481,10 @@ func loadFinding(ctx context.Context, q *dbq.Queries, h publish.Header, pvID int
 // under: the SHA-256 of its schema string, since the header carries no more.
 // clockOverridden: the publication was made with an injected clock. Every
 // demo publication was, including those whose header predates the field.
-func clockOverridden(h publish.Header) bool { return h.Demo || h.DisclosurePeriodOverridden }
+func clockOverridden(h publication.Header) bool { return h.Demo || h.DisclosurePeriodOverridden }
 
-func contractSHA256(h publish.Header) string {
-	sum := sha256.Sum256([]byte(firstString(h.Schema, publish.Schema)))
+func contractSHA256(h publication.Header) string {
+	sum := sha256.Sum256([]byte(firstString(h.Schema, publication.Schema)))
 	return hex.EncodeToString(sum[:])
 }
 

@@ -13,11 +13,11 @@ import (
 	"github.com/jackc/pgx/v5/pgtype"
 
 	"github.com/attestari/attestari/api"
+	"github.com/attestari/attestari/internal/decision"
 	"github.com/attestari/attestari/internal/manifest"
 	"github.com/attestari/attestari/internal/methodology"
 	"github.com/attestari/attestari/internal/pep440"
-	"github.com/attestari/attestari/internal/policy"
-	"github.com/attestari/attestari/internal/publish"
+	"github.com/attestari/attestari/internal/publication"
 	"github.com/attestari/attestari/internal/rundir"
 	"github.com/attestari/attestari/internal/store/internal/dbq"
 	"github.com/attestari/attestari/internal/vocab"
@@ -446,7 +446,7 @@ func (s *Store) GateMap(ctx context.Context, version string) (*api.GateMap, erro
 			return nil, fmt.Errorf("gate map %s: %w", version, vocab.ErrNotFound)
 		}
 		var gm api.GateMap
-		if err := json.Unmarshal(policy.ExportGateMap(), &gm); err != nil {
+		if err := json.Unmarshal(decision.ExportGateMap(), &gm); err != nil {
 			return nil, fmt.Errorf("gate map of the policy: %w", err)
 		}
 		return &gm, nil
@@ -498,7 +498,7 @@ func blocking(gm *api.GateMap, code string) api.BlockedBy {
 // A document that does not decode leaves the codes as they are: the codes
 // are the decision; the detail only explains it.
 func withDetail(reasons []api.BlockedBy, doc []byte) []api.BlockedBy {
-	var rows []policy.Blocking
+	var rows []decision.Blocking
 	if len(doc) == 0 || json.Unmarshal(doc, &rows) != nil {
 		return reasons
 	}
@@ -513,7 +513,7 @@ func withDetail(reasons []api.BlockedBy, doc []byte) []api.BlockedBy {
 	return reasons
 }
 
-func reasonDetail(b policy.Blocking) *api.ReasonDetail {
+func reasonDetail(b decision.Blocking) *api.ReasonDetail {
 	d := &api.ReasonDetail{Summary: b.Detail, Names: nonNil(b.Names)}
 	if b.File != "" {
 		d.File = &b.File
@@ -698,7 +698,7 @@ func (s *Store) ListRuns(ctx context.Context, cursor string, limit int) (*api.Ru
 	var before *string
 	if cursor != "" {
 		b, err := base64.RawURLEncoding.DecodeString(cursor)
-		if err != nil || !publish.ValidID(string(b)) {
+		if err != nil || !publication.ValidID(string(b)) {
 			return nil, ErrBadCursor
 		}
 		id := string(b)
@@ -725,7 +725,7 @@ func (s *Store) ListRuns(ctx context.Context, cursor string, limit int) (*api.Ru
 
 // RunDiff returns the diff.json of a run's newest publication, projected
 // again onto what the publications on its two sides publish
-// (publish.ProjectDiff): a publication made before the projection existed
+// (publication.ProjectDiff): a publication made before the projection existed
 // carries the run's whole diff, and none of its unpublished findings or
 // decided outcomes may be served from it. A projected diff passes through
 // unchanged.
@@ -737,7 +737,7 @@ func (s *Store) RunDiff(ctx context.Context, runID string) (json.RawMessage, err
 	if len(p.Diff) == 0 {
 		return nil, fmt.Errorf("run %s has no published diff: %w", runID, vocab.ErrNotFound)
 	}
-	var d publish.Diff
+	var d publication.Diff
 	if err := json.Unmarshal(p.Diff, &d); err != nil {
 		return nil, fmt.Errorf("run %s: diff: %w", runID, err)
 	}
@@ -748,7 +748,7 @@ func (s *Store) RunDiff(ctx context.Context, runID string) (json.RawMessage, err
 	if err != nil {
 		return nil, fmt.Errorf("run %s: diff: %w", runID, err)
 	}
-	var prev *publish.DiffSide
+	var prev *publication.DiffSide
 	if d.PreviousRunID != "" {
 		pp, err := s.previousPublication(ctx, d)
 		switch {
@@ -763,7 +763,7 @@ func (s *Store) RunDiff(ctx context.Context, runID string) (json.RawMessage, err
 			prev = &side
 		}
 	}
-	b, err := json.Marshal(publish.ProjectDiff(d, cur, prev))
+	b, err := json.Marshal(publication.ProjectDiff(d, cur, prev))
 	if err != nil {
 		return nil, err
 	}
@@ -772,7 +772,7 @@ func (s *Store) RunDiff(ctx context.Context, runID string) (json.RawMessage, err
 
 // previousPublication is the publication of the previous run a diff's
 // "from" side is read from: the one it names, else that run's newest.
-func (s *Store) previousPublication(ctx context.Context, d publish.Diff) (string, error) {
+func (s *Store) previousPublication(ctx context.Context, d publication.Diff) (string, error) {
 	if d.PreviousPublicationID != "" {
 		pp, err := s.q.PublicationGet(ctx, d.PreviousPublicationID)
 		if err != nil {
@@ -792,8 +792,8 @@ func (s *Store) previousPublication(ctx context.Context, d publish.Diff) (string
 
 // diffSide reads what publication pubID publishes of the findings refs and
 // of the packages d's changes name.
-func (s *Store) diffSide(ctx context.Context, pubID string, d publish.Diff, refs []policy.FindingRef) (publish.DiffSide, error) {
-	side := publish.DiffSide{PublicationID: pubID, Findings: map[string]bool{}, Outcomes: map[string]policy.Outcome{}}
+func (s *Store) diffSide(ctx context.Context, pubID string, d publication.Diff, refs []decision.FindingRef) (publication.DiffSide, error) {
+	side := publication.DiffSide{PublicationID: pubID, Findings: map[string]bool{}, Outcomes: map[string]decision.Outcome{}}
 	if len(refs) > 0 {
 		ids := make([]string, len(refs))
 		for i, f := range refs {
@@ -817,7 +817,7 @@ func (s *Store) diffSide(ctx context.Context, pubID string, d publish.Diff, refs
 			return side, fmt.Errorf("outcomes in %s: %w", pubID, err)
 		}
 		for _, r := range rows {
-			o := policy.Outcome{Version: r.Version, Verdict: r.Verdict, BlockedBy: r.BlockedBy}
+			o := decision.Outcome{Version: r.Version, Verdict: r.Verdict, BlockedBy: r.BlockedBy}
 			if r.Grade != nil {
 				o.Grade = *r.Grade
 			}

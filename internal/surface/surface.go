@@ -27,6 +27,8 @@ package surface
 
 import (
 	"time"
+
+	"github.com/attestari/attestari/internal/vocab"
 )
 
 // ExtractorVersion is EXTRACTOR_VERSION, recorded on every surface row.
@@ -38,20 +40,20 @@ const ExtractorVersion = "syntax-tree-8"
 
 // Entry kinds.
 const (
-	KindTool                 = "tool"
-	KindPrompt               = "prompt"
-	KindPromptText           = "prompt_text"
-	KindResource             = "resource"
-	KindResourceTemplate     = "resource_template"
-	KindInstructions         = "instructions"
-	KindParameterDescription = "parameter_description"
+	KindTool                 = vocab.EntryTool
+	KindPrompt               = vocab.EntryPrompt
+	KindPromptText           = vocab.EntryPromptText
+	KindResource             = vocab.EntryResource
+	KindResourceTemplate     = vocab.EntryResourceTemplate
+	KindInstructions         = vocab.EntryInstructions
+	KindParameterDescription = vocab.EntryParameterDescription
 )
 
 // Schema kinds.
 const (
-	SchemaJSON   = "json"
-	SchemaSource = "source"
-	SchemaNone   = "none"
+	SchemaJSON   = vocab.SchemaJSON
+	SchemaSource = vocab.SchemaSource
+	SchemaNone   = vocab.SchemaNone
 )
 
 // MemberInfo describes one member of the artifact as the archive reader

@@ -16,6 +16,7 @@ import (
 
 	"github.com/attestari/attestari/internal/literal"
 	"github.com/attestari/attestari/internal/rundir"
+	"github.com/attestari/attestari/internal/vocab"
 )
 
 // VerifierVersion names what the verifier accepts and rejects. It rides on
@@ -109,20 +110,20 @@ func entriesFor(s *rundir.Surface, kind, name string) []rundir.Entry {
 		}
 	}
 	switch kind {
-	case "", "tool":
+	case "", vocab.EntryTool:
 		pick(s.Tools, false)
-	case "prompt":
+	case vocab.EntryPrompt:
 		pick(s.Prompts, false)
 		pick(s.PromptTexts, true)
-	case "prompt_text":
+	case vocab.EntryPromptText:
 		pick(s.PromptTexts, true)
-	case "resource":
+	case vocab.EntryResource:
 		pick(s.Resources, false)
-	case "resource_template":
+	case vocab.EntryResourceTemplate:
 		pick(s.ResourceTemplates, false)
-	case "instructions":
+	case vocab.EntryInstructions:
 		pick(s.Instructions, false)
-	case "parameter_description":
+	case vocab.EntryParameterDescription:
 		pick(s.ParameterDescriptions, false)
 	}
 	return out
@@ -440,7 +441,7 @@ func VerifyQuote(surface *rundir.Surface, fileBytes func(path string) ([]byte, e
 
 func kindOrTool(kind string) string {
 	if kind == "" {
-		return "tool"
+		return vocab.EntryTool
 	}
 	return kind
 }

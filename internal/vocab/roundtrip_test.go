@@ -2,11 +2,14 @@ package vocab_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"reflect"
 	"testing"
 
+	"github.com/attestari/attestari/internal/decision"
+	"github.com/attestari/attestari/internal/publication"
 	"github.com/attestari/attestari/internal/rundir"
 	"github.com/attestari/attestari/internal/vocab"
 )
@@ -35,11 +38,26 @@ func TestRunFilesRoundTrip(t *testing.T) {
 		vocab.FailureCheckError, vocab.FailurePanic, vocab.FailureInternal}
 	stages := []string{vocab.StageFetch, vocab.StageSurface, vocab.StageGate, vocab.StagePipeline, vocab.CheckModel}
 
+	entryKinds := []string{vocab.EntryTool, vocab.EntryPrompt, vocab.EntryPromptText, vocab.EntryResource, vocab.EntryResourceTemplate,
+		vocab.EntryInstructions, vocab.EntryParameterDescription}
+	schemaKinds := []string{vocab.SchemaJSON, vocab.SchemaSource, vocab.SchemaNone}
+
 	var surfaces []rundir.Surface
 	for _, o := range outcomes {
 		s := rundir.Surface{Package: ref, Outcome: o}
 		for _, st := range states {
-			s.Tools = append(s.Tools, rundir.Entry{Kind: "tool", Name: st, NameState: st, DescriptionState: st})
+			s.Tools = append(s.Tools, rundir.Entry{Kind: vocab.EntryTool, Name: st, NameState: st, DescriptionState: st})
+		}
+		surfaces = append(surfaces, s)
+	}
+	for _, reg := range []string{vocab.RegistryNPM, vocab.RegistryPyPI} {
+		s := rundir.Surface{Package: rundir.PackageRef{Registry: reg, Name: "kinds", Version: "1.0.0"}, Outcome: vocab.OutcomeParsed}
+		for _, k := range entryKinds {
+			for _, sk := range schemaKinds {
+				if !s.Add(k, rundir.Entry{Kind: k, Name: k + "_" + sk, DescriptionState: vocab.StateReadable, SchemaKind: sk}) {
+					t.Errorf("rundir.Surface.Add has no list for entry kind %q", k)
+				}
+			}
 		}
 		surfaces = append(surfaces, s)
 	}
@@ -53,7 +71,9 @@ func TestRunFilesRoundTrip(t *testing.T) {
 		for _, sev := range severities {
 			findings = append(findings, rundir.Finding{ID: c + sev, Package: ref, Check: c, Tag: vocab.TagReassigned, Severity: sev})
 		}
-		notAnalyzed = append(notAnalyzed, rundir.NotAnalyzed{Package: ref, Check: c, Kind: "tool", Name: "x", Reason: vocab.ResultDescriptionsUnreadable})
+		for _, k := range entryKinds {
+			notAnalyzed = append(notAnalyzed, rundir.NotAnalyzed{Package: ref, Check: c, Kind: k, Name: "x", Reason: vocab.ResultDescriptionsUnreadable})
+		}
 	}
 	var records []rundir.Record
 	for _, k := range kinds {
@@ -103,6 +123,68 @@ func TestRunFilesRoundTrip(t *testing.T) {
 		again, err := rundir.Marshal(read[name])
 		if err != nil || !bytes.Equal(again, b) {
 			t.Errorf("%s: re-encoding what was read gives other bytes (%v)", name, err)
+		}
+	}
+}
+
+// TestDecisionFilesRoundTrip: the vocabulary strings a decision and a
+// publication write (the shared-hosts source of a row, the tool changes of
+// diff.json, the evidence kinds of a publication, the entry kinds of a
+// finding), written as decide and publish write them (rundir.WriteJSON), are
+// read back strictly (unknown fields refused) as the same strings and
+// re-encode to the same bytes.
+func TestDecisionFilesRoundTrip(t *testing.T) {
+	dir := t.TempDir()
+	ref := rundir.PackageRef{Registry: vocab.RegistryPyPI, Name: "roundtrip", Version: "1.0.0"}
+	var rows []decision.FindingRow
+	for _, k := range []string{vocab.EntryTool, vocab.EntryPrompt, vocab.EntryResource, vocab.EntryResourceTemplate,
+		vocab.EntryInstructions, vocab.EntryParameterDescription} {
+		rows = append(rows, decision.FindingRow{Row: vocab.RowFinding, ID: k, Package: ref, SurfaceKind: k,
+			Stamps: decision.Stamps{SharedHostsSource: vocab.SharedHostsDecidingMachine}})
+	}
+	var changes []decision.ToolChange
+	for _, c := range []string{vocab.ChangeAdded, vocab.ChangeRemoved, vocab.ChangeDescription, vocab.ChangeSchema, vocab.ChangeDescriptionAndSchema} {
+		changes = append(changes, decision.ToolChange{Name: c, Change: c})
+	}
+	diff := decision.RunDiff{RunID: "r", Manifests: []decision.ManifestChange{{Registry: vocab.RegistryNPM, Name: "n", Tools: changes}}}
+	var items []publication.EvidenceItem
+	for _, k := range []string{vocab.EvidenceKindFile, vocab.EvidenceKindProjection} {
+		items = append(items, publication.EvidenceItem{SHA256: k, Kind: k})
+	}
+	header := decision.Header{Row: vocab.RowHeader}
+	pkgs := []decision.PackageRow{{Row: vocab.RowPackage, Package: ref}}
+	notExamined := []decision.NotExaminedRow{{Row: vocab.RowNotExamined, Package: ref}}
+	cases := []struct {
+		name        string
+		value, into any
+	}{
+		{"findings.json", rows, &[]decision.FindingRow{}},
+		{"header.json", header, &decision.Header{}},
+		{"packages.json", pkgs, &[]decision.PackageRow{}},
+		{"not_examined.json", notExamined, &[]decision.NotExaminedRow{}},
+		{decision.DiffFile, diff, &decision.RunDiff{}},
+		{publication.EvidenceFile, items, &[]publication.EvidenceItem{}},
+	}
+	for _, c := range cases {
+		if err := rundir.WriteJSON(dir, c.name, c.value); err != nil {
+			t.Fatal(err)
+		}
+		b, err := os.ReadFile(filepath.Join(dir, c.name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		dec := json.NewDecoder(bytes.NewReader(b))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(c.into); err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		got := reflect.ValueOf(c.into).Elem().Interface()
+		if !reflect.DeepEqual(got, c.value) {
+			t.Errorf("%s: read back differs from what was written", c.name)
+		}
+		again, err := rundir.Marshal(got)
+		if err != nil || !bytes.Equal(again, b) {
+			t.Errorf("%s: re-encoding what was read gives other bytes (%v)", c.name, err)
 		}
 	}
 }

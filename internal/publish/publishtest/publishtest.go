@@ -71,7 +71,7 @@ func NewRun(dir, runID string, start time.Time) *Run {
 
 // Ref is an npm package at 1.0.0.
 func Ref(name string) rundir.PackageRef {
-	return rundir.PackageRef{Registry: "npm", Name: name, Version: "1.0.0"}
+	return rundir.PackageRef{Registry: vocab.RegistryNPM, Name: name, Version: "1.0.0"}
 }
 
 // AddServer adds a parsed package registering tools, its source starting
@@ -90,10 +90,10 @@ func (r *Run) AddServer(ref rundir.PackageRef, header string, tools ...Tool) *Pa
 		start := strings.Index(p.Source, marker) + len(marker) + 1
 		line := strings.Count(p.Source[:start], "\n") + 1
 		p.tools = append(p.tools, rundir.Entry{
-			Kind: "tool", Name: t.Name, DescriptionState: vocab.StateReadable, DescriptionRaw: t.Description,
+			Kind: vocab.EntryTool, Name: t.Name, DescriptionState: vocab.StateReadable, DescriptionRaw: t.Description,
 			Spans:      []rundir.Span{{File: SourcePath, Start: start, End: start + len(t.Description), Line: line, RawStart: 0, RawEnd: len(t.Description), Encoding: literal.JSString}},
 			Holes:      []rundir.Hole{},
-			SchemaKind: "json", SchemaRaw: "{}", File: SourcePath, Line: line,
+			SchemaKind: vocab.SchemaJSON, SchemaRaw: "{}", File: SourcePath, Line: line,
 		})
 	}
 	r.pkgs = append(r.pkgs, p)
@@ -123,7 +123,7 @@ func (r *Run) ModelFinding(ref rundir.PackageRef, id, tool, tag, severity, title
 	line := strings.Count(p.Source[:at], "\n") + 1
 	r.findings = append(r.findings, rundir.Finding{
 		ID: id, Package: ref, Check: vocab.CheckModel, Tag: tag, Severity: severity, Title: title,
-		SurfaceKind: "tool", EntryName: tool, Analyzer: "offline-1",
+		SurfaceKind: vocab.EntryTool, EntryName: tool, Analyzer: "offline-1",
 		Evidence: rundir.Evidence{SHA256: vocab.SHA256Hex([]byte(p.Source)), Path: SourcePath, LineStart: line, LineEnd: line, Excerpt: excerpt},
 	})
 	return nil

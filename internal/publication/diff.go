@@ -1,18 +1,14 @@
-package publish
+package publication
 
 import (
-	"bytes"
-	"encoding/json"
-	"fmt"
-	"path/filepath"
 	"slices"
 
-	"github.com/attestari/attestari/internal/policy"
+	"github.com/attestari/attestari/internal/decision"
 	"github.com/attestari/attestari/internal/rundir"
 )
 
 // Diff is diff.json as a publication carries it: the run's diff
-// (policy.RunDiff, which stays complete in the run directory for the
+// (decision.RunDiff, which stays complete in the run directory for the
 // operator) projected onto what publications publish. A finding appears by
 // reference only when a publication publishes it; every other one is a
 // count. A package change shows the outcomes as published on both sides.
@@ -22,14 +18,14 @@ type Diff struct {
 	// PreviousPublicationID is the publication of the previous run the
 	// "from" side is taken from; absent when that run has none, and then no
 	// change and no removed finding is named.
-	PreviousPublicationID string                  `json:"previous_publication_id,omitempty"`
-	PackagesAdded         []rundir.PackageRef     `json:"packages_added"`
-	PackagesRemoved       []rundir.PackageRef     `json:"packages_removed"`
-	Changes               []policy.PackageChange  `json:"changes"`
-	FindingsAdded         []policy.FindingRef     `json:"findings_added"`
-	FindingsRemoved       []policy.FindingRef     `json:"findings_removed"`
-	FindingsWithheld      DiffWithheld            `json:"findings_withheld"`
-	Manifests             []policy.ManifestChange `json:"manifests"`
+	PreviousPublicationID string                    `json:"previous_publication_id,omitempty"`
+	PackagesAdded         []rundir.PackageRef       `json:"packages_added"`
+	PackagesRemoved       []rundir.PackageRef       `json:"packages_removed"`
+	Changes               []decision.PackageChange  `json:"changes"`
+	FindingsAdded         []decision.FindingRef     `json:"findings_added"`
+	FindingsRemoved       []decision.FindingRef     `json:"findings_removed"`
+	FindingsWithheld      DiffWithheld              `json:"findings_withheld"`
+	Manifests             []decision.ManifestChange `json:"manifests"`
 }
 
 // DiffWithheld counts the added and removed findings of a run diff that no
@@ -45,12 +41,12 @@ type DiffSide struct {
 	// Findings holds the ids of the findings it publishes.
 	Findings map[string]bool
 	// Outcomes holds its packages' outcomes as published, by PackageRef.Key.
-	Outcomes map[string]policy.Outcome
+	Outcomes map[string]decision.Outcome
 }
 
 // SideOf is the DiffSide of a publication's packages and findings.
 func SideOf(id string, pkgs []Package, findings []Finding) DiffSide {
-	s := DiffSide{PublicationID: id, Findings: map[string]bool{}, Outcomes: map[string]policy.Outcome{}}
+	s := DiffSide{PublicationID: id, Findings: map[string]bool{}, Outcomes: map[string]decision.Outcome{}}
 	for _, p := range pkgs {
 		s.Outcomes[p.Package.Key()] = OutcomeOf(p)
 	}
@@ -61,12 +57,12 @@ func SideOf(id string, pkgs []Package, findings []Finding) DiffSide {
 }
 
 // OutcomeOf is a package's outcome as published.
-func OutcomeOf(p Package) policy.Outcome {
-	return policy.Outcome{Version: p.Package.Version, Verdict: p.Verdict, Grade: p.Grade, BlockedBy: p.BlockedBy}
+func OutcomeOf(p Package) decision.Outcome {
+	return decision.Outcome{Version: p.Package.Version, Verdict: p.Verdict, Grade: p.Grade, BlockedBy: p.BlockedBy}
 }
 
 // FromRunDiff is a run diff before projection, with nothing counted yet.
-func FromRunDiff(d policy.RunDiff) Diff {
+func FromRunDiff(d decision.RunDiff) Diff {
 	return Diff{RunID: d.RunID, PreviousRunID: d.PreviousRunID, PackagesAdded: d.PackagesAdded, PackagesRemoved: d.PackagesRemoved,
 		Changes: d.Changes, FindingsAdded: d.FindingsAdded, FindingsRemoved: d.FindingsRemoved, Manifests: d.Manifests}
 }
@@ -83,7 +79,7 @@ func FromRunDiff(d policy.RunDiff) Diff {
 func ProjectDiff(d Diff, cur DiffSide, prev *DiffSide) Diff {
 	out := Diff{RunID: d.RunID, PreviousRunID: d.PreviousRunID, FindingsWithheld: d.FindingsWithheld,
 		PackagesAdded: nonNilSlice(d.PackagesAdded), PackagesRemoved: nonNilSlice(d.PackagesRemoved),
-		Changes: []policy.PackageChange{}, FindingsAdded: []policy.FindingRef{}, FindingsRemoved: []policy.FindingRef{},
+		Changes: []decision.PackageChange{}, FindingsAdded: []decision.FindingRef{}, FindingsRemoved: []decision.FindingRef{},
 		Manifests: nonNilSlice(d.Manifests)}
 	if prev != nil {
 		out.PreviousPublicationID = prev.PublicationID
@@ -111,12 +107,12 @@ func ProjectDiff(d Diff, cur DiffSide, prev *DiffSide) Diff {
 		if !okTo || !okFrom || sameOutcome(from, to) {
 			continue
 		}
-		out.Changes = append(out.Changes, policy.PackageChange{Package: c.Package, From: from, To: to})
+		out.Changes = append(out.Changes, decision.PackageChange{Package: c.Package, From: from, To: to})
 	}
 	return out
 }
 
-func sameOutcome(a, b policy.Outcome) bool {
+func sameOutcome(a, b decision.Outcome) bool {
 	return a.Version == b.Version && a.Verdict == b.Verdict && a.Grade == b.Grade && slices.Equal(a.BlockedBy, b.BlockedBy)
 }
 
@@ -125,43 +121,4 @@ func nonNilSlice[T any](s []T) []T {
 		return []T{}
 	}
 	return s
-}
-
-// ParseRunDiff reads a run's diff.json strictly: anything that is not a
-// run diff is not published.
-func ParseRunDiff(b []byte) (policy.RunDiff, error) {
-	var d policy.RunDiff
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&d); err != nil {
-		return policy.RunDiff{}, fmt.Errorf("%s: %w", DiffFileName, err)
-	}
-	if dec.More() {
-		return policy.RunDiff{}, fmt.Errorf("%s: more than one JSON value", DiffFileName)
-	}
-	return d, nil
-}
-
-// publishedSide reads, from the publication at dir, what it publishes: its
-// packages and findings, each checked against the hash its header lists.
-func publishedSide(dir string, h Header) (DiffSide, error) {
-	listed := map[string]string{}
-	for _, f := range h.Files {
-		listed[f.Path] = f.SHA256
-	}
-	var pkgs []Package
-	var findings []Finding
-	for _, f := range []struct {
-		name string
-		v    any
-	}{{PackagesFile, &pkgs}, {FindingsFile, &findings}} {
-		sum, err := rundir.ReadJSON(dir, f.name, f.v)
-		if err != nil {
-			return DiffSide{}, err
-		}
-		if want, ok := listed[f.name]; !ok || sum != want {
-			return DiffSide{}, fmt.Errorf("%w: %s", ErrIncomplete, filepath.Join(dir, f.name))
-		}
-	}
-	return SideOf(h.ID, pkgs, findings), nil
 }

@@ -1,39 +1,21 @@
-// The rows a decision writes (methodology §12) and the options it takes.
-
-package policy
+// Package decision is the format of a decision (methodology §12): the rows
+// `attestari decide` writes into decisions.json and decisions.jsonl, the
+// header they rest on, the run diff a cycle writes as diff.json, and the
+// gate map written beside them as gate_map.json. It is a leaf: it imports
+// only the standard library and other leaves (manifest, methodology, rundir,
+// vocab), so the publication format and the store read a decision without
+// importing the policy that makes it. It decides nothing: every rule is in
+// internal/policy, which keeps these names as aliases.
+package decision
 
 import (
-	"context"
 	"time"
 
 	"github.com/attestari/attestari/internal/manifest"
 	"github.com/attestari/attestari/internal/methodology"
 	"github.com/attestari/attestari/internal/rundir"
+	"github.com/attestari/attestari/internal/vocab"
 )
-
-// Options carries what a decision needs besides the run: the clock and the
-// code's identity. Every field is optional except Now.
-type Options struct {
-	Now        func() time.Time
-	CodeCommit string
-	CodeDirty  bool
-	// PromptSHA256 is the SHA-256 of the findings prompt of the deciding code,
-	// stamped as reconstructed only when the run header recorded none.
-	PromptSHA256 string
-	// OpenArtifact opens a stored artifact's bytes and returns a reader of its
-	// members by path (internal/artifact wired by cmd/attestari). With it, a
-	// capability whose file is not itself a blob is verified against the
-	// artifact; without it, such a capability is not_verifiable.
-	OpenArtifact func(ctx context.Context, data []byte) (func(path string) ([]byte, bool), error)
-	// ContextTags computes the exfiltrate_data context tags at decision time
-	// (internal/checks exfil_context). Nil keeps the tags the run recorded.
-	ContextTags func(ctx context.Context, f rundir.Finding, s *rundir.Surface, member func(path string) ([]byte, bool)) ([]rundir.ContextTag, error)
-	// SharedHostsFromMachine says ContextTags took its shared hosts from
-	// the deciding machine because the run's run.json records none (a run
-	// written before methodology 2.3.5); every row is then stamped
-	// shared_hosts_source "deciding_machine".
-	SharedHostsFromMachine bool
-}
 
 // Stamps are what every row carries (docs/methodology.md §12).
 type Stamps struct {
@@ -49,7 +31,7 @@ type Stamps struct {
 	VerifierVersion    string    `json:"verifier_version"`
 	ExtractorVersion   string    `json:"extractor_version"`
 	// SharedHostsSource is "deciding_machine" when the context tags were
-	// computed with the deciding machine's shared hosts (Options
+	// computed with the deciding machine's shared hosts (policy.Options
 	// .SharedHostsFromMachine); absent when they came from run.json or
 	// were not computed.
 	SharedHostsSource string `json:"shared_hosts_source,omitempty"`
@@ -57,7 +39,7 @@ type Stamps struct {
 
 // SharedHostsDecidingMachine is Stamps.SharedHostsSource for a decision
 // whose context tags read the deciding machine's shared hosts.
-const SharedHostsDecidingMachine = "deciding_machine"
+const SharedHostsDecidingMachine = vocab.SharedHostsDecidingMachine
 
 // Subject is the attested manifest every row of a subject carries.
 type Subject struct {
@@ -276,4 +258,26 @@ type Decisions struct {
 	// NotExamined lists the candidates the run could not examine as asked
 	// (§4): not package rows, never published, in no count but their own.
 	NotExamined []NotExaminedRow `json:"not_examined"`
+}
+
+// MeasuredPair is one (check, tag) pair whose precision has been measured
+// (docs/methodology.md §18). Tag "*" stands for every tag of the check.
+type MeasuredPair struct {
+	Check string `json:"check"`
+	Tag   string `json:"tag"`
+}
+
+// NotExaminedRow is one candidate the run could not examine as asked. It is
+// not a decision about a package: it is never published and never counted
+// in the population.
+type NotExaminedRow struct {
+	Row string `json:"row"` // "not_examined"
+	Stamps
+	// Package is the candidate as the candidates file asked for it: its
+	// version is the specifier when no version was resolved.
+	Package rundir.PackageRef `json:"package"`
+	Stage   string            `json:"stage"`
+	Kind    string            `json:"kind"`
+	// Reason is the failure's message: what is wrong, in plain words.
+	Reason string `json:"reason"`
 }

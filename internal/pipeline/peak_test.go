@@ -1,0 +1,4 @@
+package pipeline
+
+// PeakChildren is the most children this extractor had alive at once.
+func (c *ChildExtractor) PeakChildren() int { return int(c.peak.Load()) }
