@@ -263,6 +263,17 @@ type Packument struct {
 	Problems []string
 }
 
+// VersionList returns the version keys, sorted as strings (for stable
+// output; use ResolveVersion for semver order).
+func (p *Packument) VersionList() []string {
+	out := make([]string, 0, len(p.Versions))
+	for v := range p.Versions {
+		out = append(out, v)
+	}
+	sort.Strings(out)
+	return out
+}
+
 // parsePackument decodes a packument leniently: it fails only when the body
 // is not a JSON object; ill-typed members land in Problems.
 func parsePackument(p *Packument, body []byte) error {
