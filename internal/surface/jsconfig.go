@@ -523,6 +523,10 @@ func (x *extractor) jsCondParam(f *file, b binding, e *env, depth int) jcv {
 		case fr.site != nil:
 			return argOf(fr.site.f, fr.site.args, fr.parent)
 		case fr.calling:
+			if b.index < len(fr.args) && fr.args[b.index].v != nil && !jsSpreadBefore(fr.args, b.index) {
+				// a value the evaluator holds: a filter's element (jsfilter.go)
+				return withDefault(x.jcvOfVal(*fr.args[b.index].v, depth+1))
+			}
 			for i, t := range fr.args {
 				if t.v != nil || t.f == nil || t.n < 0 || t.f.kind(t.n) == "spread_element" && i <= b.index {
 					return jUnknown()

@@ -492,7 +492,11 @@ func (x *extractor) bindingValue(f *file, b binding, e *env) val {
 					defer delete(x.pinned, progKey{f, d, nil})
 				}
 				for _, a := range as {
-					alts = append(alts, x.eval(f, f.field(a, "right"), e))
+					r := x.eval(f, f.field(a, "right"), e)
+					if r.k == vUnknown && len(alts) > 0 && x.jsAssignedOffByDefault(f, a, r, e) {
+						continue // not made as installed, and not read (jsfilter.go)
+					}
+					alts = append(alts, r)
 				}
 				return union(alts...)
 			}
