@@ -57,7 +57,7 @@ import (
 // known (ok false).
 type jcv struct {
 	ok    bool
-	k     byte // 'u' undefined, 'n' null, 'b' bool, 's' string, 'd' number, 'a' array, 'o' object literal, 'f' function, 'e' process.env, 'v' process.argv
+	k     byte // 'u' undefined, 'n' null, 'b' bool, 's' string, 'd' number, 'a' array, 'o' object literal, 'f' function, 'e' process.env, 'v' process.argv, 'S' a Set, 'M' a Map (jscollections.go)
 	b     bool
 	s     string
 	d     float64
@@ -381,6 +381,8 @@ func (x *extractor) jsCond(f *file, n nid, e *env, depth int) jcv {
 		return x.jsCond(f, f.field(n, "alternative"), e, depth+1)
 	case "call_expression":
 		return x.jsCondCall(f, n, e, depth)
+	case "new_expression":
+		return x.jsCondNew(f, n, e, depth) // new Set([...]), new Map([...]) (jscollections.go)
 	}
 	return jUnknown()
 }
@@ -477,7 +479,11 @@ func (x *extractor) jsCondIdent(f *file, n nid, e *env, depth int) jcv {
 	if t.why != "" || t.f == nil || t.n < 0 {
 		return jUnknown()
 	}
-	return x.jsCond(t.f, t.n, t.e, depth+1)
+	v := x.jsCondNamedCollection(name, x.jsCond(t.f, t.n, t.e, depth+1))
+	if d := t.f.parent(t.n); v.ok && t.f.kind(d) == "variable_declarator" && t.f.field(d, "value") == t.n {
+		v = x.jsCondNamedCollection(t.f.text(t.f.field(d, "name")), v) // the name it is declared under
+	}
+	return v
 }
 
 // jsCondParam reads a parameter: through the call being evaluated, or the
@@ -629,6 +635,8 @@ func (x *extractor) jsCondMember(f *file, n nid, e *env, depth int) jcv {
 		}
 	case 'o':
 		return x.jsCondProp(obj, key, depth)
+	case 'S', 'M':
+		return jsCondCollection(obj, key, nil, true)
 	}
 	return jUnknown()
 }
@@ -801,6 +809,8 @@ func (x *extractor) jsCondMethod(f *file, call nid, recv jcv, method string, arg
 			}
 			return jNum(-1)
 		}
+	case 'S', 'M':
+		return jsCondCollection(recv, method, arg, false)
 	}
 	return jUnknown()
 }

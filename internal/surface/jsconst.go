@@ -561,6 +561,8 @@ type constWrites struct {
 	exports map[string]int  // exports.X / module.exports.X = (not void 0)
 	objects map[string]bool // o[k] = with a computed k, Object.assign(o, ...), Object.defineProperty(o, ...), delete o[k], by the object's last name ("" when it has none)
 	mutated map[string]bool // o.push(...), o.splice(...), ... by the object's last name (jsconst_loops.go)
+	// collections: o.add(...), o.set(...), o.delete(...), o.clear() by the object's last name (jscollections.go)
+	collections map[string]bool
 }
 
 // constWritesOf builds (once per file) the write index of f.
