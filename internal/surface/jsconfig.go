@@ -329,6 +329,8 @@ func (x *extractor) jsCond(f *file, n nid, e *env, depth int) jcv {
 		return jUnknown()
 	case "parenthesized_expression", "as_expression", "satisfies_expression", "non_null_expression":
 		return x.jsCond(f, constInner(f, n), e, depth+1)
+	case "sequence_expression":
+		return x.jsCondSequence(f, n, e, depth) // tsc's (0, m.f) (jsfilter.go)
 	case "array":
 		var items []jcv
 		for _, c := range f.named(n) {
@@ -595,8 +597,8 @@ func (x *extractor) jsCondMember(f *file, n nid, e *env, depth int) jcv {
 	}
 	optional := strings.HasPrefix(strings.TrimSpace(f.text(n)[f.end(objN)-f.start(n):]), "?.")
 	var obj jcv
-	if f.kind(objN) == "identifier" && f.text(objN) == "process" {
-		if _, bound := x.lookup(f, objN, "process"); !bound {
+	if f.kind(objN) == "identifier" && f.text(objN) == "process" || x.jsProcessModule(f, objN) {
+		if _, bound := x.lookup(f, objN, "process"); !bound || x.jsProcessModule(f, objN) {
 			switch key {
 			case "env":
 				return jcv{ok: true, k: 'e'}
@@ -608,7 +610,7 @@ func (x *extractor) jsCondMember(f *file, n nid, e *env, depth int) jcv {
 	}
 	obj = x.jsCond(f, objN, e, depth+1)
 	if !obj.ok {
-		return jUnknown()
+		return x.jsCondModuleMember(f, n, e, depth) // m.f of a required module (jsfilter.go)
 	}
 	switch obj.k {
 	case 'u', 'n':

@@ -615,7 +615,7 @@ func (x *extractor) constWritesOf(f *file) *constWrites {
 			} else {
 				// o[k] = v, this.o[k] = v: recorded under the object's
 				// last name (o[x][k] = v under o's, jsconst_loops.go).
-				w.objects[writtenName(f, obj)] = true
+				w.objects[constWrittenName(f, obj)] = true // a constructor's this (jsctorwrites.go)
 			}
 		}
 	}
@@ -656,7 +656,7 @@ func (x *extractor) constWritesOf(f *file) *constWrites {
 				ct == "Reflect.set" || ct == "Reflect.defineProperty" {
 				if a := f.args(n); len(a) > 0 && f.kind(a[0]) != "object" {
 					// Object.assign({}, ...) writes a fresh object.
-					w.objects[writtenName(f, a[0])] = true
+					w.objects[constWrittenName(f, a[0])] = true
 				}
 			}
 		}

@@ -189,6 +189,9 @@ func (x *extractor) evalNode(f *file, n nid, e *env) val {
 	case "ternary_expression":
 		c := x.eval(f, f.field(n, "consequence"), e)
 		a := x.eval(f, f.field(n, "alternative"), e)
+		if v, ok := x.jsTernaryByDefault(f, n, c, a, e); ok {
+			return v // the branch taken as installed, the other not read (jsfilter.go)
+		}
 		return union(c, a)
 	case "unary_expression":
 		if isVoid0(f, n) {

@@ -189,3 +189,135 @@ func (x *extractor) jsAssignedOffByDefault(f *file, a nid, r val, e *env) bool {
 	x.addUnresolved(f.path, f.lineOf(a), "value assigned only when `"+truncate(f.text(off), 80)+"` holds (not by default) not read: "+truncate(reasonOf(r), 160))
 	return true
 }
+
+// jsTernaryByDefault reads `test ? a : b` when one branch could not be read
+// (a filter not decided) and the test is decided under the default
+// configuration to take the other: the value is the branch taken, and the
+// branch not taken is recorded as not read (`disabled.length === 0 ? all :
+// all.filter(...)`). A test not known keeps both, and so the unknown.
+func (x *extractor) jsTernaryByDefault(f *file, n nid, c, a val, e *env) (val, bool) {
+	if f.lang == LangPython || f.facts == nil || (c.k == vUnknown) == (a.k == vUnknown) || c.k == vNeed || a.k == vNeed {
+		return val{}, false
+	}
+	mark := len(x.pyConf)
+	t := x.jsCond(f, f.field(n, "condition"), e, 0)
+	x.pyConf = x.pyConf[:mark]
+	if !t.ok {
+		return val{}, false
+	}
+	taken, other := c, a
+	if !t.truth() {
+		taken, other = a, c
+	}
+	if taken.k == vUnknown {
+		return val{}, false
+	}
+	x.addUnresolved(f.path, f.lineOf(n), "branch not taken by default of `"+truncate(f.text(f.field(n, "condition")), 80)+"` not read: "+truncate(reasonOf(other), 160))
+	return taken, true
+}
+
+// jsCondSequence reads `(0, m.f)`, the comma expression tsc writes for a
+// call without a receiver: the last operand, when every other operand is a
+// number literal (which has no effect).
+func (x *extractor) jsCondSequence(f *file, n nid, e *env, depth int) jcv {
+	ops := f.named(n)
+	if len(ops) == 0 {
+		return jUnknown()
+	}
+	for _, o := range ops[:len(ops)-1] {
+		if f.kind(o) != "number" {
+			return jUnknown()
+		}
+	}
+	return x.jsCond(f, ops[len(ops)-1], e, depth+1)
+}
+
+// jsCondModuleMember reads `m.X` where m is a module of the package (a
+// `require` of a sibling, a namespace import), by the constant routes of
+// jsconst.go: the one expression the export is bound to, or the function
+// it declares. Anything else is not known.
+func (x *extractor) jsCondModuleMember(f *file, n nid, e *env, depth int) jcv {
+	c := x.constContainer(f, f.field(n, "object"), e)
+	if c.why != "" || c.mod == nil || f.kind(n) != "member_expression" {
+		return jUnknown()
+	}
+	key := f.text(f.field(n, "property"))
+	if fa := c.mod.facts; fa != nil {
+		if r, ok := fa.exports[key]; ok && r.kind == exLocal {
+			if b, ok := x.lookupModuleScope(c.mod, r.local); ok && b.kind == bDecl && c.mod.kind(b.decl) == "function_declaration" {
+				if x.jsBindingWritten(c.mod, b) {
+					return jUnknown()
+				}
+				return jcv{ok: true, k: 'f', f: c.mod, n: b.decl}
+			}
+		}
+	}
+	t := x.constExport(c.mod, key, 0)
+	if t.why != "" || t.f == nil || t.n < 0 || t.mod != nil {
+		return jUnknown()
+	}
+	if t.f.kind(t.n) == "function_declaration" {
+		return jcv{ok: true, k: 'f', f: t.f, n: t.n, e: t.e}
+	}
+	return x.jsCond(t.f, t.n, t.e, depth+1)
+}
+
+// jsProcessModule reports whether n is Node's `process` reached through
+// its module rather than the global: a default or namespace import of
+// "process" or "node:process", `require("node:process")` bound to a name,
+// and tsc's `m.default` of `m = __importDefault(require("node:process"))`.
+func (x *extractor) jsProcessModule(f *file, n nid) bool {
+	isProcessSpec := func(g *file, s nid) bool {
+		v, ok := g.stringValue(s)
+		return ok && (v == "process" || v == "node:process")
+	}
+	requireOf := func(g *file, c nid) bool {
+		if g.kind(c) != "call_expression" || g.text(g.field(c, "function")) != "require" {
+			return false
+		}
+		a := g.args(c)
+		return len(a) == 1 && isProcessSpec(g, a[0])
+	}
+	declValue := func(id nid) nid {
+		b, ok := x.lookup(f, id, f.text(id))
+		if !ok || b.kind != bDecl || f.kind(b.decl) != "variable_declarator" || f.field(b.decl, "name") != b.id {
+			return none
+		}
+		if x.jsBindingWritten(f, b) {
+			return none
+		}
+		return f.field(b.decl, "value")
+	}
+	switch f.kind(n) {
+	case "identifier":
+		b, ok := x.lookup(f, n, f.text(n))
+		if !ok {
+			return false
+		}
+		if b.kind == bImport {
+			for a, i := b.decl, 0; a >= 0 && i < 8; a, i = f.parent(a), i+1 {
+				if f.kind(a) == "import_specifier" {
+					return false // a named import is a member, not the module
+				}
+				if f.kind(a) == "import_statement" {
+					return isProcessSpec(f, f.field(a, "source"))
+				}
+			}
+			return false
+		}
+		v := declValue(n)
+		return v >= 0 && requireOf(f, v)
+	case "member_expression":
+		obj := f.field(n, "object")
+		if f.text(f.field(n, "property")) != "default" || f.kind(obj) != "identifier" {
+			return false
+		}
+		v := declValue(obj)
+		if v < 0 || f.kind(v) != "call_expression" || f.calleeName(f.field(v, "function")) != "__importDefault" {
+			return false
+		}
+		a := f.args(v)
+		return len(a) == 1 && requireOf(f, a[0])
+	}
+	return false
+}
