@@ -601,6 +601,9 @@ func (x *extractor) constWritesOf(f *file) *constWrites {
 			}
 		case "member_expression":
 			obj, prop := f.field(n, "object"), f.text(f.field(n, "property"))
+			if jsConstructorThis(f, obj) {
+				break // the new instance, never a literal (jsctorwrites.go)
+			}
 			w.props[prop]++
 			if o := f.text(obj); o == "exports" || o == "module.exports" {
 				w.exports[prop]++
@@ -608,6 +611,9 @@ func (x *extractor) constWritesOf(f *file) *constWrites {
 		case "subscript_expression":
 			obj := f.field(n, "object")
 			if s, ok := f.stringValue(f.field(n, "index")); ok {
+				if jsConstructorThis(f, obj) {
+					break // the new instance, never a literal (jsctorwrites.go)
+				}
 				w.props[s]++
 				if o := f.text(obj); o == "exports" || o == "module.exports" {
 					w.exports[s]++

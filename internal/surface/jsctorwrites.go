@@ -12,7 +12,10 @@ package surface
 // (`for (k in o) this[k] = o[k]`), and with this reading a configuration
 // table of the server they bundle is read again. `this` in any other
 // function or method (a method may be called on any object with `.call`)
-// still counts as an object the package cannot name.
+// still counts as an object the package cannot name. For the same reason a
+// write of a named property on a constructor's `this` (`this.name =
+// "TimeoutError"` in an error class) is not a write of that property of any
+// object literal of the package.
 
 // ctorInstanceName is the name such writes are recorded under; no
 // identifier can spell it, so no table is read as written by them.
