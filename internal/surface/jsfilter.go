@@ -19,6 +19,8 @@ package surface
 import (
 	"strconv"
 	"strings"
+
+	"github.com/attestari/attestari/internal/rundir"
 )
 
 // maxFilterElements bounds the elements one filter is decided over; a
@@ -320,4 +322,16 @@ func (x *extractor) jsProcessModule(f *file, n nid) bool {
 		return len(a) == 1 && requireOf(f, a[0])
 	}
 	return false
+}
+
+// sameEntrySite reports whether two entries that addEntry keys alike are
+// one: the same first description span when both have one (the same tool
+// read at two sites, `if (t.args) server.tool(t.name, t.description,
+// t.args, cb) else server.tool(t.name, t.description, cb)`, whose tests are
+// now decided per element), else the same file and line.
+func sameEntrySite(o, e rundir.Entry) bool {
+	if len(o.Spans) > 0 && len(e.Spans) > 0 {
+		return o.Spans[0].File == e.Spans[0].File && o.Spans[0].Start == e.Spans[0].Start
+	}
+	return len(o.Spans) == 0 && len(e.Spans) == 0 && o.File == e.File && o.Line == e.Line
 }
