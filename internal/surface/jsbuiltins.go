@@ -174,10 +174,10 @@ func (x *extractor) evalMethodCall(f *file, n, callee nid, args []nid, e *env) (
 			return unknown(method + " over an unresolved array: " + reasonOf(recv)), true
 		}
 		switch method {
-		case "filter", "slice":
-			// Every element may be kept; which ones is decided at run time,
-			// so each is a candidate and none is invented.
-			if method == "slice" && len(args) > 0 {
+		case "filter":
+			return x.jsFilter(f, args, els, recv, e), true // decided per element (jsfilter.go)
+		case "slice":
+			if len(args) > 0 {
 				return unknown("slice of an array"), true
 			}
 			return val{k: vArray, n: none, elems: els}, true

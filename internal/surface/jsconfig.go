@@ -57,7 +57,7 @@ import (
 // known (ok false).
 type jcv struct {
 	ok    bool
-	k     byte // 'u' undefined, 'n' null, 'b' bool, 's' string, 'd' number, 'a' array, 'o' object literal, 'f' function, 'e' process.env, 'v' process.argv
+	k     byte // 'u' undefined, 'n' null, 'b' bool, 's' string, 'd' number, 'a' array, 'o' object literal, 'f' function, 'e' process.env, 'v' process.argv, 'S' a Set, 'M' a Map (jscollections.go)
 	b     bool
 	s     string
 	d     float64
@@ -329,6 +329,8 @@ func (x *extractor) jsCond(f *file, n nid, e *env, depth int) jcv {
 		return jUnknown()
 	case "parenthesized_expression", "as_expression", "satisfies_expression", "non_null_expression":
 		return x.jsCond(f, constInner(f, n), e, depth+1)
+	case "sequence_expression":
+		return x.jsCondSequence(f, n, e, depth) // tsc's (0, m.f) (jsfilter.go)
 	case "array":
 		var items []jcv
 		for _, c := range f.named(n) {
@@ -381,6 +383,8 @@ func (x *extractor) jsCond(f *file, n nid, e *env, depth int) jcv {
 		return x.jsCond(f, f.field(n, "alternative"), e, depth+1)
 	case "call_expression":
 		return x.jsCondCall(f, n, e, depth)
+	case "new_expression":
+		return x.jsCondNew(f, n, e, depth) // new Set([...]), new Map([...]) (jscollections.go)
 	}
 	return jUnknown()
 }
@@ -477,7 +481,11 @@ func (x *extractor) jsCondIdent(f *file, n nid, e *env, depth int) jcv {
 	if t.why != "" || t.f == nil || t.n < 0 {
 		return jUnknown()
 	}
-	return x.jsCond(t.f, t.n, t.e, depth+1)
+	v := x.jsCondNamedCollection(name, x.jsCond(t.f, t.n, t.e, depth+1))
+	if d := t.f.parent(t.n); v.ok && t.f.kind(d) == "variable_declarator" && t.f.field(d, "value") == t.n {
+		v = x.jsCondNamedCollection(t.f.text(t.f.field(d, "name")), v) // the name it is declared under
+	}
+	return v
 }
 
 // jsCondParam reads a parameter: through the call being evaluated, or the
@@ -523,6 +531,10 @@ func (x *extractor) jsCondParam(f *file, b binding, e *env, depth int) jcv {
 		case fr.site != nil:
 			return argOf(fr.site.f, fr.site.args, fr.parent)
 		case fr.calling:
+			if b.index < len(fr.args) && fr.args[b.index].v != nil && !jsSpreadBefore(fr.args, b.index) {
+				// a value the evaluator holds: a filter's element (jsfilter.go)
+				return withDefault(x.jcvOfVal(*fr.args[b.index].v, depth+1))
+			}
 			for i, t := range fr.args {
 				if t.v != nil || t.f == nil || t.n < 0 || t.f.kind(t.n) == "spread_element" && i <= b.index {
 					return jUnknown()
@@ -585,8 +597,8 @@ func (x *extractor) jsCondMember(f *file, n nid, e *env, depth int) jcv {
 	}
 	optional := strings.HasPrefix(strings.TrimSpace(f.text(n)[f.end(objN)-f.start(n):]), "?.")
 	var obj jcv
-	if f.kind(objN) == "identifier" && f.text(objN) == "process" {
-		if _, bound := x.lookup(f, objN, "process"); !bound {
+	if f.kind(objN) == "identifier" && f.text(objN) == "process" || x.jsProcessModule(f, objN) {
+		if _, bound := x.lookup(f, objN, "process"); !bound || x.jsProcessModule(f, objN) {
 			switch key {
 			case "env":
 				return jcv{ok: true, k: 'e'}
@@ -598,7 +610,7 @@ func (x *extractor) jsCondMember(f *file, n nid, e *env, depth int) jcv {
 	}
 	obj = x.jsCond(f, objN, e, depth+1)
 	if !obj.ok {
-		return jUnknown()
+		return x.jsCondModuleMember(f, n, e, depth) // m.f of a required module (jsfilter.go)
 	}
 	switch obj.k {
 	case 'u', 'n':
@@ -625,6 +637,8 @@ func (x *extractor) jsCondMember(f *file, n nid, e *env, depth int) jcv {
 		}
 	case 'o':
 		return x.jsCondProp(obj, key, depth)
+	case 'S', 'M':
+		return jsCondCollection(obj, key, nil, true)
 	}
 	return jUnknown()
 }
@@ -797,6 +811,8 @@ func (x *extractor) jsCondMethod(f *file, call nid, recv jcv, method string, arg
 			}
 			return jNum(-1)
 		}
+	case 'S', 'M':
+		return jsCondCollection(recv, method, arg, false)
 	}
 	return jUnknown()
 }

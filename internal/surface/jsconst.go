@@ -561,6 +561,8 @@ type constWrites struct {
 	exports map[string]int  // exports.X / module.exports.X = (not void 0)
 	objects map[string]bool // o[k] = with a computed k, Object.assign(o, ...), Object.defineProperty(o, ...), delete o[k], by the object's last name ("" when it has none)
 	mutated map[string]bool // o.push(...), o.splice(...), ... by the object's last name (jsconst_loops.go)
+	// collections: o.add(...), o.set(...), o.delete(...), o.clear() by the object's last name (jscollections.go)
+	collections map[string]bool
 }
 
 // constWritesOf builds (once per file) the write index of f.
@@ -599,6 +601,9 @@ func (x *extractor) constWritesOf(f *file) *constWrites {
 			}
 		case "member_expression":
 			obj, prop := f.field(n, "object"), f.text(f.field(n, "property"))
+			if jsConstructorThis(f, obj) {
+				break // the new instance, never a literal (jsctorwrites.go)
+			}
 			w.props[prop]++
 			if o := f.text(obj); o == "exports" || o == "module.exports" {
 				w.exports[prop]++
@@ -606,6 +611,9 @@ func (x *extractor) constWritesOf(f *file) *constWrites {
 		case "subscript_expression":
 			obj := f.field(n, "object")
 			if s, ok := f.stringValue(f.field(n, "index")); ok {
+				if jsConstructorThis(f, obj) {
+					break // the new instance, never a literal (jsctorwrites.go)
+				}
 				w.props[s]++
 				if o := f.text(obj); o == "exports" || o == "module.exports" {
 					w.exports[s]++
@@ -613,7 +621,7 @@ func (x *extractor) constWritesOf(f *file) *constWrites {
 			} else {
 				// o[k] = v, this.o[k] = v: recorded under the object's
 				// last name (o[x][k] = v under o's, jsconst_loops.go).
-				w.objects[writtenName(f, obj)] = true
+				w.objects[constWrittenName(f, obj)] = true // a constructor's this (jsctorwrites.go)
 			}
 		}
 	}
@@ -654,7 +662,7 @@ func (x *extractor) constWritesOf(f *file) *constWrites {
 				ct == "Reflect.set" || ct == "Reflect.defineProperty" {
 				if a := f.args(n); len(a) > 0 && f.kind(a[0]) != "object" {
 					// Object.assign({}, ...) writes a fresh object.
-					w.objects[writtenName(f, a[0])] = true
+					w.objects[constWrittenName(f, a[0])] = true
 				}
 			}
 		}

@@ -224,6 +224,14 @@ var arrayMutators = map[string]bool{"push": true, "pop": true, "shift": true, "u
 // cannot misplace a text, since the element read is the very object node
 // the registration was read from (constLoopElement).
 func (w *constWrites) noteMutation(f *file, callee nid) {
+	if f.kind(callee) == "member_expression" && collectionMutators[f.text(f.field(callee, "property"))] {
+		if w.collections == nil {
+			w.collections = map[string]bool{}
+		}
+		if name := lastName(f, f.field(callee, "object")); name != "" {
+			w.collections[name] = true
+		}
+	}
 	if f.kind(callee) != "member_expression" || !arrayMutators[f.text(f.field(callee, "property"))] {
 		return
 	}

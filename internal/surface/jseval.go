@@ -189,6 +189,9 @@ func (x *extractor) evalNode(f *file, n nid, e *env) val {
 	case "ternary_expression":
 		c := x.eval(f, f.field(n, "consequence"), e)
 		a := x.eval(f, f.field(n, "alternative"), e)
+		if v, ok := x.jsTernaryByDefault(f, n, c, a, e); ok {
+			return v // the branch taken as installed, the other not read (jsfilter.go)
+		}
 		return union(c, a)
 	case "unary_expression":
 		if isVoid0(f, n) {
@@ -495,7 +498,11 @@ func (x *extractor) bindingValue(f *file, b binding, e *env) val {
 					defer delete(x.pinned, progKey{f, d, nil})
 				}
 				for _, a := range as {
-					alts = append(alts, x.eval(f, f.field(a, "right"), e))
+					r := x.eval(f, f.field(a, "right"), e)
+					if r.k == vUnknown && len(alts) > 0 && x.jsAssignedOffByDefault(f, a, r, e) {
+						continue // not made as installed, and not read (jsfilter.go)
+					}
+					alts = append(alts, r)
 				}
 				return union(alts...)
 			}

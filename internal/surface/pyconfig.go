@@ -1525,7 +1525,7 @@ func (x *extractor) mergeConfiguration(e rundir.Entry) {
 	}
 	for i := range list {
 		o := &list[i]
-		if o.Name != e.Name || o.File != e.File || o.Line != e.Line || o.Parent != e.Parent || o.DescriptionRaw != e.DescriptionRaw {
+		if o.Name != e.Name || !sameEntrySite(*o, e) || o.Parent != e.Parent || o.DescriptionRaw != e.DescriptionRaw {
 			continue
 		}
 		o.Configuration = uniqueReads(append(append([]rundir.ConfigRead(nil), o.Configuration...), e.Configuration...))
