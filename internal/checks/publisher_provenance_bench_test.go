@@ -1,0 +1,49 @@
+package checks
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+)
+
+// The cost of publisher_provenance on a packument listing thousands of
+// versions (issue 21): the maintainer-history tag reads every version's
+// maintainers. Before a record kept its decoded values, each of those
+// reads decoded the whole document again, so one package cost minutes;
+// now each value is decoded once. The baseline, measured in the same run
+// over the same bytes, is one decode of the whole document into generic
+// values: the least any reader of it pays.
+//
+//	go test -run '^$' -bench 'ProvenanceManyVersions' -benchmem -count 3 ./internal/checks/
+//
+// Metric: x_decode, the check's time per op over the baseline's.
+
+const benchVersions = 3000
+
+func BenchmarkProvenanceManyVersions(b *testing.B) {
+	doc := manyVersionsPackument(benchVersions, 2)
+	in := manyVersionsInput(doc, "1.0.2999")
+	ctx := context.Background()
+	base := testing.Benchmark(func(b *testing.B) {
+		for b.Loop() {
+			var v any
+			if err := json.Unmarshal(doc, &v); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.SetBytes(int64(len(doc)))
+	b.ResetTimer()
+	for b.Loop() {
+		rin := in
+		rin.Records = append([]StoredRecord(nil), in.Records...) // a fresh tree each time, as each package gets
+		res, _ := RunProvenance(ctx, rin)
+		if res.Outcome == "" {
+			b.Fatal("no result")
+		}
+	}
+	b.StopTimer()
+	if base.N > 0 && b.N > 0 {
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(base.NsPerOp()), "x_decode")
+	}
+}
