@@ -59,7 +59,7 @@ var treeDocs = []string{
 	`{"a": {"b": [1, {"c": "x"}, null]}, "a~b": 1, "a/b": 2, "": {"": 3}}`,
 	`{"k": 1, "k": {"deep": true}}`, // a repeated key: the last one is read
 	`  {"v": [ "s" , 2 ]}  `,
-	`{"bad": {"x": }}`,            // not JSON: nothing below the root is found
+	`{"bad": {"x": }}`,             // not JSON: nothing below the root is found
 	`{"ok": {"x": 1}, "bad": [1,}`, // one bad member makes the whole object unreadable
 	`[{"a": 1}, [2, [3]]]`,
 	`"just a string"`,

@@ -409,7 +409,7 @@ func (p *provCtx) declaredRepository(r *StoredRecord, ptr string, identifyPrefix
 	if json.Unmarshal(raw, &s) != nil {
 		if json.Unmarshal(raw, &obj) == nil {
 			s, _ = obj.URL.(string)
-			if _, ok := r.lookup(ptr+"/url"); ok {
+			if _, ok := r.lookup(ptr + "/url"); ok {
 				citePtr = ptr + "/url"
 			}
 		}
@@ -461,7 +461,7 @@ func personName(r *StoredRecord, ptr string) (name, citePtr string) {
 	}
 	if json.Unmarshal(raw, &o) == nil {
 		n, _ := o.Name.(string)
-		if _, ok := r.lookup(ptr+"/name"); ok {
+		if _, ok := r.lookup(ptr + "/name"); ok {
 			return strings.TrimSpace(n), ptr + "/name"
 		}
 		return strings.TrimSpace(n), ptr
@@ -496,7 +496,7 @@ func (p *provCtx) npmPublisher(pack, doc *StoredRecord, prefix string) {
 		name string
 	}
 	var got []served
-	if raw, ok := doc.lookup(prefix+"/_npmUser"); ok && !isNull(raw) {
+	if raw, ok := doc.lookup(prefix + "/_npmUser"); ok && !isNull(raw) {
 		n, cp := personName(doc, prefix+"/_npmUser")
 		got = append(got, served{"_npmUser", cp, doc, n})
 		p.input("publisher", InputServed, "")
@@ -667,8 +667,8 @@ func (p *provCtx) npmAttestations(doc *StoredRecord, prefix string) {
 	att := find(p.in.Records, vocab.KindNPMAttestations)
 	attState, attWhy := recordState(att)
 	p.input("attestations", attState, attWhy)
-	_, distHasAtt := doc.lookup(prefix+"/dist/attestations")
-	_, distHasSig := doc.lookup(prefix+"/dist/signatures")
+	_, distHasAtt := doc.lookup(prefix + "/dist/attestations")
+	_, distHasSig := doc.lookup(prefix + "/dist/signatures")
 
 	switch attState {
 	case InputServed:

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"testing"
+	"time"
 )
 
 // The cost of publisher_provenance on a packument listing thousands of
@@ -24,14 +25,17 @@ func BenchmarkProvenanceManyVersions(b *testing.B) {
 	doc := manyVersionsPackument(benchVersions, 2)
 	in := manyVersionsInput(doc, "1.0.2999")
 	ctx := context.Background()
-	base := testing.Benchmark(func(b *testing.B) {
-		for b.Loop() {
-			var v any
-			if err := json.Unmarshal(doc, &v); err != nil {
-				b.Fatal(err)
-			}
+	// The baseline, timed here rather than with testing.Benchmark, which
+	// cannot run inside a running benchmark.
+	const baseRuns = 5
+	t0 := time.Now()
+	for range baseRuns {
+		var v any
+		if err := json.Unmarshal(doc, &v); err != nil {
+			b.Fatal(err)
 		}
-	})
+	}
+	base := time.Since(t0) / baseRuns
 	b.SetBytes(int64(len(doc)))
 	b.ResetTimer()
 	for b.Loop() {
@@ -43,7 +47,6 @@ func BenchmarkProvenanceManyVersions(b *testing.B) {
 		}
 	}
 	b.StopTimer()
-	if base.N > 0 && b.N > 0 {
-		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(base.NsPerOp()), "x_decode")
-	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(base.Nanoseconds()), "x_decode")
+	b.ReportMetric(float64(base.Nanoseconds()), "decode_ns")
 }
