@@ -49,6 +49,7 @@ type Figures struct {
 	ExtractorVersion   string    `json:"extractor_version"`
 	VerifierVersion    string    `json:"verifier_version"`
 	AnalyzerModel      string    `json:"analyzer_model"`
+	CandidatesFile     string    `json:"candidates_file"`
 	CandidatesSHA256   string    `json:"candidates_sha256"`
 
 	// NotExamined counts the selected candidates the run could not
@@ -93,7 +94,7 @@ func FromDecisions(d *policy.Decisions) (*Figures, error) {
 	f := &Figures{
 		RunID: h.RunID, DecidedAt: h.DecidedAt.UTC(), MethodologyVersion: h.MethodologyVersion,
 		ExtractorVersion: h.ExtractorVersion, VerifierVersion: h.VerifierVersion, AnalyzerModel: h.AnalyzerModel,
-		CandidatesSHA256: h.CandidatesSHA256, NotExamined: len(d.NotExamined), Packages: len(d.Packages),
+		CandidatesFile: h.CandidatesFile, CandidatesSHA256: h.CandidatesSHA256, NotExamined: len(d.NotExamined), Packages: len(d.Packages),
 		Grades: map[string]int{}, Reasons: []ReasonCount{},
 	}
 	including, alone := map[string]int{}, map[string]int{}

@@ -40,6 +40,7 @@ func sample() *policy.Decisions {
 	d.Header.RunID = "20261201T000000Z-00000000"
 	d.Header.DecidedAt = time.Date(2026, 12, 1, 10, 30, 0, 0, time.UTC)
 	d.Header.MethodologyVersion = "9.9.9"
+	d.Header.CandidatesFile = "candidates/weekly.json"
 	d.Header.Counts = policy.Counts{Packages: 6, Graded: 2, NotGradeable: 3, OutOfScope: 1, NotExamined: 1,
 		Grades: map[string]int{"A": 1, "C": 1},
 		Reasons: map[string]int{vocab.CodeGateFailedAsRecorded: 3, vocab.CodePartialDescription: 2, vocab.CodeMinifiedOnly: 1,
@@ -123,6 +124,7 @@ func TestMarkdownNamesNoPackage(t *testing.T) {
 	for _, want := range []string{
 		"Run `20261201T000000Z-00000000`, decided 2026-12-01 10:30 UTC under methodology 9.9.9",
 		"Written by `attestari population X`",
+		"candidates file `candidates/weekly.json` (SHA-256",
 		"| examined (every package row; 1 joined as delegation targets) | 6 | 100% |",
 		"| servers graded (gradeable) | 2 | 33.3% |",
 		"| servers not gradeable | 3 | 50.0% |",

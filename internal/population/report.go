@@ -34,8 +34,8 @@ func WriteMarkdown(w io.Writer, f *Figures, command string) error {
 		return fmt.Sprintf("%.1f%%", 100*float64(n)/float64(of))
 	}
 	fmt.Fprintf(&b, "# The latest pass\n\n")
-	fmt.Fprintf(&b, "Run `%s`, decided %s under methodology %s (extractor `%s`, verifier `%s`, analyzer `%s`); candidates file SHA-256 `%s`.\n\n",
-		f.RunID, f.DecidedAt.Format("2006-01-02 15:04 UTC"), f.MethodologyVersion, f.ExtractorVersion, f.VerifierVersion, orNone(f.AnalyzerModel), f.CandidatesSHA256)
+	fmt.Fprintf(&b, "Run `%s`, decided %s under methodology %s (extractor `%s`, verifier `%s`, analyzer `%s`); candidates file `%s` (SHA-256 `%s`).\n\n",
+		f.RunID, f.DecidedAt.Format("2006-01-02 15:04 UTC"), f.MethodologyVersion, f.ExtractorVersion, f.VerifierVersion, orNone(f.AnalyzerModel), f.CandidatesFile, f.CandidatesSHA256)
 	fmt.Fprintf(&b, "Written by `%s`. Figures only: no package is named and no package text is quoted here.\n\n", command)
 	b.WriteString("A grade rests on the analyzer named above: [model-check.md](model-check.md) says whether that analyzer has passed the admission test of §18.\n\n")
 	b.WriteString("Every count is over the selected sample (methodology §4 and §18), not over a registry. The three groups of §4 are kept apart: servers examined and graded, servers that could not be graded, and packages that are not servers.\n\n")
