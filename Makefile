@@ -44,6 +44,24 @@ verify: ## Fail when gofmt, go vet, staticcheck or generated code is not clean
 bench-ratio: ## Issue 14's ratio by the stable protocol: Python extraction over parsing alone, 7 pairs in their own processes (scripts/bench-ratio.sh -h)
 	scripts/bench-ratio.sh
 
+# make pass: PASS_HOME is the pass's data home; PASS_CANDIDATES, when set,
+# skips the selection and uses that candidates file as it is.
+PASS_HOME ?= var/pass
+PASS_TOP ?= 200
+PASS_NAMES ?= testdata/pass/npm-names.txt
+PASS_CANDIDATES ?=
+
+.PHONY: pass
+pass: build ## The weekly pass, opt-in (needs the npm registry): select the top PASS_TOP (200) of PASS_NAMES, cycle them in PASS_HOME (offline analyzer unless ATTESTARI_ANALYZER names one), write docs/population.md; PASS_CANDIDATES=FILE skips the selection
+	@mkdir -p $(PASS_HOME)
+	@if [ -n "$(PASS_CANDIDATES)" ]; then cp "$(PASS_CANDIDATES)" $(PASS_HOME)/candidates.json; \
+	else $(BIN)/attestari select --names $(PASS_NAMES) --top $(PASS_TOP) --out $(PASS_HOME)/candidates.json; fi
+	ATTESTARI_HOME=$(PASS_HOME) ATTESTARI_ANALYZER=$${ATTESTARI_ANALYZER:-offline} \
+	  $$(command -v /usr/bin/time >/dev/null && echo /usr/bin/time -v -o $(PASS_HOME)/cycle-time.txt) \
+	  $(BIN)/attestari cycle --no-load --candidates $(PASS_HOME)/candidates.json
+	@run=$$(ls -1t $(PASS_HOME)/runs/*/decisions.json | head -1 | xargs dirname) && \
+	  ATTESTARI_HOME=$(PASS_HOME) $(BIN)/attestari population --out docs/population.md "$$run"
+
 .PHONY: bench
 bench: ## Run the benchmarks (ratios against baselines measured in the same run)
 	$(GO) test -run '^$$' -bench . -benchmem -count 1 ./...

@@ -47,6 +47,9 @@ type env struct {
 	stdout, stderr io.Writer
 	getenv         func(string) string
 	log            *slog.Logger
+	// terminal says whether a stream is a terminal (progressFor); nil
+	// asks the operating system.
+	terminal func(w io.Writer) bool
 }
 
 func (e *env) home() string {

@@ -147,15 +147,7 @@ func pipelineOptions(ctx context.Context, e *env, rf runFlags, fakeURL string) (
 	if an != nil {
 		o.AnalyzerModel = an.ID()
 	}
-	if !*rf.jsonLogs && isTerminal(e.stderr) {
-		o.Progress = pipeline.NewBarProgress(e.stderr)
-	} else {
-		if *rf.jsonLogs {
-			e.log = newLogger(e.stderr, "json")
-			o.Logger = e.log
-		}
-		o.Progress = pipeline.NewLogProgress(e.log)
-	}
+	o.Progress, o.Logger = progressFor(e, *rf.jsonLogs)
 	return o, nil
 }
 

@@ -1,9 +1,7 @@
 package checks
 
 import (
-	"bytes"
 	"encoding/json"
-	"strconv"
 	"strings"
 )
 
@@ -38,41 +36,7 @@ func unescapeToken(t string) string {
 // object repeats a key, the last occurrence is the one read, as
 // encoding/json does.
 func LookupPointer(doc []byte, ptr string) (json.RawMessage, bool) {
-	cur := json.RawMessage(bytes.TrimSpace(doc))
-	if ptr == "" {
-		return cur, len(cur) > 0
-	}
-	if !strings.HasPrefix(ptr, "/") {
-		return nil, false
-	}
-	for _, raw := range strings.Split(ptr[1:], "/") {
-		tok := unescapeToken(raw)
-		switch firstByte(cur) {
-		case '{':
-			var m map[string]json.RawMessage
-			if json.Unmarshal(cur, &m) != nil {
-				return nil, false
-			}
-			v, ok := m[tok]
-			if !ok {
-				return nil, false
-			}
-			cur = v
-		case '[':
-			i, err := strconv.Atoi(tok)
-			if err != nil || i < 0 || (len(tok) > 1 && tok[0] == '0') {
-				return nil, false
-			}
-			var a []json.RawMessage
-			if json.Unmarshal(cur, &a) != nil || i >= len(a) {
-				return nil, false
-			}
-			cur = a[i]
-		default:
-			return nil, false
-		}
-	}
-	return cur, true
+	return newPointerTree(doc).lookup(ptr)
 }
 
 func firstByte(b []byte) byte {

@@ -55,6 +55,10 @@ var ProvenanceTags = []string{
 type StoredRecord struct {
 	Record rundir.Record
 	Body   []byte
+
+	// tree holds the values of Body the check has decoded (lookup), so
+	// each is decoded once per package; built on the first lookup.
+	tree *pointerTree
 }
 
 // LoadRecords pairs records with their blobs through get (the evidence
@@ -265,7 +269,7 @@ func cite(r *StoredRecord, ptr string) (*rundir.Evidence, bool) {
 	if r == nil || r.Body == nil || r.Record.SHA256 == "" {
 		return nil, false
 	}
-	raw, ok := LookupPointer(r.Body, ptr)
+	raw, ok := r.lookup(ptr)
 	if !ok || len(raw) == 0 {
 		return nil, false
 	}
@@ -335,13 +339,13 @@ func AssessProvenance(ctx context.Context, in ProvenanceInput) *ProvenanceAssess
 // document when it was served, else the packument's versions member.
 func (p *provCtx) npmVersionDoc(pack, ver *StoredRecord) (*StoredRecord, string, bool) {
 	if st, _ := recordState(ver); st == InputServed {
-		if raw, ok := LookupPointer(ver.Body, ""); ok && firstByte(raw) == '{' {
+		if raw, ok := ver.lookup(""); ok && firstByte(raw) == '{' {
 			return ver, "", true
 		}
 	}
 	if st, _ := recordState(pack); st == InputServed {
 		prefix := Pointer("versions", p.in.Package.Version)
-		if raw, ok := LookupPointer(pack.Body, prefix); ok && firstByte(raw) == '{' {
+		if raw, ok := pack.lookup(prefix); ok && firstByte(raw) == '{' {
 			return pack, prefix, true
 		}
 	}
@@ -386,7 +390,7 @@ func (p *provCtx) npm() {
 
 // declaredRepository reads a repository member (string or {url}) at ptr.
 func (p *provCtx) declaredRepository(r *StoredRecord, ptr string, identifyPrefix string, where string) {
-	raw, present := LookupPointer(r.Body, ptr)
+	raw, present := r.lookup(ptr)
 	if !present || isNull(raw) {
 		ev, ok := identify(r, identifyPrefix)
 		p.input("repository_declared", InputServed, where+" has no repository member")
@@ -405,7 +409,7 @@ func (p *provCtx) declaredRepository(r *StoredRecord, ptr string, identifyPrefix
 	if json.Unmarshal(raw, &s) != nil {
 		if json.Unmarshal(raw, &obj) == nil {
 			s, _ = obj.URL.(string)
-			if _, ok := LookupPointer(r.Body, ptr+"/url"); ok {
+			if _, ok := r.lookup(ptr + "/url"); ok {
 				citePtr = ptr + "/url"
 			}
 		}
@@ -440,7 +444,7 @@ func (p *provCtx) npmRepository(doc *StoredRecord, prefix string) {
 // personName reads a person member (object with name, or "Name <email>"
 // string) and returns its account name and the pointer to cite for it.
 func personName(r *StoredRecord, ptr string) (name, citePtr string) {
-	raw, ok := LookupPointer(r.Body, ptr)
+	raw, ok := r.lookup(ptr)
 	if !ok || isNull(raw) {
 		return "", ""
 	}
@@ -457,7 +461,7 @@ func personName(r *StoredRecord, ptr string) (name, citePtr string) {
 	}
 	if json.Unmarshal(raw, &o) == nil {
 		n, _ := o.Name.(string)
-		if _, ok := LookupPointer(r.Body, ptr+"/name"); ok {
+		if _, ok := r.lookup(ptr + "/name"); ok {
 			return strings.TrimSpace(n), ptr + "/name"
 		}
 		return strings.TrimSpace(n), ptr
@@ -468,7 +472,7 @@ func personName(r *StoredRecord, ptr string) (name, citePtr string) {
 // people reads a list of persons at ptr: their names and the pointer of
 // each name. served is false when the member is absent.
 func people(r *StoredRecord, ptr string) (names, ptrs []string, served bool) {
-	raw, ok := LookupPointer(r.Body, ptr)
+	raw, ok := r.lookup(ptr)
 	if !ok || isNull(raw) {
 		return nil, nil, false
 	}
@@ -492,7 +496,7 @@ func (p *provCtx) npmPublisher(pack, doc *StoredRecord, prefix string) {
 		name string
 	}
 	var got []served
-	if raw, ok := LookupPointer(doc.Body, prefix+"/_npmUser"); ok && !isNull(raw) {
+	if raw, ok := doc.lookup(prefix + "/_npmUser"); ok && !isNull(raw) {
 		n, cp := personName(doc, prefix+"/_npmUser")
 		got = append(got, served{"_npmUser", cp, doc, n})
 		p.input("publisher", InputServed, "")
@@ -621,7 +625,7 @@ func set(names []string) map[string]bool {
 
 func packumentTimes(pack *StoredRecord) map[string]time.Time {
 	out := map[string]time.Time{}
-	raw, ok := LookupPointer(pack.Body, "/time")
+	raw, ok := pack.lookup("/time")
 	if !ok {
 		return out
 	}
@@ -663,8 +667,8 @@ func (p *provCtx) npmAttestations(doc *StoredRecord, prefix string) {
 	att := find(p.in.Records, vocab.KindNPMAttestations)
 	attState, attWhy := recordState(att)
 	p.input("attestations", attState, attWhy)
-	_, distHasAtt := LookupPointer(doc.Body, prefix+"/dist/attestations")
-	_, distHasSig := LookupPointer(doc.Body, prefix+"/dist/signatures")
+	_, distHasAtt := doc.lookup(prefix + "/dist/attestations")
+	_, distHasSig := doc.lookup(prefix + "/dist/signatures")
 
 	switch attState {
 	case InputServed:
@@ -700,7 +704,7 @@ func (p *provCtx) npmAttestations(doc *StoredRecord, prefix string) {
 }
 
 func (p *provCtx) npmVerifyAttestations(att *StoredRecord) {
-	raw, ok := LookupPointer(att.Body, "/attestations")
+	raw, ok := att.lookup("/attestations")
 	var list []struct {
 		PredicateType string          `json:"predicateType"`
 		Bundle        json.RawMessage `json:"bundle"`
@@ -832,7 +836,7 @@ func (p *provCtx) pypi() {
 			continue
 		}
 		if st, _ := recordState(r); st == InputServed {
-			if v, ok := LookupPointer(r.Body, "/info/version"); ok && string(v) == fmt.Sprintf("%q", p.in.Package.Version) {
+			if v, ok := r.lookup("/info/version"); ok && string(v) == fmt.Sprintf("%q", p.in.Package.Version) {
 				rel = r
 				break
 			}
@@ -857,7 +861,7 @@ func (p *provCtx) pypi() {
 }
 
 func (p *provCtx) pypiRepository(rel *StoredRecord) {
-	raw, ok := LookupPointer(rel.Body, "/info/project_urls")
+	raw, ok := rel.lookup("/info/project_urls")
 	var urls map[string]any
 	if ok {
 		_ = json.Unmarshal(raw, &urls)
@@ -905,7 +909,7 @@ func (p *provCtx) pypiRepository(rel *StoredRecord) {
 }
 
 func (p *provCtx) pypiOwnership(rel *StoredRecord) {
-	raw, ok := LookupPointer(rel.Body, "/ownership")
+	raw, ok := rel.lookup("/ownership")
 	if !ok || isNull(raw) {
 		p.input("publisher", InputNotServed, "the JSON record has no ownership member")
 		p.set(notEstablished(TagAnonymousPublisher, "not served by the index: no ownership member"))
@@ -949,7 +953,7 @@ func (p *provCtx) pypiFirstRelease() {
 		if st, _ := recordState(r); st != InputServed {
 			continue
 		}
-		raw, ok := LookupPointer(r.Body, "/releases")
+		raw, ok := r.lookup("/releases")
 		if !ok {
 			continue
 		}
@@ -1012,7 +1016,7 @@ func (p *provCtx) pypiProvenance() {
 func pypiNullProvenance(simple *StoredRecord, provURL string) (string, bool) {
 	u := strings.TrimSuffix(provURL, "/provenance")
 	filename := u[strings.LastIndex(u, "/")+1:]
-	raw, ok := LookupPointer(simple.Body, "/files")
+	raw, ok := simple.lookup("/files")
 	var files []struct {
 		Filename string `json:"filename"`
 	}
@@ -1024,7 +1028,7 @@ func pypiNullProvenance(simple *StoredRecord, provURL string) (string, bool) {
 			continue
 		}
 		ptr := Pointer("files", fmt.Sprint(i), "provenance")
-		if v, ok := LookupPointer(simple.Body, ptr); ok && isNull(v) {
+		if v, ok := simple.lookup(ptr); ok && isNull(v) {
 			return ptr, true
 		}
 	}
@@ -1116,14 +1120,14 @@ func (p *provCtx) repositoryHost() {
 		p.set(notEstablished(TagUnsignedLatestCommit, "the latest commit of "+branch+" was not served ("+cwhy+")"))
 		return
 	}
-	vraw, ok := LookupPointer(commit.Body, "/commit/verification")
+	vraw, ok := commit.lookup("/commit/verification")
 	if !ok || isNull(vraw) {
 		p.set(notEstablished(TagUnsignedLatestCommit, "the host's commit record carries no verification member"))
 		return
 	}
 	reasonCode := jsonString(commit, "/commit/verification/reason")
 	sig := jsonString(commit, "/commit/verification/signature")
-	verifiedRaw, _ := LookupPointer(commit.Body, "/commit/verification/verified")
+	verifiedRaw, _ := commit.lookup("/commit/verification/verified")
 	signed := sig != "" || (reasonCode != "" && reasonCode != "unsigned")
 	switch {
 	case string(verifiedRaw) == "true":
@@ -1158,7 +1162,7 @@ func jsonString(r *StoredRecord, ptr string) string {
 	if r == nil {
 		return ""
 	}
-	raw, ok := LookupPointer(r.Body, ptr)
+	raw, ok := r.lookup(ptr)
 	if !ok {
 		return ""
 	}

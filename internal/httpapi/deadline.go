@@ -118,6 +118,12 @@ func (r deadlineReader) Attestation(ctx context.Context, registry, name, version
 	return r.Reader.Attestation(ctx, registry, name, version)
 }
 
+func (r deadlineReader) LatestPass(ctx context.Context) (*api.Pass, error) {
+	ctx, cancel := context.WithTimeout(ctx, r.d)
+	defer cancel()
+	return r.Reader.LatestPass(ctx)
+}
+
 // Ping has its own, shorter bound in readyz; it is here so that every
 // method of Reader is, and the check above holds without exceptions.
 func (r deadlineReader) Ping(ctx context.Context) error {

@@ -256,6 +256,7 @@ func (s *Server) routes(metricsHandler http.Handler) chi.Router {
 			r.Get("/findings/{id}", s.handle(s.getFinding))
 			r.Get("/evidence/{sha256}", s.handle(s.getEvidence))
 			r.Get("/runs", s.handle(s.listRuns))
+			r.Get("/pass", s.handle(s.getPass))
 			r.Get("/runs/{id}/diff", s.handle(s.getRunDiff))
 			r.Get("/changes", s.handle(s.listChanges))
 			r.Get("/attestations/{name}/{version}", s.handle(s.getAttestation))

@@ -30,6 +30,7 @@ type Reader interface {
 	RunDiff(ctx context.Context, runID string) (json.RawMessage, error)
 	Changes(ctx context.Context, cursor string, limit int) (*api.ChangeList, error)
 	Attestation(ctx context.Context, registry, name, version string) ([]byte, error)
+	LatestPass(ctx context.Context) (*api.Pass, error)
 }
 
 var errNoDatabase = &Problem{Status: http.StatusServiceUnavailable, Detail: "no database configured", RetryAfter: 5}

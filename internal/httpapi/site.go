@@ -34,6 +34,7 @@ var SiteRoutes = []string{
 	"GET /package/{registry}/{name}/{version}",
 	"GET /finding/{id}",
 	"GET /gate-map",
+	"GET /latest-pass",
 	"GET /docs/methodology",
 	"GET /docs/methodology/{version}",
 	"GET /static/*",
@@ -47,7 +48,7 @@ type site struct {
 
 func newSite() (*site, error) {
 	st := &site{pages: map[string]*template.Template{}}
-	for _, p := range []string{"grades", "package", "versions", "finding", "gatemap", "methodology", "error"} {
+	for _, p := range []string{"grades", "package", "versions", "finding", "gatemap", "methodology", "error", "pass"} {
 		t, err := template.New(p).Funcs(template.FuncMap{"slug": slug}).ParseFS(web.Templates, "templates/layout.html", "templates/"+p+".html")
 		if err != nil {
 			return nil, fmt.Errorf("website template %s: %w", p, err)
@@ -72,6 +73,7 @@ func (s *Server) siteRoutes(r chi.Router) {
 	r.Get("/package/{registry}/{name}/{version}", s.page(s.packagePage))
 	r.Get("/finding/{id}", s.page(s.findingPage))
 	r.Get("/gate-map", s.page(s.gateMapPage))
+	r.Get("/latest-pass", s.page(s.passPage))
 	r.Get("/docs/methodology", s.page(s.methodologyPage))
 	r.Get("/docs/methodology/{version}", s.page(s.methodologyPage))
 	r.Get("/static/*", s.staticAsset)

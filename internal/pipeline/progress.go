@@ -102,6 +102,8 @@ type LogProgress struct {
 	total int
 	done  int
 	start time.Time
+	// stages counts each stage's packages (StageFinished).
+	stages stageTallies
 }
 
 // NewLogProgress returns a progress reporter logging to logger.
@@ -153,5 +155,6 @@ func (l *LogProgress) Finish(status string) {
 	l.mu.Lock()
 	done, total, start := l.done, l.total, l.start
 	l.mu.Unlock()
+	l.logStages()
 	l.log.Info("run ended", "status", status, "done", done, "total", total, "elapsed_ms", time.Since(start).Milliseconds())
 }

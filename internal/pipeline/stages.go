@@ -163,6 +163,9 @@ func (r *runner) stage(w *pkgWork, name string, fn func() error) bool {
 		w.pf.Summary.Failures = append(w.pf.Summary.Failures, f)
 	}
 	w.pf.Summary.Stages = append(w.pf.Summary.Stages, t)
+	if sp, ok := r.progress.(StageProgress); ok {
+		sp.StageFinished(w.pf.Package.Key(), name, t.Status, r.now().Sub(start))
+	}
 	return err == nil
 }
 
