@@ -260,7 +260,6 @@ func measureCorpus(b *strings.Builder, listPath, truthDir, dir string) error {
 
 // caseFigures scores the four patterns on labelled cases.
 type caseFigures struct {
-	path                                         string
 	dev, poisoned, detected, clean, cleanFlagged int
 	flags, correctAny, correctStrict, fpClean    int
 	toolClean, toolCleanFlagged                  int

@@ -579,12 +579,7 @@ func decodeJS(b []byte) (string, bool) {
 	}
 	var out strings.Builder
 	var pendingHigh rune = -1
-	flush := func() bool {
-		if pendingHigh >= 0 {
-			return false
-		}
-		return true
-	}
+	flush := func() bool { return pendingHigh < 0 }
 	for i := 0; i < len(b); i++ {
 		c := b[i]
 		if c != '\\' {
