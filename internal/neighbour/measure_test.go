@@ -107,6 +107,7 @@ func compare(truth []corpus.ToolTruth, found map[string]struct {
 type pkgRow struct {
 	key        string
 	nb, at     toolCounts
+	nbNames    toolCounts // the neighbour before it read .tool(/.registerTool( descriptions
 	outcome    string
 	nbUnenum   int
 	nbReadFile int
@@ -156,6 +157,10 @@ func measureCorpus(b *strings.Builder, listPath, truthDir, dir string) error {
 			desc string
 			has  bool
 		}{}
+		nbStaticOnly := map[string]struct {
+			desc string
+			has  bool
+		}{}
 		if a, err := pipeline.ReadArtifact(ctx, data, artifact.FormatNpmTarball, artifact.Limits{}); err == nil && a.Outcome == artifact.OutcomeOK {
 			r := shipgateRead(a.FS)
 			row.nbUnenum, row.nbReadFile = r.Unenumerated, r.FilesRead
@@ -164,9 +169,14 @@ func measureCorpus(b *strings.Builder, listPath, truthDir, dir string) error {
 					desc string
 					has  bool
 				}{tl.Description, tl.HasDesc}
+				nbStaticOnly[tl.Name] = struct {
+					desc string
+					has  bool
+				}{tl.Description, tl.HasDesc && tl.Idiom == idiomStaticName}
 			}
 		}
 		row.nb = compare(tr.Tools, nbFound)
+		row.nbNames = compare(tr.Tools, nbStaticOnly)
 		// Attestari's side: the extractor exactly as corpus-eval and the pass
 		// run it. Only a parsed surface is graded: a refused package's tools
 		// count as not found, because nothing of it is published as read.
@@ -198,12 +208,13 @@ func measureCorpus(b *strings.Builder, listPath, truthDir, dir string) error {
 		return fmt.Errorf("no started package with a fetched tarball")
 	}
 	sort.Slice(rows, func(i, j int) bool { return rows[i].key < rows[j].key })
-	var nb, at toolCounts
+	var nb, at, nbNames toolCounts
 	nbAll, atAll, nbAny, atAny, withTools, parsed := 0, 0, 0, 0, 0, 0
 	nbAllDesc, atAllDesc := 0, 0
 	for _, r := range rows {
 		nb.add(r.nb)
 		at.add(r.at)
+		nbNames.add(r.nbNames)
 		if r.outcome == vocab.OutcomeParsed {
 			parsed++
 		}
@@ -242,6 +253,7 @@ func measureCorpus(b *strings.Builder, listPath, truthDir, dir string) error {
 	fmt.Fprintf(b, "| packages with at least one tool found | %s | %s |\n", pct(nbAny, withTools), pct(atAny, withTools))
 	fmt.Fprintf(b, "| packages with every tool found | %s | %s |\n", pct(nbAll, withTools), pct(atAll, withTools))
 	fmt.Fprintf(b, "| packages with every tool found and every description byte-equal | %s | %s |\n\n", pct(nbAllDesc, withTools), pct(atAllDesc, withTools))
+	fmt.Fprintf(b, "The neighbour before it read a description beside a `.tool(`/`.registerTool(` name (only a `static toolName` class's sibling field): runtime tools with a byte-equal description %s.\n\n", pct(nbNames.descEqual, nbNames.truth))
 	fmt.Fprintf(b, "Attestari on parsed packages only, as `attestari-probe corpus-eval` reports it (same rows): name recall %s, precision %s, readable descriptions byte-equal %s.\n\n",
 		pct(tc.Matched, tc.Truth), pct(tc.Matched, tc.Found), pct(rep.EqualDescriptions, rep.ReadableDescriptions))
 	unenum, nbFiles := 0, 0
