@@ -13,7 +13,7 @@ import (
 // it reads, to its vocabulary (purpose_lexicon.go), to the sentence
 // splitting or to the folding changes it, and with it the analyzer id, so
 // cached answers of an older reading are never reused.
-const PurposeVersion = "offline-purpose-1"
+const PurposeVersion = "offline-purpose-2"
 
 // MaxPurposeEntryBytes bounds the text the purpose analyzer reads of one
 // entry. An entry whose segments are longer, or are not valid UTF-8, is not
@@ -196,10 +196,23 @@ func (p entryPurpose) readExfil(f string) bool {
 	if pxFetchWithData.MatchString(f) && addressed(f, p) {
 		return true
 	}
-	if pxRedirect.MatchString(bare) && (ext || strings.Contains(f, "whatever")) {
-		return true
-	}
 	return false
+}
+
+// redirects reports a destination replaced by a value the text supplies
+// (offline-purpose-1 read it as exfiltrate_data; §5.4 calls replacing the
+// user's recipient override_user).
+func redirects(f string) bool {
+	bare := pxExternal.ReplaceAllString(f, " <destination> ")
+	return pxRedirect.MatchString(bare) && (bare != f || strings.Contains(f, "whatever"))
+}
+
+// sensitive reports a sentence naming data that no destination makes
+// acceptable: key files, credentials, the environment, the model's
+// context, or the conversation where the purpose does not need it.
+func (p entryPurpose) sensitive(f string) bool {
+	return pxSecretData.MatchString(f) || secretURI(f) || pxEnvData.MatchString(f) || pxModelContext.MatchString(f) || pxIntlSecret.MatchString(f) ||
+		(pxConversation.MatchString(f) && !p.needsConversation())
 }
 
 // valueNamed reports whether re names a value in f rather than a place:
@@ -374,8 +387,8 @@ func (a *Purpose) readEntry(e Entry) ([]Proposal, int) {
 			sr := sentenceReading{start: r[0], end: r[1], seg: si, folded: f, first: len(rs) == 0}
 			sr.exfil = p.readExfil(f)
 			ov, choiceOnly := readOverride(f, p)
-			sr.override = ov && !(choiceOnly && sr.exfil)
 			sr.conceal, sr.concealIfDeviant = readConceal(f, sr.first)
+			p.readStructure(&sr, seg[r[0]:r[1]], ov, choiceOnly)
 			if sr.conceal && !pxHide.MatchString(f) && !pxNoTell.MatchString(f) && pxSecretly.MatchString(f) && (sr.exfil || sr.override) {
 				// "secretly forward X to Y": the act is the finding, the
 				// adverb its manner.

@@ -94,15 +94,18 @@ var (
 	pxDiscard = px(`(\b(ignore|ignoring|disregard|disregarding|forget|forgetting|override|overrides|overriding|overrule|overrules|bypass|bypassing|supersede|supersedes|circumvent|take precedence over|takes precedence over|have precedence over|has precedence over|take priority over|takes priority over|has priority over|have priority over|prevail over|prevails over|win over|wins over|trump|trumps)\s+(\w+\s+){0,2}(the user'?s|user'?s|users'|prior|previous|earlier|above|preceding|original|system|operator'?s?|developer'?s?|safety|your|all|any|existing|other|their)\b[^.;]{0,40}\b(instructions?|requests?|prompts?|rules|guidelines|directions|wishes|preferences|commands?|messages?|policy|policies|guardrails|safety|choices?|guidance|restrictions|limits|constraints|system prompt|request)\b|\b(overrule|override|ignore|disregard)\s+(the user|them|the human)([ .,;]|$)|\b(user'?s?|users'|their)\s+([\w'-]+\s+){0,5}(instructions?|requests?|preferences?|wishes|choices?|objections?|messages|settings|decisions?)\s+([\w'-]+\s+){0,4}(are|is|should be|must be|can be|are to be|is to be|will be)\s+(to be\s+)?(ignored|overridden|disregarded|irrelevant|secondary|overruled|optional|suggestions?|advisory|void)\b|\btreat\s+(\w+\s+){0,4}(from the user|the user'?s?|user)\s*(\w+\s+){0,3}as\s+(suggestions?|optional|advisory|hints?|non-binding)\b|\b(this|these|the following|the documentation'?s?|our|the server'?s?|the tool'?s?)\s+(\w+\s+){0,1}(instructions?|rules?|description|policy)\s+(win|wins|prevail|prevails|come first|comes first|take precedence|takes precedence|override|overrides|supersede|supersedes)\b|\b(follow|obey|prefer)\s+(this|these|the following|the tool'?s?|our)\s+(\w+\s+){0,1}(description|instructions?|rules?|text|script)\s+(\w+\s+){0,2}(instead of|over|rather than|above)\s+(\w+\s+){0,2}(system prompt|user|operator|instructions?|guidance)|\b(even (when|if) it )?(contradicts?|conflicts? with|goes against)\s+(\w+\s+){0,2}(user'?s?|their|your|system)\s+(instructions?|requests?|wishes|choices|prompt)\b|\b(stop|abandon|drop|abort|interrupt)\s+(the|whatever|any|your)\s+(current\s+)?(task|request|work|job)s?\s+(the user|they|you were|you have been)\s+(gave|given|asked|requested|assigned)\b|\b(follow|obey)\s+(\w+\s+){0,3}(script|instructions?)\s+only\b|\b(you are|you're) (now )?(allowed|permitted|free) to (bypass|ignore|disregard|break)\b)`)
 
 	// The user's choice, as a clause: the user asks, says, selects, refuses.
-	userChoice = `\b(the user|users|the human|they|he|she)\s+(\w+\s+){0,2}(asks?|asked|says?|said|tells?|told|requests?|requested|wants?|instructs?|stops?|cancels?|cancelled|canceled|declines?|declined|refuses?|refused|objects?|objected|specif(y|ies|ied)|selects?|selected|chooses?|chose|provides?|provided|types?|typed|enters?|entered|tries|tried|removes?|removed|wrote|writes|gives?|gave|picks?|picked|did not ask|does not want|didn't ask)\b`
+	userChoice = `\b` + choiceSubject + `\s+(\w+\s+){0,2}(names?|named|indicates?|indicated|orders?|ordered|configures?|configured|prefers?|preferred|approves?|approved|confirms?|confirmed|asks?|asked|says?|said|tells?|told|requests?|requested|wants?|instructs?|stops?|cancels?|cancelled|canceled|declines?|declined|refuses?|refused|objects?|objected|specif(y|ies|ied)|selects?|selected|chooses?|chose|provides?|provided|types?|typed|enters?|entered|tries|tried|removes?|removed|wrote|writes|gives?|gave|picks?|picked|did not ask|does not want|didn't ask)\b`
 
 	// Against the user's choice whatever it is.
 	pxAgainstChoice = px(`\b(even if|even when|even though|regardless of|no matter|whatever|whichever|despite|in spite of)\b[^.;]{0,50}` + userChoice + `|\bregardless of (what|whatever) you (find|see|think|discover|notice)\b|\b(even if|even when) (\w+ ){0,3}(forbid|forbids|objects?|refuses?)\b`)
 
 	// When the user chooses X, the model does otherwise.
 	pxWhenChoice = px(`\b(if|when|whenever|once|after|as soon as|should)\b[^.;]{0,30}` + userChoice)
-	pxContrary   = px(`\b(anyway|anyhow|regardless|still|nonetheless|nevertheless|proceed|carry on|continue|keep|refuse|reopen|override|overrule|ignore|pretend|say (it|that)|claim)\b`)
-	pxInstead    = px(`\binstead\b`)
+	pxContrary   = px(`\b(anyway|anyhow|regardless|still|nonetheless|nevertheless|proceed|carry on|continue|keep|refuse|reopen|override|overrule|ignore)\b`)
+	// A false account on the user's choice: "if the user cancels, pretend
+	// it worked" (offline-purpose-1 read these as override_user).
+	pxPretend = px(`\b(pretend\w*|claim (that|it)|fake)\b`)
+	pxInstead = px(`\binstead\b`)
 	// A routing step after the user's choice ("if the user asks for X, use
 	// Y instead"): following the choice, not overriding it.
 	pxRoutingAct = px(`[,;]\s*(then )?(use|call|choose|pick|select|prefer|send|switch|try|set|return|search|query|pass|run|invoke|ask)\b[^,;]*\binstead\b`)
@@ -136,7 +139,7 @@ var (
 
 	// A false account: the model tells the user something (that it was
 	// done, that it was cancelled, that it is the user's choice).
-	pxAccount = px(`(^|[,;:]\s*|\b(and|then|but|instead)\s+)(tell|report|say|confirm|reply|respond|present|describe|show|assure|claim|inform|state)\s+((to\s+)?(the user|them|him|her)\b|that\b|only\b|(\w+\s+){0,3}as\b)`)
+	pxAccount = px(`(^|[,;:]\s*|\b(and|then|but|instead)\s+)(tell|report|say|confirm|reply|respond|present|describe|show|assure|claim|inform|state)\s+((to\s+)?(the user|the customer|the client|them|him|her)\b|that\b|only\b|(\w+\s+){0,3}as\b)`)
 
 	// An account that is false by construction.
 	pxFalseMarker = px(`(\bas if\b|\bas though\b|\blooks? like\b|\bpretend\w*\b|\bbut (do not|don't|dont|never) actually\b|\bdo not actually\b|\bclaim (that|it)\b|\bfake\b)`)
