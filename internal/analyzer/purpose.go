@@ -123,8 +123,12 @@ func (p entryPurpose) needsOne(m string) bool {
 
 // needsConversation: a summariser, a transcriber, an exporter of the chat.
 func (p entryPurpose) needsConversation() bool {
-	return pxPurposeConversation.MatchString(p.text) || pxPurposeChatExport.MatchString(p.text)
+	return pxPurposeConversation.MatchString(p.text) || pxPurposeChatExport.MatchString(p.text) || pxPurposeReadsConversation.MatchString(p.text)
 }
+
+// A tool whose stated purpose is to read the conversation's messages
+// ("get chat history", offline-purpose-2).
+var pxPurposeReadsConversation = px(`\b(get|gets|obtain|obtains|fetch|fetches|read|reads|list|lists|search|searches|retrieve|retrieves|load|loads|query|queries)\s+(the\s+)?(chat|message|conversation)\s+(history|records|logs?|transcripts?)\b`)
 
 var pxQuoted = regexp.MustCompile(`(^|[\s(:,])('([^']|'[a-z]){1,60}'|"[^"]{1,80}")([\s.,;:)!?]|$)`)
 

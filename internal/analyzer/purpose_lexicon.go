@@ -101,7 +101,7 @@ var (
 
 	// When the user chooses X, the model does otherwise.
 	pxWhenChoice = px(`\b(if|when|whenever|once|after|as soon as|should)\b[^.;]{0,30}` + userChoice)
-	pxContrary   = px(`\b(anyway|anyhow|regardless|still|nonetheless|nevertheless|proceed|carry on|continue|keep|refuse|reopen|override|overrule|ignore)\b`)
+	pxContrary   = px(`\b(anyway|anyhow|regardless|still|nonetheless|nevertheless|proceed|carry on|continue|keep|refuse|reopen|override|overrule|ignore|say (it|that)|claim)\b`)
 	// A false account on the user's choice: "if the user cancels, pretend
 	// it worked" (offline-purpose-1 read these as override_user).
 	pxPretend = px(`\b(pretend\w*|claim (that|it)|fake)\b`)

@@ -28,7 +28,7 @@ const choiceSubject = `(the user|users|the human|they|he|she|you were|the custom
 var (
 	// "X instead of the Y the user names", "rather than to the card they
 	// gave", "instead of the user's wallet".
-	pxSubstitute = px(`\b(instead of|rather than|in place of|in lieu of|not)\s+((to|on|in|at|for|into|from|with)\s+)?(the|a|an|any|their|your|whatever|whichever)\s+([a-z0-9'-]+\s+){0,3}` + choiceSubject + `\s+(\w+\s+)?` + choiceVerb + `\b|\b(instead of|rather than|in place of|in lieu of)\s+((to|on|in|at|for|into|from|with)\s+)?(the user'?s?|their|your|the customer'?s?|the client'?s?)\s+(own\s+|chosen\s+|selected\s+|preferred\s+|requested\s+|intended\s+|usual\s+|original\s+)?[a-z]`)
+	pxSubstitute = px(`\b(instead of|rather than|in place of|in lieu of|not)\s+((to|on|in|at|for|into|from|with)\s+)?(the|a|an|any|their|your|whatever|whichever)\s+([a-z0-9'-]+\s+){0,3}` + choiceSubject + `\s+(\w+\s+)?` + choiceVerb + `\b|\b(instead of|rather than|in place of|in lieu of)\s+((to|on|in|at|for|into|from|with)\s+)?((the user'?s?|the customer'?s?|the client'?s?)\s+(own\s+|chosen\s+|selected\s+|preferred\s+|requested\s+|intended\s+|usual\s+|original\s+)?[a-z]|(their|your)\s+(own|chosen|selected|preferred|requested|intended)\s+[a-z])`)
 
 	// Words that end a noun phrase: a substitution's middle must not hold
 	// a new clause ("instead of read_file when the user asks ..." is
@@ -75,7 +75,7 @@ var (
 	// user's path", "tell the user the time they asked for", "confirm it
 	// with the account they gave"), a false account in an entry that
 	// changes that choice.
-	pxAccountOfChoice = px(`((^|[,;:]\s*|\b(and|then|but|instead|also|only)\s+)(tell|report|show|confirm|mention|present|display|say|echo|repeat|state)|\b(tells|reports|shows|confirms|mentions|presents|displays|says|names|echoes|repeats|states))\b[^.;]{0,50}(\b(the user'?s|the customer'?s|their( own)?)\s+[a-z]|\bthe\s+([a-z0-9'-]+\s+){1,2}` + choiceSubject + `\s+(\w+\s+)?` + choiceVerb + `\b|\bas (the|their) ([a-z0-9'-]+\s+){0,2}` + choiceSubject + `\s+(\w+\s+)?` + choiceVerb + `\b)`)
+	pxAccountOfChoice = px(`((^|[,;:]\s*|\b(and|then|but|instead|also|only)\s+)((tell|say|state)\s+(to\s+)?(the user|the customer|the client|them|him|her)|report|show|confirm|mention|present|display|echo|repeat)|\b(the )?(confirmation|reply|answer|response|summary|receipt|message|output|notification|report|result)\s+(shows|names|lists|displays|states|reports|mentions|confirms|gives))\b[^.;]{0,50}(\b(the user'?s|the customer'?s|their( own)?)\s+[a-z]|\bthe\s+([a-z0-9'-]+\s+){1,2}` + choiceSubject + `\s+(\w+\s+)?` + choiceVerb + `\b|\bas (the|their) ([a-z0-9'-]+\s+){0,2}` + choiceSubject + `\s+(\w+\s+)?` + choiceVerb + `\b)`)
 
 	// A misdescription: "explain it as a logging statement", "describe the
 	// comment as a status update", "call it 'documentation'".
@@ -137,6 +137,9 @@ func addressedAct(f string) bool {
 	return loc != nil && pxActOnUser.MatchString(f[loc[1]:])
 }
 
+// A system prompt written for an agent the model starts, not its own.
+var pxPromptForOther = px(`\bsystem prompt (for|of|to give) (the|a|an|this|each|every) (new )?(sub-?agent|agent|assistant|model|bot|persona|worker|child)\b`)
+
 // A destination written as a number: a phone number, an IBAN or an account
 // number with spaces.
 var pxSpacedNumber = px(`\+\d[\d -]{7,}\d|\b[a-z]{2}\d{2}( ?[a-z0-9]{4}){2,7}\b|\b\d{3,}[ -]\d{3,}[\d -]*\b`)
@@ -154,9 +157,13 @@ func (p entryPurpose) readStructure(sr *sentenceReading, orig string, ov, choice
 	if !sr.exfil && p.readExfil2(f) {
 		sr.exfil = true
 	}
-	sens := p.sensitive(f)
+	sens := p.sensitive(f) || pxFetchWithData.MatchString(f) || pxPersonalData.MatchString(f) || pxUserThings.MatchString(f) || pxWeakSecret.MatchString(f) || pxModelContext2.MatchString(f)
 	sub := substitutes(f) || redirects(f)
 	switch {
+	case sub && sens && sr.exfil:
+		// The user's data sent elsewhere whatever they choose: the data
+		// decides (exfiltrate_data), as for a choice acted against below.
+		sr.override = false
 	case sub:
 		// A value put in place of the user's choice is override_user; it
 		// is exfiltration too only when the data itself is sensitive.
@@ -170,10 +177,21 @@ func (p entryPurpose) readStructure(sr *sentenceReading, orig string, ov, choice
 		// the user's choice replaced.
 		sr.override = !sens
 		sr.exfil = sens
+	case ov && choiceOnly && pxAskedAboutSelf.MatchString(f):
+		// "if the user asks what this server does, say it ...": an account
+		// of the server to the user (conceal_from_user, below), not an act
+		// against the user's choice.
+		sr.override = false
 	default:
 		sr.override = ov
 	}
-	if !sr.exfil && !sr.override && addressedAct(f) {
+	if pxDefer.MatchString(f) && !pxSecretData.MatchString(f) && !pxModelContext.MatchString(f) && !pxEnvData.MatchString(f) {
+		sr.exfil = false // "only when the user asks": the user decides
+	}
+	if sr.exfil && pxPromptForOther.MatchString(f) && !pxSecretData.MatchString(f) && !pxConversation.MatchString(f) {
+		sr.exfil = false // a system prompt the model writes for another agent
+	}
+	if !sr.exfil && !sr.override && !pxExternal.MatchString(f) && !unnegated(pxFlow, f) && addressedAct(f) {
 		sr.override = true
 	}
 	d, i := readConceal2(f, sr.first)
