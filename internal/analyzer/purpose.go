@@ -388,16 +388,13 @@ func (a *Purpose) readEntry(e Entry) ([]Proposal, int) {
 	for si, seg := range e.Segments {
 		for _, r := range purposeSentences(seg) {
 			f := fold(seg[r[0]:r[1]])
-			sr := sentenceReading{start: r[0], end: r[1], seg: si, folded: f, first: len(rs) == 0}
-			sr.exfil = p.readExfil(f)
-			ov, choiceOnly := readOverride(f, p)
-			sr.conceal, sr.concealIfDeviant = readConceal(f, sr.first)
-			p.readStructure(&sr, seg[r[0]:r[1]], ov, choiceOnly)
-			if sr.conceal && !pxHide.MatchString(f) && !pxNoTell.MatchString(f) && pxSecretly.MatchString(f) && (sr.exfil || sr.override) {
-				// "secretly forward X to Y": the act is the finding, the
-				// adverb its manner.
-				sr.conceal = false
+			sr := p.readSentence(f, seg[r[0]:r[1]], len(rs) == 0)
+			if d := deobfuscate(f); d != f {
+				// Spaced letters and digits for letters: the same sentence
+				// read again in plain words, each reading kept.
+				sr.or(p.readSentence(d, seg[r[0]:r[1]], len(rs) == 0))
 			}
+			sr.start, sr.end, sr.seg = r[0], r[1], si
 			rs = append(rs, sr)
 		}
 	}
@@ -458,3 +455,27 @@ var (
 	// What points back at data named in an earlier sentence.
 	pxReferent = regexp.MustCompile(`\b(the file|the files|its (full )?contents?|their (full )?contents?|it|them|the output|the result|the key|the token|the value)\b`)
 )
+
+// readSentence is one sentence's own reading (f its folded form, orig its
+// original bytes), before the entry-wide pass.
+func (p entryPurpose) readSentence(f, orig string, first bool) sentenceReading {
+	sr := sentenceReading{folded: f, first: first}
+	sr.exfil = p.readExfil(f)
+	ov, choiceOnly := readOverride(f, p)
+	sr.conceal, sr.concealIfDeviant = readConceal(f, sr.first)
+	p.readStructure(&sr, orig, ov, choiceOnly)
+	if sr.conceal && !pxHide.MatchString(f) && !pxNoTell.MatchString(f) && pxSecretly.MatchString(f) && (sr.exfil || sr.override) {
+		// "secretly forward X to Y": the act is the finding, the adverb
+		// its manner.
+		sr.conceal = false
+	}
+	return sr
+}
+
+// or keeps every category either reading found.
+func (sr *sentenceReading) or(o sentenceReading) {
+	sr.exfil = sr.exfil || o.exfil
+	sr.override = sr.override || o.override
+	sr.conceal = sr.conceal || o.conceal
+	sr.concealIfDeviant = sr.concealIfDeviant || o.concealIfDeviant
+}
