@@ -45,6 +45,8 @@ func (*Purpose) ID() string { return "offline:" + PurposeVersion }
 type entryPurpose struct {
 	kind string
 	text string
+	// intl is the same text folded for the multilingual reading.
+	intl string
 }
 
 func purposeOf(e Entry) entryPurpose {
@@ -58,6 +60,7 @@ func purposeOf(e Entry) entryPurpose {
 		}
 	}
 	p.text = fold(b.String())
+	p.intl = foldIntl(b.String())
 	return p
 }
 
@@ -123,7 +126,7 @@ func (p entryPurpose) needsOne(m string) bool {
 
 // needsConversation: a summariser, a transcriber, an exporter of the chat.
 func (p entryPurpose) needsConversation() bool {
-	return pxPurposeConversation.MatchString(p.text) || pxPurposeChatExport.MatchString(p.text) || pxPurposeReadsConversation.MatchString(p.text)
+	return pxPurposeConversation.MatchString(p.text) || pxPurposeChatExport.MatchString(p.text) || pxPurposeReadsConversation.MatchString(p.text) || intlSummariser(p.intl)
 }
 
 // A tool whose stated purpose is to read the conversation's messages

@@ -715,3 +715,16 @@ func intlRules(m intlMask, p entryPurpose, ext bool) intlReading {
 	}
 	return r
 }
+
+// intlSummariser reports a stated purpose that summarises, in any of the
+// lexicon's languages.
+func intlSummariser(g string) bool {
+	for i := range intlLangs {
+		for _, t := range intlLangs[i].terms[ciSummar] {
+			if t.in(g) {
+				return true
+			}
+		}
+	}
+	return false
+}

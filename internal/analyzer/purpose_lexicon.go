@@ -150,6 +150,8 @@ var (
 var (
 	pxIntlDiscard = px(`(ignora(r)? (todas |las |tus )*(instrucciones|indicaciones) (anteriores|previas|del usuario)|ignore[zr]? (toutes )?(les )?(instructions|consignes) (précédentes|antérieures|de l'utilisateur)|ignoriere (alle )?(vorherigen |bisherigen )?(anweisungen|instruktionen)|ignore (todas )?(as )?(instruções|instrucoes) (anteriores|do usuário)|ignora (tutte )?(le )?(istruzioni) (precedenti|dell'utente)|忽略(之前|以前|先前|所有|用户)的?(指令|指示|说明))`)
 	pxIntlNoTell  = px(`(no (le )?(digas|menciones|informes|reveles|cuentes) (nada )?(al usuario|a nadie)|ne (le )?(dis|dites|mentionne[zr]?|révèle[zr]?) (rien )?(pas )?(à|a) (l'utilisateur|personne)|sag(e|en sie)? (dem (benutzer|nutzer)|niemandem) nicht|erwähne (das |dies )?nicht|não (conte|diga|mencione|informe) (ao usuário|a ninguém)|non (dire|dirlo|menzionare|rivelare) (all'utente|a nessuno)|不要(告诉|通知|提及|透露)(用户|任何人))`)
-	pxIntlSecret  = px(`(clave(s)? (ssh|privada|api)|contraseñas?|historial (de|del) (chat|conversación)|mensaje(s)? anteriores|clé(s)? (ssh|privée|api)|mots? de passe|historique (de|des) (conversation|discussion)|(ssh|privater?|api)-?schlüssel|passw(o|ö)rter|chatverlauf|gesprächsverlauf|senha(s)?|histórico (da|de) conversa|chiave (ssh|privata|api)|cronologia (della )?(chat|conversazione)|私钥|密码|聊天记录|对话历史|系统提示)`)
-	pxIntlSend    = px(`(envía|envia|enviar|incluye|incluir|adjunta|pega|envoie[zr]?|inclu(s|ez|re)|joins|joignez|colle[zr]?|sende|senden|füge|hinzufügen|anhängen|inclua|anexe|invia|includi|allega|发送|附加|包含|上传|放入)`)
+	pxIntlSecret  = px(`(clave(s)? (ssh|privada|api)|contraseñas?|clé(s)? (ssh|privée|api)|mots? de passe|(ssh|privater?|api)-?schlüssel|passw(o|ö)rter|senha(s)?|chiave (ssh|privata|api)|私钥|密码|系统提示)`)
+	// (offline-purpose-2 reads the conversation in other languages through
+	// purpose_intl.go, where a summariser's purpose needs it.)
+	pxIntlSend = px(`(envía|envia|enviar|incluye|incluir|adjunta|pega|envoie[zr]?|inclu(s|ez|re)|joins|joignez|colle[zr]?|sende|senden|füge|hinzufügen|anhängen|inclua|anexe|invia|includi|allega|发送|附加|包含|上传|放入)`)
 )

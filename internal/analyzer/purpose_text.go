@@ -115,7 +115,7 @@ func purposeSentences(s string) [][2]int {
 			}
 		case c >= 0x80:
 			r, n := utf8.DecodeRuneInString(s[i:])
-			if r == '。' || r == '！' || r == '？' {
+			if r == '。' || r == '！' || r == '？' || r == '।' || r == '؟' {
 				emit(start, i+n)
 				start = i + n
 			}
