@@ -210,6 +210,9 @@ func (p entryPurpose) readExfil(f string) bool {
 // (offline-purpose-1 read it as exfiltrate_data; §5.4 calls replacing the
 // user's recipient override_user).
 func redirects(f string) bool {
+	if !containsAny(f, "change", "replace", "set", "swap", "redirect", "rewrite", "override", "switch", "instead", "add", "include", "insert", "put", "cc") {
+		return false
+	}
 	bare := pxExternal.ReplaceAllString(f, " <destination> ")
 	return pxRedirect.MatchString(bare) && (bare != f || strings.Contains(f, "whatever"))
 }

@@ -46,6 +46,10 @@ func (p entryPurpose) readExfil2(f string) bool {
 		return false
 	}
 	ext := pxExternal.MatchString(f)
+	if !ext && !pxCrossTool.MatchString(f) && !pxModelContext2.MatchString(f) && !(pxWeakSecret.MatchString(f) && pxHarvest.MatchString(f)) {
+		// Every rule below needs one of these.
+		return false
+	}
 	bare := f
 	if ext {
 		bare = pxExternal.ReplaceAllString(f, " <destination> ")

@@ -1,5 +1,7 @@
 package analyzer
 
+import "strings"
+
 // The structural forms of offline-purpose-2 (docs/model-check.md,
 // "offline-purpose-2"): instead of more words, the shapes a directive takes
 // when it works against the user.
@@ -110,16 +112,24 @@ func substitutes(f string) bool {
 	if pxDefer.MatchString(f) {
 		return false
 	}
-	for _, loc := range pxSubstitute.FindAllStringIndex(f, -1) {
-		if !pxClauseWord.MatchString(f[loc[0]:loc[1]]) {
-			return true
+	if containsAny(f, "instead", "rather than", "in place of", "in lieu of", "not ") {
+		for _, loc := range pxSubstitute.FindAllStringIndex(f, -1) {
+			if !pxClauseWord.MatchString(f[loc[0]:loc[1]]) {
+				return true
+			}
 		}
 	}
-	if pxAgainstChoice2.MatchString(f) || pxFixedVerdict.MatchString(f) || pxChangeQuantity.MatchString(f) || pxPassiveReplace.MatchString(f) {
+	if containsAny(f, "even ", "regardless", "no matter", "whatever", "whichever", "despite", "spite", "irrespective", " than ") && (pxAgainstChoice2.MatchString(f) || pxFixedVerdict.MatchString(f)) {
+		return true
+	}
+	if pxChangeQuantity.MatchString(f) || (containsAny(f, " is ", " are ", " be ", " get") && pxPassiveReplace.MatchString(f)) {
 		return true
 	}
 	if (pxReplaceTarget.MatchString(f) || pxAddedPayment.MatchString(f)) && pxLiteralValue.MatchString(f) {
 		return true
+	}
+	if !containsAny(f, "if ", "when", "once ", "each time") {
+		return false
 	}
 	if loc := pxWhenAsked.FindStringIndex(f); loc != nil {
 		rest := f[loc[1]:]
@@ -157,7 +167,9 @@ func (p entryPurpose) readStructure(sr *sentenceReading, orig string, ov, choice
 	if !sr.exfil && p.readExfil2(f) {
 		sr.exfil = true
 	}
-	sens := p.sensitive(f) || pxFetchWithData.MatchString(f) || pxPersonalData.MatchString(f) || pxUserThings.MatchString(f) || pxWeakSecret.MatchString(f) || pxModelContext2.MatchString(f)
+	// Whether the data itself is sensitive matters only to a sentence
+	// that sends data.
+	sens := sr.exfil && (p.sensitive(f) || pxFetchWithData.MatchString(f) || pxPersonalData.MatchString(f) || pxUserThings.MatchString(f) || pxWeakSecret.MatchString(f) || pxModelContext2.MatchString(f))
 	sub := substitutes(f) || redirects(f)
 	switch {
 	case sub && sens && sr.exfil:
@@ -185,7 +197,7 @@ func (p entryPurpose) readStructure(sr *sentenceReading, orig string, ov, choice
 	default:
 		sr.override = ov
 	}
-	if pxDefer.MatchString(f) && !pxSecretData.MatchString(f) && !pxModelContext.MatchString(f) && !pxEnvData.MatchString(f) {
+	if sr.exfil && pxDefer.MatchString(f) && !pxSecretData.MatchString(f) && !pxModelContext.MatchString(f) && !pxEnvData.MatchString(f) {
 		sr.exfil = false // "only when the user asks": the user decides
 	}
 	if sr.exfil && pxPromptForOther.MatchString(f) && !pxSecretData.MatchString(f) && !pxConversation.MatchString(f) {
@@ -214,24 +226,38 @@ func (p entryPurpose) readStructure(sr *sentenceReading, orig string, ov, choice
 // readConceal2: the concealment forms of offline-purpose-2, direct or
 // only in an entry that also takes or changes something.
 func readConceal2(f string, first bool) (direct, ifDeviant bool) {
-	if pxAskedAboutSelf.MatchString(f) || (pxWhenChoice.MatchString(f) && pxPretend.MatchString(f)) {
+	if pxAskedAboutSelf.MatchString(f) || (pxPretend.MatchString(f) && pxWhenChoice.MatchString(f)) {
 		direct = true
 	}
-	if loc := pxLeaveOut.FindStringIndex(f); loc != nil {
+	if !strings.Contains(f, "out of") {
+		// pxLeaveOut needs it.
+	} else if loc := pxLeaveOut.FindStringIndex(f); loc != nil {
 		if pxSecretWord.MatchString(f[loc[0]:loc[1]]) {
 			ifDeviant = true
 		} else {
 			direct = true
 		}
 	}
-	if pxNoTell2.MatchString(f) || pxNotShown.MatchString(f) {
+	if containsAny(f, "not", "never", "n't") && (pxNoTell2.MatchString(f) || pxNotShown.MatchString(f)) {
 		ifDeviant = true
 	}
-	if pxMisdescribe.MatchString(f) && pxOutbound.MatchString(f) {
+	misdescribes := strings.Contains(f, " as ") && pxMisdescribe.MatchString(f)
+	if misdescribes && pxOutbound.MatchString(f) {
 		direct = true
 	}
-	if !first && (pxAccountOfChoice.MatchString(f) || pxMisdescribe.MatchString(f)) {
+	if !first && (misdescribes || pxAccountOfChoice.MatchString(f)) {
 		ifDeviant = true
 	}
 	return direct, ifDeviant
+}
+
+// containsAny is the literal prefilter of an expression: it cannot match
+// a sentence that holds none of its words.
+func containsAny(f string, words ...string) bool {
+	for _, w := range words {
+		if strings.Contains(f, w) {
+			return true
+		}
+	}
+	return false
 }
