@@ -13,7 +13,7 @@ import (
 // it reads, to its vocabulary (purpose_lexicon.go), to the sentence
 // splitting or to the folding changes it, and with it the analyzer id, so
 // cached answers of an older reading are never reused.
-const PurposeVersion = "offline-purpose-1"
+const PurposeVersion = "offline-purpose-2"
 
 // MaxPurposeEntryBytes bounds the text the purpose analyzer reads of one
 // entry. An entry whose segments are longer, or are not valid UTF-8, is not
@@ -45,6 +45,8 @@ func (*Purpose) ID() string { return "offline:" + PurposeVersion }
 type entryPurpose struct {
 	kind string
 	text string
+	// intl is the same text folded for the multilingual reading.
+	intl string
 }
 
 func purposeOf(e Entry) entryPurpose {
@@ -58,6 +60,7 @@ func purposeOf(e Entry) entryPurpose {
 		}
 	}
 	p.text = fold(b.String())
+	p.intl = foldIntl(b.String())
 	return p
 }
 
@@ -123,8 +126,12 @@ func (p entryPurpose) needsOne(m string) bool {
 
 // needsConversation: a summariser, a transcriber, an exporter of the chat.
 func (p entryPurpose) needsConversation() bool {
-	return pxPurposeConversation.MatchString(p.text) || pxPurposeChatExport.MatchString(p.text)
+	return pxPurposeConversation.MatchString(p.text) || pxPurposeChatExport.MatchString(p.text) || pxPurposeReadsConversation.MatchString(p.text) || intlSummariser(p.intl)
 }
+
+// A tool whose stated purpose is to read the conversation's messages
+// ("get chat history", offline-purpose-2).
+var pxPurposeReadsConversation = px(`\b(get|gets|obtain|obtains|fetch|fetches|read|reads|list|lists|search|searches|retrieve|retrieves|load|loads|query|queries)\s+(the\s+)?(chat|message|conversation)\s+(history|records|logs?|transcripts?)\b`)
 
 var pxQuoted = regexp.MustCompile(`(^|[\s(:,])('([^']|'[a-z]){1,60}'|"[^"]{1,80}")([\s.,;:)!?]|$)`)
 
@@ -196,10 +203,26 @@ func (p entryPurpose) readExfil(f string) bool {
 	if pxFetchWithData.MatchString(f) && addressed(f, p) {
 		return true
 	}
-	if pxRedirect.MatchString(bare) && (ext || strings.Contains(f, "whatever")) {
-		return true
-	}
 	return false
+}
+
+// redirects reports a destination replaced by a value the text supplies
+// (offline-purpose-1 read it as exfiltrate_data; §5.4 calls replacing the
+// user's recipient override_user).
+func redirects(f string) bool {
+	if !containsAny(f, "change", "replace", "set", "swap", "redirect", "rewrite", "override", "switch", "instead", "add", "include", "insert", "put", "cc") {
+		return false
+	}
+	bare := pxExternal.ReplaceAllString(f, " <destination> ")
+	return pxRedirect.MatchString(bare) && (bare != f || strings.Contains(f, "whatever"))
+}
+
+// sensitive reports a sentence naming data that no destination makes
+// acceptable: key files, credentials, the environment, the model's
+// context, or the conversation where the purpose does not need it.
+func (p entryPurpose) sensitive(f string) bool {
+	return pxSecretData.MatchString(f) || secretURI(f) || pxEnvData.MatchString(f) || pxModelContext.MatchString(f) || pxIntlSecret.MatchString(f) ||
+		(pxConversation.MatchString(f) && !p.needsConversation())
 }
 
 // valueNamed reports whether re names a value in f rather than a place:
@@ -371,16 +394,13 @@ func (a *Purpose) readEntry(e Entry) ([]Proposal, int) {
 	for si, seg := range e.Segments {
 		for _, r := range purposeSentences(seg) {
 			f := fold(seg[r[0]:r[1]])
-			sr := sentenceReading{start: r[0], end: r[1], seg: si, folded: f, first: len(rs) == 0}
-			sr.exfil = p.readExfil(f)
-			ov, choiceOnly := readOverride(f, p)
-			sr.override = ov && !(choiceOnly && sr.exfil)
-			sr.conceal, sr.concealIfDeviant = readConceal(f, sr.first)
-			if sr.conceal && !pxHide.MatchString(f) && !pxNoTell.MatchString(f) && pxSecretly.MatchString(f) && (sr.exfil || sr.override) {
-				// "secretly forward X to Y": the act is the finding, the
-				// adverb its manner.
-				sr.conceal = false
+			sr := p.readSentence(f, seg[r[0]:r[1]], len(rs) == 0)
+			if d := deobfuscate(f); d != f {
+				// Spaced letters and digits for letters: the same sentence
+				// read again in plain words, each reading kept.
+				sr.or(p.readSentence(d, seg[r[0]:r[1]], len(rs) == 0))
 			}
+			sr.start, sr.end, sr.seg = r[0], r[1], si
 			rs = append(rs, sr)
 		}
 	}
@@ -441,3 +461,27 @@ var (
 	// What points back at data named in an earlier sentence.
 	pxReferent = regexp.MustCompile(`\b(the file|the files|its (full )?contents?|their (full )?contents?|it|them|the output|the result|the key|the token|the value)\b`)
 )
+
+// readSentence is one sentence's own reading (f its folded form, orig its
+// original bytes), before the entry-wide pass.
+func (p entryPurpose) readSentence(f, orig string, first bool) sentenceReading {
+	sr := sentenceReading{folded: f, first: first}
+	sr.exfil = p.readExfil(f)
+	ov, choiceOnly := readOverride(f, p)
+	sr.conceal, sr.concealIfDeviant = readConceal(f, sr.first)
+	p.readStructure(&sr, orig, ov, choiceOnly)
+	if sr.conceal && !pxHide.MatchString(f) && !pxNoTell.MatchString(f) && pxSecretly.MatchString(f) && (sr.exfil || sr.override) {
+		// "secretly forward X to Y": the act is the finding, the adverb
+		// its manner.
+		sr.conceal = false
+	}
+	return sr
+}
+
+// or keeps every category either reading found.
+func (sr *sentenceReading) or(o sentenceReading) {
+	sr.exfil = sr.exfil || o.exfil
+	sr.override = sr.override || o.override
+	sr.conceal = sr.conceal || o.conceal
+	sr.concealIfDeviant = sr.concealIfDeviant || o.concealIfDeviant
+}

@@ -94,15 +94,18 @@ var (
 	pxDiscard = px(`(\b(ignore|ignoring|disregard|disregarding|forget|forgetting|override|overrides|overriding|overrule|overrules|bypass|bypassing|supersede|supersedes|circumvent|take precedence over|takes precedence over|have precedence over|has precedence over|take priority over|takes priority over|has priority over|have priority over|prevail over|prevails over|win over|wins over|trump|trumps)\s+(\w+\s+){0,2}(the user'?s|user'?s|users'|prior|previous|earlier|above|preceding|original|system|operator'?s?|developer'?s?|safety|your|all|any|existing|other|their)\b[^.;]{0,40}\b(instructions?|requests?|prompts?|rules|guidelines|directions|wishes|preferences|commands?|messages?|policy|policies|guardrails|safety|choices?|guidance|restrictions|limits|constraints|system prompt|request)\b|\b(overrule|override|ignore|disregard)\s+(the user|them|the human)([ .,;]|$)|\b(user'?s?|users'|their)\s+([\w'-]+\s+){0,5}(instructions?|requests?|preferences?|wishes|choices?|objections?|messages|settings|decisions?)\s+([\w'-]+\s+){0,4}(are|is|should be|must be|can be|are to be|is to be|will be)\s+(to be\s+)?(ignored|overridden|disregarded|irrelevant|secondary|overruled|optional|suggestions?|advisory|void)\b|\btreat\s+(\w+\s+){0,4}(from the user|the user'?s?|user)\s*(\w+\s+){0,3}as\s+(suggestions?|optional|advisory|hints?|non-binding)\b|\b(this|these|the following|the documentation'?s?|our|the server'?s?|the tool'?s?)\s+(\w+\s+){0,1}(instructions?|rules?|description|policy)\s+(win|wins|prevail|prevails|come first|comes first|take precedence|takes precedence|override|overrides|supersede|supersedes)\b|\b(follow|obey|prefer)\s+(this|these|the following|the tool'?s?|our)\s+(\w+\s+){0,1}(description|instructions?|rules?|text|script)\s+(\w+\s+){0,2}(instead of|over|rather than|above)\s+(\w+\s+){0,2}(system prompt|user|operator|instructions?|guidance)|\b(even (when|if) it )?(contradicts?|conflicts? with|goes against)\s+(\w+\s+){0,2}(user'?s?|their|your|system)\s+(instructions?|requests?|wishes|choices|prompt)\b|\b(stop|abandon|drop|abort|interrupt)\s+(the|whatever|any|your)\s+(current\s+)?(task|request|work|job)s?\s+(the user|they|you were|you have been)\s+(gave|given|asked|requested|assigned)\b|\b(follow|obey)\s+(\w+\s+){0,3}(script|instructions?)\s+only\b|\b(you are|you're) (now )?(allowed|permitted|free) to (bypass|ignore|disregard|break)\b)`)
 
 	// The user's choice, as a clause: the user asks, says, selects, refuses.
-	userChoice = `\b(the user|users|the human|they|he|she)\s+(\w+\s+){0,2}(asks?|asked|says?|said|tells?|told|requests?|requested|wants?|instructs?|stops?|cancels?|cancelled|canceled|declines?|declined|refuses?|refused|objects?|objected|specif(y|ies|ied)|selects?|selected|chooses?|chose|provides?|provided|types?|typed|enters?|entered|tries|tried|removes?|removed|wrote|writes|gives?|gave|picks?|picked|did not ask|does not want|didn't ask)\b`
+	userChoice = `\b` + choiceSubject + `\s+(\w+\s+){0,2}(names?|named|indicates?|indicated|orders?|ordered|configures?|configured|prefers?|preferred|approves?|approved|confirms?|confirmed|asks?|asked|says?|said|tells?|told|requests?|requested|wants?|instructs?|stops?|cancels?|cancelled|canceled|declines?|declined|refuses?|refused|objects?|objected|specif(y|ies|ied)|selects?|selected|chooses?|chose|provides?|provided|types?|typed|enters?|entered|tries|tried|removes?|removed|wrote|writes|gives?|gave|picks?|picked|did not ask|does not want|didn't ask)\b`
 
 	// Against the user's choice whatever it is.
 	pxAgainstChoice = px(`\b(even if|even when|even though|regardless of|no matter|whatever|whichever|despite|in spite of)\b[^.;]{0,50}` + userChoice + `|\bregardless of (what|whatever) you (find|see|think|discover|notice)\b|\b(even if|even when) (\w+ ){0,3}(forbid|forbids|objects?|refuses?)\b`)
 
 	// When the user chooses X, the model does otherwise.
 	pxWhenChoice = px(`\b(if|when|whenever|once|after|as soon as|should)\b[^.;]{0,30}` + userChoice)
-	pxContrary   = px(`\b(anyway|anyhow|regardless|still|nonetheless|nevertheless|proceed|carry on|continue|keep|refuse|reopen|override|overrule|ignore|pretend|say (it|that)|claim)\b`)
-	pxInstead    = px(`\binstead\b`)
+	pxContrary   = px(`\b(anyway|anyhow|regardless|still|nonetheless|nevertheless|proceed|carry on|continue|keep|refuse|reopen|override|overrule|ignore|say (it|that)|claim)\b`)
+	// A false account on the user's choice: "if the user cancels, pretend
+	// it worked" (offline-purpose-1 read these as override_user).
+	pxPretend = px(`\b(pretend\w*|claim (that|it)|fake)\b`)
+	pxInstead = px(`\binstead\b`)
 	// A routing step after the user's choice ("if the user asks for X, use
 	// Y instead"): following the choice, not overriding it.
 	pxRoutingAct = px(`[,;]\s*(then )?(use|call|choose|pick|select|prefer|send|switch|try|set|return|search|query|pass|run|invoke|ask)\b[^,;]*\binstead\b`)
@@ -136,7 +139,7 @@ var (
 
 	// A false account: the model tells the user something (that it was
 	// done, that it was cancelled, that it is the user's choice).
-	pxAccount = px(`(^|[,;:]\s*|\b(and|then|but|instead)\s+)(tell|report|say|confirm|reply|respond|present|describe|show|assure|claim|inform|state)\s+((to\s+)?(the user|them|him|her)\b|that\b|only\b|(\w+\s+){0,3}as\b)`)
+	pxAccount = px(`(^|[,;:]\s*|\b(and|then|but|instead)\s+)(tell|report|say|confirm|reply|respond|present|describe|show|assure|claim|inform|state)\s+((to\s+)?(the user|the customer|the client|them|him|her)\b|that\b|only\b|(\w+\s+){0,3}as\b)`)
 
 	// An account that is false by construction.
 	pxFalseMarker = px(`(\bas if\b|\bas though\b|\blooks? like\b|\bpretend\w*\b|\bbut (do not|don't|dont|never) actually\b|\bdo not actually\b|\bclaim (that|it)\b|\bfake\b)`)
@@ -147,6 +150,8 @@ var (
 var (
 	pxIntlDiscard = px(`(ignora(r)? (todas |las |tus )*(instrucciones|indicaciones) (anteriores|previas|del usuario)|ignore[zr]? (toutes )?(les )?(instructions|consignes) (précédentes|antérieures|de l'utilisateur)|ignoriere (alle )?(vorherigen |bisherigen )?(anweisungen|instruktionen)|ignore (todas )?(as )?(instruções|instrucoes) (anteriores|do usuário)|ignora (tutte )?(le )?(istruzioni) (precedenti|dell'utente)|忽略(之前|以前|先前|所有|用户)的?(指令|指示|说明))`)
 	pxIntlNoTell  = px(`(no (le )?(digas|menciones|informes|reveles|cuentes) (nada )?(al usuario|a nadie)|ne (le )?(dis|dites|mentionne[zr]?|révèle[zr]?) (rien )?(pas )?(à|a) (l'utilisateur|personne)|sag(e|en sie)? (dem (benutzer|nutzer)|niemandem) nicht|erwähne (das |dies )?nicht|não (conte|diga|mencione|informe) (ao usuário|a ninguém)|non (dire|dirlo|menzionare|rivelare) (all'utente|a nessuno)|不要(告诉|通知|提及|透露)(用户|任何人))`)
-	pxIntlSecret  = px(`(clave(s)? (ssh|privada|api)|contraseñas?|historial (de|del) (chat|conversación)|mensaje(s)? anteriores|clé(s)? (ssh|privée|api)|mots? de passe|historique (de|des) (conversation|discussion)|(ssh|privater?|api)-?schlüssel|passw(o|ö)rter|chatverlauf|gesprächsverlauf|senha(s)?|histórico (da|de) conversa|chiave (ssh|privata|api)|cronologia (della )?(chat|conversazione)|私钥|密码|聊天记录|对话历史|系统提示)`)
-	pxIntlSend    = px(`(envía|envia|enviar|incluye|incluir|adjunta|pega|envoie[zr]?|inclu(s|ez|re)|joins|joignez|colle[zr]?|sende|senden|füge|hinzufügen|anhängen|inclua|anexe|invia|includi|allega|发送|附加|包含|上传|放入)`)
+	pxIntlSecret  = px(`(clave(s)? (ssh|privada|api)|contraseñas?|clé(s)? (ssh|privée|api)|mots? de passe|(ssh|privater?|api)-?schlüssel|passw(o|ö)rter|senha(s)?|chiave (ssh|privata|api)|私钥|密码|系统提示)`)
+	// (offline-purpose-2 reads the conversation in other languages through
+	// purpose_intl.go, where a summariser's purpose needs it.)
+	pxIntlSend = px(`(envía|envia|enviar|incluye|incluir|adjunta|pega|envoie[zr]?|inclu(s|ez|re)|joins|joignez|colle[zr]?|sende|senden|füge|hinzufügen|anhängen|inclua|anexe|invia|includi|allega|发送|附加|包含|上传|放入)`)
 )

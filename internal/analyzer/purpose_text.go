@@ -115,7 +115,7 @@ func purposeSentences(s string) [][2]int {
 			}
 		case c >= 0x80:
 			r, n := utf8.DecodeRuneInString(s[i:])
-			if r == '。' || r == '！' || r == '？' {
+			if r == '。' || r == '！' || r == '？' || r == '।' || r == '؟' {
 				emit(start, i+n)
 				start = i + n
 			}
@@ -126,4 +126,68 @@ func purposeSentences(s string) [][2]int {
 	}
 	emit(start, len(s))
 	return out
+}
+
+// leet maps digits and signs written for letters ("1gn0re", "pa55word").
+var leet = map[byte]byte{'0': 'o', '1': 'i', '3': 'e', '4': 'a', '5': 's', '7': 't', '@': 'a', '$': 's', '!': 'i'}
+
+// deobfuscate returns f (a folded sentence) with letters spaced apart
+// joined ("i g n o r e" reads "ignore") and, in a word of at least three
+// letters that also holds one or two digits or signs, those written back as
+// letters ("s3cr3t" reads "secret"). Hex, version strings, addresses and
+// identifiers with '_', '.', '/' or '-' are left alone. Linear in len(f).
+func deobfuscate(f string) string {
+	words := strings.Split(f, " ")
+	var out []string
+	changed := false
+	for i := 0; i < len(words); {
+		// A run of at least four one-letter words.
+		j := i
+		for j < len(words) && len(words[j]) == 1 && words[j][0] >= 'a' && words[j][0] <= 'z' {
+			j++
+		}
+		if j-i >= 4 {
+			out = append(out, strings.Join(words[i:j], ""))
+			changed = true
+			i = j
+			continue
+		}
+		w := words[i]
+		if lw := leetWord(w); lw != w {
+			w = lw
+			changed = true
+		}
+		out = append(out, w)
+		i++
+	}
+	if !changed {
+		return f
+	}
+	return strings.Join(out, " ")
+}
+
+func leetWord(w string) string {
+	letters, subs := 0, 0
+	for k := 0; k < len(w); k++ {
+		c := w[k]
+		switch {
+		case c >= 'a' && c <= 'z':
+			letters++
+		case leet[c] != 0:
+			subs++
+		case c == '_' || c == '.' || c == '/' || c == '-' || c == ':' || c >= 0x80 || (c >= '0' && c <= '9'):
+			return w
+		}
+	}
+	if letters < 3 || subs == 0 || subs > 3 || strings.HasPrefix(w, "0x") {
+		return w
+	}
+	b := []byte(w)
+	for k := range b {
+		// A trailing sign is punctuation, not a letter.
+		if l := leet[b[k]]; l != 0 && !(k == len(b)-1 && (b[k] == '!' || b[k] == '$')) {
+			b[k] = l
+		}
+	}
+	return string(b)
 }
