@@ -71,7 +71,7 @@ func readSurface(ctx context.Context, target string) (rundir.Surface, error) {
 	if format == "" {
 		return rundir.Surface{}, fmt.Errorf("%s is not an npm tarball, wheel or sdist (recognised by name and content)", target)
 	}
-	pkg := rundir.PackageRef{Registry: "npm", Name: filepath.Base(target)}
+	pkg := rundir.PackageRef{Registry: vocab.RegistryNPM, Name: filepath.Base(target)}
 	if format == artifact.FormatWheel || format == artifact.FormatSdistTar || format == artifact.FormatSdistZip {
 		pkg.Registry = "pypi"
 	}
@@ -115,6 +115,6 @@ func surfaceFromNPM(ctx context.Context, spec string) (rundir.Surface, error) {
 	if err != nil {
 		return rundir.Surface{}, err
 	}
-	pkg := rundir.PackageRef{Registry: "npm", Name: name, Version: version}
+	pkg := rundir.PackageRef{Registry: vocab.RegistryNPM, Name: name, Version: version}
 	return surfaceFromBytes(ctx, pkg, art.Response.Body, artifact.FormatNpmTarball)
 }

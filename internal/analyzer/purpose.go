@@ -7,6 +7,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/attestari/attestari/internal/vocab"
 )
 
 // PurposeVersion names the purpose analyzer's reading. Any change to what
@@ -153,7 +155,7 @@ type sentenceReading struct {
 }
 
 func addressed(f string, p entryPurpose) bool {
-	return pxImperative.MatchString(f) || pxTrigger.MatchString(f) || p.kind == "parameter_description" || p.kind == "prompt_text"
+	return pxImperative.MatchString(f) || pxTrigger.MatchString(f) || p.kind == vocab.EntryParameterDescription || p.kind == "prompt_text"
 }
 
 func (p entryPurpose) readExfil(f string) bool {
@@ -190,7 +192,7 @@ func (p entryPurpose) readExfil(f string) bool {
 		if convUnneeded && moves {
 			return true
 		}
-		if p.kind == "parameter_description" && !negatedTransfer && ((convUnneeded && valueNamed(f, pxConversation)) || pxModelContext.MatchString(f) || (secret && pxContentsOf.MatchString(f))) {
+		if p.kind == vocab.EntryParameterDescription && !negatedTransfer && ((convUnneeded && valueNamed(f, pxConversation)) || pxModelContext.MatchString(f) || (secret && pxContentsOf.MatchString(f))) {
 			return true
 		}
 		if pers := pxPersonalData.FindAllStringIndex(f, -1); len(pers) > 0 && !p.needs(f, pers) && (transfer || pxRequires.MatchString(bare)) && (sink || ext) && addressed(f, p) {

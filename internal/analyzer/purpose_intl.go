@@ -5,6 +5,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/attestari/attestari/internal/vocab"
+
 	"golang.org/x/text/unicode/norm"
 )
 
@@ -675,7 +677,7 @@ func intlRules(m intlMask, p entryPurpose, ext bool) intlReading {
 	if !neg && m.has(ciSend) && (m.has(ciModel) || conv || weak) {
 		r.exfil = true
 	}
-	if (p.kind == "parameter_description" || p.kind == "prompt_text") && !neg && (m.has(ciModel) || (conv && m.has(ciAll))) {
+	if (p.kind == vocab.EntryParameterDescription || p.kind == vocab.EntryPromptText) && !neg && (m.has(ciModel) || (conv && m.has(ciAll))) {
 		r.exfil = true
 	}
 	if m.has(ciHere) && !neg && m.any(ciModel, ciSecret) && m.has(ciSend) {

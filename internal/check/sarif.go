@@ -18,7 +18,7 @@ const sarifToolName = "attestari check"
 // manifestFile is the file a reason with no place of its own is reported
 // at: the package's own metadata, which stands for the package as a whole.
 func manifestFile(r *Report) string {
-	if r.Target.Registry == "pypi" {
+	if r.Target.Registry == vocab.RegistryPyPI {
 		return "PKG-INFO"
 	}
 	return "package.json"

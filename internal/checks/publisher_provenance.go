@@ -313,9 +313,9 @@ func AssessProvenance(ctx context.Context, in ProvenanceInput) *ProvenanceAssess
 		p.a.TrustedRootSHA256 = v.TrustedRootSHA256()
 	}
 	switch in.Package.Registry {
-	case "npm":
+	case vocab.RegistryNPM:
 		p.npm()
-	case "pypi":
+	case vocab.RegistryPyPI:
 		p.pypi()
 	default:
 		for _, t := range ProvenanceTags {
@@ -1180,12 +1180,12 @@ func jsonString(r *StoredRecord, ptr string) string {
 func DeclaredRepository(ctx context.Context, in ProvenanceInput) (repohost.Ref, bool) {
 	p := &provCtx{ctx: ctx, in: in, a: &ProvenanceAssessment{}, out: map[string]TagOutcome{}}
 	switch in.Package.Registry {
-	case "npm":
+	case vocab.RegistryNPM:
 		pack, ver := find(in.Records, vocab.KindNPMPackument), find(in.Records, vocab.KindNPMVersion)
 		if doc, prefix, ok := p.npmVersionDoc(pack, ver); ok {
 			p.npmRepository(doc, prefix)
 		}
-	case "pypi":
+	case vocab.RegistryPyPI:
 		p.pypi()
 	}
 	if p.repoRef == nil {

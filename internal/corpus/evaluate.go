@@ -99,7 +99,7 @@ func SurfaceKey(name, version string) string { return name + "@" + version }
 // nothing about what the server lists.
 func Evaluate(truths []Truth, surfaces map[string]rundir.Surface) Report {
 	r := Report{Outcomes: map[string]int{}, Names: map[string]NameCounts{}, Misses: []Miss{}}
-	for _, k := range []string{"tool", "prompt", "resource", "resource_template"} {
+	for _, k := range []string{vocab.EntryTool, vocab.EntryPrompt, vocab.EntryResource, vocab.EntryResourceTemplate} {
 		r.Names[k] = NameCounts{}
 	}
 	sorted := append([]Truth(nil), truths...)
@@ -134,7 +134,7 @@ func Evaluate(truths []Truth, surfaces map[string]rundir.Surface) Report {
 		r.compareTools(key, t.Tools, listedAsProbed(t, s.Tools))
 		r.compareNames(key, "prompt", promptNames(t.Prompts), entryNames(listedAsProbed(t, s.Prompts)))
 		r.compareNames(key, "resource", resourceNames(t.Resources), entryNames(listedAsProbed(t, s.Resources)))
-		r.compareNames(key, "resource_template", resourceNames(t.Templates), entryNames(listedAsProbed(t, s.ResourceTemplates)))
+		r.compareNames(key, vocab.EntryResourceTemplate, resourceNames(t.Templates), entryNames(listedAsProbed(t, s.ResourceTemplates)))
 		r.compareInstructions(key, t.Instructions, s.Instructions)
 	}
 	return r
@@ -215,7 +215,7 @@ func (r *Report) compareInstructions(pkg, truth string, found []rundir.Entry) {
 		}
 		detail = e.DescriptionState
 	}
-	r.Misses = append(r.Misses, Miss{Package: pkg, Kind: MissInstructionsDiff, Surface: "instructions", Detail: detail})
+	r.Misses = append(r.Misses, Miss{Package: pkg, Kind: MissInstructionsDiff, Surface: vocab.EntryInstructions, Detail: detail})
 }
 
 // firstDifference describes where two texts part, with a little context.
@@ -298,7 +298,7 @@ func (r Report) Markdown() string {
 	fmt.Fprintf(&b, "| tool-name precision | %s (%d/%d) | %s | %s |\n", pct(t.Precision()), t.Matched, t.Found, pct(Targets.NamePrecision), mark(t.Precision(), Targets.NamePrecision))
 	fmt.Fprintf(&b, "| readable descriptions byte-equal | %s (%d/%d) | %s | %s |\n", pct(r.DescriptionEqualShare()), r.EqualDescriptions, r.ReadableDescriptions, pct(Targets.DescriptionEqual), mark(r.DescriptionEqualShare(), Targets.DescriptionEqual))
 	fmt.Fprintf(&b, "| matched tools with a description not readable | %d | | |\n", r.NotReadableDescriptions)
-	for _, k := range []string{"prompt", "resource", "resource_template"} {
+	for _, k := range []string{vocab.EntryPrompt, vocab.EntryResource, vocab.EntryResourceTemplate} {
 		c := r.Names[k]
 		fmt.Fprintf(&b, "| %s-name recall / precision | %s / %s (%d/%d, %d/%d) | | |\n", k, pct(c.Recall()), pct(c.Precision()), c.Matched, c.Truth, c.Matched, c.Found)
 	}

@@ -138,7 +138,7 @@ func (r PyReport) DescriptionEqualShare() float64 {
 // Python truth.
 func EvaluatePython(truths []PyTruth, surfaces map[string]rundir.Surface) PyReport {
 	r := PyReport{Confusion: map[[2]string]int{}, Names: map[string]NameCounts{}, Misses: []Miss{}}
-	for _, k := range []string{"tool", "prompt", "resource", "resource_template"} {
+	for _, k := range []string{vocab.EntryTool, vocab.EntryPrompt, vocab.EntryResource, vocab.EntryResourceTemplate} {
 		r.Names[k] = NameCounts{}
 	}
 	sorted := append([]PyTruth(nil), truths...)
@@ -172,7 +172,7 @@ func EvaluatePython(truths []PyTruth, surfaces map[string]rundir.Surface) PyRepo
 		r.compareTools(key, t.Tools, listedByDefault(s.Tools))
 		r.compareNames(key, "prompt", pyNames(t.Prompts), entryNames(listedByDefault(s.Prompts)))
 		r.compareNames(key, "resource", pyNames(t.Resources), entryNames(listedByDefault(s.Resources)))
-		r.compareNames(key, "resource_template", pyNames(t.ResourceTemplates), entryNames(listedByDefault(s.ResourceTemplates)))
+		r.compareNames(key, vocab.EntryResourceTemplate, pyNames(t.ResourceTemplates), entryNames(listedByDefault(s.ResourceTemplates)))
 	}
 	return r
 }
@@ -292,7 +292,7 @@ func (r PyReport) Markdown(h PyEvalHeader, truths []PyTruth, surfaces map[string
 	fmt.Fprintf(&b, "| readable descriptions equal to the published text | %s (%d/%d) | %s | %s |\n", pct(r.DescriptionEqualShare()), r.EqualDescriptions, r.ReadableDescriptions, pct(PyTargets.DescriptionEqual), mark(r.DescriptionEqualShare(), PyTargets.DescriptionEqual))
 	fmt.Fprintf(&b, "| matched tools whose description the extractor did not read as readable | %d of %d with a known text | | |\n", r.NotReadableDescriptions, r.ComparableDescriptions)
 	fmt.Fprintf(&b, "| unequal descriptions equal to another reading of the docstring | %d | | |\n", r.OtherDocReading)
-	for _, k := range []string{"prompt", "resource", "resource_template"} {
+	for _, k := range []string{vocab.EntryPrompt, vocab.EntryResource, vocab.EntryResourceTemplate} {
 		c := r.Names[k]
 		fmt.Fprintf(&b, "| %s-name recall / precision | %s / %s (%d/%d, %d/%d) | | |\n", k, pct(c.Recall()), pct(c.Precision()), c.Matched, c.Truth, c.Matched, c.Found)
 	}

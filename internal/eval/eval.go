@@ -68,8 +68,8 @@ type Case struct {
 }
 
 var surfaceKinds = map[string]bool{
-	"tool": true, "prompt": true, "prompt_text": true, "resource": true, "resource_template": true,
-	"instructions": true, "parameter_description": true,
+	vocab.EntryTool: true, vocab.EntryPrompt: true, vocab.EntryPromptText: true, vocab.EntryResource: true, vocab.EntryResourceTemplate: true,
+	vocab.EntryInstructions: true, vocab.EntryParameterDescription: true,
 }
 
 // ErrCorpus classifies a corpus that does not parse or validate.
@@ -356,7 +356,7 @@ func surfaceFor(c Case) (*rundir.Surface, []byte, error) {
 	e := rundir.Entry{Kind: c.SurfaceKind, Name: name, DescriptionState: vocab.StateReadable, DescriptionRaw: c.Description,
 		Spans: []rundir.Span{{File: caseFile, Start: start, End: end, Line: 1, RawStart: 0, RawEnd: len(c.Description), Encoding: literal.JSON}},
 		Holes: []rundir.Hole{}, File: caseFile, Line: 1}
-	if c.SurfaceKind == "prompt_text" || c.SurfaceKind == "parameter_description" {
+	if c.SurfaceKind == vocab.EntryPromptText || c.SurfaceKind == vocab.EntryParameterDescription {
 		e.Parent = name
 	}
 	s := &rundir.Surface{Package: rundir.PackageRef{Registry: "eval", Name: c.ID, Version: "0"}, Outcome: vocab.OutcomeParsed,

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/attestari/attestari/internal/vocab"
 )
 
 // MinParameterDescription is the shortest parameter description taken from
@@ -81,7 +83,7 @@ func TruthCleanCases(dir string, skip map[string]bool) ([]Case, error) {
 			out = append(out, Case{ID: fmt.Sprintf("truth-%05d", len(out)+1), Kind: KindClean, SurfaceKind: kind,
 				ToolName: name, Description: desc, ExpectedSpans: []Span{}, Source: src})
 		}
-		add("instructions", "instructions", t.Instructions)
+		add(vocab.EntryInstructions, "instructions", t.Instructions)
 		for _, x := range t.Tools {
 			add("tool", x.Name, x.Description)
 		}
@@ -92,12 +94,12 @@ func TruthCleanCases(dir string, skip map[string]bool) ([]Case, error) {
 			add("resource", x.Name, x.Description)
 		}
 		for _, x := range t.Templates {
-			add("resource_template", x.Name, x.Description)
+			add(vocab.EntryResourceTemplate, x.Name, x.Description)
 		}
 		for _, x := range t.Tools {
 			for _, p := range x.Params {
 				if len(p.Description) >= MinParameterDescription {
-					add("parameter_description", x.Name+p.Pointer, p.Description)
+					add(vocab.EntryParameterDescription, x.Name+p.Pointer, p.Description)
 				}
 			}
 		}

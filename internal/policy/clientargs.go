@@ -13,7 +13,7 @@ import (
 // not the publisher's, so nothing the publisher wrote was left unread. Any
 // other partial entry, or a hole without that mark, refuses as before.
 func holesFilledByClient(e rundir.Entry) bool {
-	if e.Kind != "prompt_text" || e.DescriptionState != vocab.StatePartial || len(e.Holes) == 0 {
+	if e.Kind != vocab.EntryPromptText || e.DescriptionState != vocab.StatePartial || len(e.Holes) == 0 {
 		return false
 	}
 	for _, h := range e.Holes {

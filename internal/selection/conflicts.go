@@ -111,7 +111,7 @@ func (c *Conflicts) nameConflict(reg, name string) []conflictMatch {
 			break
 		}
 	}
-	if reg == "npm" && strings.HasPrefix(name, "@") {
+	if reg == vocab.RegistryNPM && strings.HasPrefix(name, "@") {
 		scope, _, _ := strings.Cut(name[1:], "/")
 		for _, s := range c.Scopes {
 			if strings.EqualFold(strings.TrimPrefix(strings.TrimSpace(s), "@"), scope) {
@@ -124,7 +124,7 @@ func (c *Conflicts) nameConflict(reg, name string) []conflictMatch {
 }
 
 func sameName(reg, a, b string) bool {
-	if reg == "pypi" {
+	if reg == vocab.RegistryPyPI {
 		return registry.NormalizePyPIName(a) == registry.NormalizePyPIName(b)
 	}
 	return strings.TrimSpace(a) == b

@@ -69,16 +69,16 @@ func parseNames(in *Input) ([]listedName, error) {
 			continue
 		}
 		reg, name := "npm", line
-		if r, n, ok := strings.Cut(line, ":"); ok && (r == "npm" || r == "pypi") {
+		if r, n, ok := strings.Cut(line, ":"); ok && (r == vocab.RegistryNPM || r == vocab.RegistryPyPI) {
 			reg, name = r, strings.TrimSpace(n)
 		}
 		switch reg {
-		case "npm":
+		case vocab.RegistryNPM:
 			if _, err := registry.EscapeNPMName(name); err != nil {
 				problems = append(problems, fmt.Sprintf("line %d: %q is not a valid npm package name (write the name exactly as the registry lists it; PyPI names as pypi:NAME)", i+1, name))
 				continue
 			}
-		case "pypi":
+		case vocab.RegistryPyPI:
 			if !registry.ValidPyPIName(name) {
 				problems = append(problems, fmt.Sprintf("line %d: %q is not a valid PyPI project name", i+1, name))
 				continue
