@@ -6,8 +6,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/attestari/attestari/internal/vocab"
-
-	"golang.org/x/text/unicode/norm"
 )
 
 // The multilingual reading of offline-purpose-2 (docs/model-check.md,
@@ -514,33 +512,7 @@ func compileIntl(lex []intlLanguage) []intlLang {
 // foldIntl is the matching form of the multilingual reading: NFKC,
 // invisible runes dropped, typographic quotes and dashes made plain, lower
 // case, every run of white space one space.
-func foldIntl(s string) string {
-	if !utf8.ValidString(s) {
-		s = strings.ToValidUTF8(s, " ")
-	}
-	s = norm.NFKC.String(s)
-	var b strings.Builder
-	b.Grow(len(s))
-	space := true
-	for _, r := range s {
-		if invisible(r) {
-			continue
-		}
-		if h, ok := homoglyphs[r]; ok && r >= 0x2000 {
-			r = h // punctuation only: letters keep their script
-		}
-		if unicode.IsSpace(r) || unicode.IsControl(r) {
-			if !space {
-				b.WriteByte(' ')
-				space = true
-			}
-			continue
-		}
-		space = false
-		b.WriteRune(unicode.ToLower(r))
-	}
-	return strings.TrimRight(b.String(), " ")
-}
+func foldIntl(s string) string { return foldText(s, false) } // letters keep their script
 
 func wordRune(r rune) bool {
 	return unicode.IsLetter(r) || unicode.IsMark(r) || unicode.IsDigit(r)

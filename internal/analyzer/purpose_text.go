@@ -48,7 +48,13 @@ func invisible(r rune) bool {
 // fold returns the matching form of s: NFKC, invisible runes removed,
 // homoglyphs folded, lower case, every run of white space (and control
 // characters) one space, trimmed. It is linear in len(s).
-func fold(s string) string {
+func fold(s string) string { return foldText(s, true) }
+
+// foldText is fold's loop, shared with foldIntl: letters is whether
+// homoglyph letters are folded to Latin (and an ESC kept, so an ANSI
+// sequence stays visible to the rules); without it only the punctuation
+// homoglyphs (U+2000 on) are folded and every control character is space.
+func foldText(s string, letters bool) string {
 	if !utf8.ValidString(s) {
 		s = strings.ToValidUTF8(s, " ")
 	}
@@ -60,10 +66,10 @@ func fold(s string) string {
 		if invisible(r) {
 			continue
 		}
-		if h, ok := homoglyphs[r]; ok {
+		if h, ok := homoglyphs[r]; ok && (letters || r >= 0x2000) {
 			r = h
 		}
-		if unicode.IsSpace(r) || (unicode.IsControl(r) && r != 0x1b) {
+		if unicode.IsSpace(r) || (unicode.IsControl(r) && (!letters || r != 0x1b)) {
 			if !space {
 				b.WriteByte(' ')
 				space = true
