@@ -1,12 +1,14 @@
 package check
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -197,5 +199,31 @@ func TestMarkdownCellsCannotBreakTheTable(t *testing.T) {
 	got := code("a|b`c\nd")
 	if strings.Contains(got, "\n") || strings.Contains(got, "a|b") || !strings.HasPrefix(got, "``") {
 		t.Fatalf("%q", got)
+	}
+}
+
+// TestTextColourOnlyWhenAsked: the text format carries ANSI colour only
+// with RenderOptions.Color (which the command sets only on a terminal,
+// without NO_COLOR); the words are the same either way.
+func TestTextColourOnlyWhenAsked(t *testing.T) {
+	r := &Report{Notice: Notice, Schema: SchemaName,
+		Verdict: Verdict{Verdict: vocab.VerdictNotGradeable, BlockedBy: []string{vocab.CodeMinifiedOnly}},
+		Reasons: []Reason{{Code: vocab.CodeMinifiedOnly, Guard: "G2"}}, Exit: Exit{Code: ExitRefused}}
+	var plain, colour bytes.Buffer
+	if err := Render(&plain, r, FormatText, RenderOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := Render(&colour, r, FormatText, RenderOptions{Color: true}); err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Contains(plain.Bytes(), []byte("\x1b[")) {
+		t.Fatalf("colour without Color:\n%q", plain.String())
+	}
+	if !bytes.Contains(colour.Bytes(), []byte("\x1b[31m"+vocab.CodeMinifiedOnly+"\x1b[0m")) {
+		t.Fatalf("no colour on the refusal code with Color:\n%q", colour.String())
+	}
+	stripped := regexp.MustCompile("\x1b\\[[0-9;]*m").ReplaceAll(colour.Bytes(), nil)
+	if !bytes.Equal(stripped, plain.Bytes()) {
+		t.Fatalf("colour changed the words:\n%s\n---\n%s", stripped, plain.String())
 	}
 }
