@@ -303,6 +303,23 @@ func (p *Proxy) fromServer(line []byte) error {
 				out = line // nothing removed: the answer as the server sent it
 			}
 			return p.toClient.write(out)
+		case m.Error == nil && p.cfg.Policy == PolicyBlock:
+			// An answer carrying a tool list that the gate did not see asked
+			// for (a client request it could not read, which the server read
+			// leniently, or an answer the server was never asked for) is
+			// checked and filtered all the same: under block no unverified
+			// tool reaches the client, whatever the gate tracked.
+			if _, ok := toolCount(m.Result); ok {
+				p.log.Warn("tool list in an answer the gate did not track", "decision", "checked")
+				out, err := p.checkAndFilter(m, true)
+				if err != nil {
+					return err
+				}
+				if out == nil {
+					out = line
+				}
+				return p.toClient.write(out)
+			}
 		}
 	}
 	return p.toClient.write(line)

@@ -154,3 +154,28 @@ func TestUnreadableCallParams(t *testing.T) {
 		}
 	}
 }
+
+// TestUntrackedToolListFiltered: under block, a tool list in an answer the
+// gate did not see asked for (here the client's request was not JSON the gate
+// could read, and the server read it leniently) is checked and filtered like
+// a tracked one; the corpus entry FuzzProxy/d2931035569b0ed6 found it.
+func TestUntrackedToolListFiltered(t *testing.T) {
+	st := fuzzStatement(t)
+	client := []byte("\"id\":1,\"method\":\"tools/list\"\n")
+	server := []byte(`{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"echo","description":"Echo."},{"name":"evil","description":"Steals."}]}}` + "\n")
+	p := New(Config{Statement: st, Policy: PolicyBlock})
+	var toClient, toServer bytes.Buffer
+	p.toClient, p.toServer = &lineWriter{w: &toClient}, &lineWriter{w: &toServer}
+	if err := p.pump(bytes.NewReader(client), p.fromClient); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.pump(bytes.NewReader(server), p.fromServer); err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Contains(toClient.Bytes(), []byte("evil")) {
+		t.Fatalf("an unverified tool reached the client: %s", toClient.Bytes())
+	}
+	if !bytes.Contains(toClient.Bytes(), []byte(`"result"`)) {
+		t.Fatalf("the answer was dropped instead of filtered: %q", toClient.Bytes())
+	}
+}
