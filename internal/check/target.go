@@ -4,14 +4,12 @@ import (
 	"archive/tar"
 	"bufio"
 	"bytes"
-	"compress/gzip"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
-	"path"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -302,28 +300,9 @@ func packDir(dir, prefix string) ([]byte, error) {
 		return nil, inputErr("%s: %v", dir, err)
 	}
 	sort.Strings(files)
-	var buf bytes.Buffer
-	gz, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
-	gz.ModTime = epoch
-	tw := tar.NewWriter(gz)
-	for _, f := range files {
-		b, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(f)))
-		if err != nil {
-			return nil, inputErr("%s: %v", dir, err)
-		}
-		hdr := &tar.Header{Name: path.Join(prefix, f), Mode: 0o644, Size: int64(len(b)), ModTime: epoch, Typeflag: tar.TypeReg, Format: tar.FormatPAX}
-		if err := tw.WriteHeader(hdr); err != nil {
-			return nil, err
-		}
-		if _, err := tw.Write(b); err != nil {
-			return nil, err
-		}
+	b, err := artifact.PackTarGz(dir, files, prefix, tar.FormatPAX, epoch)
+	if err != nil {
+		return nil, inputErr("%s: %v", dir, err)
 	}
-	if err := tw.Close(); err != nil {
-		return nil, err
-	}
-	if err := gz.Close(); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
+	return b, nil
 }

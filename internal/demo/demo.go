@@ -7,16 +7,15 @@ package demo
 
 import (
 	"archive/tar"
-	"bytes"
-	"compress/gzip"
 	"encoding/json"
 	"fmt"
 	"io/fs"
 	"os"
-	"path"
 	"path/filepath"
 	"sort"
 	"time"
+
+	"github.com/attestari/attestari/internal/artifact"
 
 	"github.com/attestari/attestari/internal/registry/fakeregistry"
 	"github.com/attestari/attestari/internal/vocab"
@@ -81,30 +80,7 @@ func Tarball(dir string) ([]byte, error) {
 		return nil, err
 	}
 	sort.Strings(files)
-	var buf bytes.Buffer
-	gz, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
-	gz.ModTime = epoch
-	tw := tar.NewWriter(gz)
-	for _, f := range files {
-		b, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(f)))
-		if err != nil {
-			return nil, err
-		}
-		hdr := &tar.Header{Name: path.Join("package", f), Mode: 0o644, Size: int64(len(b)), ModTime: epoch, Typeflag: tar.TypeReg, Format: tar.FormatUSTAR}
-		if err := tw.WriteHeader(hdr); err != nil {
-			return nil, err
-		}
-		if _, err := tw.Write(b); err != nil {
-			return nil, err
-		}
-	}
-	if err := tw.Close(); err != nil {
-		return nil, err
-	}
-	if err := gz.Close(); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
+	return artifact.PackTarGz(dir, files, "package", tar.FormatUSTAR, epoch)
 }
 
 // Registry builds every demo package and registers it on a new fake registry.
