@@ -232,19 +232,17 @@ func (p *Proxy) levelFor() slog.Level {
 }
 
 func (p *Proxy) refuse(id jsonrpc.ID, name string) error {
-	resp := &jsonrpc.Response{ID: id, Error: &jsonrpc.Error{Code: CodeToolBlocked,
-		Message: fmt.Sprintf("attestari-gate: tool %q is blocked: its definition does not match the attested manifest", name)}}
-	b, err := jsonrpc.EncodeMessage(resp)
-	if err != nil {
-		return err
-	}
-	return p.toClient.write(b)
+	return p.refuseWith(id, fmt.Sprintf("attestari-gate: tool %q is blocked: its definition does not match the attested manifest", name))
 }
 
 // refuseUnread answers a tools/call whose params the gate could not read.
 func (p *Proxy) refuseUnread(id jsonrpc.ID) error {
-	resp := &jsonrpc.Response{ID: id, Error: &jsonrpc.Error{Code: CodeToolBlocked,
-		Message: "attestari-gate: call blocked: its params are not an object naming a tool, so the gate cannot check it"}}
+	return p.refuseWith(id, "attestari-gate: call blocked: its params are not an object naming a tool, so the gate cannot check it")
+}
+
+// refuseWith answers request id with the gate's blocked-call error.
+func (p *Proxy) refuseWith(id jsonrpc.ID, message string) error {
+	resp := &jsonrpc.Response{ID: id, Error: &jsonrpc.Error{Code: CodeToolBlocked, Message: message}}
 	b, err := jsonrpc.EncodeMessage(resp)
 	if err != nil {
 		return err
@@ -288,39 +286,35 @@ func (p *Proxy) fromServer(line []byte) error {
 		own := p.own[key]
 		delete(p.own, key)
 		p.mu.Unlock()
-		switch {
-		case own:
+		if own {
 			if m.Error == nil {
 				p.check(m.Result, true, "recheck")
 			}
 			return nil
-		case client && m.Error == nil:
-			out, err := p.checkAndFilter(m, paged)
-			if err != nil {
-				return err
-			}
-			if out == nil {
-				out = line // nothing removed: the answer as the server sent it
-			}
-			return p.toClient.write(out)
-		case m.Error == nil && p.cfg.Policy == PolicyBlock:
+		}
+		if m.Error != nil {
+			break
+		}
+		if !client {
 			// An answer carrying a tool list that the gate did not see asked
 			// for (a client request it could not read, which the server read
 			// leniently, or an answer the server was never asked for) is
-			// checked and filtered all the same: under block no unverified
+			// checked and filtered all the same under block: no unverified
 			// tool reaches the client, whatever the gate tracked.
-			if _, ok := toolCount(m.Result); ok {
-				p.log.Warn("tool list in an answer the gate did not track", "decision", "checked")
-				out, err := p.checkAndFilter(m, true)
-				if err != nil {
-					return err
-				}
-				if out == nil {
-					out = line
-				}
-				return p.toClient.write(out)
+			if _, ok := toolCount(m.Result); !ok || p.cfg.Policy != PolicyBlock {
+				break
 			}
+			p.log.Warn("tool list in an answer the gate did not track", "decision", "checked")
+			paged = true
 		}
+		out, err := p.checkAndFilter(m, paged)
+		if err != nil {
+			return err
+		}
+		if out == nil {
+			out = line // nothing removed: the answer as the server sent it
+		}
+		return p.toClient.write(out)
 	}
 	return p.toClient.write(line)
 }
