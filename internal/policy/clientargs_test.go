@@ -43,6 +43,11 @@ func TestPartialFilledByClient(t *testing.T) {
 		{"one hole unmarked", clientSurface("prompt_text", clientHole(vocab.HoleFilledByClientArgument), clientHole("")), true},
 		{"an unknown mark", clientSurface("prompt_text", clientHole("publisher")), true},
 		{"a tool description", clientSurface("tool", clientHole(vocab.HoleFilledByClientArgument)), true},
+		// 2.3.8: the client's hole with the package's fallback, and the
+		// mark where one of the package's alternatives begins.
+		{"the client's and the package's alternatives", clientSurface("prompt_text", clientHole(vocab.HoleFilledByClientArgument), clientHole(vocab.HoleFilledByPackageAlternative)), false},
+		{"alternatives beside an unmarked hole", clientSurface("prompt_text", clientHole(vocab.HoleFilledByPackageAlternative), clientHole("")), true},
+		{"alternatives in a tool description", clientSurface("tool", clientHole(vocab.HoleFilledByPackageAlternative)), true},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -141,7 +141,10 @@ type Hole struct {
 	Source    string `json:"source"`
 	// FilledBy says who supplies the hole's bytes when the extractor can
 	// say: vocab.HoleFilledByClientArgument for the client's own prompt
-	// argument. Empty: the hole's bytes are not known (methodology §5.4).
+	// argument, vocab.HoleFilledByPackageAlternative for the mark where one
+	// of the package's alternatives begins (it holds no bytes: the
+	// alternative's text follows it). Empty: the hole's bytes are not known
+	// (methodology §5.4).
 	FilledBy string `json:"filled_by,omitempty"`
 }
 

@@ -47,6 +47,7 @@ func clientArguments(why string) val {
 // notClient drops the mark: the value may hold the package's bytes.
 func notClient(v val) val {
 	v.client = false
+	v.alt = nil // and the package's alternatives around it (jsfallback.go)
 	return v
 }
 
@@ -71,7 +72,7 @@ func (x *extractor) clientHole(h val, f *file, expr nid, e *env) val {
 // file writes somewhere (an assignment, an increment, a pattern, a loop
 // target): the package may have replaced the client's bytes.
 func (x *extractor) keepClientName(v val, f *file, name string) val {
-	if v.client && (f.facts == nil || x.constWritesOf(f).names[name] > 0) {
+	if (v.client || v.alt != nil) && (f.facts == nil || x.constWritesOf(f).names[name] > 0) {
 		return notClient(v)
 	}
 	return v
@@ -82,7 +83,7 @@ func (x *extractor) keepClientName(v val, f *file, name string) val {
 // writes the object (read under the name obj, "" when it has none) through
 // a computed key or a builtin.
 func (x *extractor) keepClientProp(v val, key, obj string) val {
-	if v.client && (x.constPropWritten(key) > 0 || x.constObjectWritten(obj)) {
+	if (v.client || v.alt != nil) && (x.constPropWritten(key) > 0 || x.constObjectWritten(obj)) {
 		return notClient(v)
 	}
 	return v

@@ -192,6 +192,9 @@ func (x *extractor) evalNode(f *file, n nid, e *env) val {
 		if v, ok := x.jsTernaryByDefault(f, n, c, a, e); ok {
 			return v // the branch taken as installed, the other not read (jsfilter.go)
 		}
+		if v, ok := x.ternaryAlternatives(f, n, c, a, e); ok {
+			return v // the package's alternatives in a prompt's message (jsfallback.go)
+		}
 		return union(c, a)
 	case "unary_expression":
 		if isVoid0(f, n) {
@@ -273,6 +276,12 @@ func (x *extractor) templateTextAs(f *file, n nid, e *env, enc string) val {
 			start = f.end(c)
 			continue
 		}
+		if av, ok := x.alternativeSubstitution(f, expr, e); ok {
+			// The client's argument and the package's alternatives (jsfallback.go).
+			parts = append(parts, av)
+			start = f.end(c)
+			continue
+		}
 		parts = append(parts, x.clientHole(holeText(f, c, expr, e), f, expr, e)) // jsclientargs.go
 		start = f.end(c)
 	}
@@ -317,6 +326,9 @@ func (x *extractor) evalBinary(f *file, n nid, e *env) val {
 		}
 		if v, ok := x.clientEmptyAlternative(l, f, f.field(n, "right"), e); ok {
 			return v // args.topic || "" (jsclientargs.go)
+		}
+		if v, ok := x.clientFallback(l, f, n, op, e); ok {
+			return v // args.ns || "all" (jsfallback.go)
 		}
 		return unknown("value chosen at run time (" + op + ")")
 	}
@@ -631,6 +643,10 @@ func (x *extractor) destructure(f *file, pat, id nid, v val, e *env) val {
 				v = val{k: vUndefined}
 			}
 		case 'd':
+			if dv, ok := x.clientDefault(v, f, s.def, e); ok {
+				v = dv // the client's argument or the package's default (jsfallback.go)
+				break
+			}
 			if v.k == vUndefined {
 				v = x.eval(f, s.def, e)
 			}

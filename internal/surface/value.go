@@ -62,6 +62,10 @@ type val struct {
 	// client marks an unknown that is the client's own prompt argument,
 	// passed through unchanged (jsclientargs.go).
 	client bool
+	// alt is the run of segments a value stands for when it is the client's
+	// argument with the package's fallback, or one of the package's
+	// alternatives (jsfallback.go); only a prompt message's template reads it.
+	alt *textv
 }
 
 func unknown(reason string) val { return val{k: vUnknown, reason: reason} }
@@ -150,6 +154,9 @@ type seg struct {
 	// client marks a hole filled by the client's own prompt argument
 	// (jsclientargs.go).
 	client bool
+	// alt marks a hole where one of the package's alternatives begins
+	// (jsfallback.go).
+	alt bool
 }
 
 // textv is a text value: the concatenation of its segments.
@@ -344,6 +351,8 @@ func describe(e *rundir.Entry, v val, present bool) {
 			}
 			if s.client {
 				h.FilledBy = vocab.HoleFilledByClientArgument
+			} else if s.alt {
+				h.FilledBy = vocab.HoleFilledByPackageAlternative
 			}
 			e.Holes = append(e.Holes, h)
 			continue

@@ -26,3 +26,9 @@ const (
 // whose substitution is the client's own prompt argument, passed through
 // unchanged (methodology §5.4, 2.3.7): recorded as the hole's filled_by.
 const HoleFilledByClientArgument = "client_argument"
+
+// HoleFilledByPackageAlternative marks a hole of a prompt's message text
+// where one of the package's own alternatives begins: the text that follows
+// it up to the next hole is one choice of a conditional, read and examined
+// in place, and an empty choice adds nothing (methodology §5.4, 2.3.8).
+const HoleFilledByPackageAlternative = "package_alternative"

@@ -1,0 +1,83 @@
+package surface
+
+import (
+	"errors"
+	"path/filepath"
+	"testing"
+
+	"golang.org/x/tools/txtar"
+
+	"github.com/attestari/attestari/internal/verify"
+)
+
+// The package's fallback and each arm of a choice reach the verifier with
+// their own spans (methodology §5.4, 2.3.8): a quote inside an alternative,
+// or running from the last alternative into the text after the choice (as
+// it is sent when that alternative is chosen), verifies against the source
+// bytes where each piece is written; a quote from the text before the choice
+// into an alternative, or from one alternative into another, never does,
+// because the two are never sent together.
+func TestFallbackQuotesVerify(t *testing.T) {
+	a, err := txtar.ParseFile(filepath.Join(goldenDir, "js_prompt_fallback.txtar"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := extractArchive(t, a)
+	fsys := archiveFS(a)
+	read := func(path string) ([]byte, error) { return fsys[path].Data, nil }
+	cases := []struct {
+		prompt, file, quote string
+		excerpts            []string // the source bytes of each piece; nil: rejected
+	}{
+		// The fallback alone, then the fallback running on into the text
+		// after the substitution: two pieces, each where it is written.
+		{"inline_or", "index.js", "every namespace", []string{"every namespace"}},
+		{"inline_or", "index.js", "every namespace and report.", []string{"every namespace", " and report."}},
+		// The text before the substitution with the fallback: the client's
+		// hole lies between them.
+		{"inline_or", "index.js", "pods in every", nil},
+		// A constant of another module, the fallback of a name.
+		{"named_or", "index.js", "whole cluster.", []string{"whole cluster", "."}},
+		{"diagnose", "index.js", `all" (or across`, []string{"all", `" (or across`}},
+		{"pattern_default", "index.js", "default, focus", []string{"default", ", focus"}},
+		// A choice: each arm examined, the two never joined.
+		{"choice_two", "index.js", "an overview please.", []string{"an overview", " please."}},
+		{"choice_two", "index.js", "every detailan overview", nil},
+		{"choice_two", "index.js", "Depth: every", nil},
+		{"choice_empty", "index.js", "Pay attention to", []string{"Pay attention to"}},
+		{"choice_empty", "index.js", "project. Pay", nil},
+		// A number as String renders it.
+		{"fallback_number", "index.js", "5 items.", []string{"5", " items."}},
+	}
+	for _, c := range cases {
+		v, err := verify.VerifyQuote(&s, read, "prompt", c.prompt, c.file, c.quote)
+		if c.excerpts == nil {
+			if err == nil || !errors.Is(err, verify.ErrRejected) {
+				t.Errorf("%s %q: verified (%v), want a rejection", c.prompt, c.quote, err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%s %q: %v", c.prompt, c.quote, err)
+			continue
+		}
+		parts := v.Parts
+		if len(parts) == 0 {
+			parts = []verify.Verified{v}
+		}
+		var got []string
+		for _, p := range parts {
+			got = append(got, string(p.Excerpt))
+		}
+		if len(got) != len(c.excerpts) {
+			t.Errorf("%s %q: pieces %q, want %q", c.prompt, c.quote, got, c.excerpts)
+			continue
+		}
+		for i := range got {
+			if got[i] != c.excerpts[i] {
+				t.Errorf("%s %q: pieces %q, want %q", c.prompt, c.quote, got, c.excerpts)
+				break
+			}
+		}
+	}
+}
