@@ -291,7 +291,7 @@ func (x *extractor) templateTextAs(f *file, n nid, e *env, enc string) val {
 	if len(parts) == 0 {
 		return val{k: vText, txt: &textv{}}
 	}
-	return concatText(parts...)
+	return x.templateAlternatives(concatText(parts...)) // jsfallback.go
 }
 
 func (x *extractor) evalBinary(f *file, n nid, e *env) val {

@@ -139,6 +139,11 @@ func (x *extractor) clientFallback(l val, f *file, n nid, op string, e *env) (va
 		return val{}, false
 	}
 	right := f.field(n, "right")
+	if f.kind(right) == "object" && len(f.named(right)) == 0 {
+		// `request.params.arguments || {}`: the client's arguments or an
+		// object with no member of the package's.
+		return l, true
+	}
 	rt, client, ok := x.alternativeOf(f, right, e)
 	if !ok {
 		return val{}, false
@@ -221,7 +226,7 @@ func (x *extractor) alternativeSubstitution(f *file, expr nid, e *env) (val, boo
 	}
 	switch f.kind(expr) {
 	case "identifier", "member_expression", "subscript_expression", "binary_expression", "ternary_expression",
-		"parenthesized_expression":
+		"parenthesized_expression", "template_string":
 	default:
 		return val{}, false
 	}
@@ -230,4 +235,20 @@ func (x *extractor) alternativeSubstitution(f *file, expr nid, e *env) (val, boo
 		return val{}, false
 	}
 	return val{k: vText, txt: &textv{segs: append([]seg(nil), v.alt.segs...)}}, true
+}
+
+// templateAlternatives marks a template read while a prompt's messages are
+// read whose holes are all the client's or alternatives' marks: substituted
+// through a name into another message, it is spliced in as it is
+// (`const where = `${args.city}${args.state ? `, ${args.state}` : ""}`;`
+// then `${where}`), and whatever drops the client's mark on the way drops
+// this too.
+func (x *extractor) templateAlternatives(v val) val {
+	if x.clientArgText == 0 || v.k != vText || v.txt == nil || !v.txt.partial() {
+		return v
+	}
+	if t, ok := alternativeText(v); ok {
+		v.alt = t
+	}
+	return v
 }
