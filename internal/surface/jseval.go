@@ -276,7 +276,7 @@ func (x *extractor) templateTextAs(f *file, n nid, e *env, enc string) val {
 			start = f.end(c)
 			continue
 		}
-		if av, ok := x.alternativeSubstitution(f, expr, e); ok {
+		if av, ok := x.alternativeSubstitution(f, c, expr, e); ok {
 			// The client's argument and the package's alternatives (jsfallback.go).
 			parts = append(parts, av)
 			start = f.end(c)
@@ -324,11 +324,11 @@ func (x *extractor) evalBinary(f *file, n nid, e *env) val {
 		case vObject, vArray, vFunc:
 			return l
 		}
+		if v, ok := x.clientFallback(l, f, n, op, e); ok {
+			return v // args.ns || "all", args.topic || "" in a prompt's message (jsfallback.go)
+		}
 		if v, ok := x.clientEmptyAlternative(l, f, f.field(n, "right"), e); ok {
 			return v // args.topic || "" (jsclientargs.go)
-		}
-		if v, ok := x.clientFallback(l, f, n, op, e); ok {
-			return v // args.ns || "all" (jsfallback.go)
 		}
 		return unknown("value chosen at run time (" + op + ")")
 	}

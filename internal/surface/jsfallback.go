@@ -95,38 +95,32 @@ func withAlternatives(why string, segs []seg) val {
 	return v
 }
 
-// alternativeOf reads expression n as one alternative of the package's:
-// a template read as a prompt's message is read (its substitutions
-// constants, the client's argument or such alternatives), text of the
-// package by the constant routes of §5.2 (constText: a literal, a constant,
-// a number as String renders it), or a name leading to the client's
-// argument or to alternatives. client is true when the alternative is the
-// client's argument itself.
-func (x *extractor) alternativeOf(f *file, n nid, e *env) (t *textv, client, ok bool) {
+// alternativeOf reads expression n, whose value v the caller has already
+// evaluated (each expression is evaluated once, so nested choices cost what
+// their size does), as one alternative of the package's: the client's
+// argument itself (client true), a value carrying alternatives, a template
+// read as a prompt's message is read (its substitutions constants, the
+// client's argument or such alternatives), or text of the package by the
+// constant routes of §5.2 (constText: a literal, a constant, a number as
+// String renders it). Anything else is not an alternative read exactly.
+func (x *extractor) alternativeOf(f *file, n nid, v val, e *env) (t *textv, client, ok bool) {
 	for i := 0; i < 16 && n >= 0 && f.kind(n) == "parenthesized_expression"; i++ {
 		n = constInner(f, n)
 	}
 	if n < 0 {
 		return nil, false, false
 	}
-	if f.kind(n) == "template_string" {
-		t, ok := alternativeText(x.eval(f, n, e))
+	switch {
+	case isClientArgument(v):
+		return nil, true, true
+	case v.alt != nil:
+		return v.alt, false, true
+	case f.kind(n) == "template_string":
+		t, ok := alternativeText(v)
 		return t, false, ok
 	}
 	if cv := x.constText(f, n, e); cv.k == vText {
 		return cv.txt, false, true
-	}
-	switch f.kind(n) {
-	case "identifier", "member_expression", "subscript_expression", "binary_expression", "ternary_expression":
-	default:
-		return nil, false, false
-	}
-	v := x.eval(f, n, e)
-	if isClientArgument(v) {
-		return nil, true, true
-	}
-	if v.alt != nil {
-		return v.alt, false, true
 	}
 	return nil, false, false
 }
@@ -134,6 +128,10 @@ func (x *extractor) alternativeOf(f *file, n nid, e *env) (t *textv, client, ok 
 // clientFallback reads `C || L` and `C ?? L` (node n, left value l) where C
 // is the client's own prompt argument and L text read exactly: the client's
 // hole, then L. Either operator sends the client's string or L.
+//
+// It reads every `C || R` and `C ?? R` of the client's argument C, so the
+// right side is evaluated once: `C || ""` keeps C (2.3.7), and a right side
+// that is no alternative gives the unknown evalBinary would.
 func (x *extractor) clientFallback(l val, f *file, n nid, op string, e *env) (val, bool) {
 	if x.clientArgText == 0 || !l.client || l.k != vUnknown {
 		return val{}, false
@@ -144,9 +142,16 @@ func (x *extractor) clientFallback(l val, f *file, n nid, op string, e *env) (va
 		// object with no member of the package's.
 		return l, true
 	}
-	rt, client, ok := x.alternativeOf(f, right, e)
+	r := x.eval(f, right, e)
+	if r.k == vNeed {
+		return unknown("value chosen at run time (" + op + ")"), true
+	}
+	if s, ok := plainText(r); ok && s == "" {
+		return l, true // args.topic || "": the alternative adds no bytes (2.3.7)
+	}
+	rt, client, ok := x.alternativeOf(f, right, r, e)
 	if !ok {
-		return val{}, false
+		return unknown("value chosen at run time (" + op + ")"), true
 	}
 	segs := []seg{clientHoleAt(f, f.field(n, "left"))}
 	switch {
@@ -154,7 +159,7 @@ func (x *extractor) clientFallback(l val, f *file, n nid, op string, e *env) (va
 		// `args.a || args.b`: the client's string either way.
 		segs = append(segs, clientHoleAt(f, right))
 	case emptyAlternative(rt):
-		return val{}, false
+		return l, true
 	default:
 		segs = append(segs, rt.segs...)
 	}
@@ -169,7 +174,7 @@ func (x *extractor) clientDefault(v val, f *file, def nid, e *env) (val, bool) {
 	if x.clientArgText == 0 || !v.client || v.k != vUnknown || def < 0 {
 		return val{}, false
 	}
-	dt, client, ok := x.alternativeOf(f, def, e)
+	dt, client, ok := x.alternativeOf(f, def, x.eval(f, def, e), e)
 	if !ok || client || emptyAlternative(dt) {
 		return val{}, false
 	}
@@ -189,21 +194,28 @@ func (x *extractor) ternaryAlternatives(f *file, n nid, c, a val, e *env) (val, 
 		return val{}, false
 	}
 	var segs []seg
-	for _, arm := range []nid{f.field(n, "consequence"), f.field(n, "alternative")} {
-		t, client, ok := x.alternativeOf(f, arm, e)
+	for _, arm := range []struct {
+		n nid
+		v val
+	}{{f.field(n, "consequence"), c}, {f.field(n, "alternative"), a}} {
+		t, client, ok := x.alternativeOf(f, arm.n, arm.v, e)
 		if !ok {
 			return val{}, false
 		}
 		if client {
 			// `t ? args.x : "..."`: the client's string is this choice,
 			// and its hole marks where the choice begins.
-			segs = append(segs, clientHoleAt(f, arm))
+			segs = append(segs, clientHoleAt(f, arm.n))
 			continue
 		}
 		if emptyAlternative(t) {
 			continue
 		}
-		segs = append(segs, alternativeHoleAt(f, arm))
+		if len(t.segs) == 0 || !t.segs[0].hole {
+			// An arm that begins with a hole (a nested choice, the client's
+			// argument) is already preceded by one.
+			segs = append(segs, alternativeHoleAt(f, arm.n))
+		}
 		segs = append(segs, t.segs...)
 	}
 	if len(segs) == 0 {
@@ -217,24 +229,33 @@ func (x *extractor) ternaryAlternatives(f *file, n nid, c, a val, e *env) (val, 
 	return u, true
 }
 
-// alternativeSubstitution is a template substitution expr, read while a
-// prompt's messages are read, whose value carries the package's
-// alternatives: their run of segments.
-func (x *extractor) alternativeSubstitution(f *file, expr nid, e *env) (val, bool) {
+// alternativeSubstitution reads a template substitution expr (node c) while
+// a prompt's messages are read, evaluating it once: a value carrying the
+// package's alternatives is their run of segments; otherwise the hole, marked
+// as filled by the client where clientHole would mark it (a name or a member
+// access that is the client's argument). ok is false outside a prompt's
+// messages, where clientHole reads the substitution as in 2.3.7.
+func (x *extractor) alternativeSubstitution(f *file, c, expr nid, e *env) (val, bool) {
 	if x.clientArgText == 0 || expr < 0 {
 		return val{}, false
 	}
+	h := holeText(f, c, expr, e)
 	switch f.kind(expr) {
-	case "identifier", "member_expression", "subscript_expression", "binary_expression", "ternary_expression",
-		"parenthesized_expression", "template_string":
-	default:
-		return val{}, false
+	case "identifier", "member_expression", "subscript_expression":
+		v := x.eval(f, expr, e)
+		if v.alt != nil {
+			return val{k: vText, txt: &textv{segs: append([]seg(nil), v.alt.segs...)}}, true
+		}
+		if v.k == vUnknown && v.client {
+			h.txt.segs[0].client = true
+		}
+		return h, true
+	case "binary_expression", "ternary_expression", "parenthesized_expression", "template_string":
+		if v := x.eval(f, expr, e); v.alt != nil {
+			return val{k: vText, txt: &textv{segs: append([]seg(nil), v.alt.segs...)}}, true
+		}
 	}
-	v := x.eval(f, expr, e)
-	if v.alt == nil {
-		return val{}, false
-	}
-	return val{k: vText, txt: &textv{segs: append([]seg(nil), v.alt.segs...)}}, true
+	return h, true
 }
 
 // templateAlternatives marks a template read while a prompt's messages are
