@@ -34,7 +34,7 @@ type BlindPart struct {
 	CorpusFile string
 	// HandPrefix starts the id of every hand-written case, TruthPrefix the
 	// id of every case of the clean base.
-	HandPrefix, TruthPrefix string
+	HandPrefix, TruthPrefix                                  string
 	MinSpans, MinPoisoned, MinSpansPerCategory, MinHandClean int
 }
 
