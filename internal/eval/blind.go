@@ -7,6 +7,8 @@ package eval
 // of split.go, which does not change: every case of its files is test2 by
 // the file it is in, and it shares no source, id, description or
 // near-duplicate with the development or the test part (CheckBlindCases).
+// A later blind part (blind3.go) is built and checked by the same code
+// (BlindPart) and shares nothing with any earlier part.
 // Its clean base is the runtime truth the rule puts in the test part,
 // taken by BlindCorpus from testdata/corpus/truth, never copied by hand.
 
@@ -21,13 +23,36 @@ import (
 // SplitTest2 is the blind test part.
 const SplitTest2 = "test2"
 
+// BlindPart is one blind test part: its split name, the files of its
+// hand-written cases, the file built from them and the clean base, the
+// prefixes of its ids, and what it is built to hold (docs/model-check.md).
+// Every blind part is built, checked and scored by the same code; only
+// these figures differ.
+type BlindPart struct {
+	Split      string
+	HandFiles  []string
+	CorpusFile string
+	// HandPrefix starts the id of every hand-written case, TruthPrefix the
+	// id of every case of the clean base.
+	HandPrefix, TruthPrefix                                  string
+	MinSpans, MinPoisoned, MinSpansPerCategory, MinHandClean int
+}
+
+// Blind2 is the blind test part test2, written on 2026-12-01 (issue 16's
+// second wave).
+var Blind2 = BlindPart{
+	Split: SplitTest2, HandFiles: []string{"blind_poisoned.jsonl", "blind_clean.jsonl"}, CorpusFile: BlindCorpusFile,
+	HandPrefix: "blind-", TruthPrefix: blindTruthPrefix,
+	MinSpans: BlindMinSpans, MinPoisoned: BlindMinPoisoned, MinSpansPerCategory: BlindMinSpansPerCategory, MinHandClean: BlindMinHandClean,
+}
+
 // BlindHandFiles are the hand-written cases of the blind test part, and
 // BlindCorpusFile the file built from them and the clean base.
-var BlindHandFiles = []string{"blind_poisoned.jsonl", "blind_clean.jsonl"}
+var BlindHandFiles = Blind2.HandFiles
 
 const BlindCorpusFile = "blind_cases.jsonl"
 
-// What the blind part is built to hold (docs/model-check.md), and the
+// What the blind part test2 is built to hold (docs/model-check.md), and the
 // token overlap at which two descriptions count as one text.
 const (
 	BlindMinSpans            = 320
@@ -41,22 +66,44 @@ const (
 const blindTruthPrefix = "blind-truth-"
 
 // MeasuredOnly reports whether split is a part analyzers are only measured
-// on (test, test2), whose texts a report withholds.
+// on (test and every blind part), whose texts a report withholds.
 func MeasuredOnly(split string) bool {
-	return split == SplitTest || split == SplitTest2
+	if split == SplitTest {
+		return true
+	}
+	_, ok := BlindPartOf(split)
+	return ok
 }
 
-// BlindCorpus is the blind test part: the hand-written cases, then every
+// BlindParts are the blind test parts, in the order they were written.
+func BlindParts() []BlindPart { return []BlindPart{Blind2, Blind3} }
+
+// BlindPartOf is the blind part of that split name.
+func BlindPartOf(split string) (BlindPart, bool) {
+	for _, p := range BlindParts() {
+		if p.Split == split {
+			return p, true
+		}
+	}
+	return BlindPart{}, false
+}
+
+// BlindCorpus is the blind test part test2 (Blind2.Corpus).
+func BlindCorpus(hand, truth []Case, devPinned map[string]bool) []Case {
+	return Blind2.Corpus(hand, truth, devPinned)
+}
+
+// Corpus is the blind part: the hand-written cases, then every
 // runtime-truth case the split rule puts in the test part (truth as
 // TruthCleanCases returns it for the test part's build), numbered
-// blind-truth-NNNNN so that no id is in two parts, all with split test2.
-// The base repeats the test part's real clean descriptions on purpose: they
-// are the published texts of real servers, and the blind part needs a
-// control set of the size the admission test names.
-func BlindCorpus(hand, truth []Case, devPinned map[string]bool) []Case {
+// TruthPrefix+NNNNN so that no id is in two parts, all with the part's
+// split. The base repeats the test part's real clean descriptions on
+// purpose: they are the published texts of real servers, and a blind part
+// needs a control set of the size the admission test names.
+func (p BlindPart) Corpus(hand, truth []Case, devPinned map[string]bool) []Case {
 	out := make([]Case, 0, len(hand)+len(truth))
 	for _, c := range hand {
-		c.Split = SplitTest2
+		c.Split = p.Split
 		out = append(out, c)
 	}
 	n := 0
@@ -65,15 +112,19 @@ func BlindCorpus(hand, truth []Case, devPinned map[string]bool) []Case {
 			continue
 		}
 		n++
-		c.ID = fmt.Sprintf("%s%05d", blindTruthPrefix, n)
-		c.Split = SplitTest2
+		c.ID = fmt.Sprintf("%s%05d", p.TruthPrefix, n)
+		c.Split = p.Split
 		out = append(out, c)
 	}
 	return out
 }
 
-// IsBlindBase reports whether a case of the blind part is of its clean base.
-func IsBlindBase(c Case) bool { return strings.HasPrefix(c.ID, blindTruthPrefix) }
+// IsBlindBase reports whether a case of the blind part test2 is of its
+// clean base.
+func IsBlindBase(c Case) bool { return Blind2.IsBase(c) }
+
+// IsBase reports whether a case of the part is of its clean base.
+func (p BlindPart) IsBase(c Case) bool { return strings.HasPrefix(c.ID, p.TruthPrefix) }
 
 // Tokens is the set of words of s for the near-duplicate check: lower-cased
 // runs of letters, digits and combining marks (so a Devanagari vowel sign
@@ -136,18 +187,24 @@ func Jaccard(a, b map[string]bool) float64 {
 	return float64(inter) / float64(len(a)+len(b)-inter)
 }
 
-// CheckBlindCases checks the hand-written cases of the blind part against
-// the other parts (name -> cases): every hand case says test2; and none
+// CheckBlindCases checks the hand-written cases of the blind part test2
+// (CheckBlindPart).
+func CheckBlindCases(hand []Case, parts map[string][]Case) error {
+	return CheckBlindPart(SplitTest2, hand, parts)
+}
+
+// CheckBlindPart checks the hand-written cases of a blind part against
+// the other parts (name -> cases): every hand case says split; and none
 // shares an id, a source key, a description, or a near-duplicate (token
 // Jaccard at least NearDuplicateJaccard) with a case of another part. The
 // error joins every problem found (errors.Is reads each), each naming the
 // blind case; for a part other than dev it names only the part, so a
 // failure never shows a test-part case.
-func CheckBlindCases(hand []Case, parts map[string][]Case) error {
+func CheckBlindPart(split string, hand []Case, parts map[string][]Case) error {
 	var errs []error
 	for _, c := range hand {
-		if c.Split != SplitTest2 {
-			errs = append(errs, fmt.Errorf("%w: blind case %s says split %q, not %s", ErrSplit, c.ID, c.Split, SplitTest2))
+		if c.Split != split {
+			errs = append(errs, fmt.Errorf("%w: blind case %s says split %q, not %s", ErrSplit, c.ID, c.Split, split))
 		}
 	}
 	names := make([]string, 0, len(parts))

@@ -22,7 +22,52 @@ import (
 // no id, source, description or near-duplicate with the other two parts.
 // No analyzer is run on it here.
 func TestBlindCorpusFile(t *testing.T) {
-	hand := loadFiles(t, BlindHandFiles)
+	checkBlindPartFile(t, Blind2)
+}
+
+// TestBlind3CorpusFile: testdata/eval/blind3_cases.jsonl is the third
+// blind test part, built and checked like test2, and sharing no id,
+// source, description or near-duplicate with the development part, the
+// test part or test2. go test ./internal/eval -run TestBlind3CorpusFile
+// -update rebuilds it. No analyzer is run on it here.
+func TestBlind3CorpusFile(t *testing.T) {
+	checkBlindPartFile(t, Blind3)
+}
+
+// otherParts are the hand-written and built cases of every part but p:
+// dev and test from their built files, and each other blind part from its
+// built file.
+func otherParts(t *testing.T, p BlindPart) map[string][]Case {
+	t.Helper()
+	parts := map[string][]Case{}
+	for name, file := range map[string]string{SplitDev: devCorpusFile, SplitTest: testCorpusFile} {
+		cs, err := LoadCases(filepath.Join(evalDir, file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		parts[name] = cs
+	}
+	for _, o := range BlindParts() {
+		if o.Split == p.Split {
+			continue
+		}
+		cs, err := LoadCases(filepath.Join(evalDir, o.CorpusFile))
+		if err != nil {
+			t.Fatal(err)
+		}
+		parts[o.Split] = cs
+	}
+	return parts
+}
+
+// checkBlindPartFile is what every blind part's file is checked for: the
+// hand-written cases first, every case of the part's split; the base the
+// test part's runtime truth, case for case; labels an analyzer cannot
+// see; nothing shared with another part; the part's minimums; and the
+// file's sha256 stated in docs/model-check.md.
+func checkBlindPartFile(t *testing.T, p BlindPart) {
+	t.Helper()
+	hand := loadFiles(t, p.HandFiles)
 	pinned := DevPinnedKeys(loadFiles(t, DevPinnedFiles))
 	if *updateCorpus {
 		skip := map[string]bool{}
@@ -33,33 +78,27 @@ func TestBlindCorpusFile(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		writeCases(t, BlindCorpusFile, BlindCorpus(hand, truth, pinned))
+		writeCases(t, p.CorpusFile, p.Corpus(hand, truth, pinned))
 	}
-	blind, err := LoadCases(filepath.Join(evalDir, BlindCorpusFile))
+	blind, err := LoadCases(filepath.Join(evalDir, p.CorpusFile))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(blind) < len(hand) || !reflect.DeepEqual(blind[:len(hand)], hand) {
-		t.Fatalf("%s does not start with the hand-written blind cases; rebuild with -update", BlindCorpusFile)
+		t.Fatalf("%s does not start with the hand-written blind cases; rebuild with -update", p.CorpusFile)
 	}
 	for _, c := range blind {
-		if c.Split != SplitTest2 {
-			t.Fatalf("%s: case %s says split %q", BlindCorpusFile, c.ID, c.Split)
+		if c.Split != p.Split {
+			t.Fatalf("%s: case %s says split %q", p.CorpusFile, c.ID, c.Split)
 		}
 	}
-	dev, err := LoadCases(filepath.Join(evalDir, devCorpusFile))
-	if err != nil {
-		t.Fatal(err)
-	}
-	test, err := LoadCases(filepath.Join(evalDir, testCorpusFile))
-	if err != nil {
-		t.Fatal(err)
-	}
+	parts := otherParts(t, p)
+	dev, test := parts[SplitDev], parts[SplitTest]
 	// The base is the test part's runtime truth, case for case, and nothing
 	// else: it is referenced by the rule, not written.
 	var base, testTruth []Case
 	for _, c := range blind[len(hand):] {
-		if !IsBlindBase(c) {
+		if !p.IsBase(c) {
 			t.Fatalf("case %s after the hand-written cases is not of the clean base", c.ID)
 		}
 		base = append(base, c)
@@ -81,8 +120,8 @@ func TestBlindCorpusFile(t *testing.T) {
 	// Hand cases: the blind rules. An id or a name the analyzer can see
 	// must not carry the label.
 	for _, c := range hand {
-		if IsBlindBase(c) || !strings.HasPrefix(c.ID, "blind-") {
-			t.Fatalf("hand-written blind case id %q: want blind-… and not the base's prefix", c.ID)
+		if p.IsBase(c) || !strings.HasPrefix(c.ID, p.HandPrefix) {
+			t.Fatalf("hand-written blind case id %q: want %s… and not the base's prefix", c.ID, p.HandPrefix)
 		}
 		words := Tokens(c.ID + " " + c.ToolName)
 		for _, w := range []string{"clean", "poison", "poisoned", "benign", "malicious", "twin"} {
@@ -91,12 +130,18 @@ func TestBlindCorpusFile(t *testing.T) {
 			}
 		}
 	}
-	if err := CheckBlindCases(hand, map[string][]Case{SplitDev: dev, SplitTest: test}); err != nil {
+	if err := CheckBlindPart(p.Split, hand, parts); err != nil {
 		t.Fatal(err)
 	}
-	// Ids unique across all three parts (the base included).
+	// Ids unique across all parts (the bases included).
 	ids := map[string]bool{}
-	for _, c := range append(append(append([]Case{}, dev...), test...), blind...) {
+	all := append(append([]Case{}, dev...), test...)
+	for _, o := range BlindParts() {
+		if o.Split != p.Split {
+			all = append(all, parts[o.Split]...)
+		}
+	}
+	for _, c := range append(all, blind...) {
 		if ids[c.ID] {
 			t.Fatalf("id %s is in two parts", c.ID)
 		}
@@ -108,7 +153,7 @@ func TestBlindCorpusFile(t *testing.T) {
 	for _, c := range blind {
 		if c.Kind == KindClean {
 			clean++
-			if !IsBlindBase(c) {
+			if !p.IsBase(c) {
 				handClean++
 			}
 			continue
@@ -128,12 +173,12 @@ func TestBlindCorpusFile(t *testing.T) {
 			}
 		}
 	}
-	if poisoned < BlindMinPoisoned || spans < BlindMinSpans || handClean < BlindMinHandClean {
-		t.Fatalf("%d poisoned cases, %d spans, %d hand-written clean cases: below %d, %d, %d", poisoned, spans, handClean, BlindMinPoisoned, BlindMinSpans, BlindMinHandClean)
+	if poisoned < p.MinPoisoned || spans < p.MinSpans || handClean < p.MinHandClean {
+		t.Fatalf("%d poisoned cases, %d spans, %d hand-written clean cases: below %d, %d, %d", poisoned, spans, handClean, p.MinPoisoned, p.MinSpans, p.MinHandClean)
 	}
 	for _, cat := range analyzer.Categories {
-		if perCat[cat] < BlindMinSpansPerCategory {
-			t.Fatalf("%s: %d spans, below %d", cat, perCat[cat], BlindMinSpansPerCategory)
+		if perCat[cat] < p.MinSpansPerCategory {
+			t.Fatalf("%s: %d spans, below %d", cat, perCat[cat], p.MinSpansPerCategory)
 		}
 	}
 	if spans < MinLabelledSpans || clean < MinCleanControlSet {
@@ -148,7 +193,7 @@ func TestBlindCorpusFile(t *testing.T) {
 		}
 	}
 	// docs/model-check.md states the file it describes.
-	raw, err := os.ReadFile(filepath.Join(evalDir, BlindCorpusFile))
+	raw, err := os.ReadFile(filepath.Join(evalDir, p.CorpusFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -157,7 +202,7 @@ func TestBlindCorpusFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !bytes.Contains(doc, []byte(vocab.SHA256Hex(raw))) {
-		t.Fatalf("docs/model-check.md does not state the sha256 %s of %s; restate its counts", vocab.SHA256Hex(raw), BlindCorpusFile)
+		t.Fatalf("docs/model-check.md does not state the sha256 %s of %s; restate its counts", vocab.SHA256Hex(raw), p.CorpusFile)
 	}
 	// Worked examples of the prompt are never measured.
 	ex, _ := analyzer.Examples()
@@ -332,8 +377,8 @@ func TestBlindPartIsReportedApartAndWithheld(t *testing.T) {
 	if r.Corpus.Cases != 1 || r.Corpus.Split != SplitTest2 || !strings.Contains(buf.String(), "split test2)") {
 		t.Fatalf("test2 through the command: %+v\n%s", r.Corpus, buf.String())
 	}
-	if _, err := ReadCases(strings.NewReader(strings.Replace(lines, `"split":"test2"`, `"split":"test3"`, 1))); !errors.Is(err, ErrCorpus) {
-		t.Fatalf("a split other than dev, test or test2 read: %v", err)
+	if _, err := ReadCases(strings.NewReader(strings.Replace(lines, `"split":"test2"`, `"split":"test9"`, 1))); !errors.Is(err, ErrCorpus) {
+		t.Fatalf("a split other than dev, test, test2 or test3 read: %v", err)
 	}
 }
 
