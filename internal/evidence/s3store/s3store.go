@@ -159,6 +159,9 @@ func validatePrefix(p string) error {
 // Location is s3://bucket/prefix.
 func (s *Store) Location() string { return s.loc }
 
+// Bucket is the bucket the store lives in.
+func (s *Store) Bucket() string { return s.bucket }
+
 // Key returns the object key of a layout path (evidence.BlobKey and the
 // like): the prefix and the path.
 func (s *Store) Key(rel string) string { return s.prefix + rel }
