@@ -19,14 +19,18 @@ func TestMain(m *testing.M) { os.Exit(s3test.Main(m)) }
 
 func open(t *testing.T, srv *s3test.Server, bucket, prefix string) *s3store.Store {
 	t.Helper()
-	s, err := s3store.Open(context.Background(), s3store.Config{
-		Endpoint: srv.Endpoint, Region: s3test.Region, Bucket: bucket, Prefix: prefix,
-		AccessKey: srv.AccessKey, SecretKey: srv.SecretKey,
-	})
+	s, err := openStore(context.Background(), srv, bucket, prefix)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return s
+}
+
+func openStore(ctx context.Context, srv *s3test.Server, bucket, prefix string) (*s3store.Store, error) {
+	return s3store.Open(ctx, s3store.Config{
+		Endpoint: srv.Endpoint, Region: s3test.Region, Bucket: bucket, Prefix: prefix,
+		AccessKey: srv.AccessKey, SecretKey: srv.SecretKey,
+	})
 }
 
 // TestContract runs the backends' shared table of behaviours against a real
