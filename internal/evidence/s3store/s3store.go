@@ -324,19 +324,17 @@ func (s *Store) read(ctx context.Context, key string) ([]byte, map[string]string
 		return nil, nil, s.wrap(ctx, key, err)
 	}
 	defer obj.Close()
-	info, err := obj.Stat()
-	if err != nil {
-		return nil, nil, s.wrap(ctx, key, err)
-	}
+	// Read first: the first read is the one GET, and the metadata come
+	// from its answer. A Stat before it would be a HEAD of its own, and a
+	// writer replacing the object between the two would pair one object's
+	// metadata with another's bytes.
 	var buf bytes.Buffer
-	if info.Size > 0 {
-		buf.Grow(int(info.Size))
-	}
 	if _, err := buf.ReadFrom(obj); err != nil {
 		return nil, nil, s.wrap(ctx, key, err)
 	}
-	if int64(buf.Len()) != info.Size {
-		return nil, nil, fmt.Errorf("%s: read %d bytes of %d", s.where(key), buf.Len(), info.Size)
+	info, err := obj.Stat()
+	if err != nil {
+		return nil, nil, s.wrap(ctx, key, err)
 	}
 	return buf.Bytes(), info.UserMetadata, nil
 }
