@@ -62,7 +62,7 @@ func TestFindWeedOrder(t *testing.T) {
 }
 
 // TestServerServesS3 checks the shared server stores and returns an object
-// in a fresh bucket, refuses a wrong key pair, and listens on loopback.
+// in a fresh bucket that no other bucket sees, and listens on loopback.
 func TestServerServesS3(t *testing.T) {
 	s := Start(t)
 	if !strings.HasPrefix(s.Endpoint, "127.0.0.1:") {
