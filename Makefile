@@ -25,9 +25,13 @@ run: build ## Run a whole cycle over the built-in demo set (no network), publish
 	$(BIN)/attestari-api --start-postgres --migrate --addr $(ADDR) $$(keys="$${ATTESTARI_HOME:-var}/demo-attestation-keys.json"; [ -f "$$keys" ] && echo --attestation-keys "$$keys")
 
 .PHONY: test
-test: verify ## Check formatting, vet, freshness of generated code, then run every test against a real Postgres (and the Python truth reader's own tests)
+test: verify ## Check formatting, vet, freshness of generated code, then run every test against a real Postgres and a real S3-compatible server (SeaweedFS: make weed) (and the Python truth reader's own tests)
 	python3 scripts/py_truth_test.py
 	$(GO) test -count=1 ./...
+
+.PHONY: weed
+weed: ## Build SeaweedFS's weed (the S3-compatible server the evidence store's tests start, internal/s3test) into $(go env GOPATH)/bin at the version tools/seaweedfs/go.mod pins; takes many minutes
+	cd tools/seaweedfs && $(GO) build -o "$$($(GO) env GOPATH)/bin/weed" github.com/seaweedfs/seaweedfs/weed
 
 .PHONY: generate
 generate: ## Regenerate sqlc code (internal/store/internal/dbq)

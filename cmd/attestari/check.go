@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -15,7 +14,7 @@ import (
 	"github.com/attestari/attestari/internal/analyzer"
 	"github.com/attestari/attestari/internal/check"
 	"github.com/attestari/attestari/internal/cycle"
-	"github.com/attestari/attestari/internal/evidence"
+	"github.com/attestari/attestari/internal/evstore"
 	"github.com/attestari/attestari/internal/pipeline"
 	"github.com/attestari/attestari/internal/registry"
 )
@@ -178,7 +177,9 @@ func runCheck(ctx context.Context, e *env, target, format, against, output strin
 // (pipelineOptions) for a run in the private home: the same extractor in a
 // child process, the same checks and analyzer configuration; one package.
 func checkPipelineOptions(ctx context.Context, e *env, home string, npm pipeline.NPMClient, pypi pipeline.PyPIClient) (pipeline.Options, error) {
-	store, err := evidence.Open(filepath.Join(home, "evidence"))
+	// The private home keeps its own store: ATTESTARI_EVIDENCE_URL is not
+	// read, so nothing a check produces reaches the pass's evidence.
+	store, err := evstore.Open(ctx, evstore.Config{Home: home})
 	if err != nil {
 		return pipeline.Options{}, err
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/attestari/attestari/internal/cycle"
+	"github.com/attestari/attestari/internal/evstore"
 	"github.com/attestari/attestari/internal/pipeline"
 	"github.com/attestari/attestari/internal/policy"
 	"github.com/attestari/attestari/internal/publish"
@@ -52,6 +53,7 @@ func decideRun(ctx context.Context, e *env, dir string) (*policy.Decisions, erro
 	commit, dirty := pipeline.CodeVersion(".")
 	return cycle.Decide(ctx, dir, cycle.DecideOptions{
 		Home:               absHome(e),
+		Evidence:           evstore.FromEnv(e.getenv, absHome(e)),
 		Now:                func() time.Time { return time.Now().UTC() },
 		CodeCommit:         commit,
 		CodeDirty:          dirty,

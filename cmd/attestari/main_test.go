@@ -12,6 +12,7 @@ import (
 	"github.com/attestari/attestari/internal/analyzer"
 	"github.com/attestari/attestari/internal/checks"
 	"github.com/attestari/attestari/internal/methodology"
+	"github.com/attestari/attestari/internal/s3test"
 	"github.com/attestari/attestari/internal/surface"
 )
 
@@ -23,7 +24,7 @@ func TestMain(m *testing.M) {
 		e := &env{stdout: os.Stdout, stderr: os.Stderr, getenv: os.Getenv}
 		os.Exit(runMain(context.Background(), e, os.Args[1:]))
 	}
-	os.Exit(m.Run())
+	os.Exit(s3test.Main(m)) // m.Run, then stop the S3 server evidence_s3_test.go started
 }
 
 func runCLI(t *testing.T, home string, args ...string) (int, string, string) {

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/attestari/attestari/internal/cycle"
-	"github.com/attestari/attestari/internal/evidence"
+	"github.com/attestari/attestari/internal/evstore"
 	"github.com/attestari/attestari/internal/pipeline"
 	"github.com/attestari/attestari/internal/publish"
 	"github.com/attestari/attestari/internal/store"
@@ -126,7 +126,7 @@ const errNowNeedsOverride = "--now replaces the real clock and so skips the 30-d
 type publishLabel struct{ demo, overridden bool }
 
 func publishRun(ctx context.Context, e *env, dir string, clock func() time.Time, label publishLabel, previous string, st *store.Store) (*publish.Result, error) {
-	blobs, err := evidence.Open(cycle.EvidenceRoot(absHome(e), dir))
+	blobs, err := cycle.OpenEvidence(ctx, evstore.FromEnv(e.getenv, absHome(e)), absHome(e), dir)
 	if err != nil {
 		return nil, err
 	}

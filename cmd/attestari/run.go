@@ -17,7 +17,7 @@ import (
 	"github.com/attestari/attestari/internal/analyzer"
 	"github.com/attestari/attestari/internal/cycle"
 	"github.com/attestari/attestari/internal/demo"
-	"github.com/attestari/attestari/internal/evidence"
+	"github.com/attestari/attestari/internal/evstore"
 	"github.com/attestari/attestari/internal/pipeline"
 	"github.com/attestari/attestari/internal/policy"
 	"github.com/attestari/attestari/internal/publish"
@@ -125,7 +125,7 @@ func pipelineOptions(ctx context.Context, e *env, rf runFlags, fakeURL string) (
 	if err != nil {
 		return pipeline.Options{}, err
 	}
-	store, err := evidence.Open(filepath.Join(absHome(e), "evidence"))
+	store, err := evstore.Open(ctx, evstore.FromEnv(e.getenv, absHome(e)))
 	if err != nil {
 		return pipeline.Options{}, err
 	}
@@ -358,7 +358,7 @@ func oneCycle(ctx context.Context, e *env, rf runFlags, fakeURL, candidates stri
 	co := cycle.Options{
 		Run: o,
 		Decide: cycle.DecideOptions{
-			Home: o.Home, Now: func() time.Time { return time.Now().UTC() }, CodeCommit: commit, CodeDirty: dirty,
+			Home: o.Home, Evidence: evstore.FromEnv(e.getenv, o.Home), Now: func() time.Time { return time.Now().UTC() }, CodeCommit: commit, CodeDirty: dirty,
 			RegistryContacts: publish.RegistryContactsFromEnv(e.getenv), MachineSharedHosts: cycle.SharedHostsFromConfig,
 		},
 		Report: cycle.Report{

@@ -11,7 +11,7 @@ import (
 
 	"github.com/attestari/attestari/internal/artifact"
 	"github.com/attestari/attestari/internal/checks"
-	"github.com/attestari/attestari/internal/evidence"
+	"github.com/attestari/attestari/internal/evstore"
 	"github.com/attestari/attestari/internal/policy"
 	"github.com/attestari/attestari/internal/publish"
 	"github.com/attestari/attestari/internal/registry"
@@ -21,8 +21,12 @@ import (
 // DecideOptions is what deciding a run takes besides its directory.
 type DecideOptions struct {
 	// Home is $ATTESTARI_HOME: its evidence/ is the store a run cites when
-	// the run carries none of its own (EvidenceRoot).
+	// the run carries none of its own (EvidenceRoot) and Evidence names none.
 	Home string
+	// Evidence names the evidence store (evstore.FromEnv:
+	// ATTESTARI_EVIDENCE_URL) a run carrying none of its own cites; zero
+	// means Home/evidence (OpenEvidence).
+	Evidence evstore.Config
 	// Now is the clock of decided_at and of the day-0 notices.
 	Now func() time.Time
 	// CodeCommit and CodeDirty identify the deciding code (stamps).
@@ -44,7 +48,7 @@ type DecideOptions struct {
 // context tags come from the run's run.json (rundir.DecideInputs), so two
 // machines decide the same run alike.
 func Decide(ctx context.Context, dir string, o DecideOptions) (*policy.Decisions, error) {
-	store, err := evidence.Open(EvidenceRoot(o.Home, dir))
+	store, err := OpenEvidence(ctx, o.Evidence, o.Home, dir)
 	if err != nil {
 		return nil, err
 	}

@@ -2,7 +2,13 @@
 // $ATTESTARI_HOME/evidence: every artifact and every structured upstream
 // response a finding may cite is stored at blobs/<sha256>, and the
 // analyzer's proposals are cached under proposals/ by (analyzer, prompt
-// SHA-256, evidence SHA-256).
+// SHA-256, evidence SHA-256). Run objects (a run's named files, for workers
+// that share the store) live under runs/<run id>/<name>.
+//
+// Backend is the interface the product stores through; *Store, the
+// directory of this file, is one implementation, and package
+// internal/evidence/s3store (an S3-compatible object store) the other.
+// Both keep the same layout and the same guarantees (Backend's comment).
 //
 // Every read re-hashes the bytes and refuses a blob whose hash does not match
 // its name (methodology §7: a finding cites a hash, so a blob that no longer

@@ -3,7 +3,6 @@ package evidence
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -78,11 +77,10 @@ func (s *Store) PutProposal(ctx context.Context, key ProposalKey, proposal []byt
 	if err != nil {
 		return "", fmt.Errorf("evidence: put proposal %s: %w", key.ID(), err)
 	}
-	rec, err := json.Marshal(proposalRecord{ProposalKey: key, ProposalSHA256: sha})
+	rec, err := EncodeProposalRecord(key, sha)
 	if err != nil {
 		return "", fmt.Errorf("evidence: put proposal %s: %w", key.ID(), err)
 	}
-	rec = append(rec, '\n')
 
 	stored := sha
 	replaceIfBad := func() (bool, error) {
@@ -142,17 +140,10 @@ func (s *Store) readProposalRecord(key ProposalKey) (proposalRecord, error) {
 	if err != nil {
 		return proposalRecord{}, err
 	}
-	var rec proposalRecord
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&rec); err != nil || len(bytes.TrimSpace(raw[dec.InputOffset():])) != 0 {
-		return proposalRecord{}, &CorruptBlobError{Path: p, Want: key.ID()}
+	sha, err := DecodeProposalRecord(p, key, raw)
+	if err != nil {
+		return proposalRecord{}, err
 	}
-	if rec.ProposalKey.Validate() != nil || ValidateHash(rec.ProposalSHA256) != nil {
-		return proposalRecord{}, &CorruptBlobError{Path: p, Want: key.ID()}
-	}
-	if got := rec.ProposalKey.ID(); got != key.ID() {
-		return proposalRecord{}, &CorruptBlobError{Path: p, Want: key.ID(), Got: got}
-	}
+	rec := proposalRecord{ProposalKey: key, ProposalSHA256: sha}
 	return rec, nil
 }

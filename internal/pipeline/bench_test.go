@@ -15,6 +15,7 @@ import (
 
 	"github.com/attestari/attestari/internal/artifact"
 	"github.com/attestari/attestari/internal/evidence"
+	"github.com/attestari/attestari/internal/s3test"
 )
 
 // Throughput of the offline part of a pass (issue 3 item 5): from a warm
@@ -128,7 +129,7 @@ func TestMain(m *testing.M) {
 	if os.Getenv(childModeEnv) != "" {
 		os.Exit(serveTestChild())
 	}
-	code := m.Run()
+	code := s3test.Main(m) // m.Run, then stop the S3 server evidence_s3_test.go started
 	if warmRoot != "" {
 		_ = os.RemoveAll(warmRoot)
 	}
