@@ -1,0 +1,115 @@
+package surface
+
+import (
+	"slices"
+	"testing"
+	"time"
+)
+
+// TestPyKindTable proves that comparing pyKinds is comparing kind names:
+// for every symbol id of every grammar, and the error symbol, f.pk(n) is k
+// exactly when f.kind(n) is pyKindNames[k], and pkOther exactly when the
+// kind is none of them. It also checks that every name is a kind of the
+// Python grammar and that no two pyKinds share a name, so a misspelt name
+// cannot make a pass silently match nothing.
+func TestPyKindTable(t *testing.T) {
+	gs := loadGrammars()
+	names := map[string]pyKind{}
+	for k := pkOther + 1; k < pkCount; k++ {
+		name := pyKindNames[k]
+		if name == "" {
+			t.Fatalf("pyKind %d has no name", k)
+		}
+		if prev, ok := names[name]; ok {
+			t.Fatalf("pyKinds %d and %d both name %q", prev, k, name)
+		}
+		names[name] = k
+		if !slices.Contains(gs[LangPython].kinds, name) {
+			t.Errorf("%q (pyKind %d) is no kind of the Python grammar", name, k)
+		}
+	}
+	for _, lang := range []string{LangPython, LangJS, LangTS, LangTSX} {
+		g := gs[lang]
+		syms := []uint16{65535}
+		for i := range g.kinds {
+			syms = append(syms, uint16(i))
+		}
+		multi := 0
+		for _, sym := range syms {
+			f := &file{parsed: &parsed{g: g, nodes: []flatNode{{sym: sym, parent: -1, first: -1, next: -1}}}}
+			got, kind := f.pk(0), f.kind(0)
+			want, ok := names[kind]
+			if !ok {
+				want = pkOther
+			}
+			if got != want {
+				t.Errorf("%s symbol %d (%q): pk %d, want %d", lang, sym, kind, got, want)
+			}
+			if got != pkOther && sym != 65535 && g.lang.IdForNodeKind(kind, g.named[sym]) != sym {
+				multi++ // one of several ids of this name: mapped by name all the same
+			}
+		}
+		if lang == LangPython && multi == 0 {
+			t.Errorf("the Python grammar gives no kind two ids: the by-name mapping's reason is gone, check the comment in pykinds.go")
+		}
+	}
+	if (&file{parsed: &parsed{g: gs[LangPython]}}).pk(none) != pkOther {
+		t.Errorf("no node is not pkOther")
+	}
+}
+
+// TestPyKindIndex checks, on every Python source of the golden cases, that
+// ofKind(k) is exactly the nodes whose kind is named pyKindNames[k], in
+// preorder, and that eachOfKinds over a set of kinds visits exactly the
+// nodes of those kinds in preorder, as a walk over the whole flat copy does.
+func TestPyKindIndex(t *testing.T) {
+	sets := [][]pyKind{
+		{pkCall},
+		{pkImportStatement, pkImportFromStatement},
+		{pkCall, pkAssignment, pkDecoratedDefinition, pkExpressionStatement, pkImportFromStatement, pkClassDefinition},
+		{pkAssignment, pkForStatement, pkForInClause, pkNamedExpression, pkAsPattern, pkFunctionDefinition, pkClassDefinition, pkLambda},
+		{pkOther, pkString},
+		{pkGlobalStatement, pkRelativeImport},
+		{},
+	}
+	n := 0
+	for name, src := range flattenSources(t) {
+		if languageOf(name) != LangPython {
+			continue
+		}
+		n++
+		p, err := parseFile(LangPython, src, time.Minute, 0)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		f := &file{path: name, lang: LangPython, src: src, parsed: p}
+		for k := pkOther; k < pkCount; k++ {
+			var want []nid
+			for i := range f.nodes {
+				if k != pkOther && f.kind(nid(i)) == pyKindNames[k] {
+					want = append(want, nid(i))
+				}
+			}
+			if got := f.ofKind(k); !slices.Equal(got, want) {
+				t.Fatalf("%s: ofKind(%q) = %v, want %v", name, pyKindNames[k], got, want)
+			}
+		}
+		for _, set := range sets {
+			var want, got []nid
+			for i := range f.nodes {
+				for _, k := range set {
+					if k != pkOther && f.kind(nid(i)) == pyKindNames[k] {
+						want = append(want, nid(i))
+					}
+				}
+			}
+			f.eachOfKinds(func(n nid) { got = append(got, n) }, set...)
+			if !slices.Equal(got, want) {
+				t.Fatalf("%s: eachOfKinds(%v) = %v, want %v", name, set, got, want)
+			}
+		}
+	}
+	if n < 10 {
+		t.Fatalf("only %d Python sources among the golden cases", n)
+	}
+}
