@@ -43,10 +43,10 @@ func pyScopeKind(k string) bool {
 
 // pyAttrName returns the last name of a callee: f, x.f.
 func (f *file) pyAttrName(n nid) string {
-	switch f.kind(n) {
-	case "identifier":
+	switch f.pk(n) {
+	case pkIdentifier:
 		return f.text(n)
-	case "attribute":
+	case pkAttribute:
 		return f.text(f.field(n, "attribute"))
 	}
 	return ""
@@ -55,61 +55,68 @@ func (f *file) pyAttrName(n nid) string {
 func buildPyFacts(f *file) *pyFacts {
 	fa := &pyFacts{calls: map[string][]nid{}, scopes: map[nid]map[string][]nid{}}
 	fa.module = strings.TrimSuffix(strings.TrimSuffix(f.path, ".py"), "/__init__")
-	for i := range f.nodes {
-		n := nid(i)
-		if k, ok := pyOutcomeSiteOf(f, n); ok {
-			fa.sites = append(fa.sites, siteRef{k, n})
+	// Only the kinds below are read, in preorder (sites keep the order of
+	// the file): the kind index gives them without a walk of every node.
+	f.eachOfKinds(func(n nid) {
+		k := f.pk(n)
+		var fn nid
+		var name string
+		if k == pkCall {
+			fn = f.field(n, "function")
+			name = f.pyAttrName(fn)
 		}
-		switch f.kind(n) {
-		case "decorated_definition":
+		if sk, ok := pyOutcomeSiteOf(f, n, fn, name); ok {
+			fa.sites = append(fa.sites, siteRef{sk, n})
+		}
+		switch k {
+		case pkDecoratedDefinition:
 			fa.sites = append(fa.sites, siteRef{pySiteDecorator, n})
-		case "call":
-			fn := f.field(n, "function")
-			name := f.pyAttrName(fn)
+		case pkCall:
 			if name != "" && !f.minified {
 				fa.calls[name] = append(fa.calls[name], n)
 			}
-			inDecorator := f.kind(f.parent(n)) == "decorator"
+			inDecorator := f.pk(f.parent(n)) == pkDecorator
+			fnAttr := f.pk(fn) == pkAttribute
 			switch {
-			case f.kind(fn) == "call" && pyCallFormKind(f.pyAttrName(f.field(fn, "function"))) != "" && f.kind(f.field(fn, "function")) == "attribute":
+			case f.pk(fn) == pkCall && pyCallFormKind(f.pyAttrName(f.field(fn, "function"))) != "" && f.pk(f.field(fn, "function")) == pkAttribute:
 				fa.sites = append(fa.sites, siteRef{pySiteCallForm, n})
-			case name == "tool" && f.kind(fn) == "attribute" && pyToolFnCandidate(f, n):
+			case name == "tool" && fnAttr && pyToolFnCandidate(f, n):
 				fa.sites = append(fa.sites, siteRef{pySiteToolFn, n})
-			case name == "add_tool" && f.kind(fn) == "attribute":
+			case name == "add_tool" && fnAttr:
 				fa.sites = append(fa.sites, siteRef{pySiteAddTool, n})
-			case name == "add_prompt" && f.kind(fn) == "attribute":
+			case name == "add_prompt" && fnAttr:
 				fa.sites = append(fa.sites, siteRef{pySiteAddPrompt, n})
-			case name == "add_resource" && f.kind(fn) == "attribute":
+			case name == "add_resource" && fnAttr:
 				fa.sites = append(fa.sites, siteRef{pySiteAddResource, n})
 			case name == "FastMCP" || name == "Server" || name == "MCPServer" || name == "McpServer" || name == "LowLevelServer":
 				fa.sites = append(fa.sites, siteRef{pySiteServer, n})
-			case name == "create_message" && f.kind(fn) == "attribute":
+			case name == "create_message" && fnAttr:
 				fa.sites = append(fa.sites, siteRef{siteSampling, n})
-			case (name == "elicit" || name == "elicit_input") && f.kind(fn) == "attribute":
+			case (name == "elicit" || name == "elicit_input") && fnAttr:
 				fa.sites = append(fa.sites, siteRef{siteElicitation, n})
-			case (name == "list_tools" || name == "call_tool") && f.kind(fn) == "attribute" && !inDecorator:
+			case (name == "list_tools" || name == "call_tool") && fnAttr && !inDecorator:
 				fa.notServer = append(fa.notServer, f.site(n, "consumes another server's tools: "+truncate(f.text(n), 80)))
 			case name == "ClientSession" || name == "stdio_client" || name == "sse_client" || name == "streamablehttp_client":
 				fa.notServer = append(fa.notServer, f.site(n, "uses an MCP client: "+name))
 			}
-		case "expression_statement":
+		case pkExpressionStatement:
 			// TOOLS: list[Tool] = [...]
-			if a := f.named(n); len(a) == 1 && f.kind(a[0]) == "assignment" {
+			if a := f.named(n); len(a) == 1 && f.pk(a[0]) == pkAssignment {
 				if t := f.field(a[0], "type"); t >= 0 && pyToolListType(f, t) {
 					fa.sites = append(fa.sites, siteRef{pySiteTypedList, a[0]})
 				}
 			}
-		case "import_from_statement":
+		case pkImportFromStatement:
 			mod := f.text(f.field(n, "module_name"))
 			if strings.HasPrefix(mod, "mcp.client") || mod == "fastmcp.client" {
 				fa.notServer = append(fa.notServer, f.site(n, "imports an MCP client: "+mod))
 			}
-		case "class_definition":
+		case pkClassDefinition:
 			for _, def := range pyAPIMethods(f, n) {
 				fa.notServer = append(fa.notServer, f.site(def, "defines the tool API: method "+f.text(f.field(def, "name"))))
 			}
 		}
-	}
+	}, pkCall, pkAssignment, pkDecoratedDefinition, pkExpressionStatement, pkImportFromStatement, pkClassDefinition)
 	return fa
 }
 
