@@ -32,6 +32,16 @@ const (
 
 func pyFunctionKind(k string) bool { return k == "function_definition" || k == "lambda" }
 
+// pyScopePK is pyScopeKind of a pyKind.
+func pyScopePK(k pyKind) bool {
+	switch k {
+	case pkModule, pkFunctionDefinition, pkLambda, pkListComprehension, pkSetComprehension,
+		pkDictionaryComprehension, pkGeneratorExpression:
+		return true
+	}
+	return false
+}
+
 func pyScopeKind(k string) bool {
 	switch k {
 	case "module", "function_definition", "lambda", "list_comprehension", "set_comprehension",

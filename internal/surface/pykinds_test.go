@@ -113,3 +113,14 @@ func TestPyKindIndex(t *testing.T) {
 		t.Fatalf("only %d Python sources among the golden cases", n)
 	}
 }
+
+// TestPyScopePK checks pyScopePK against pyScopeKind for every symbol of
+// the Python grammar: the same scopes by byte as by name.
+func TestPyScopePK(t *testing.T) {
+	g := loadGrammars()[LangPython]
+	for i, k := range g.kinds {
+		if got, want := pyScopePK(g.pk[i]), pyScopeKind(k); got != want {
+			t.Errorf("symbol %d (%q): pyScopePK %v, pyScopeKind %v", i, k, got, want)
+		}
+	}
+}
