@@ -1,5 +1,7 @@
 package surface
 
+import "slices"
+
 // Python node kinds as small integers, and an index of a file's nodes by
 // kind. The passes that look at every node of a Python file (the facts,
 // the capability scan, the package-wide lookups) used to compare each
@@ -224,4 +226,72 @@ func (f *file) eachOfKinds(fn func(n nid), kinds ...pyKind) {
 		fn(lists[best][0])
 		lists[best] = lists[best][1:]
 	}
+}
+
+// pyImport is one import statement n of file g.
+type pyImport struct {
+	g *file
+	n nid
+}
+
+// pyImporters indexes the package's import statements by the module files
+// they load: for every runnable Python file g (in x.files order) and every
+// import statement n of g (in preorder), n is listed under each file f for
+// which pyImportsModule(g, n, f) holds. pyModuleConditions used to find
+// them with a walk of every node of every file for each module it asked
+// about.
+type pyImporters struct {
+	of map[*file][]pyImport
+}
+
+// pyImportersOf lists the import statements that load module f, in the
+// order a walk of every runnable Python file of x.files meets them.
+func (x *extractor) pyImportersOf(f *file) []pyImport {
+	if x.pyImports == nil {
+		ix := &pyImporters{of: map[*file][]pyImport{}}
+		for _, g := range x.files {
+			if g.pyFacts == nil || !g.runnable() {
+				continue
+			}
+			g.eachOfKinds(func(n nid) {
+				for _, t := range x.pyImportTargets(g, n) {
+					ix.of[t] = append(ix.of[t], pyImport{g, n})
+				}
+			}, pkImportStatement, pkImportFromStatement)
+		}
+		x.pyImports = ix
+	}
+	return x.pyImports.of[f]
+}
+
+// pyImportTargets lists, without repeats, the files import statement n of
+// g loads: every f for which pyImportsModule(g, n, f) holds, by the same
+// resolutions.
+func (x *extractor) pyImportTargets(g *file, n nid) []*file {
+	var out []*file
+	add := func(t *file) {
+		if t != nil && !slices.Contains(out, t) {
+			out = append(out, t)
+		}
+	}
+	if g.pk(n) == pkImportFromStatement {
+		mod := g.text(g.field(n, "module_name"))
+		add(x.pyResolveModule(g, mod))
+		for _, c := range g.fieldAll(n, "name") {
+			name := c
+			if g.pk(c) == pkAliasedImport {
+				name = g.field(c, "name")
+			}
+			add(x.pyResolveModule(g, joinModule(mod, g.text(name))))
+		}
+		return out
+	}
+	for _, c := range g.fieldAll(n, "name") {
+		name := c
+		if g.pk(c) == pkAliasedImport {
+			name = g.field(c, "name")
+		}
+		add(x.pyResolveModule(g, g.text(name)))
+	}
+	return out
 }

@@ -1,9 +1,15 @@
 package surface
 
 import (
+	"context"
+	"path/filepath"
 	"slices"
 	"testing"
 	"time"
+
+	"golang.org/x/tools/txtar"
+
+	"github.com/attestari/attestari/internal/rundir"
 )
 
 // TestPyKindTable proves that comparing pyKinds is comparing kind names:
@@ -122,5 +128,97 @@ func TestPyScopePK(t *testing.T) {
 		if got, want := pyScopePK(g.pk[i]), pyScopeKind(k); got != want {
 			t.Errorf("symbol %d (%q): pyScopePK %v, pyScopeKind %v", i, k, got, want)
 		}
+	}
+}
+
+// refImportsModule is the reading pyModuleConditions made of each import
+// statement before the import index (pyImportTargets): whether import
+// statement n of g loads module f.
+func (x *extractor) refImportsModule(g *file, n nid, f *file) bool {
+	if g.kind(n) == "import_from_statement" {
+		mod := g.text(g.field(n, "module_name"))
+		if t := x.pyResolveModule(g, mod); t == f {
+			return true
+		}
+		for _, c := range g.fieldAll(n, "name") {
+			name := c
+			if g.kind(c) == "aliased_import" {
+				name = g.field(c, "name")
+			}
+			if t := x.pyResolveModule(g, joinModule(mod, g.text(name))); t == f {
+				return true
+			}
+		}
+		return false
+	}
+	for _, c := range g.fieldAll(n, "name") {
+		name := c
+		if g.kind(c) == "aliased_import" {
+			name = g.field(c, "name")
+		}
+		if t := x.pyResolveModule(g, g.text(name)); t == f {
+			return true
+		}
+	}
+	return false
+}
+
+
+// TestPyImporters checks the import index against the walk it replaced, on
+// every Python golden case: for every import statement n of every runnable
+// Python file g and every file f of the package, pyImportTargets(g, n)
+// holds f exactly when refImportsModule(g, n, f); and pyImportersOf(f) is
+// the list a walk of every node of every file made, in its order.
+func TestPyImporters(t *testing.T) {
+	paths, err := filepath.Glob(filepath.Join(goldenDir, "py_*.txtar"))
+	if err != nil || len(paths) == 0 {
+		t.Fatalf("no Python golden cases: %v", err)
+	}
+	loaded := 0
+	for _, p := range paths {
+		a, err := txtar.ParseFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := archiveFS(a)
+		members, err := ClassifyFS(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		opts := Options{}.withDefaults()
+		x := &extractor{ctx: context.Background(), opts: opts, start: opts.Now(), byPath: map[string]*file{},
+			unresolved: map[rundir.Unresolved]bool{}}
+		x.deadline = x.start.Add(opts.WallBudget)
+		x.s = newSurface(rundir.PackageRef{Registry: "pypi", Name: "golden", Version: "0"})
+		x.load(m, members)
+		for _, f := range x.files {
+			var want []pyImport
+			for _, g := range x.files {
+				if g.pyFacts == nil || !g.runnable() {
+					continue
+				}
+				for i := range g.nodes {
+					n := nid(i)
+					k := g.kind(n)
+					if k != "import_from_statement" && k != "import_statement" {
+						continue
+					}
+					targets := x.pyImportTargets(g, n)
+					if got, ref := slices.Contains(targets, f), x.refImportsModule(g, n, f); got != ref {
+						t.Fatalf("%s: %s line %d loads %s: index %v, walk %v", filepath.Base(p), g.path, g.lineOf(n), f.path, got, ref)
+					}
+					if x.refImportsModule(g, n, f) {
+						want = append(want, pyImport{g, n})
+						loaded++
+					}
+				}
+			}
+			if got := x.pyImportersOf(f); !slices.Equal(got, want) {
+				t.Fatalf("%s: importers of %s: %v, the walk gives %v", filepath.Base(p), f.path, got, want)
+			}
+		}
+	}
+	if loaded == 0 {
+		t.Fatalf("no golden case imports one of its own modules: the test checks nothing")
 	}
 }
