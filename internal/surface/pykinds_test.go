@@ -163,7 +163,6 @@ func (x *extractor) refImportsModule(g *file, n nid, f *file) bool {
 	return false
 }
 
-
 // TestPyImporters checks the import index against the walk it replaced, on
 // every Python golden case: for every import statement n of every runnable
 // Python file g and every file f of the package, pyImportTargets(g, n)
