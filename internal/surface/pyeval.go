@@ -32,6 +32,11 @@ const (
 
 func pyFunctionKind(k string) bool { return k == "function_definition" || k == "lambda" }
 
+// pyComprehensionPK is strings.HasSuffix(kind, "comprehension") of a pyKind.
+func pyComprehensionPK(k pyKind) bool {
+	return k == pkListComprehension || k == pkSetComprehension || k == pkDictionaryComprehension
+}
+
 // pyScopePK is pyScopeKind of a pyKind.
 func pyScopePK(k pyKind) bool {
 	switch k {
@@ -156,10 +161,10 @@ func (fa *pyFacts) scopeDecls(f *file, s nid) map[string][]nid {
 		for len(stack) > 0 {
 			t := stack[len(stack)-1]
 			stack = stack[:len(stack)-1]
-			switch f.kind(t) {
-			case "identifier":
+			switch f.pk(t) {
+			case pkIdentifier:
 				add(f.text(t), d)
-			case "pattern_list", "tuple_pattern", "list_pattern", "tuple", "list":
+			case pkPatternList, pkTuplePattern, pkListPattern, pkTuple, pkList:
 				ch := f.named(t)
 				for i := len(ch) - 1; i >= 0; i-- {
 					stack = append(stack, ch[i])
@@ -168,7 +173,7 @@ func (fa *pyFacts) scopeDecls(f *file, s nid) map[string][]nid {
 		}
 	}
 	root := s
-	if k := f.kind(s); k == "function_definition" || k == "lambda" {
+	if k := f.pk(s); k == pkFunctionDefinition || k == pkLambda {
 		params := f.field(s, "parameters")
 		for _, p := range f.named(params) {
 			name := pyParamName(f, p)
@@ -178,9 +183,9 @@ func (fa *pyFacts) scopeDecls(f *file, s nid) map[string][]nid {
 		}
 		root = f.field(s, "body")
 	}
-	if k := f.kind(s); strings.HasSuffix(k, "comprehension") || k == "generator_expression" {
+	if k := f.pk(s); pyComprehensionPK(k) || k == pkGeneratorExpression {
 		for _, c := range f.named(s) {
-			if f.kind(c) == "for_in_clause" {
+			if f.pk(c) == pkForInClause {
 				bindTarget(f.field(c, "left"), c)
 			}
 		}
@@ -188,41 +193,42 @@ func (fa *pyFacts) scopeDecls(f *file, s nid) map[string][]nid {
 		return m
 	}
 	f.walk(root, func(n nid) bool {
-		if n != root && (pyFunctionKind(f.kind(n)) || f.kind(n) == "class_definition" || strings.HasSuffix(f.kind(n), "comprehension") || f.kind(n) == "generator_expression") {
-			if k := f.kind(n); k == "function_definition" || k == "class_definition" {
+		k := f.pk(n)
+		if n != root && (k == pkFunctionDefinition || k == pkLambda || k == pkClassDefinition || pyComprehensionPK(k) || k == pkGeneratorExpression) {
+			if k == pkFunctionDefinition || k == pkClassDefinition {
 				add(f.text(f.field(n, "name")), n)
 			}
 			return false
 		}
-		switch f.kind(n) {
-		case "assignment":
+		switch k {
+		case pkAssignment:
 			bindTarget(f.field(n, "left"), n)
-		case "augmented_assignment":
+		case pkAugmentedAssignment:
 			bindTarget(f.field(n, "left"), n)
-		case "for_statement":
+		case pkForStatement:
 			bindTarget(f.field(n, "left"), n)
-		case "import_statement", "import_from_statement":
+		case pkImportStatement, pkImportFromStatement:
 			for _, c := range f.fieldAll(n, "name") {
-				switch f.kind(c) {
-				case "dotted_name":
+				switch f.pk(c) {
+				case pkDottedName:
 					ids := f.named(c)
 					if len(ids) == 0 {
 						continue // a name the parser could only recover as empty
 					}
-					if f.kind(n) == "import_statement" {
+					if k == pkImportStatement {
 						add(f.text(ids[0]), c)
 					} else {
 						add(f.text(ids[len(ids)-1]), c)
 					}
-				case "aliased_import":
+				case pkAliasedImport:
 					add(f.text(f.field(c, "alias")), c)
 				}
 			}
-		case "with_item", "as_pattern":
+		case pkWithItem, pkAsPattern:
 			if a := f.field(n, "alias"); a >= 0 {
 				bindTarget(a, n)
 			}
-		case "named_expression":
+		case pkNamedExpression:
 			bindTarget(f.field(n, "name"), n)
 		}
 		return true
@@ -232,16 +238,16 @@ func (fa *pyFacts) scopeDecls(f *file, s nid) map[string][]nid {
 }
 
 func pyParamName(f *file, p nid) string {
-	switch f.kind(p) {
-	case "identifier":
+	switch f.pk(p) {
+	case pkIdentifier:
 		return f.text(p)
-	case "typed_parameter":
+	case pkTypedParameter:
 		for _, c := range f.named(p) {
-			if f.kind(c) == "identifier" {
+			if f.pk(c) == pkIdentifier {
 				return f.text(c)
 			}
 		}
-	case "default_parameter", "typed_default_parameter":
+	case pkDefaultParameter, pkTypedDefaultParameter:
 		return f.text(f.field(p, "name"))
 	}
 	return ""
@@ -251,8 +257,7 @@ func pyParamName(f *file, p nid) string {
 func (x *extractor) pyLookup(f *file, n nid, name string) (nid, nid, bool) {
 	fa := f.pyFacts
 	for a := f.parent(n); a >= 0; a = f.parent(a) {
-		k := f.kind(a)
-		if !pyScopeKind(k) {
+		if !pyScopePK(f.pk(a)) {
 			continue
 		}
 		ds, ok := fa.scopeDecls(f, a)[name]
@@ -261,7 +266,7 @@ func (x *extractor) pyLookup(f *file, n nid, name string) (nid, nid, bool) {
 		}
 		// A loop variable used inside its loop is that loop's element.
 		for i := len(ds) - 1; i >= 0; i-- {
-			if f.kind(ds[i]) == "for_statement" && f.contains(f.field(ds[i], "body"), n) {
+			if f.pk(ds[i]) == pkForStatement && f.contains(f.field(ds[i], "body"), n) {
 				return ds[i], a, true
 			}
 		}

@@ -60,6 +60,10 @@ const (
 	pkListSplatPattern
 	pkAsPattern
 	pkParenthesizedExpression
+	pkWithItem
+	pkTypedParameter
+	pkDefaultParameter
+	pkTypedDefaultParameter
 	pkCount
 )
 
@@ -103,6 +107,10 @@ var pyKindNames = [pkCount]string{
 	pkListSplatPattern:        "list_splat_pattern",
 	pkAsPattern:               "as_pattern",
 	pkParenthesizedExpression: "parenthesized_expression",
+	pkWithItem:                "with_item",
+	pkTypedParameter:          "typed_parameter",
+	pkDefaultParameter:        "default_parameter",
+	pkTypedDefaultParameter:   "typed_default_parameter",
 }
 
 // pyKindTable maps every symbol id of a grammar (kinds, its id -> name

@@ -4,6 +4,7 @@ import (
 	"context"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -120,13 +121,17 @@ func TestPyKindIndex(t *testing.T) {
 	}
 }
 
-// TestPyScopePK checks pyScopePK against pyScopeKind for every symbol of
+// TestPyScopePK checks pyScopePK against pyScopeKind, and pyComprehensionPK
+// against the suffix test it replaces, for every symbol of
 // the Python grammar: the same scopes by byte as by name.
 func TestPyScopePK(t *testing.T) {
 	g := loadGrammars()[LangPython]
 	for i, k := range g.kinds {
 		if got, want := pyScopePK(g.pk[i]), pyScopeKind(k); got != want {
 			t.Errorf("symbol %d (%q): pyScopePK %v, pyScopeKind %v", i, k, got, want)
+		}
+		if got, want := pyComprehensionPK(g.pk[i]), strings.HasSuffix(k, "comprehension"); got != want {
+			t.Errorf("symbol %d (%q): pyComprehensionPK %v, suffix comprehension %v", i, k, got, want)
 		}
 	}
 }
