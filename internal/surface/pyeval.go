@@ -1074,6 +1074,23 @@ func joinModule(mod, name string) string {
 // pyResolveModule maps a (possibly relative) dotted module name to a file of
 // the artifact.
 func (x *extractor) pyResolveModule(from *file, mod string) *file {
+	// The answer depends on from only through its directory, and only for
+	// a relative name; the package's files do not change once loaded.
+	key := pyModuleKey{mod: mod}
+	if strings.HasPrefix(mod, ".") {
+		key.dir = path.Dir(from.path)
+	}
+	ix := x.pyPackage()
+	if f, ok := ix.modules[key]; ok {
+		return f
+	}
+	f := x.pyResolveModuleOnce(from, mod)
+	ix.modules[key] = f
+	return f
+}
+
+// pyResolveModuleOnce is pyResolveModule without its memo.
+func (x *extractor) pyResolveModuleOnce(from *file, mod string) *file {
 	dots := len(mod) - len(strings.TrimLeft(mod, "."))
 	rest := strings.ReplaceAll(strings.TrimLeft(mod, "."), ".", "/")
 	if dots > 0 {

@@ -242,34 +242,50 @@ type pyImport struct {
 	n nid
 }
 
-// pyImporters indexes the package's import statements by the module files
-// they load: for every runnable Python file g (in x.files order) and every
-// import statement n of g (in preorder), n is listed under each file f for
-// which pyImportsModule(g, n, f) holds. pyModuleConditions used to find
-// them with a walk of every node of every file for each module it asked
-// about.
-type pyImporters struct {
-	of map[*file][]pyImport
+// pyPackageIndex holds what the Python passes index once per package,
+// after every file is loaded (the package's files do not change after).
+type pyPackageIndex struct {
+	// importers lists the package's import statements by the module files
+	// they load: for every runnable Python file g (in x.files order) and
+	// every import statement n of g (in preorder), n is listed under each
+	// file f that it loads (refImportsModule in the tests is the reading it
+	// replaces). pyModuleConditions used to find them with a walk of every
+	// node of every file for each module it asked about. nil until first
+	// used.
+	importers map[*file][]pyImport
+	// modules memoizes pyResolveModule.
+	modules map[pyModuleKey]*file
+}
+
+// pyModuleKey is what pyResolveModule's answer depends on: the dotted name
+// and, for a relative one, the importing file's directory.
+type pyModuleKey struct{ dir, mod string }
+
+func (x *extractor) pyPackage() *pyPackageIndex {
+	if x.pyPkg == nil {
+		x.pyPkg = &pyPackageIndex{modules: map[pyModuleKey]*file{}}
+	}
+	return x.pyPkg
 }
 
 // pyImportersOf lists the import statements that load module f, in the
 // order a walk of every runnable Python file of x.files meets them.
 func (x *extractor) pyImportersOf(f *file) []pyImport {
-	if x.pyImports == nil {
-		ix := &pyImporters{of: map[*file][]pyImport{}}
+	ix := x.pyPackage()
+	if ix.importers == nil {
+		ix.importers = map[*file][]pyImport{}
 		for _, g := range x.files {
 			if g.pyFacts == nil || !g.runnable() {
 				continue
 			}
 			g.eachOfKinds(func(n nid) {
 				for _, t := range x.pyImportTargets(g, n) {
-					ix.of[t] = append(ix.of[t], pyImport{g, n})
+					ix.importers[t] = append(ix.importers[t], pyImport{g, n})
 				}
 			}, pkImportStatement, pkImportFromStatement)
 		}
-		x.pyImports = ix
 	}
-	return x.pyImports.of[f]
+	return ix.importers[f]
 }
 
 // pyImportTargets lists, without repeats, the files import statement n of

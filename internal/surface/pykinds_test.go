@@ -171,8 +171,9 @@ func (x *extractor) refImportsModule(g *file, n nid, f *file) bool {
 // TestPyImporters checks the import index against the walk it replaced, on
 // every Python golden case: for every import statement n of every runnable
 // Python file g and every file f of the package, pyImportTargets(g, n)
-// holds f exactly when refImportsModule(g, n, f); and pyImportersOf(f) is
-// the list a walk of every node of every file made, in its order.
+// holds f exactly when refImportsModule(g, n, f); pyImportersOf(f) is the
+// list a walk of every node of every file made, in its order; and the
+// memoized pyResolveModule answers as the resolution it memoizes.
 func TestPyImporters(t *testing.T) {
 	paths, err := filepath.Glob(filepath.Join(goldenDir, "py_*.txtar"))
 	if err != nil || len(paths) == 0 {
@@ -206,6 +207,13 @@ func TestPyImporters(t *testing.T) {
 					k := g.kind(n)
 					if k != "import_from_statement" && k != "import_statement" {
 						continue
+					}
+					for _, mod := range []string{g.text(g.field(n, "module_name")), "." + g.text(g.field(n, "module_name")), ".", ".."} {
+						// The memo against the resolution it saves, from
+						// every file: keys shared across files are hit.
+						if got, want := x.pyResolveModule(g, mod), x.pyResolveModuleOnce(g, mod); got != want {
+							t.Fatalf("%s: %s resolves %q to %v, unmemoized %v", filepath.Base(p), g.path, mod, got, want)
+						}
 					}
 					targets := x.pyImportTargets(g, n)
 					if got, ref := slices.Contains(targets, f), x.refImportsModule(g, n, f); got != ref {
