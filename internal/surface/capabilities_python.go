@@ -27,17 +27,28 @@ func scanPyCapabilities(f *file, acc *capAcc) {
 func (s *pyCapScan) scopeOf(n nid) nid {
 	f := s.f
 	for a := f.parent(n); a >= 0; a = f.parent(a) {
-		if k := f.kind(a); pyScopeKind(k) || k == "class_definition" {
+		if k := f.pk(a); pyScopePK(k) || k == pkClassDefinition {
 			return a
 		}
 	}
 	return 0
 }
 
+// interestingAt is interesting(f.text(n)), looked up without making the
+// string.
+func (s *pyCapScan) interestingAt(n nid) bool {
+	b := s.f.bytesOf(n)
+	if _, ok := s.globals[string(b)]; ok {
+		return true
+	}
+	_, ok := s.binds[string(b)]
+	return ok
+}
+
 // dottedText joins a dotted_name's identifiers without whitespace.
 func (s *pyCapScan) dottedText(n nid) string {
 	f := s.f
-	if f.kind(n) != "dotted_name" {
+	if f.pk(n) != pkDottedName {
 		return strings.Join(strings.Fields(f.text(n)), "")
 	}
 	var parts []string
@@ -51,66 +62,66 @@ func (s *pyCapScan) dottedText(n nid) string {
 // bindings of the names the inventory reads, which shadow them.
 func (s *pyCapScan) collect() {
 	f := s.f
-	for i := range f.nodes {
-		n := nid(i)
-		switch f.kind(n) {
-		case "import_statement":
+	// Each loop visits only the kinds it reads, in preorder (the first
+	// binding of a name in a scope wins), through the kind index.
+	f.eachOfKinds(func(n nid) {
+		switch f.pk(n) {
+		case pkImportStatement:
 			for _, c := range f.fieldAll(n, "name") {
-				switch f.kind(c) {
-				case "dotted_name":
+				switch f.pk(c) {
+				case pkDottedName:
 					ids := capNamed(f, c)
 					if len(ids) > 0 {
 						s.bind(f.text(ids[0]), s.scopeOf(n), f.text(ids[0]))
 					}
-				case "aliased_import":
+				case pkAliasedImport:
 					s.bind(f.text(f.field(c, "alias")), s.scopeOf(n), s.dottedText(f.field(c, "name")))
 				}
 			}
-		case "import_from_statement":
+		case pkImportFromStatement:
 			mn := f.field(n, "module_name")
 			mod := s.dottedText(mn)
-			if f.kind(mn) == "relative_import" {
+			if f.pk(mn) == pkRelativeImport {
 				mod = "." + mod // never an API name
 			}
 			for _, c := range f.fieldAll(n, "name") {
-				switch f.kind(c) {
-				case "dotted_name":
+				switch f.pk(c) {
+				case pkDottedName:
 					name := s.dottedText(c)
 					s.bind(name, s.scopeOf(n), mod+"."+name)
-				case "aliased_import":
+				case pkAliasedImport:
 					s.bind(f.text(f.field(c, "alias")), s.scopeOf(n), mod+"."+s.dottedText(f.field(c, "name")))
 				}
 			}
 		}
-	}
+	}, pkImportStatement, pkImportFromStatement)
 	var target func(t, scope nid)
 	target = func(t, scope nid) {
-		switch f.kind(t) {
-		case "identifier":
-			if name := f.text(t); s.interesting(name) {
-				s.bind(name, scope, "")
+		switch f.pk(t) {
+		case pkIdentifier:
+			if s.interestingAt(t) {
+				s.bind(f.text(t), scope, "")
 			}
-		case "pattern_list", "tuple_pattern", "list_pattern", "tuple", "list", "list_splat_pattern":
+		case pkPatternList, pkTuplePattern, pkListPattern, pkTuple, pkList, pkListSplatPattern:
 			for _, c := range capNamed(f, t) {
 				target(c, scope)
 			}
 		}
 	}
-	for i := range f.nodes {
-		n := nid(i)
-		switch f.kind(n) {
-		case "assignment", "for_statement", "for_in_clause":
+	f.eachOfKinds(func(n nid) {
+		switch f.pk(n) {
+		case pkAssignment, pkForStatement, pkForInClause:
 			target(f.field(n, "left"), s.scopeOf(n))
-		case "named_expression":
+		case pkNamedExpression:
 			target(f.field(n, "name"), s.scopeOf(n))
-		case "as_pattern":
+		case pkAsPattern:
 			if a := f.field(n, "alias"); a >= 0 {
 				for _, c := range capNamed(f, a) {
 					target(c, s.scopeOf(n))
 				}
 			}
-		case "function_definition", "class_definition":
-			if nm := f.field(n, "name"); nm >= 0 && s.interesting(f.text(nm)) {
+		case pkFunctionDefinition, pkClassDefinition:
+			if nm := f.field(n, "name"); nm >= 0 && s.interestingAt(nm) {
 				s.bind(f.text(nm), s.scopeOf(n), "")
 			}
 			for _, p := range capNamed(f, f.field(n, "parameters")) {
@@ -118,30 +129,30 @@ func (s *pyCapScan) collect() {
 					s.bind(name, n, "")
 				}
 			}
-		case "lambda":
+		case pkLambda:
 			for _, p := range capNamed(f, f.field(n, "parameters")) {
 				if name := pyParamName(f, p); name != "" && s.interesting(name) {
 					s.bind(name, n, "")
 				}
 			}
 		}
-	}
+	}, pkAssignment, pkForStatement, pkForInClause, pkNamedExpression, pkAsPattern, pkFunctionDefinition, pkClassDefinition, pkLambda)
 }
 
 // resolve returns the dotted API name an expression names.
 func (s *pyCapScan) resolve(n nid) (string, bool) {
 	f := s.f
 	for depth := 0; depth < 32 && n >= 0; depth++ {
-		switch f.kind(n) {
-		case "identifier":
+		switch f.pk(n) {
+		case pkIdentifier:
 			return s.identRef(n)
-		case "attribute":
+		case pkAttribute:
 			base, ok := s.resolve(f.field(n, "object"))
 			if !ok {
 				return "", false
 			}
 			return base + "." + f.text(f.field(n, "attribute")), true
-		case "parenthesized_expression":
+		case pkParenthesizedExpression:
 			ch := capNamed(f, n)
 			if len(ch) != 1 {
 				return "", false
@@ -156,24 +167,27 @@ func (s *pyCapScan) resolve(n nid) (string, bool) {
 
 func (s *pyCapScan) scan() {
 	f := s.f
+	// Calls, attributes, identifiers and strings are most of a file's
+	// nodes: one loop over all of them comparing pyKinds costs less than
+	// merging the four lists of the kind index.
 	for i := range f.nodes {
 		n := nid(i)
-		switch f.kind(n) {
-		case "call":
+		switch f.pk(n) {
+		case pkCall:
 			s.call(n)
-		case "attribute":
+		case pkAttribute:
 			a := f.field(n, "attribute")
-			if f.end(a)-f.start(a) != len("environ") || f.text(a) != "environ" {
+			if f.end(a)-f.start(a) != len("environ") || string(f.bytesOf(a)) != "environ" {
 				continue
 			}
 			if ref, ok := s.resolve(n); ok && ref == "os.environ" {
 				s.envObject(n)
 			}
-		case "identifier":
+		case pkIdentifier:
 			if s.namesEnv(n) && s.readPosition(n) {
 				s.envObject(n)
 			}
-		case "string":
+		case pkString:
 			s.credentialString(n)
 		}
 	}
@@ -184,12 +198,12 @@ func (s *pyCapScan) scan() {
 func (s *pyCapScan) readPosition(n nid) bool {
 	f := s.f
 	p := f.parent(n)
-	switch f.kind(p) {
-	case "dotted_name", "aliased_import", "import_from_statement", "import_statement":
+	switch f.pk(p) {
+	case pkDottedName, pkAliasedImport, pkImportFromStatement, pkImportStatement:
 		return false
-	case "attribute":
+	case pkAttribute:
 		return f.field(p, "attribute") != n
-	case "keyword_argument":
+	case pkKeywordArgument:
 		return f.field(p, "name") != n
 	}
 	return true
@@ -743,11 +757,11 @@ func (s *pyCapScan) credentialString(n nid) {
 		return
 	}
 	p := f.parent(n)
-	if f.kind(p) == "expression_statement" && len(capNamed(f, p)) == 1 {
+	if f.pk(p) == pkExpressionStatement && len(capNamed(f, p)) == 1 {
 		return // a docstring or a bare string statement
 	}
-	if f.kind(p) == "concatenated_string" {
-		if gp := f.parent(p); f.kind(gp) == "expression_statement" {
+	if f.pk(p) == pkConcatenatedString {
+		if gp := f.parent(p); f.pk(gp) == pkExpressionStatement {
 			return
 		}
 	}

@@ -92,6 +92,7 @@ type extractor struct {
 	pyScripts  pyScripts
 	pyModConds map[*file]*pyModuleCond
 	pyAttrSet  map[string]bool
+	pyPkg      *pyPackageIndex // package-wide Python indexes (pykinds.go), on first use
 	// getPrompt lists the package's prompts/get handlers, found once
 	// (getPromptDone); decidedReturns > 0 while one runs: a call's result
 	// is then read from its reachable returns (jspromptget.go).

@@ -25,6 +25,7 @@ type file struct {
 	lineStarts []int
 	facts      *facts
 	pyFacts    *pyFacts
+	pyKinds    *pyKindIndex // built on first use (pykinds.go)
 }
 
 func (f *file) kind(n nid) string {

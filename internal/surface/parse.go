@@ -212,6 +212,7 @@ type grammar struct {
 	fields []string // field id -> field name
 	keep   []byte   // symbol id -> 1 when the flat copy keeps nodes of that kind
 	named  []bool   // symbol id -> named node kind
+	pk     []pyKind // symbol id -> the Python passes' kind (pykinds.go)
 	pool   sync.Pool
 	// loadErr is set when the grammar's ABI does not fit the runtime.
 	loadErr error
@@ -239,6 +240,7 @@ func newGrammar(name string, ptr unsafe.Pointer) *grammar {
 			g.keep[i] = 1
 		}
 	}
+	g.pk = pyKindTable(g.kinds)
 	nf := int(g.lang.FieldCount())
 	g.fields = make([]string, nf+1)
 	for i := 1; i <= nf; i++ {

@@ -894,13 +894,12 @@ func (x *extractor) pyAttrAssigned(name string) bool {
 			if g.pyFacts == nil || !g.runnable() {
 				continue
 			}
-			for i := range g.nodes {
-				n := nid(i)
-				if k := g.kind(n); k != "assignment" && k != "augmented_assignment" {
-					continue
-				}
-				if l := g.field(n, "left"); g.kind(l) == "attribute" {
-					x.pyAttrSet[g.text(g.field(l, "attribute"))] = true
+			// A set: the order of the two kinds does not matter.
+			for _, k := range [...]pyKind{pkAssignment, pkAugmentedAssignment} {
+				for _, n := range g.ofKind(k) {
+					if l := g.field(n, "left"); g.pk(l) == pkAttribute {
+						x.pyAttrSet[g.text(g.field(l, "attribute"))] = true
+					}
 				}
 			}
 		}
@@ -916,11 +915,8 @@ func (x *extractor) pyGlobalIn(f *file, name string) bool {
 	g, ok := x.pyGlobals[f]
 	if !ok {
 		g = map[string]bool{}
-		for i := range f.nodes {
-			if f.kind(nid(i)) != "global_statement" {
-				continue
-			}
-			for _, c := range f.named(nid(i)) {
+		for _, n := range f.ofKind(pkGlobalStatement) {
+			for _, c := range f.named(n) {
 				g[f.text(c)] = true
 			}
 		}
@@ -1848,10 +1844,6 @@ func (x *extractor) pyModuleConditions(f *file) []rundir.Condition {
 			return nil
 		}
 	}
-	var imports []struct {
-		g *file
-		n nid
-	}
 	for _, g := range x.files {
 		if g.pyFacts == nil || !g.runnable() {
 			continue
@@ -1868,16 +1860,10 @@ func (x *extractor) pyModuleConditions(f *file) []rundir.Condition {
 				return nil
 			}
 		}
-		for i := range g.nodes {
-			n := nid(i)
-			if k := g.kind(n); (k == "import_from_statement" || k == "import_statement") && x.pyImportsModule(g, n, f) {
-				imports = append(imports, struct {
-					g *file
-					n nid
-				}{g, n})
-			}
-		}
 	}
+	// The import statements that load f, in the order of the files and
+	// then of each file: the package's import index, built once.
+	imports := x.pyImportersOf(f)
 	if len(imports) == 0 {
 		return nil
 	}
@@ -1903,36 +1889,6 @@ func (x *extractor) pyModuleConditions(f *file) []rundir.Condition {
 	c.conds = chosen
 	c.reads = uniqueReads(x.pyConf[mark:])
 	return c.conds
-}
-
-// pyImportsModule reports whether import statement n of g loads module f.
-func (x *extractor) pyImportsModule(g *file, n nid, f *file) bool {
-	if g.kind(n) == "import_from_statement" {
-		mod := g.text(g.field(n, "module_name"))
-		if t := x.pyResolveModule(g, mod); t == f {
-			return true
-		}
-		for _, c := range g.fieldAll(n, "name") {
-			name := c
-			if g.kind(c) == "aliased_import" {
-				name = g.field(c, "name")
-			}
-			if t := x.pyResolveModule(g, joinModule(mod, g.text(name))); t == f {
-				return true
-			}
-		}
-		return false
-	}
-	for _, c := range g.fieldAll(n, "name") {
-		name := c
-		if g.kind(c) == "aliased_import" {
-			name = g.field(c, "name")
-		}
-		if t := x.pyResolveModule(g, g.text(name)); t == f {
-			return true
-		}
-	}
-	return false
 }
 
 // pyCondName reads a name bound once, by `name = expr` in its scope or by an

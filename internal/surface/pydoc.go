@@ -31,21 +31,18 @@ func (x *extractor) pyDocMode() string {
 		if f.lang != LangPython || f.parsed == nil {
 			continue
 		}
-		for i := range f.nodes {
-			n := nid(i)
+		f.eachOfKinds(func(n nid) {
 			var mod string
-			switch f.kind(n) {
-			case "import_from_statement":
+			switch f.pk(n) {
+			case pkImportFromStatement:
 				mod = f.text(f.field(n, "module_name"))
-			case "import_statement":
+			case pkImportStatement:
 				for _, c := range f.named(n) {
 					if t := f.text(c); t == "fastmcp" || strings.HasPrefix(t, "fastmcp.") || strings.HasPrefix(t, "fastmcp ") {
 						standalone = true
 					}
 				}
-				continue
-			default:
-				continue
+				return
 			}
 			switch {
 			case mod == "fastmcp" || strings.HasPrefix(mod, "fastmcp."):
@@ -53,7 +50,7 @@ func (x *extractor) pyDocMode() string {
 			case mod == "mcp.server.fastmcp" || strings.HasPrefix(mod, "mcp.server.fastmcp."):
 				official = true
 			}
-		}
+		}, pkImportStatement, pkImportFromStatement)
 	}
 	x.pyDoc = pyDocCompiler
 	if standalone && !official {

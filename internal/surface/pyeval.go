@@ -32,6 +32,21 @@ const (
 
 func pyFunctionKind(k string) bool { return k == "function_definition" || k == "lambda" }
 
+// pyComprehensionPK is strings.HasSuffix(kind, "comprehension") of a pyKind.
+func pyComprehensionPK(k pyKind) bool {
+	return k == pkListComprehension || k == pkSetComprehension || k == pkDictionaryComprehension
+}
+
+// pyScopePK is pyScopeKind of a pyKind.
+func pyScopePK(k pyKind) bool {
+	switch k {
+	case pkModule, pkFunctionDefinition, pkLambda, pkListComprehension, pkSetComprehension,
+		pkDictionaryComprehension, pkGeneratorExpression:
+		return true
+	}
+	return false
+}
+
 func pyScopeKind(k string) bool {
 	switch k {
 	case "module", "function_definition", "lambda", "list_comprehension", "set_comprehension",
@@ -43,10 +58,10 @@ func pyScopeKind(k string) bool {
 
 // pyAttrName returns the last name of a callee: f, x.f.
 func (f *file) pyAttrName(n nid) string {
-	switch f.kind(n) {
-	case "identifier":
+	switch f.pk(n) {
+	case pkIdentifier:
 		return f.text(n)
-	case "attribute":
+	case pkAttribute:
 		return f.text(f.field(n, "attribute"))
 	}
 	return ""
@@ -55,61 +70,68 @@ func (f *file) pyAttrName(n nid) string {
 func buildPyFacts(f *file) *pyFacts {
 	fa := &pyFacts{calls: map[string][]nid{}, scopes: map[nid]map[string][]nid{}}
 	fa.module = strings.TrimSuffix(strings.TrimSuffix(f.path, ".py"), "/__init__")
-	for i := range f.nodes {
-		n := nid(i)
-		if k, ok := pyOutcomeSiteOf(f, n); ok {
-			fa.sites = append(fa.sites, siteRef{k, n})
+	// Only the kinds below are read, in preorder (sites keep the order of
+	// the file): the kind index gives them without a walk of every node.
+	f.eachOfKinds(func(n nid) {
+		k := f.pk(n)
+		var fn nid
+		var name string
+		if k == pkCall {
+			fn = f.field(n, "function")
+			name = f.pyAttrName(fn)
 		}
-		switch f.kind(n) {
-		case "decorated_definition":
+		if sk, ok := pyOutcomeSiteOf(f, n, fn, name); ok {
+			fa.sites = append(fa.sites, siteRef{sk, n})
+		}
+		switch k {
+		case pkDecoratedDefinition:
 			fa.sites = append(fa.sites, siteRef{pySiteDecorator, n})
-		case "call":
-			fn := f.field(n, "function")
-			name := f.pyAttrName(fn)
+		case pkCall:
 			if name != "" && !f.minified {
 				fa.calls[name] = append(fa.calls[name], n)
 			}
-			inDecorator := f.kind(f.parent(n)) == "decorator"
+			inDecorator := f.pk(f.parent(n)) == pkDecorator
+			fnAttr := f.pk(fn) == pkAttribute
 			switch {
-			case f.kind(fn) == "call" && pyCallFormKind(f.pyAttrName(f.field(fn, "function"))) != "" && f.kind(f.field(fn, "function")) == "attribute":
+			case f.pk(fn) == pkCall && pyCallFormKind(f.pyAttrName(f.field(fn, "function"))) != "" && f.pk(f.field(fn, "function")) == pkAttribute:
 				fa.sites = append(fa.sites, siteRef{pySiteCallForm, n})
-			case name == "tool" && f.kind(fn) == "attribute" && pyToolFnCandidate(f, n):
+			case name == "tool" && fnAttr && pyToolFnCandidate(f, n):
 				fa.sites = append(fa.sites, siteRef{pySiteToolFn, n})
-			case name == "add_tool" && f.kind(fn) == "attribute":
+			case name == "add_tool" && fnAttr:
 				fa.sites = append(fa.sites, siteRef{pySiteAddTool, n})
-			case name == "add_prompt" && f.kind(fn) == "attribute":
+			case name == "add_prompt" && fnAttr:
 				fa.sites = append(fa.sites, siteRef{pySiteAddPrompt, n})
-			case name == "add_resource" && f.kind(fn) == "attribute":
+			case name == "add_resource" && fnAttr:
 				fa.sites = append(fa.sites, siteRef{pySiteAddResource, n})
 			case name == "FastMCP" || name == "Server" || name == "MCPServer" || name == "McpServer" || name == "LowLevelServer":
 				fa.sites = append(fa.sites, siteRef{pySiteServer, n})
-			case name == "create_message" && f.kind(fn) == "attribute":
+			case name == "create_message" && fnAttr:
 				fa.sites = append(fa.sites, siteRef{siteSampling, n})
-			case (name == "elicit" || name == "elicit_input") && f.kind(fn) == "attribute":
+			case (name == "elicit" || name == "elicit_input") && fnAttr:
 				fa.sites = append(fa.sites, siteRef{siteElicitation, n})
-			case (name == "list_tools" || name == "call_tool") && f.kind(fn) == "attribute" && !inDecorator:
+			case (name == "list_tools" || name == "call_tool") && fnAttr && !inDecorator:
 				fa.notServer = append(fa.notServer, f.site(n, "consumes another server's tools: "+truncate(f.text(n), 80)))
 			case name == "ClientSession" || name == "stdio_client" || name == "sse_client" || name == "streamablehttp_client":
 				fa.notServer = append(fa.notServer, f.site(n, "uses an MCP client: "+name))
 			}
-		case "expression_statement":
+		case pkExpressionStatement:
 			// TOOLS: list[Tool] = [...]
-			if a := f.named(n); len(a) == 1 && f.kind(a[0]) == "assignment" {
+			if a := f.named(n); len(a) == 1 && f.pk(a[0]) == pkAssignment {
 				if t := f.field(a[0], "type"); t >= 0 && pyToolListType(f, t) {
 					fa.sites = append(fa.sites, siteRef{pySiteTypedList, a[0]})
 				}
 			}
-		case "import_from_statement":
+		case pkImportFromStatement:
 			mod := f.text(f.field(n, "module_name"))
 			if strings.HasPrefix(mod, "mcp.client") || mod == "fastmcp.client" {
 				fa.notServer = append(fa.notServer, f.site(n, "imports an MCP client: "+mod))
 			}
-		case "class_definition":
+		case pkClassDefinition:
 			for _, def := range pyAPIMethods(f, n) {
 				fa.notServer = append(fa.notServer, f.site(def, "defines the tool API: method "+f.text(f.field(def, "name"))))
 			}
 		}
-	}
+	}, pkCall, pkAssignment, pkDecoratedDefinition, pkExpressionStatement, pkImportFromStatement, pkClassDefinition)
 	return fa
 }
 
@@ -139,10 +161,10 @@ func (fa *pyFacts) scopeDecls(f *file, s nid) map[string][]nid {
 		for len(stack) > 0 {
 			t := stack[len(stack)-1]
 			stack = stack[:len(stack)-1]
-			switch f.kind(t) {
-			case "identifier":
+			switch f.pk(t) {
+			case pkIdentifier:
 				add(f.text(t), d)
-			case "pattern_list", "tuple_pattern", "list_pattern", "tuple", "list":
+			case pkPatternList, pkTuplePattern, pkListPattern, pkTuple, pkList:
 				ch := f.named(t)
 				for i := len(ch) - 1; i >= 0; i-- {
 					stack = append(stack, ch[i])
@@ -151,7 +173,7 @@ func (fa *pyFacts) scopeDecls(f *file, s nid) map[string][]nid {
 		}
 	}
 	root := s
-	if k := f.kind(s); k == "function_definition" || k == "lambda" {
+	if k := f.pk(s); k == pkFunctionDefinition || k == pkLambda {
 		params := f.field(s, "parameters")
 		for _, p := range f.named(params) {
 			name := pyParamName(f, p)
@@ -161,9 +183,9 @@ func (fa *pyFacts) scopeDecls(f *file, s nid) map[string][]nid {
 		}
 		root = f.field(s, "body")
 	}
-	if k := f.kind(s); strings.HasSuffix(k, "comprehension") || k == "generator_expression" {
+	if k := f.pk(s); pyComprehensionPK(k) || k == pkGeneratorExpression {
 		for _, c := range f.named(s) {
-			if f.kind(c) == "for_in_clause" {
+			if f.pk(c) == pkForInClause {
 				bindTarget(f.field(c, "left"), c)
 			}
 		}
@@ -171,41 +193,42 @@ func (fa *pyFacts) scopeDecls(f *file, s nid) map[string][]nid {
 		return m
 	}
 	f.walk(root, func(n nid) bool {
-		if n != root && (pyFunctionKind(f.kind(n)) || f.kind(n) == "class_definition" || strings.HasSuffix(f.kind(n), "comprehension") || f.kind(n) == "generator_expression") {
-			if k := f.kind(n); k == "function_definition" || k == "class_definition" {
+		k := f.pk(n)
+		if n != root && (k == pkFunctionDefinition || k == pkLambda || k == pkClassDefinition || pyComprehensionPK(k) || k == pkGeneratorExpression) {
+			if k == pkFunctionDefinition || k == pkClassDefinition {
 				add(f.text(f.field(n, "name")), n)
 			}
 			return false
 		}
-		switch f.kind(n) {
-		case "assignment":
+		switch k {
+		case pkAssignment:
 			bindTarget(f.field(n, "left"), n)
-		case "augmented_assignment":
+		case pkAugmentedAssignment:
 			bindTarget(f.field(n, "left"), n)
-		case "for_statement":
+		case pkForStatement:
 			bindTarget(f.field(n, "left"), n)
-		case "import_statement", "import_from_statement":
+		case pkImportStatement, pkImportFromStatement:
 			for _, c := range f.fieldAll(n, "name") {
-				switch f.kind(c) {
-				case "dotted_name":
+				switch f.pk(c) {
+				case pkDottedName:
 					ids := f.named(c)
 					if len(ids) == 0 {
 						continue // a name the parser could only recover as empty
 					}
-					if f.kind(n) == "import_statement" {
+					if k == pkImportStatement {
 						add(f.text(ids[0]), c)
 					} else {
 						add(f.text(ids[len(ids)-1]), c)
 					}
-				case "aliased_import":
+				case pkAliasedImport:
 					add(f.text(f.field(c, "alias")), c)
 				}
 			}
-		case "with_item", "as_pattern":
+		case pkWithItem, pkAsPattern:
 			if a := f.field(n, "alias"); a >= 0 {
 				bindTarget(a, n)
 			}
-		case "named_expression":
+		case pkNamedExpression:
 			bindTarget(f.field(n, "name"), n)
 		}
 		return true
@@ -215,16 +238,16 @@ func (fa *pyFacts) scopeDecls(f *file, s nid) map[string][]nid {
 }
 
 func pyParamName(f *file, p nid) string {
-	switch f.kind(p) {
-	case "identifier":
+	switch f.pk(p) {
+	case pkIdentifier:
 		return f.text(p)
-	case "typed_parameter":
+	case pkTypedParameter:
 		for _, c := range f.named(p) {
-			if f.kind(c) == "identifier" {
+			if f.pk(c) == pkIdentifier {
 				return f.text(c)
 			}
 		}
-	case "default_parameter", "typed_default_parameter":
+	case pkDefaultParameter, pkTypedDefaultParameter:
 		return f.text(f.field(p, "name"))
 	}
 	return ""
@@ -234,8 +257,7 @@ func pyParamName(f *file, p nid) string {
 func (x *extractor) pyLookup(f *file, n nid, name string) (nid, nid, bool) {
 	fa := f.pyFacts
 	for a := f.parent(n); a >= 0; a = f.parent(a) {
-		k := f.kind(a)
-		if !pyScopeKind(k) {
+		if !pyScopePK(f.pk(a)) {
 			continue
 		}
 		ds, ok := fa.scopeDecls(f, a)[name]
@@ -244,7 +266,7 @@ func (x *extractor) pyLookup(f *file, n nid, name string) (nid, nid, bool) {
 		}
 		// A loop variable used inside its loop is that loop's element.
 		for i := len(ds) - 1; i >= 0; i-- {
-			if f.kind(ds[i]) == "for_statement" && f.contains(f.field(ds[i], "body"), n) {
+			if f.pk(ds[i]) == pkForStatement && f.contains(f.field(ds[i], "body"), n) {
 				return ds[i], a, true
 			}
 		}
@@ -1052,6 +1074,23 @@ func joinModule(mod, name string) string {
 // pyResolveModule maps a (possibly relative) dotted module name to a file of
 // the artifact.
 func (x *extractor) pyResolveModule(from *file, mod string) *file {
+	// The answer depends on from only through its directory, and only for
+	// a relative name; the package's files do not change once loaded.
+	key := pyModuleKey{mod: mod}
+	if strings.HasPrefix(mod, ".") {
+		key.dir = path.Dir(from.path)
+	}
+	ix := x.pyPackage()
+	if f, ok := ix.modules[key]; ok {
+		return f
+	}
+	f := x.pyResolveModuleOnce(from, mod)
+	ix.modules[key] = f
+	return f
+}
+
+// pyResolveModuleOnce is pyResolveModule without its memo.
+func (x *extractor) pyResolveModuleOnce(from *file, mod string) *file {
 	dots := len(mod) - len(strings.TrimLeft(mod, "."))
 	rest := strings.ReplaceAll(strings.TrimLeft(mod, "."), ".", "/")
 	if dots > 0 {

@@ -41,14 +41,15 @@ var (
 )
 
 // pyOutcomeSiteOf reports whether node n of a Python file is one of this
-// file's sites (called for every node by buildPyFacts).
-func pyOutcomeSiteOf(f *file, n nid) (siteKind, bool) {
-	switch f.kind(n) {
-	case "call":
-		fn := f.field(n, "function")
-		if f.kind(fn) == "call" {
+// file's sites (called by buildPyFacts for every call and assignment, the
+// only kinds that can be one). For a call, fn is its callee and name the
+// callee's last name (f.pyAttrName(fn)), which buildPyFacts has read.
+func pyOutcomeSiteOf(f *file, n, fn nid, name string) (siteKind, bool) {
+	switch f.pk(n) {
+	case pkCall:
+		if f.pk(fn) == pkCall {
 			inner := f.field(fn, "function")
-			if f.kind(inner) == "attribute" {
+			if f.pk(inner) == pkAttribute {
 				switch f.pyAttrName(inner) {
 				case "prompt":
 					return pySitePromptCallForm, true
@@ -58,19 +59,18 @@ func pyOutcomeSiteOf(f *file, n nid) (siteKind, bool) {
 			}
 			return 0, false
 		}
-		name := f.pyAttrName(fn)
-		if pyGeneratedToolSources[name] && (name != "from_openapi" && name != "from_fastapi" || f.kind(fn) == "attribute") {
+		if pyGeneratedToolSources[name] && (name != "from_openapi" && name != "from_fastapi" || f.pk(fn) == pkAttribute) {
 			return pySiteGeneratedTools, true
 		}
 		switch name {
 		case "append", "extend", "insert", "update", "setdefault", "__setitem__", "add":
-			if f.kind(fn) == "attribute" && pyPrivateTable(f, f.field(fn, "object")) {
+			if f.pk(fn) == pkAttribute && pyPrivateTable(f, f.field(fn, "object")) {
 				return pySitePrivateTable, true
 			}
 		}
-	case "assignment":
+	case pkAssignment:
 		l := f.field(n, "left")
-		if f.kind(l) == "subscript" {
+		if f.pk(l) == pkSubscript {
 			l = f.field(l, "value")
 		}
 		if pyPrivateTable(f, l) {
@@ -86,18 +86,18 @@ func pyOutcomeSiteOf(f *file, n nid) (siteKind, bool) {
 // manager (mcp._tool_manager._tools). A class keeping its own _tools is the
 // package's own structure, read where a list handler returns it.
 func pyPrivateTable(f *file, n nid) bool {
-	if f.kind(n) != "attribute" || !pyPrivateTables[f.pyAttrName(n)] {
+	if f.pk(n) != pkAttribute || !pyPrivateTables[string(f.bytesOf(f.field(n, "attribute")))] {
 		return false
 	}
 	obj := f.field(n, "object")
-	if f.kind(obj) == "attribute" && pyPrivateManagers[f.pyAttrName(obj)] {
+	if f.pk(obj) == pkAttribute && pyPrivateManagers[string(f.bytesOf(f.field(obj, "attribute")))] {
 		return true
 	}
-	if f.kind(obj) == "identifier" {
-		t := f.text(obj)
-		return t != "self" && t != "cls"
+	if f.pk(obj) == pkIdentifier {
+		t := f.bytesOf(obj)
+		return string(t) != "self" && string(t) != "cls"
 	}
-	return f.kind(obj) == "attribute" || f.kind(obj) == "call"
+	return f.pk(obj) == pkAttribute || f.pk(obj) == pkCall
 }
 
 // pyOutcomeSite reads one site of this file.

@@ -51,26 +51,25 @@ func (x *extractor) pyAdditionsIndex(f *file) map[string][]nid {
 		x.pyReg.additions = map[*file]map[string][]nid{}
 	}
 	m := map[string][]nid{}
-	for i := range f.nodes {
-		n := nid(i)
-		switch f.kind(n) {
-		case "assignment":
+	f.eachOfKinds(func(n nid) {
+		switch f.pk(n) {
+		case pkAssignment:
 			l := f.field(n, "left")
-			if f.kind(l) == "subscript" {
+			if f.pk(l) == pkSubscript {
 				if k := pyAdditionKey(f, f.field(l, "value")); k != "" {
 					m[k] = append(m[k], n)
 				}
 			}
-		case "call":
+		case pkCall:
 			fn := f.field(n, "function")
-			if f.kind(fn) != "attribute" || !pyContainerMethods[f.text(f.field(fn, "attribute"))] {
-				continue
+			if f.pk(fn) != pkAttribute || !pyContainerMethods[string(f.bytesOf(f.field(fn, "attribute")))] {
+				return
 			}
 			if k := pyAdditionKey(f, f.field(fn, "object")); k != "" {
 				m[k] = append(m[k], n)
 			}
 		}
-	}
+	}, pkAssignment, pkCall)
 	x.pyReg.additions[f] = m
 	return m
 }
@@ -85,13 +84,9 @@ func (x *extractor) pyArgIdents(f *file) map[string][]nid {
 		x.pyReg.argIdents = map[*file]map[string][]nid{}
 	}
 	m := map[string][]nid{}
-	for i := range f.nodes {
-		n := nid(i)
-		if f.kind(n) != "identifier" {
-			continue
-		}
+	for _, n := range f.ofKind(pkIdentifier) {
 		p := f.parent(n)
-		if f.kind(p) == "argument_list" || (f.kind(p) == "keyword_argument" && f.field(p, "value") == n) {
+		if f.pk(p) == pkArgumentList || (f.pk(p) == pkKeywordArgument && f.field(p, "value") == n) {
 			m[f.text(n)] = append(m[f.text(n)], n)
 		}
 	}
@@ -103,15 +98,15 @@ func (x *extractor) pyArgIdents(f *file) map[string][]nid {
 // as o: NAME for a name, "self.NAME" for an attribute of self, ".NAME" for
 // an attribute of another name (a module's NAME).
 func pyAdditionKey(f *file, o nid) string {
-	switch f.kind(o) {
-	case "identifier":
+	switch f.pk(o) {
+	case pkIdentifier:
 		return f.text(o)
-	case "attribute":
+	case pkAttribute:
 		obj := f.field(o, "object")
-		if f.kind(obj) != "identifier" {
+		if f.pk(obj) != pkIdentifier {
 			return ""
 		}
-		if f.text(obj) == "self" {
+		if string(f.bytesOf(obj)) == "self" {
 			return "self." + f.text(f.field(o, "attribute"))
 		}
 		return "." + f.text(f.field(o, "attribute")) // module.NAME
