@@ -273,7 +273,7 @@ func (x *extractor) templateTextAs(f *file, n nid, e *env, enc string) val {
 			start = f.end(c)
 			continue
 		}
-		parts = append(parts, x.clientHole(holeText(f, c, expr, e), f, expr, e)) // jsclientargs.go
+		parts = append(parts, x.runtimeHole(x.clientHole(holeText(f, c, expr, e), f, expr, e), f, expr, e)) // jsclientargs.go, jsunread_runtime.go
 		start = f.end(c)
 	}
 	if end := f.end(n) - 1; end > start {
@@ -347,7 +347,7 @@ func (x *extractor) evalIdent(f *file, n nid, name string, e *env) val {
 		}
 		return unknown("name " + name + " is not declared in the file")
 	}
-	return x.keepClientName(x.bindingValue(f, b, e), f, name) // jsclientargs.go
+	return x.keepRuntimeName(x.keepClientName(x.bindingValue(f, b, e), f, name), f, name) // jsclientargs.go, jsunread_runtime.go
 }
 
 // binding is what a name at some node refers to.
@@ -617,6 +617,7 @@ func (x *extractor) destructure(f *file, pat, id nid, v val, e *env) val {
 		case 'p':
 			v, _ = x.getProp(v, s.prop, e)
 			v = x.keepClientProp(v, s.prop, "") // jsclientargs.go
+			v = x.keepRuntimeProp(v, s.prop)    // jsunread_runtime.go
 		case 'i':
 			els, ok := x.elements(v, e)
 			if !ok {
@@ -634,7 +635,7 @@ func (x *extractor) destructure(f *file, pat, id nid, v val, e *env) val {
 			if v.k == vUndefined {
 				v = x.eval(f, s.def, e)
 			}
-			v = notClient(v) // a default of the package may fill it (jsclientargs.go)
+			v = notRuntime(notClient(v)) // a default of the package may fill it (jsclientargs.go)
 		case 'r':
 			if v.k == vNeed {
 				return v
@@ -887,6 +888,7 @@ func (x *extractor) evalMember(f *file, n nid, e *env) val {
 	}
 	v, _ := x.getProp(obj, key, e)
 	v = x.keepClientProp(v, key, lastName(f, f.field(n, "object"))) // jsclientargs.go
+	v = x.keepRuntimeProp(v, key)                                   // jsunread_runtime.go
 	if v.k == vUndefined && obj.k == vInstance && f.kind(f.field(n, "object")) == "this" {
 		// A base class's method reading a member only its subclasses
 		// define: `this` is bound through the method's call sites

@@ -62,6 +62,9 @@ type val struct {
 	// client marks an unknown that is the client's own prompt argument,
 	// passed through unchanged (jsclientargs.go).
 	client bool
+	// rtdata marks an unknown that is the operator's data listed at run
+	// time (jsunread_runtime.go).
+	rtdata bool
 }
 
 func unknown(reason string) val { return val{k: vUnknown, reason: reason} }
@@ -150,6 +153,9 @@ type seg struct {
 	// client marks a hole filled by the client's own prompt argument
 	// (jsclientargs.go).
 	client bool
+	// rtdata marks a hole filled by the operator's data listed at run time
+	// (jsunread_runtime.go).
+	rtdata bool
 }
 
 // textv is a text value: the concatenation of its segments.
@@ -344,6 +350,9 @@ func describe(e *rundir.Entry, v val, present bool) {
 			}
 			if s.client {
 				h.FilledBy = vocab.HoleFilledByClientArgument
+			}
+			if s.rtdata {
+				h.FilledBy = vocab.HoleFilledByRuntimeData
 			}
 			e.Holes = append(e.Holes, h)
 			continue

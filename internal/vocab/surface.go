@@ -26,3 +26,9 @@ const (
 // whose substitution is the client's own prompt argument, passed through
 // unchanged (methodology §5.4, 2.3.7): recorded as the hole's filled_by.
 const HoleFilledByClientArgument = "client_argument"
+
+// HoleFilledByRuntimeData is what fills a hole of a resource entry listed at
+// run time whose substitution is the operator's own data, returned by an I/O
+// call made while the request is answered (methodology §5.3 and §5.4,
+// 2.3.8): recorded as the hole's filled_by.
+const HoleFilledByRuntimeData = "runtime_data"
