@@ -1031,6 +1031,9 @@ func (x *extractor) objectProp(f *file, obj nid, key string, e *env) (val, bool)
 			if len(inner) == 0 {
 				continue
 			}
+			if x.guardedSpreadLacks(f, inner[0], key, e) {
+				continue // ...(c && { ... }) without key (jsunread_spread.go)
+			}
 			sv := x.eval(f, inner[0], e)
 			p, found := x.getProp(sv, key, e)
 			if found {
