@@ -107,7 +107,7 @@ func (x *extractor) runtimeListing(method string, r val, c *collector) bool {
 	}
 	f, handler := r.f, x.listHandler.n
 	list := objectMember(f, r.n, "resources")
-	if list < 0 || !f.contains(handler, r.n) {
+	if list < 0 || !f.contains(handler, r.n) || !plainObject(f, r.n) {
 		return false
 	}
 	list = stripWrappers(f, list)
@@ -163,9 +163,11 @@ func (x *extractor) runtimeListing(method string, r val, c *collector) bool {
 	return true
 }
 
-// objectMember is the value node of the plain `key: value` member of the
-// object literal obj, or none.
+// objectMember is the value node of the last plain `key: value` (or
+// shorthand) member of the object literal obj, the one JavaScript keeps, or
+// none.
 func objectMember(f *file, obj nid, key string) nid {
+	found := none
 	for _, m := range f.named(obj) {
 		switch f.kind(m) {
 		case "pair":
@@ -179,15 +181,15 @@ func objectMember(f *file, obj nid, key string) nid {
 				name = s
 			}
 			if name == key && f.kind(k) != "computed_property_name" {
-				return f.field(m, "value")
+				found = f.field(m, "value")
 			}
 		case "shorthand_property_identifier":
 			if f.text(m) == key {
-				return m
+				found = m
 			}
 		}
 	}
-	return none
+	return found
 }
 
 // plainObject reports whether the object literal obj has only plain members:
