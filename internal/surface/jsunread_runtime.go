@@ -63,7 +63,7 @@ func notRuntime(v val) val {
 // runtimeHole marks the hole h of a template substitution expr as filled by
 // the operator's data when expr, read under e, is such data.
 func (x *extractor) runtimeHole(h val, f *file, expr nid, e *env) val {
-	if expr < 0 || h.k != vText || len(h.txt.segs) != 1 || !h.txt.segs[0].hole || h.txt.segs[0].client {
+	if x.runtimeText == 0 || expr < 0 || h.k != vText || len(h.txt.segs) != 1 || !h.txt.segs[0].hole || h.txt.segs[0].client {
 		return h
 	}
 	switch f.kind(expr) {
@@ -139,6 +139,8 @@ func (x *extractor) runtimeListing(method string, r val, c *collector) bool {
 		return false
 	}
 	el := runtimeData()
+	x.runtimeText++
+	defer func() { x.runtimeText-- }()
 	ret := x.call(fn, []thunk{{v: &el}}, nil, r.env)
 	if ret.k != vObject || ret.f == nil || ret.n < 0 || ret.f.kind(ret.n) != "object" || !plainObject(ret.f, ret.n) {
 		return false
