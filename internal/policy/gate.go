@@ -103,7 +103,7 @@ func Gradeability(results []rundir.Result, surface *rundir.Surface, findings []r
 	}
 	if !high {
 		for _, e := range entries {
-			if e.DescriptionState == vocab.StatePartial && !quoted(findings, pkg, e) && !holesFilledByClient(e) {
+			if e.DescriptionState == vocab.StatePartial && !quoted(findings, pkg, e) && !holesFilledByClient(e) && !holesFilledByRuntimeData(e) {
 				add(vocab.CodePartialDescription)
 				break
 			}

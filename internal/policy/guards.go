@@ -243,7 +243,7 @@ func gateBlocking(code string, s *rundir.Surface, results []rundir.Result, findi
 	case vocab.CodePartialDescription:
 		pkg := s.Package.Key()
 		for _, e := range s.AllEntries() {
-			if e.DescriptionState != vocab.StatePartial || quoted(findings, pkg, e) || holesFilledByClient(e) {
+			if e.DescriptionState != vocab.StatePartial || quoted(findings, pkg, e) || holesFilledByClient(e) || holesFilledByRuntimeData(e) {
 				continue
 			}
 			firstPlace(&r, e.File, e.Line)

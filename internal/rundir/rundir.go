@@ -143,8 +143,9 @@ type Hole struct {
 	// say: vocab.HoleFilledByClientArgument for the client's own prompt
 	// argument, vocab.HoleFilledByPackageAlternative for the mark where one
 	// of the package's alternatives begins (it holds no bytes: the
-	// alternative's text follows it). Empty: the hole's bytes are not known
-	// (methodology §5.4).
+	// alternative's text follows it), vocab.HoleFilledByRuntimeData for the
+	// operator's data a resource listing reads at run time. Empty: the hole's
+	// bytes are not known (methodology §5.4).
 	FilledBy string `json:"filled_by,omitempty"`
 }
 
@@ -179,6 +180,11 @@ type Entry struct {
 	// Conditions are the tests the registration is made under, each with
 	// whether it holds under the default configuration.
 	Conditions []Condition `json:"conditions,omitempty"`
+	// ListedAtRunTime: the entry stands for the resources a resources/list
+	// handler lists from the operator's own data when a client asks
+	// (methodology §5.3, 2.3.8); its name is that data, and its text is read
+	// from what the handler builds for each element.
+	ListedAtRunTime bool `json:"listed_at_run_time,omitempty"`
 }
 
 // ConfigRead is one configuration value a server reads, read as its default.

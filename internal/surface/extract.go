@@ -102,6 +102,11 @@ type extractor struct {
 	// clientArgText > 0 while the messages of a prompt whose arguments are
 	// the client's own are read (jsclientargs.go).
 	clientArgText int
+	// listHandler is the function of the request handler whose result is
+	// being read; runtimeText > 0 while the text of a listing of the
+	// operator's data is read (jsunread_runtime.go).
+	listHandler scopeRef
+	runtimeText int
 }
 
 // Extract reads the tool surface of one package from fsys, whose members are

@@ -40,6 +40,7 @@ type goldenEntry struct {
 	SchemaRaw   string          `json:"schema_raw,omitempty"`
 	Annotations map[string]bool `json:"annotations,omitempty"`
 	Unreachable bool            `json:"unreachable,omitempty"`
+	ListedAtRun bool            `json:"listed_at_run_time,omitempty"`
 	// Conditions and Configuration (pyconfig.go): "file:line when test: holds"
 	// and "source name=default file:line".
 	Conditions    []string `json:"conditions,omitempty"`
@@ -67,7 +68,7 @@ func project(s rundir.Surface) goldenSurface {
 	for _, e := range s.AllEntries() {
 		ge := goldenEntry{Kind: e.Kind, Name: e.Name, NameState: e.NameState, Parent: e.Parent, URI: e.URI,
 			State: e.DescriptionState, Raw: e.DescriptionRaw, Reason: e.UnreadableReason, SchemaKind: e.SchemaKind,
-			SchemaRaw: e.SchemaRaw, Annotations: e.Annotations, Unreachable: e.Unreachable}
+			SchemaRaw: e.SchemaRaw, Annotations: e.Annotations, Unreachable: e.Unreachable, ListedAtRun: e.ListedAtRunTime}
 		if e.Kind == KindParameterDescription || e.Kind == KindPromptText || e.Kind == KindInstructions {
 			ge.SchemaKind = ""
 		}

@@ -282,7 +282,7 @@ func (x *extractor) templateTextAs(f *file, n nid, e *env, enc string) val {
 			start = f.end(c)
 			continue
 		}
-		parts = append(parts, x.clientHole(holeText(f, c, expr, e), f, expr, e)) // jsclientargs.go
+		parts = append(parts, x.runtimeHole(x.clientHole(holeText(f, c, expr, e), f, expr, e), f, expr, e)) // jsclientargs.go, jsunread_runtime.go
 		start = f.end(c)
 	}
 	if end := f.end(n) - 1; end > start {
@@ -359,7 +359,7 @@ func (x *extractor) evalIdent(f *file, n nid, name string, e *env) val {
 		}
 		return unknown("name " + name + " is not declared in the file")
 	}
-	return x.keepClientName(x.bindingValue(f, b, e), f, name) // jsclientargs.go
+	return x.keepRuntimeName(x.keepClientName(x.bindingValue(f, b, e), f, name), f, name) // jsclientargs.go, jsunread_runtime.go
 }
 
 // binding is what a name at some node refers to.
@@ -629,6 +629,7 @@ func (x *extractor) destructure(f *file, pat, id nid, v val, e *env) val {
 		case 'p':
 			v, _ = x.getProp(v, s.prop, e)
 			v = x.keepClientProp(v, s.prop, "") // jsclientargs.go
+			v = x.keepRuntimeProp(v, s.prop)    // jsunread_runtime.go
 		case 'i':
 			els, ok := x.elements(v, e)
 			if !ok {
@@ -650,7 +651,7 @@ func (x *extractor) destructure(f *file, pat, id nid, v val, e *env) val {
 			if v.k == vUndefined {
 				v = x.eval(f, s.def, e)
 			}
-			v = notClient(v) // a default of the package may fill it (jsclientargs.go)
+			v = notRuntime(notClient(v)) // a default of the package may fill it (jsclientargs.go)
 		case 'r':
 			if v.k == vNeed {
 				return v
@@ -903,6 +904,7 @@ func (x *extractor) evalMember(f *file, n nid, e *env) val {
 	}
 	v, _ := x.getProp(obj, key, e)
 	v = x.keepClientProp(v, key, lastName(f, f.field(n, "object"))) // jsclientargs.go
+	v = x.keepRuntimeProp(v, key)                                   // jsunread_runtime.go
 	if v.k == vUndefined && obj.k == vInstance && f.kind(f.field(n, "object")) == "this" {
 		// A base class's method reading a member only its subclasses
 		// define: `this` is bound through the method's call sites
@@ -1044,6 +1046,9 @@ func (x *extractor) objectProp(f *file, obj nid, key string, e *env) (val, bool)
 			inner := f.named(c)
 			if len(inner) == 0 {
 				continue
+			}
+			if x.guardedSpreadLacks(f, inner[0], key, e) {
+				continue // ...(c && { ... }) without key (jsunread_spread.go)
 			}
 			sv := x.eval(f, inner[0], e)
 			p, found := x.getProp(sv, key, e)

@@ -692,6 +692,9 @@ func (x *extractor) requestHandlerSite(f *file, n nid, e *env, c *collector) {
 	if c.needs(ret) {
 		return
 	}
+	prev := x.listHandler
+	x.listHandler = scopeRef{h.f, h.n} // jsunread_runtime.go
+	defer func() { x.listHandler = prev }()
 	x.listResult(f, n, method, ret, e, c)
 }
 
@@ -740,6 +743,9 @@ func (x *extractor) listResult(f *file, at nid, method string, ret val, e *env, 
 		if !ok {
 			if len(els) == 1 && c.needs(els[0]) {
 				return
+			}
+			if x.runtimeListing(method, r, c) {
+				continue // the operator's data listed at run time (jsunread_runtime.go)
 			}
 			x.listFailed(c, method, list)
 			continue

@@ -66,6 +66,9 @@ type val struct {
 	// argument with the package's fallback, or one of the package's
 	// alternatives (jsfallback.go); only a prompt message's template reads it.
 	alt *textv
+	// rtdata marks an unknown that is the operator's data listed at run
+	// time (jsunread_runtime.go).
+	rtdata bool
 }
 
 func unknown(reason string) val { return val{k: vUnknown, reason: reason} }
@@ -157,6 +160,9 @@ type seg struct {
 	// alt marks a hole where one of the package's alternatives begins
 	// (jsfallback.go).
 	alt bool
+	// rtdata marks a hole filled by the operator's data listed at run time
+	// (jsunread_runtime.go).
+	rtdata bool
 }
 
 // textv is a text value: the concatenation of its segments.
@@ -353,6 +359,9 @@ func describe(e *rundir.Entry, v val, present bool) {
 				h.FilledBy = vocab.HoleFilledByClientArgument
 			} else if s.alt {
 				h.FilledBy = vocab.HoleFilledByPackageAlternative
+			}
+			if s.rtdata {
+				h.FilledBy = vocab.HoleFilledByRuntimeData
 			}
 			e.Holes = append(e.Holes, h)
 			continue

@@ -32,3 +32,9 @@ const HoleFilledByClientArgument = "client_argument"
 // it up to the next hole is one choice of a conditional, read and examined
 // in place, and an empty choice adds nothing (methodology §5.4, 2.3.8).
 const HoleFilledByPackageAlternative = "package_alternative"
+
+// HoleFilledByRuntimeData is what fills a hole of a resource entry listed at
+// run time whose substitution is the operator's own data, returned by an I/O
+// call made while the request is answered (methodology §5.3 and §5.4,
+// 2.3.8): recorded as the hole's filled_by.
+const HoleFilledByRuntimeData = "runtime_data"
