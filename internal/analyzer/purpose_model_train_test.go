@@ -468,3 +468,38 @@ func TestPurposeModelCurves(t *testing.T) {
 	}
 	curves("held-out (shipped configuration)", trainPurposeModel(ds, hs, trainSHA), hs)
 }
+
+// TestPurposeHeldOutIsSplit3: the Go rule reads source keys as
+// eval.SourceKey does, and splits the development material exactly as
+// split3.py did when it was run before the first training (288 poisoned and
+// 1,741 clean cases held out, 531 and 3,148 in the design part).
+func TestPurposeHeldOutIsSplit3(t *testing.T) {
+	for src, want := range map[string]string{
+		"npm:@scope/pkg@1.2.3": "npm:@scope/pkg",
+		"npm:pkg@0.1.0":        "npm:pkg",
+		"adapted from https://example.org/post-a (what it shows; text written for this corpus)": "https://example.org/post-a",
+		"see http://a.example/x), and https://b.example/y":                                      "http://a.example/x",
+		"  written for this corpus: a thing  ":                                                  "written for this corpus: a thing",
+	} {
+		if got := purposeSourceKey(src); got != want {
+			t.Errorf("%q: key %q, want %q", src, got, want)
+		}
+	}
+	cases, _ := loadTrainCases(t)
+	design, heldout := splitTrain(cases)
+	count := func(cs []trainCase) (p, c int) {
+		for _, x := range cs {
+			if x.Kind == "clean" {
+				c++
+			} else {
+				p++
+			}
+		}
+		return p, c
+	}
+	dp, dc := count(design)
+	hp, hc := count(heldout)
+	if dp != 531 || dc != 3148 || hp != 288 || hc != 1741 {
+		t.Fatalf("design %d poisoned %d clean, held out %d and %d; split3.py gave 531, 3148, 288, 1741", dp, dc, hp, hc)
+	}
+}

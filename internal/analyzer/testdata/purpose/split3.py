@@ -24,8 +24,8 @@ package name for runtime truth ("npm:<name>"), a citation's first URL, or
 else the whole source text. So a source is wholly on one side, poisoned
 cases and their clean twins together, and about a third of the sources are
 held out. The rule reads no case text. The same rule is
-analyzer.PurposeHeldOut3 (purpose_model_train.go); a test keeps the two
-equal on every case.
+purposeHeldOut3 in internal/analyzer/purpose_model_train_test.go;
+TestPurposeHeldOutIsSplit3 checks it gives this script's counts.
 
 Usage: split3.py TESTDATA_EVAL_DIR OUT_DIR  (writes OUT_DIR/design.jsonl and
 OUT_DIR/heldout.jsonl; every line goes to exactly one of them, unchanged).
