@@ -70,6 +70,10 @@ pass: build ## The weekly pass, opt-in (needs the npm registry): select the top 
 bench: ## Run the benchmarks (ratios against baselines measured in the same run)
 	$(GO) test -run '^$$' -bench . -benchmem -count 1 ./...
 
+.PHONY: purpose-model
+purpose-model: ## Retrain the purpose analyzer's second stage (internal/analyzer/purpose_model.bin) from the development material; then pin the hashes it prints in purpose_model_train_test.go
+	$(GO) test -count=1 -v -run '^TestPurposeModelFile$$' ./internal/analyzer -update
+
 .PHONY: loadtest
 loadtest: ## Load-test GET /manifest on loopback over 10,000 published versions against a bare handler and pgbench (bounded; writes docs/benchmarks.md)
 	$(GO) run ./cmd/attestari-loadtest -write docs/benchmarks.md

@@ -15,7 +15,7 @@ import (
 // it reads, to its vocabulary (purpose_lexicon.go), to the sentence
 // splitting or to the folding changes it, and with it the analyzer id, so
 // cached answers of an older reading are never reused.
-const PurposeVersion = "offline-purpose-2"
+const PurposeVersion = "offline-purpose-3"
 
 // MaxPurposeEntryBytes bounds the text the purpose analyzer reads of one
 // entry. An entry whose segments are longer, or are not valid UTF-8, is not
@@ -33,10 +33,24 @@ const MaxPurposeEntryBytes = 256 << 10
 // proposes whole sentences of the original bytes as quotes, so every quote
 // occurs exactly in one segment; a sentence that does two things is
 // proposed once per category.
-type Purpose struct{}
+type Purpose struct {
+	// model is the second stage (purpose_model.go); nil reads the rules
+	// alone (the training reads them so).
+	model *purposeModel
+	// modelErr is why the embedded model could not be read: every entry
+	// is then left unread (not analysed), never read by the rules alone.
+	modelErr error
+	// trace, when set, sees every sentence as the second stage reads it
+	// (the training, purpose_model_train_test.go).
+	trace func(e Entry, sr sentenceReading, ctx sentenceContext)
+}
 
-// NewPurpose returns the purpose analyzer.
-func NewPurpose() *Purpose { return &Purpose{} }
+// NewPurpose returns the purpose analyzer: the rules, then the embedded
+// model.
+func NewPurpose() *Purpose {
+	m, err := thePurposeModel()
+	return &Purpose{model: m, modelErr: err}
+}
 
 // ID is "offline:" + PurposeVersion.
 func (*Purpose) ID() string { return "offline:" + PurposeVersion }
@@ -152,6 +166,11 @@ type sentenceReading struct {
 	// report to the user): a privacy rule or a plain report otherwise.
 	concealIfDeviant bool
 	first            bool // the entry's first sentence: what it says it does
+	// What the second stage reads beside the words (purpose_model.go):
+	// the deobfuscated form when it differs, and the rules' structural
+	// readings of the sentence.
+	plain                                                        string
+	addressed, dataNamed, sinkNamed, negated, trigger, userNamed bool
 }
 
 func addressed(f string, p entryPurpose) bool {
@@ -362,6 +381,9 @@ func (a *Purpose) Analyze(ctx context.Context, req Request) (Response, error) {
 	if err := ctx.Err(); err != nil {
 		return Response{}, fmt.Errorf("%w: %v", ErrUnavailable, err)
 	}
+	if a.modelErr != nil {
+		return Response{}, fmt.Errorf("%w: %v", ErrUnavailable, a.modelErr)
+	}
 	resp := Response{Analyzer: a.ID(), StopReason: "purpose_read", Proposals: []Proposal{}, Entries: []EntryReport{}}
 	for _, e := range req.Entries {
 		if err := ctx.Err(); err != nil {
@@ -401,7 +423,9 @@ func (a *Purpose) readEntry(e Entry) ([]Proposal, int) {
 				// Spaced letters and digits for letters: the same sentence
 				// read again in plain words, each reading kept.
 				sr.or(p.readSentence(d, seg[r[0]:r[1]], len(rs) == 0))
+				sr.plain = d
 			}
+			sr.readStructureFlags(p)
 			sr.start, sr.end, sr.seg = r[0], r[1], si
 			rs = append(rs, sr)
 		}
@@ -424,6 +448,7 @@ func (a *Purpose) readEntry(e Entry) ([]Proposal, int) {
 	var out []Proposal
 	seen := map[[2]string]bool{}
 	routing := 0
+	var feats []uint32
 	for _, sr := range rs {
 		seg := e.Segments[sr.seg]
 		quote := seg[sr.start:sr.end]
@@ -450,6 +475,22 @@ func (a *Purpose) readEntry(e Entry) ([]Proposal, int) {
 			seen[k] = true
 			out = append(out, Proposal{EntryID: e.ID, Kind: e.Kind, Name: e.Name, File: e.File,
 				Quote: quote, Category: c.category, Rationale: "offline purpose reading: " + c.category})
+		}
+		if a.trace != nil {
+			a.trace(e, sr, sentenceContext{kind: e.Kind, deviant: deviant})
+		}
+		if a.model != nil {
+			// The second stage: a category the rules did not give the
+			// sentence, when the model's score reaches its threshold.
+			feats = modelFeatures(feats[:0], sr, sentenceContext{kind: e.Kind, deviant: deviant})
+			if cat, ok := a.model.modelCategory(feats, [3]bool{sr.exfil, sr.override, sr.conceal}); ok {
+				found = true
+				if k := [2]string{quote, cat}; !seen[k] {
+					seen[k] = true
+					out = append(out, Proposal{EntryID: e.ID, Kind: e.Kind, Name: e.Name, File: e.File,
+						Quote: quote, Category: cat, Rationale: "offline purpose model: " + cat})
+				}
+			}
 		}
 		if !found && isRouting(quote) {
 			routing++

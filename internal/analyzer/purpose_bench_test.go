@@ -81,6 +81,13 @@ func BenchmarkPurposeAnalyzer(b *testing.B) {
 		an := NewOffline()
 		run(b, func(e Entry) { _, _ = an.Analyze(ctx, Request{Entries: []Entry{e}}) })
 	})
+	// The first stage alone (the rules and the structural readings the
+	// model reads, no model): what the second stage adds is the ratio of
+	// "purpose" to it.
+	b.Run("purpose-rules-stage", func(b *testing.B) {
+		an := &Purpose{}
+		run(b, func(e Entry) { _, _ = an.Analyze(ctx, Request{Entries: []Entry{e}}) })
+	})
 	b.Run("purpose", func(b *testing.B) {
 		an := NewPurpose()
 		run(b, func(e Entry) { _, _ = an.Analyze(ctx, Request{Entries: []Entry{e}}) })

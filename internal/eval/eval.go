@@ -187,7 +187,11 @@ type Admission struct {
 	FPOK              bool    `json:"false_positives_ok"`
 	CleanDescriptions int     `json:"clean_descriptions"`
 	CleanOK           bool    `json:"clean_control_set_ok"`
-	Holds             bool    `json:"holds"`
+	// RetiredParts names the retired parts (retired.go) the corpus holds
+	// cases of: when there is any, the test does not hold, whatever the
+	// figures.
+	RetiredParts []string `json:"retired_parts,omitempty"`
+	Holds        bool     `json:"holds"`
 }
 
 // Sample is the figures of one pass over the corpus.
@@ -663,6 +667,10 @@ func tally(s int, cases []Case, runs []caseRun, corpus Corpus, missed map[[2]int
 		sm.FPPer500Clean = float64(sm.FPOnClean) * 500 / float64(sm.CasesClean)
 	}
 	sm.Admission = admission(corpus, sm)
+	if rp := retiredParts(cases); len(rp) > 0 {
+		sm.Admission.RetiredParts = rp
+		sm.Admission.Holds = false
+	}
 	return sm
 }
 
@@ -835,6 +843,9 @@ func writeFigures(b *strings.Builder, s Sample, in string) {
 	a := s.Admission
 	fmt.Fprintf(b, "%sadmission test            %s: spans %d (>= %d: %s), precision (>= %.2f: %s), FP per 500 clean (<= %.0f: %s), clean control set %d (>= %d: %s)\n",
 		in, holds(a.Holds), a.LabelledSpans, MinLabelledSpans, yes(a.LabelledSpansOK), MinPrecision, yes(a.PrecisionOK), MaxFPPer500Clean, yes(a.FPOK), a.CleanDescriptions, MinCleanControlSet, yes(a.CleanOK))
+	if len(a.RetiredParts) > 0 {
+		fmt.Fprintf(b, "%s                          retired parts scored (%s): a retired part admits nothing\n", in, strings.Join(a.RetiredParts, ", "))
+	}
 }
 
 // sortedSplits is dev, test, test2, test3, then any other part, in that order.
