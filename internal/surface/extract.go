@@ -101,6 +101,9 @@ type extractor struct {
 	// clientArgText > 0 while the messages of a prompt whose arguments are
 	// the client's own are read (jsclientargs.go).
 	clientArgText int
+	// neverReceiver caches, per configuration table, whether no `this`
+	// can be it (jsreach_this.go).
+	neverReceiver map[progKey]bool
 }
 
 // Extract reads the tool surface of one package from fsys, whose members are
