@@ -16,6 +16,14 @@ import (
 // configuration decides. The probe's environment is not the default
 // configuration (it sets dummy credentials), so this is how the two are
 // measured against each other, never a rule of the extractor.
+//
+// An entry marked unreachable (registered in a module the package's run
+// does not load, or in a function nothing it runs calls, methodology
+// §5.2) is compared as not listed, since 2.3.8: it is left out of the
+// attested manifest as an entry off by default is, so precision measures
+// the list the manifest attests. EvaluateStaleAndReach still counts every
+// such tool the running server lists (UnreachableListed, which must be
+// empty) and the extras the marks explain.
 func listedAsProbed(t Truth, es []rundir.Entry) []rundir.Entry {
 	set := map[string]bool{}
 	for k := range DummyEnv() {
@@ -26,6 +34,9 @@ func listedAsProbed(t Truth, es []rundir.Entry) []rundir.Entry {
 	}
 	out := make([]rundir.Entry, 0, len(es))
 	for _, e := range es {
+		if e.Unreachable {
+			continue
+		}
 		if !e.OffByDefault() || probeSetsConfig(t, set, e.Configuration) {
 			out = append(out, e)
 		}

@@ -43,3 +43,28 @@ func TestEvaluateOffByDefault(t *testing.T) {
 		t.Errorf("misses %v, want only the tool compared as off that the server lists", missing)
 	}
 }
+
+// TestEvaluateUnreachable: an entry marked unreachable is compared as not
+// listed, as the manifest leaves it out: an unreachable tool the running
+// server does not list is no extra, and one it lists is a recall miss.
+func TestEvaluateUnreachable(t *testing.T) {
+	ok := map[string]ListStatus{"tools/list": {Status: ListOK}}
+	truths := []Truth{{Name: "p", Version: "1", Started: true, Lists: ok, Tools: []ToolTruth{{Name: "on"}, {Name: "wrongly_marked"}}}}
+	surfaces := map[string]rundir.Surface{"p@1": {Outcome: "parsed", Tools: []rundir.Entry{
+		{Kind: "tool", Name: "on", DescriptionState: "readable"},
+		{Kind: "tool", Name: "library_export", DescriptionState: "readable", Unreachable: true},
+		{Kind: "tool", Name: "wrongly_marked", DescriptionState: "readable", Unreachable: true},
+	}}}
+	r := Evaluate(truths, surfaces)
+	c := r.Names["tool"]
+	if c.Truth != 2 || c.Found != 1 || c.Matched != 1 {
+		t.Fatalf("tool counts %+v, want truth 2, found 1, matched 1", c)
+	}
+	var missing []string
+	for _, m := range r.Misses {
+		missing = append(missing, m.Kind+" "+m.Name)
+	}
+	if len(missing) != 1 || missing[0] != MissMissingName+" wrongly_marked" {
+		t.Errorf("misses %v, want only the unreachable tool the server lists", missing)
+	}
+}

@@ -277,6 +277,9 @@ type Advertised struct {
 type Reach struct {
 	Unreachable  int    `json:"unreachable,omitempty"`
 	Undetermined []Site `json:"undetermined,omitempty"`
+	// Uncalled are the functions holding marked entries that nothing in
+	// the package can call, in a package run as its bin (since 2.3.8).
+	Uncalled []Site `json:"uncalled,omitempty"`
 }
 
 // Delegation records that a package's server lives in another package.

@@ -107,6 +107,9 @@ type extractor struct {
 	// operator's data is read (jsunread_runtime.go).
 	listHandler scopeRef
 	runtimeText int
+	// neverReceiver caches, per configuration table, whether no `this`
+	// can be it (jsreach_this.go).
+	neverReceiver map[progKey]bool
 }
 
 // Extract reads the tool surface of one package from fsys, whose members are

@@ -111,6 +111,9 @@ func project(s rundir.Surface) goldenSurface {
 		for _, u := range r.Undetermined {
 			g.Reach = append(g.Reach, "undetermined: "+u.File+":"+itoa(u.Line)+" "+u.Detail)
 		}
+		for _, u := range r.Uncalled {
+			g.Reach = append(g.Reach, "uncalled: "+u.File+":"+itoa(u.Line)+" "+u.Detail)
+		}
 	}
 	if s.DelegatesTo != nil {
 		g.DelegatesTo = s.DelegatesTo.Name + "@" + s.DelegatesTo.Specifier

@@ -662,7 +662,7 @@ func (x *extractor) jsCondProp(obj jcv, key string, depth int) jcv {
 	if x.constPropWritten(key) > x.jsFreshPropWrites(key, obj.f, obj.n) {
 		return jUnknown()
 	}
-	if name := boundName(f, obj.n); name != "" && x.constObjectWritten(name) {
+	if name := boundName(f, obj.n); name != "" && x.constObjectWrittenFor(f, obj.n, name) { // jsreach_this.go
 		return jUnknown()
 	}
 	at := none

@@ -621,7 +621,11 @@ func (x *extractor) constWritesOf(f *file) *constWrites {
 			} else {
 				// o[k] = v, this.o[k] = v: recorded under the object's
 				// last name (o[x][k] = v under o's, jsconst_loops.go).
-				w.objects[constWrittenName(f, obj)] = true // a constructor's this (jsctorwrites.go)
+				if writtenThroughThis(f, obj) {
+					w.objects[thisWriteName] = true // jsreach_this.go
+				} else {
+					w.objects[constWrittenName(f, obj)] = true // a constructor's this (jsctorwrites.go)
+				}
 			}
 		}
 	}
@@ -661,8 +665,15 @@ func (x *extractor) constWritesOf(f *file) *constWrites {
 			if ct := f.text(callee); ct == "Object.assign" || ct == "Object.defineProperty" || ct == "Object.defineProperties" ||
 				ct == "Reflect.set" || ct == "Reflect.defineProperty" {
 				if a := f.args(n); len(a) > 0 && f.kind(a[0]) != "object" {
-					// Object.assign({}, ...) writes a fresh object.
-					w.objects[constWrittenName(f, a[0])] = true
+					// Object.assign({}, ...) writes a fresh object, and so
+					// does Object.assign(new X(...), ...) (jsreach_this.go).
+					switch {
+					case freshObjectExpr(f, a[0]):
+					case writtenThroughThis(f, a[0]):
+						w.objects[thisWriteName] = true
+					default:
+						w.objects[constWrittenName(f, a[0])] = true
+					}
 				}
 			}
 		}
@@ -704,7 +715,7 @@ func (x *extractor) constObjectWritten(name string) bool {
 	for _, f := range x.files {
 		if f.facts != nil {
 			w := x.constWritesOf(f)
-			if w.objects[name] || w.objects[""] {
+			if w.objects[name] || w.objects[""] || w.objects[thisWriteName] {
 				return true
 			}
 		}

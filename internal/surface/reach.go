@@ -39,7 +39,8 @@ func (x *extractor) markReachability() {
 	// An entry point package.json names that is not a parsed member of the
 	// artifact leaves the closure unknown.
 	var undetermined []rundir.Site
-	for _, e := range x.pkg.entryPoints() {
+	roots, rootPaths, byBin := x.runRoots() // reach_calls.go
+	for _, e := range rootPaths {
 		f := x.resolvePath(pathJoinRoot(x.root, e), false)
 		if f != nil && f.parsed == nil && strings.HasSuffix(strings.ToLower(f.path), ".json") {
 			continue // `"./package.json": "./package.json"` exports data, not code
@@ -48,12 +49,12 @@ func (x *extractor) markReachability() {
 			undetermined = append(undetermined, rundir.Site{File: "package.json", Detail: "entry point " + e + " is not a parsed member of the artifact"})
 		}
 	}
-	if strings.Contains(string(x.pkg.Exports), "*") {
+	if !byBin && strings.Contains(string(x.pkg.Exports), "*") {
 		// A subpath pattern ("./tools/*": "./dist/tools/*.js") makes every
 		// module it matches an entry point.
 		undetermined = append(undetermined, rundir.Site{File: "package.json", Detail: "exports names modules by a pattern"})
 	}
-	reached := x.loadClosure()
+	reached := x.loadClosure(roots)
 	files := make([]*file, 0, len(reached))
 	for f := range reached {
 		files = append(files, f)
@@ -91,16 +92,26 @@ func (x *extractor) markReachability() {
 		}
 		return false
 	}
+	lists := []*[]rundir.Entry{&x.s.Tools, &x.s.Prompts, &x.s.PromptTexts, &x.s.Resources, &x.s.ResourceTemplates,
+		&x.s.Instructions, &x.s.ParameterDescriptions}
 	outsideAny := false
-	for _, list := range []*[]rundir.Entry{&x.s.Tools, &x.s.Prompts, &x.s.PromptTexts, &x.s.Resources, &x.s.ResourceTemplates,
-		&x.s.Instructions, &x.s.ParameterDescriptions} {
+	var inside []*rundir.Entry
+	for _, list := range lists {
 		for i := range *list {
 			if outside(&(*list)[i]) {
 				outsideAny = true
+			} else {
+				inside = append(inside, &(*list)[i])
 			}
 		}
 	}
-	if !outsideAny {
+	// A package run as its bin runs only what the bin calls: a function
+	// nothing in the package can call registers nothing (reach_calls.go).
+	var uncalled []uncalledFn
+	if byBin && len(inside) > 0 {
+		uncalled = x.uncalledFunctions(inside)
+	}
+	if !outsideAny && len(uncalled) == 0 {
 		// Every entry is in the closure (or there is none): nothing to say.
 		return
 	}
@@ -109,8 +120,7 @@ func (x *extractor) markReachability() {
 		return
 	}
 	n := 0
-	for _, list := range []*[]rundir.Entry{&x.s.Tools, &x.s.Prompts, &x.s.PromptTexts, &x.s.Resources, &x.s.ResourceTemplates,
-		&x.s.Instructions, &x.s.ParameterDescriptions} {
+	for _, list := range lists {
 		for i := range *list {
 			if outside(&(*list)[i]) {
 				(*list)[i].Unreachable = true
@@ -118,7 +128,11 @@ func (x *extractor) markReachability() {
 			}
 		}
 	}
-	x.s.Reach = &rundir.Reach{Unreachable: n}
+	m, sites := x.markUncalled(lists, uncalled)
+	if n+m == 0 {
+		return
+	}
+	x.s.Reach = &rundir.Reach{Unreachable: n + m, Uncalled: sites}
 }
 
 func pathJoinRoot(root, p string) string {
@@ -132,9 +146,9 @@ func pathJoinRoot(root, p string) string {
 // import closure of reachedFromEntries, with the calls of a function made by
 // createRequire() with a literal as edges too. Each member is visited once,
 // so a cycle of imports ends.
-func (x *extractor) loadClosure() map[*file]bool {
+func (x *extractor) loadClosure(roots []*file) map[*file]bool {
 	reached := map[*file]bool{}
-	queue := append([]*file(nil), x.entryFiles...)
+	queue := append([]*file(nil), roots...)
 	for len(queue) > 0 {
 		f := queue[0]
 		queue = queue[1:]
@@ -330,6 +344,13 @@ func reachDetail(r *rundir.Reach) string {
 			}
 		}
 		return "undetermined (" + strings.Join(parts, "; ") + ")"
+	}
+	if len(r.Uncalled) > 0 {
+		var parts []string
+		for _, s := range r.Uncalled {
+			parts = append(parts, fmt.Sprintf("%s:%d %s", s.File, s.Line, s.Detail))
+		}
+		return fmt.Sprintf("%d entries registered in modules no entry point loads or in functions nothing calls (%s)", r.Unreachable, strings.Join(parts, "; "))
 	}
 	return fmt.Sprintf("%d entries registered in modules no entry point loads", r.Unreachable)
 }

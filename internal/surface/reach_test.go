@@ -157,7 +157,8 @@ export function defineHandler(name, description) { server.tool(name, description
 func TestRenderStaleAndUnreachable(t *testing.T) {
 	for _, c := range []struct{ golden, want1, want2 string }{
 		{"js_advertised_stale.txtar", "retired_lookup (README.md, stale: occurs nowhere in the package's source)", "old_search (README.md)"},
-		{"js_reach.txtar", "dist/tools/d.js:2 (unreachable)", "reach       1 entries registered in modules no entry point loads"},
+		{"js_reach.txtar", "dist/tools/d.js:2 (unreachable)", "reach       4 entries registered in modules no entry point loads"},
+		{"js_reach_uncalled.txtar", "dist/tools/extra.js:2 (unreachable)", "dist/tools/extra.js:1 function addExtra is called by no code the package runs"},
 		{"js_reach_undetermined.txtar", "reach       undetermined (dist/index.js:8 import() of a module named at run time)", "dist/tools/plugin.js:2 "},
 	} {
 		s := extractArchive(t, readArchive(t, filepath.Join(goldenDir, c.golden)))
