@@ -33,7 +33,7 @@ type apiProc struct {
 // waits for its URLs.
 func startAPI(t *testing.T, env ...string) *apiProc {
 	t.Helper()
-	cmd := exec.Command(os.Args[0], "--addr", "127.0.0.1:0")
+	cmd := exec.Command(os.Args[0], "--addr", "127.0.0.1:0", "--rate", "1000000")
 	cmd.Env = append(os.Environ(), append([]string{childEnv + "=1"}, env...)...)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
@@ -163,6 +163,96 @@ func checkScaleOut(t *testing.T, st *store.Store, a, b *apiProc, restart func() 
 	a.kill()
 	a2 := restart()
 	if _, body := a2.get(t, path); body != bodyB {
+		t.Fatalf("the restarted process answers differently:\n%s\n%s", body, bodyB)
+	}
+}
+
+// TestTwoAPIProcessesOverAPausedStandby: the same two processes reading
+// from a streaming standby (ATTESTARI_DATABASE_REPLICA_URL) while they
+// listen on the primary. With the standby's replay paused, a load is
+// committed on the primary: the standby itself still shows the old grade,
+// and both processes serve the new one all the same (they read the
+// primary until the standby has replayed the position the notification
+// announced) and never the old one again. Once replay resumes and the
+// standby shows the load, both still serve the new grade, byte-identical;
+// a process killed and started again answers the same.
+func TestTwoAPIProcessesOverAPausedStandby(t *testing.T) {
+	ctx := context.Background()
+	primary := dbtest.Private(t)
+	standby, err := primary.StartStandby(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = standby.Stop(context.Background()) })
+	st, err := store.Open(ctx, primary.URL, store.Options{MaxConns: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	direct, err := store.Open(ctx, standby.URL, store.Options{MaxConns: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer direct.Close()
+	gradeOnStandby := func() string {
+		m, err := direct.Manifest(ctx, "npm", "scaled", "1.0.0", "")
+		if err != nil {
+			return err.Error()
+		}
+		if m.Grade == nil {
+			return "no grade"
+		}
+		return *m.Grade
+	}
+	env := []string{"DATABASE_URL=" + primary.URL, "ATTESTARI_DATABASE_REPLICA_URL=" + standby.URL}
+	a, b := startAPI(t, env...), startAPI(t, env...)
+	at := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
+	const path = "/manifest/scaled/1.0.0"
+	if err := st.LoadPublication(ctx, wiredPublication("pub-1", "", "F", at)); err != nil {
+		t.Fatal(err)
+	}
+	until(t, path, `"grade":"F"`, a, b)
+	for deadline := time.Now().Add(30 * time.Second); gradeOnStandby() != "F"; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the standby never replayed the first load: %s", gradeOnStandby())
+		}
+	}
+	for range 5 {
+		a.get(t, path)
+		b.get(t, path)
+	}
+	if err := standby.PauseReplay(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.LoadPublication(ctx, wiredPublication("pub-2", "pub-1", "A", at.Add(24*time.Hour))); err != nil {
+		t.Fatal(err)
+	}
+	until(t, path, `"grade":"A"`, a, b)
+	if g := gradeOnStandby(); g != "F" {
+		t.Fatalf("replay was paused, yet the standby shows %q: the test proves nothing", g)
+	}
+	for range 20 {
+		for _, p := range []*apiProc{a, b} {
+			if _, body := p.get(t, path); !strings.Contains(body, `"grade":"A"`) {
+				t.Fatalf("%s served the standby's old answer after the notification: %s", p.base, body)
+			}
+		}
+	}
+	if err := standby.ResumeReplay(ctx); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(30 * time.Second); gradeOnStandby() != "A"; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the standby never replayed the second load: %s", gradeOnStandby())
+		}
+	}
+	_, bodyA := a.get(t, path)
+	_, bodyB := b.get(t, path)
+	if bodyA != bodyB || !strings.Contains(bodyA, `"grade":"A"`) {
+		t.Fatalf("after replay resumed:\n%s\n%s", bodyA, bodyB)
+	}
+	a.kill()
+	if _, body := startAPI(t, env...).get(t, path); body != bodyB {
 		t.Fatalf("the restarted process answers differently:\n%s\n%s", body, bodyB)
 	}
 }
