@@ -26,6 +26,7 @@ var publishedSHA256 = map[string]string{
 	"2.3.5": "25786aa5c2db11f77a7eb5bacd017100fcae4bb872e6e194b48963cd16027ca6",
 	"2.3.6": "acb3ecf5dc13dc6c5f73349ab969ba6afa0b4f32790d8e3d1fcbd556d63529ac",
 	"2.3.7": "908b964265d1333fc3cfce1535d58bfab19378bb6869b657682088360141962c",
+	"2.3.8": "76ff080cfbc2ebd2ed48f47eebcd98ca43bfcb5f80717fed9ce55220f3e72e86",
 }
 
 func TestDocumentFirstLineIsVersion(t *testing.T) {
@@ -247,6 +248,9 @@ func TestExtractorAllowed(t *testing.T) {
 	if !ExtractorAllowed("2.3.7", "syntax-tree-9") {
 		t.Fatal("2.3.7 with syntax-tree-9 refused")
 	}
+	if !ExtractorAllowed("2.3.8", "syntax-tree-10") {
+		t.Fatal("2.3.8 with syntax-tree-10 refused")
+	}
 	refused := [][2]string{
 		{"2.3.2", "syntax-tree-3"}, // its advertised names were read under the older rule
 		{"2.3.1", "syntax-tree-2"},
@@ -261,6 +265,8 @@ func TestExtractorAllowed(t *testing.T) {
 		{"2.3.5", "syntax-tree-8"},
 		{"2.3.7", "syntax-tree-8"}, // it counted every element of a filtered list as a tool
 		{"2.3.6", "syntax-tree-9"},
+		{"2.3.8", "syntax-tree-9"}, // it read a prompt's package fallback and runtime lists as holes, and roots from every export
+		{"2.3.7", "syntax-tree-10"},
 		{"2.3.0", "syntax-tree-3"},
 		{"2.2.0", "syntax-tree-2"},
 		{"2.3.1", ""},
