@@ -184,7 +184,7 @@ func TestOutOfScopeSkipsGuards(t *testing.T) {
 func TestVersionPairBeforeEverything(t *testing.T) {
 	r := newRun()
 	s := r.addDemo(demoRef)
-	s.ExtractorVersion = "syntax-tree-10" // the previous extractor: not described by this version
+	s.ExtractorVersion = "syntax-tree-9" // the previous extractor: not described by this version
 	s.Outcome = "not_a_server"
 	other := refN(1)
 	r.addDemo(other)
