@@ -9,6 +9,8 @@ import (
 	"strconv"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/riverqueue/river/riverdriver/riverpgxv5"
+	"github.com/riverqueue/river/rivermigrate"
 
 	"github.com/attestari/attestari/db"
 )
@@ -57,18 +59,74 @@ func loadMigrations(fsys fs.FS, dir string) ([]Migration, error) {
 type MigrateResult struct {
 	Applied []string
 	Current int
+	// RiverApplied and RiverCurrent are the same for River's own schema
+	// (the job queue's tables), which River's migrator applies after ours.
+	RiverApplied []string
+	RiverCurrent int
 }
 
 // Migrate applies every migration not yet applied, each in its own
 // transaction together with its row in schema_migrations, so a migration that
 // fails halfway leaves nothing of itself behind. Concurrent callers serialise
 // on an advisory lock.
+//
+// Then River's migrator (rivermigrate, line "main") brings River's tables
+// (river_job, river_leader, river_queue, ...) to the version the linked
+// River needs, in one transaction under the same lock. River records its
+// versions in its own river_migration table and never touches ours; ours
+// never name its tables. Both are no-ops when current.
 func (s *Store) Migrate(ctx context.Context) (MigrateResult, error) {
 	ms, err := Migrations()
 	if err != nil {
 		return MigrateResult{}, err
 	}
-	return s.migrate(ctx, ms)
+	res, err := s.migrate(ctx, ms)
+	if err != nil {
+		return res, err
+	}
+	return s.migrateRiver(ctx, res)
+}
+
+func (s *Store) migrateRiver(ctx context.Context, res MigrateResult) (MigrateResult, error) {
+	conn, err := s.pool.Acquire(ctx)
+	if err != nil {
+		return res, fmt.Errorf("migrate river: %w", err)
+	}
+	defer conn.Release()
+	if _, err := conn.Exec(ctx, "SELECT pg_advisory_lock($1)", migrationLock); err != nil {
+		return res, fmt.Errorf("migrate river: take lock: %w", err)
+	}
+	defer conn.Exec(context.WithoutCancel(ctx), "SELECT pg_advisory_unlock($1)", migrationLock)
+	m, err := rivermigrate.New(riverpgxv5.New(s.pool), nil)
+	if err != nil {
+		return res, fmt.Errorf("migrate river: %w", err)
+	}
+	tx, err := conn.Begin(ctx)
+	if err != nil {
+		return res, fmt.Errorf("migrate river: begin: %w", err)
+	}
+	defer tx.Rollback(context.WithoutCancel(ctx))
+	if _, err := tx.Exec(ctx, "SET LOCAL statement_timeout = 0"); err != nil {
+		return res, fmt.Errorf("migrate river: lift statement timeout: %w", err)
+	}
+	r, err := m.MigrateTx(ctx, tx, rivermigrate.DirectionUp, nil)
+	if err != nil {
+		return res, fmt.Errorf("River's migrations failed and were rolled back, nothing of them applied: %w", err)
+	}
+	have, err := m.ExistingVersionsTx(ctx, tx)
+	if err != nil {
+		return res, fmt.Errorf("migrate river: read versions: %w", err)
+	}
+	if err := tx.Commit(ctx); err != nil {
+		return res, fmt.Errorf("migrate river: commit: %w", err)
+	}
+	for _, v := range r.Versions {
+		res.RiverApplied = append(res.RiverApplied, fmt.Sprintf("river %03d %s", v.Version, v.Name))
+	}
+	for _, v := range have {
+		res.RiverCurrent = max(res.RiverCurrent, v.Version)
+	}
+	return res, nil
 }
 
 const migrationLock = 0x617474657374 // "attest"
