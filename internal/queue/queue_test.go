@@ -101,7 +101,8 @@ func newFixture(t *testing.T, extra ...string) *fixture {
 	for i, n := range names {
 		cs = append(cs, cand{Registry: "npm", Name: n, Version: "1.0.0", Rank: i + 1})
 	}
-	b, err := json.Marshal(map[string]any{"schema": "attestari.candidates/v1", "candidates": cs})
+	b, err := json.Marshal(map[string]any{"schema": "attestari.candidates/v1", "candidates": cs, "excluded": []any{},
+		"selection": map[string]any{"queries": []any{}, "ranking_rule": "a test's list", "page_size": 0, "window": nil, "fetched_at": []any{}, "datasets": []any{}}})
 	if err != nil {
 		t.Fatal(err)
 	}

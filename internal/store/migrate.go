@@ -72,7 +72,7 @@ type MigrateResult struct {
 //
 // Then River's migrator (rivermigrate, line "main") brings River's tables
 // (river_job, river_leader, river_queue, ...) to the version the linked
-// River needs, in one transaction under the same lock. River records its
+// River needs, one version a transaction, under the same lock. River records its
 // versions in its own river_migration table and never touches ours; ours
 // never name its tables. Both are no-ops when current.
 func (s *Store) Migrate(ctx context.Context) (MigrateResult, error) {
@@ -101,26 +101,37 @@ func (s *Store) migrateRiver(ctx context.Context, res MigrateResult) (MigrateRes
 	if err != nil {
 		return res, fmt.Errorf("migrate river: %w", err)
 	}
-	tx, err := conn.Begin(ctx)
-	if err != nil {
-		return res, fmt.Errorf("migrate river: begin: %w", err)
+	// One version a transaction: a version that adds an enum value and one
+	// that uses it cannot share one (River's 006 does both).
+	var applied []rivermigrate.MigrateVersion
+	var have []rivermigrate.Migration
+	for {
+		tx, err := conn.Begin(ctx)
+		if err != nil {
+			return res, fmt.Errorf("migrate river: begin: %w", err)
+		}
+		if _, err := tx.Exec(ctx, "SET LOCAL statement_timeout = 0"); err != nil {
+			_ = tx.Rollback(ctx)
+			return res, fmt.Errorf("migrate river: lift statement timeout: %w", err)
+		}
+		r, err := m.MigrateTx(ctx, tx, rivermigrate.DirectionUp, &rivermigrate.MigrateOpts{MaxSteps: 1})
+		if err != nil {
+			_ = tx.Rollback(ctx)
+			return res, fmt.Errorf("a River migration failed and was rolled back, nothing of it applied: %w", err)
+		}
+		if have, err = m.ExistingVersionsTx(ctx, tx); err != nil {
+			_ = tx.Rollback(ctx)
+			return res, fmt.Errorf("migrate river: read versions: %w", err)
+		}
+		if err := tx.Commit(ctx); err != nil {
+			return res, fmt.Errorf("migrate river: commit: %w", err)
+		}
+		if len(r.Versions) == 0 {
+			break
+		}
+		applied = append(applied, r.Versions...)
 	}
-	defer tx.Rollback(context.WithoutCancel(ctx))
-	if _, err := tx.Exec(ctx, "SET LOCAL statement_timeout = 0"); err != nil {
-		return res, fmt.Errorf("migrate river: lift statement timeout: %w", err)
-	}
-	r, err := m.MigrateTx(ctx, tx, rivermigrate.DirectionUp, nil)
-	if err != nil {
-		return res, fmt.Errorf("River's migrations failed and were rolled back, nothing of them applied: %w", err)
-	}
-	have, err := m.ExistingVersionsTx(ctx, tx)
-	if err != nil {
-		return res, fmt.Errorf("migrate river: read versions: %w", err)
-	}
-	if err := tx.Commit(ctx); err != nil {
-		return res, fmt.Errorf("migrate river: commit: %w", err)
-	}
-	for _, v := range r.Versions {
+	for _, v := range applied {
 		res.RiverApplied = append(res.RiverApplied, fmt.Sprintf("river %03d %s", v.Version, v.Name))
 	}
 	for _, v := range have {
