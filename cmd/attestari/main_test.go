@@ -11,6 +11,7 @@ import (
 
 	"github.com/attestari/attestari/internal/analyzer"
 	"github.com/attestari/attestari/internal/checks"
+	"github.com/attestari/attestari/internal/dbtest"
 	"github.com/attestari/attestari/internal/methodology"
 	"github.com/attestari/attestari/internal/surface"
 )
@@ -19,11 +20,11 @@ import (
 // (os.Executable is this binary under test), so `run` and `surface` in
 // these tests extract in real child processes.
 func TestMain(m *testing.M) {
-	if len(os.Args) > 1 && os.Args[1] == extractChildCommand {
+	if len(os.Args) > 1 && (os.Args[1] == extractChildCommand || os.Getenv(asCLIEnv) == "1") {
 		e := &env{stdout: os.Stdout, stderr: os.Stderr, getenv: os.Getenv}
 		os.Exit(runMain(context.Background(), e, os.Args[1:]))
 	}
-	os.Exit(m.Run())
+	os.Exit(dbtest.Main(m))
 }
 
 func runCLI(t *testing.T, home string, args ...string) (int, string, string) {
