@@ -114,6 +114,11 @@ func (s *Store) migrateRiver(ctx context.Context, res MigrateResult) (MigrateRes
 			_ = tx.Rollback(ctx)
 			return res, fmt.Errorf("migrate river: lift statement timeout: %w", err)
 		}
+		// MigrateTx is deprecated because several versions in one
+		// transaction can fail; one step a transaction is what Migrate does,
+		// here on the connection holding our lock, with the statement
+		// timeout lifted (a large river_job's index builds pass 5 s).
+		//lint:ignore SA1019 one version per transaction, as Migrate itself runs them
 		r, err := m.MigrateTx(ctx, tx, rivermigrate.DirectionUp, &rivermigrate.MigrateOpts{MaxSteps: 1})
 		if err != nil {
 			_ = tx.Rollback(ctx)
