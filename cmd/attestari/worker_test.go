@@ -219,3 +219,25 @@ func TestKilledWorkerJobIsRetried(t *testing.T) {
 		}
 	}
 }
+
+// TestQueueNeedsADatabase: without a database URL, run --queue and worker
+// say what to set, and change nothing.
+func TestQueueNeedsADatabase(t *testing.T) {
+	cands := filepath.Join(t.TempDir(), "candidates.json")
+	if err := os.WriteFile(cands, []byte(`{}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	home := t.TempDir()
+	for _, args := range [][]string{{"worker"}, {"run", "--queue", "--candidates", cands}} {
+		code, _, errs := runCLI(t, home, args...)
+		if code == 0 || !strings.Contains(errs, "ATTESTARI_DATABASE_URL") {
+			t.Errorf("%v without a database: exit %d, %s", args, code, errs)
+		}
+	}
+	if code, _, errs := runCLI(t, home, "run", "--queue", "--resume", "r1"); code != 2 || !strings.Contains(errs, "not --resume") {
+		t.Errorf("--queue with --resume: exit %d, %s", code, errs)
+	}
+	if _, err := os.Stat(filepath.Join(home, "runs")); err == nil {
+		t.Errorf("a refused --queue left a run directory")
+	}
+}
