@@ -17,7 +17,8 @@ func dbCommand() *command {
 		summary: "Manage the database: apply migrations, or print the connection string in use.",
 		detail: `
 migrate  applies every migration in db/migrations not yet applied, each in its own
-         transaction: a migration that fails leaves nothing of itself behind.
+         transaction: a migration that fails leaves nothing of itself behind; then River's
+         own migrations (the job queue of 'run --queue' and 'worker'), one a transaction.
 url      starts (or reuses) the database the way 'make run' does and prints its URL.
 
 The database is DATABASE_URL when set; otherwise a private PostgreSQL cluster under
@@ -50,6 +51,12 @@ only while the command runs.`,
 				fmt.Fprintf(e.stdout, "database is current (migration %04d)\n", res.Current)
 			}
 			for _, m := range res.Applied {
+				fmt.Fprintf(e.stdout, "applied %s\n", m)
+			}
+			if len(res.RiverApplied) == 0 {
+				fmt.Fprintf(e.stdout, "job queue schema is current (River migration %03d)\n", res.RiverCurrent)
+			}
+			for _, m := range res.RiverApplied {
 				fmt.Fprintf(e.stdout, "applied %s\n", m)
 			}
 			return nil

@@ -11,6 +11,7 @@ import (
 
 	"github.com/attestari/attestari/internal/analyzer"
 	"github.com/attestari/attestari/internal/checks"
+	"github.com/attestari/attestari/internal/dbtest"
 	"github.com/attestari/attestari/internal/methodology"
 	"github.com/attestari/attestari/internal/s3test"
 	"github.com/attestari/attestari/internal/surface"
@@ -20,11 +21,15 @@ import (
 // (os.Executable is this binary under test), so `run` and `surface` in
 // these tests extract in real child processes.
 func TestMain(m *testing.M) {
-	if len(os.Args) > 1 && os.Args[1] == extractChildCommand {
+	if len(os.Args) > 1 && (os.Args[1] == extractChildCommand || os.Getenv(asCLIEnv) == "1") {
 		e := &env{stdout: os.Stdout, stderr: os.Stderr, getenv: os.Getenv}
 		os.Exit(runMain(context.Background(), e, os.Args[1:]))
 	}
-	os.Exit(s3test.Main(m)) // m.Run, then stop the S3 server evidence_s3_test.go started
+	// One m.Run: dbtest.Main runs it and stops the shared PostgreSQL the
+	// queue's tests started; then stop the S3 server evidence_s3_test.go started.
+	code := dbtest.Main(m)
+	s3test.StopShared()
+	os.Exit(code)
 }
 
 func runCLI(t *testing.T, home string, args ...string) (int, string, string) {

@@ -159,6 +159,7 @@ func isTerminal(w any) bool {
 func runCommand() *command {
 	var candidates, resume, inventory *string
 	var rf runFlags
+	var qf queueFlags
 	return &command{
 		name:    "run",
 		args:    "--candidates FILE | --resume RUN | --inventory RUN",
@@ -172,13 +173,15 @@ The candidates file's format is docs/candidates.md.
 
 --inventory RUN is a separate opt-in pass over a finished run: it transcribes the routing
 guidance of every readable entry ("call X first", ordering, rate, retry) into
-runs/<id>/inventory.json (docs/inventory.md). Nothing that decides reads that file.`,
-		example: "attestari run --candidates testdata/candidates/corpus-npm.json\nattestari run --resume 20261130T071500Z-3f2a9c\nattestari run --demo\nattestari run --inventory 20261130T071500Z-3f2a9c",
+runs/<id>/inventory.json (docs/inventory.md). Nothing that decides reads that file.
+` + queueHelp,
+		example: "attestari run --candidates testdata/candidates/corpus-npm.json\nattestari run --resume 20261130T071500Z-3f2a9c\nattestari run --demo\nattestari run --inventory 20261130T071500Z-3f2a9c\nattestari run --queue --candidates candidates/weekly.json --run-id weekly-49",
 		flags: func(fs *flag.FlagSet) {
 			candidates = fs.String("candidates", "", "candidates file (docs/candidates.md)")
 			resume = fs.String("resume", "", "continue this run (id or directory)")
 			inventory = fs.String("inventory", "", "transcribe the routing guidance of this finished run (id or directory) into its inventory.json; decides nothing")
 			rf = addRunFlags(fs)
+			qf = addQueueFlags(fs)
 		},
 		run: func(ctx context.Context, e *env, fs *flag.FlagSet) error {
 			if *inventory != "" {
@@ -190,6 +193,9 @@ runs/<id>/inventory.json (docs/inventory.md). Nothing that decides reads that fi
 			if fs.NArg() != 0 || (*candidates == "" && *resume == "" && !*rf.demo) {
 				return usageError{"give --candidates FILE, --resume RUN or --demo"}
 			}
+			if err := qf.check(*resume, *rf.demo); err != nil {
+				return err
+			}
 			fakeURL, stop, err := useDemo(e, *rf.demo, candidates)
 			if err != nil {
 				return err
@@ -199,7 +205,10 @@ runs/<id>/inventory.json (docs/inventory.md). Nothing that decides reads that fi
 			if err != nil {
 				return err
 			}
-			o.CandidatesPath, o.Resume = *candidates, *resume
+			o.CandidatesPath, o.Resume, o.RunID = *candidates, *resume, *qf.runID
+			if *qf.queue {
+				return runQueued(ctx, e, o, *qf.runID)
+			}
 			res, err := pipeline.Run(ctx, o)
 			return reportRun(e, res, err)
 		},

@@ -97,6 +97,13 @@ type runner struct {
 	// unconfiguredWarned holds one sync.Once per registry whose client is
 	// nil, so its warning is logged once a run (notConfigured).
 	unconfiguredWarned sync.Map
+	// attempts, when set, counts extraction attempts somewhere other than
+	// the run directory's markers (a queue worker's, queued.go).
+	attempts Attempts
+	// enqueue, when set, receives each wave's unfinished packages instead
+	// of examining them here (queued.go).
+	enqueue  Enqueue
+	enqueued *DispatchResult
 }
 
 // Run examines every candidate of a candidates file, or continues a run,
@@ -139,6 +146,16 @@ func (r *runner) removeStaleTemps(ctx context.Context) {
 }
 
 func prepare(o Options) (*runner, func(), error) {
+	r, err := newRunner(o)
+	if err != nil {
+		return nil, nil, err
+	}
+	return r.open()
+}
+
+// newRunner checks Options and fills in their defaults: everything a run
+// needs before it touches a run directory.
+func newRunner(o Options) (*runner, error) {
 	if o.Home == "" {
 		o.Home = "var"
 	}
@@ -181,7 +198,7 @@ func prepare(o Options) (*runner, func(), error) {
 	ids := map[string]bool{}
 	for _, c := range r.checks {
 		if c == nil || !runIDRe.MatchString(c.ID()) || ids[c.ID()] {
-			return nil, nil, fmt.Errorf("pipeline: invalid or duplicate check in Options.Checks")
+			return nil, fmt.Errorf("pipeline: invalid or duplicate check in Options.Checks")
 		}
 		ids[c.ID()] = true
 	}
@@ -190,11 +207,17 @@ func prepare(o Options) (*runner, func(), error) {
 	if r.blobs == nil {
 		s, err := evidence.Open(filepath.Join(o.Home, "evidence"))
 		if err != nil {
-			return nil, nil, fmt.Errorf("pipeline: %w", err)
+			return nil, fmt.Errorf("pipeline: %w", err)
 		}
 		r.blobs = s
 	}
+	return r, nil
+}
 
+// open creates the run directory of a new run, or opens the one to resume,
+// and takes its lock.
+func (r *runner) open() (*runner, func(), error) {
+	o := r.o
 	want := r.stamps()
 	if o.Resume != "" {
 		dir, err := RunDir(o.Home, o.Resume)
@@ -328,20 +351,7 @@ func (r *runner) loadForResume(want rundir.Header) error {
 			diffs = append(diffs, fmt.Sprintf("candidates file %s is not the one the run started with", r.o.CandidatesPath))
 		}
 	}
-	cmp := func(what, was, now string) {
-		if was != now {
-			diffs = append(diffs, fmt.Sprintf("%s was %q, is %q", what, was, now))
-		}
-	}
-	cmp("methodology version", h.MethodologyVersion, want.MethodologyVersion)
-	cmp("methodology sha256", h.MethodologySHA256, want.MethodologySHA256)
-	cmp("extractor version", h.ExtractorVersion, want.ExtractorVersion)
-	cmp("verifier version", h.VerifierVersion, want.VerifierVersion)
-	cmp("checks", strings.Join(h.Checks, ","), strings.Join(want.Checks, ","))
-	cmp("analyzer", h.AnalyzerModel, want.AnalyzerModel)
-	cmp("prompt sha256", h.PromptSHA256, want.PromptSHA256)
-	cmp("code commit", h.CodeCommit, want.CodeCommit)
-	cmp("code dirty", fmt.Sprint(h.CodeDirty), fmt.Sprint(want.CodeDirty))
+	diffs = append(diffs, stampDiffs(h, want)...)
 	if len(diffs) > 0 {
 		return fmt.Errorf("%w: run %s: %s", ErrResumeMismatch, h.RunID, strings.Join(diffs, "; "))
 	}
@@ -366,6 +376,27 @@ func (r *runner) loadForResume(want rundir.Header) error {
 	h.FinishedAt = nil
 	r.header = h
 	return r.writeHeader()
+}
+
+// stampDiffs lists how the versions, checks, analyzer and code a header
+// records differ from want's: one run records one set of them.
+func stampDiffs(h, want rundir.Header) []string {
+	var diffs []string
+	cmp := func(what, was, now string) {
+		if was != now {
+			diffs = append(diffs, fmt.Sprintf("%s was %q, is %q", what, was, now))
+		}
+	}
+	cmp("methodology version", h.MethodologyVersion, want.MethodologyVersion)
+	cmp("methodology sha256", h.MethodologySHA256, want.MethodologySHA256)
+	cmp("extractor version", h.ExtractorVersion, want.ExtractorVersion)
+	cmp("verifier version", h.VerifierVersion, want.VerifierVersion)
+	cmp("checks", strings.Join(h.Checks, ","), strings.Join(want.Checks, ","))
+	cmp("analyzer", h.AnalyzerModel, want.AnalyzerModel)
+	cmp("prompt sha256", h.PromptSHA256, want.PromptSHA256)
+	cmp("code commit", h.CodeCommit, want.CodeCommit)
+	cmp("code dirty", fmt.Sprint(h.CodeDirty), fmt.Sprint(want.CodeDirty))
+	return diffs
 }
 
 func (r *runner) writeHeader() error {
@@ -410,7 +441,10 @@ func (r *runner) attemptsPath(c Candidate) string {
 
 // startAttempt returns how many extractions of c were started before
 // without finishing and, below MaxExtractAttempts, counts this one.
-func (r *runner) startAttempt(c Candidate) (int, error) {
+func (r *runner) startAttempt(ctx context.Context, c Candidate) (int, error) {
+	if r.attempts != nil {
+		return r.attempts.Start(ctx, packageFileName(c))
+	}
 	path := r.attemptsPath(c)
 	n := 0
 	if b, err := os.ReadFile(path); err == nil {
@@ -433,7 +467,13 @@ func (r *runner) startAttempt(c Candidate) (int, error) {
 	return n, nil
 }
 
-func (r *runner) clearAttempts(c Candidate) {
+func (r *runner) clearAttempts(ctx context.Context, c Candidate) {
+	if r.attempts != nil {
+		if err := r.attempts.Clear(ctx, packageFileName(c)); err != nil {
+			r.log.Warn("extraction attempt count not cleared", "package", c.Name, "err", err)
+		}
+		return
+	}
 	if err := os.Remove(r.attemptsPath(c)); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		r.log.Warn("extraction attempt marker not removed", "file", r.attemptsPath(c), "err", err)
 	}
@@ -484,6 +524,9 @@ func (r *runner) run(ctx context.Context) (*RunResult, error) {
 			}
 		}
 
+		if len(todo) > 0 && r.enqueue != nil {
+			return r.dispatch(ctx, res, todo)
+		}
 		if runErr := r.examine(ctx, todo, &res.Examined); runErr != nil || ctx.Err() != nil {
 			return r.stopped(ctx, res, runErr)
 		}
@@ -583,14 +626,14 @@ func (r *runner) examine(ctx context.Context, todo []job, examined *int) error {
 				if ctx.Err() != nil {
 					// Abandoned and redone on resume; this process saw the
 					// extraction end, so the attempt does not count.
-					r.clearAttempts(j.c)
+					r.clearAttempts(ctx, j.c)
 					continue
 				}
 				if err := r.savePackageFile(pf); err != nil {
 					halt(err)
 					continue
 				}
-				r.clearAttempts(j.c)
+				r.clearAttempts(ctx, j.c)
 				mu.Lock()
 				*examined++
 				mu.Unlock()

@@ -515,7 +515,7 @@ func (r *runner) surfaceStage(ctx context.Context, w *pkgWork) error {
 	// Counted before the extractor starts and cleared when the package is
 	// saved: a marker at MaxExtractAttempts means the worker died that many
 	// times while this package was being extracted.
-	n, err := r.startAttempt(w.pf.Candidate)
+	n, err := r.startAttempt(ctx, w.pf.Candidate)
 	if err != nil {
 		return kinded(vocab.FailureInternal, err)
 	}

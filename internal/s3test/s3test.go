@@ -70,12 +70,19 @@ var (
 // Use it from TestMain: func TestMain(m *testing.M) { os.Exit(s3test.Main(m)) }.
 func Main(m *testing.M) int {
 	code := m.Run()
+	StopShared()
+	return code
+}
+
+// StopShared stops the test binary's shared server if one was started. It is
+// for a TestMain that must run m.Run through another helper's Main (one
+// m.Run per binary): code := dbtest.Main(m); s3test.StopShared().
+func StopShared() {
 	if shared != nil {
 		if err := shared.Stop(); err != nil {
 			fmt.Fprintln(os.Stderr, "s3test: stop:", err)
 		}
 	}
-	return code
 }
 
 // Start returns the test binary's shared server, starting it on first use.

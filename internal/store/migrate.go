@@ -9,6 +9,8 @@ import (
 	"strconv"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/riverqueue/river/riverdriver/riverpgxv5"
+	"github.com/riverqueue/river/rivermigrate"
 
 	"github.com/attestari/attestari/db"
 )
@@ -57,18 +59,90 @@ func loadMigrations(fsys fs.FS, dir string) ([]Migration, error) {
 type MigrateResult struct {
 	Applied []string
 	Current int
+	// RiverApplied and RiverCurrent are the same for River's own schema
+	// (the job queue's tables), which River's migrator applies after ours.
+	RiverApplied []string
+	RiverCurrent int
 }
 
 // Migrate applies every migration not yet applied, each in its own
 // transaction together with its row in schema_migrations, so a migration that
 // fails halfway leaves nothing of itself behind. Concurrent callers serialise
 // on an advisory lock.
+//
+// Then River's migrator (rivermigrate, line "main") brings River's tables
+// (river_job, river_leader, river_queue, ...) to the version the linked
+// River needs, one version a transaction, under the same lock. River records its
+// versions in its own river_migration table and never touches ours; ours
+// never name its tables. Both are no-ops when current.
 func (s *Store) Migrate(ctx context.Context) (MigrateResult, error) {
 	ms, err := Migrations()
 	if err != nil {
 		return MigrateResult{}, err
 	}
-	return s.migrate(ctx, ms)
+	res, err := s.migrate(ctx, ms)
+	if err != nil {
+		return res, err
+	}
+	return s.migrateRiver(ctx, res)
+}
+
+func (s *Store) migrateRiver(ctx context.Context, res MigrateResult) (MigrateResult, error) {
+	conn, err := s.pool.Acquire(ctx)
+	if err != nil {
+		return res, fmt.Errorf("migrate river: %w", err)
+	}
+	defer conn.Release()
+	if _, err := conn.Exec(ctx, "SELECT pg_advisory_lock($1)", migrationLock); err != nil {
+		return res, fmt.Errorf("migrate river: take lock: %w", err)
+	}
+	defer conn.Exec(context.WithoutCancel(ctx), "SELECT pg_advisory_unlock($1)", migrationLock)
+	m, err := rivermigrate.New(riverpgxv5.New(s.pool), nil)
+	if err != nil {
+		return res, fmt.Errorf("migrate river: %w", err)
+	}
+	// One version a transaction: a version that adds an enum value and one
+	// that uses it cannot share one (River's 006 does both).
+	var applied []rivermigrate.MigrateVersion
+	var have []rivermigrate.Migration
+	for {
+		tx, err := conn.Begin(ctx)
+		if err != nil {
+			return res, fmt.Errorf("migrate river: begin: %w", err)
+		}
+		if _, err := tx.Exec(ctx, "SET LOCAL statement_timeout = 0"); err != nil {
+			_ = tx.Rollback(ctx)
+			return res, fmt.Errorf("migrate river: lift statement timeout: %w", err)
+		}
+		// MigrateTx is deprecated because several versions in one
+		// transaction can fail; one step a transaction is what Migrate does,
+		// here on the connection holding our lock, with the statement
+		// timeout lifted (a large river_job's index builds pass 5 s).
+		//lint:ignore SA1019 one version per transaction, as Migrate itself runs them
+		r, err := m.MigrateTx(ctx, tx, rivermigrate.DirectionUp, &rivermigrate.MigrateOpts{MaxSteps: 1})
+		if err != nil {
+			_ = tx.Rollback(ctx)
+			return res, fmt.Errorf("a River migration failed and was rolled back, nothing of it applied: %w", err)
+		}
+		if have, err = m.ExistingVersionsTx(ctx, tx); err != nil {
+			_ = tx.Rollback(ctx)
+			return res, fmt.Errorf("migrate river: read versions: %w", err)
+		}
+		if err := tx.Commit(ctx); err != nil {
+			return res, fmt.Errorf("migrate river: commit: %w", err)
+		}
+		if len(r.Versions) == 0 {
+			break
+		}
+		applied = append(applied, r.Versions...)
+	}
+	for _, v := range applied {
+		res.RiverApplied = append(res.RiverApplied, fmt.Sprintf("river %03d %s", v.Version, v.Name))
+	}
+	for _, v := range have {
+		res.RiverCurrent = max(res.RiverCurrent, v.Version)
+	}
+	return res, nil
 }
 
 const migrationLock = 0x617474657374 // "attest"

@@ -140,6 +140,36 @@ type Publication struct {
 	DisclosurePeriodOverridden bool
 }
 
+type QueueExtractAttempt struct {
+	RunID    string
+	FileName string
+	Attempts int32
+}
+
+type QueuePackageResult struct {
+	RunID      string
+	FileName   string
+	Hop        int32
+	PackageKey string
+	Failures   int32
+	Body       []byte
+	FinishedAt pgtype.Timestamptz
+}
+
+type QueueRun struct {
+	RunID            string
+	Header           []byte
+	Candidates       []byte
+	CandidatesSha256 string
+	Queue            string
+	Wave             int32
+	Pending          int32
+	Packages         int32
+	Status           string
+	QueuedAt         pgtype.Timestamptz
+	FinishedAt       pgtype.Timestamptz
+}
+
 type Run struct {
 	ID                 string
 	CandidatesSha256   string

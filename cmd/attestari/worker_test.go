@@ -1,0 +1,243 @@
+package main
+
+import (
+	"archive/tar"
+	"bytes"
+	"compress/gzip"
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/attestari/attestari/internal/dbtest"
+	"github.com/attestari/attestari/internal/registry/fakeregistry"
+	"github.com/attestari/attestari/internal/rundir"
+	"github.com/attestari/attestari/internal/store"
+	"github.com/attestari/attestari/internal/vocab"
+)
+
+// asCLIEnv makes the test binary the attestari CLI (TestMain), so a test
+// can start `attestari worker` as a real process and kill it.
+const asCLIEnv = "ATTESTARI_TEST_AS_CLI"
+
+func workerTGZ(t *testing.T, name, tool string) []byte {
+	t.Helper()
+	files := []string{"package.json", `{"name": "` + name + `", "version": "1.0.0", "main": "index.js", "dependencies": {"@modelcontextprotocol/sdk": "^1.0.0"}}`,
+		"index.js", "import { McpServer } from \"@modelcontextprotocol/sdk/server/mcp.js\";\nconst server = new McpServer({ name: \"" + name + "\", version: \"1.0.0\" });\n" +
+			"server.tool(\"" + tool + "\", \"Returns the " + tool + " of a city.\", async () => ({ content: [] }));\n"}
+	var buf bytes.Buffer
+	zw := gzip.NewWriter(&buf)
+	tw := tar.NewWriter(zw)
+	for i := 0; i < len(files); i += 2 {
+		if err := tw.WriteHeader(&tar.Header{Name: "package/" + files[i], Mode: 0o644, Size: int64(len(files[i+1])), ModTime: time.Unix(499162500, 0), Typeflag: tar.TypeReg}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := tw.Write([]byte(files[i+1])); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := tw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+var workerVolatile = map[string]bool{"fetched_at": true, "ms": true, "wall_ms": true, "rss_bytes": true}
+
+func workerNormalise(t *testing.T, b []byte) string {
+	t.Helper()
+	var v any
+	if err := json.Unmarshal(b, &v); err != nil {
+		t.Fatal(err)
+	}
+	var walk func(v any) any
+	walk = func(v any) any {
+		switch x := v.(type) {
+		case map[string]any:
+			for k, e := range x {
+				if workerVolatile[k] {
+					x[k] = "<volatile>"
+				} else {
+					x[k] = walk(e)
+				}
+			}
+		case []any:
+			for i, e := range x {
+				x[i] = walk(e)
+			}
+		}
+		return v
+	}
+	nb, err := rundir.Marshal(walk(v))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(nb)
+}
+
+// TestKilledWorkerJobIsRetried: `attestari worker` as a real process is
+// killed with SIGKILL while a job runs (the stand-in registry holds the
+// package's first request until the kill); the job stays running, River's
+// rescuer hands it to a second worker process, and the run finishes with
+// the seven files of a single-process `attestari run` over the same inputs.
+func TestKilledWorkerJobIsRetried(t *testing.T) {
+	dbURL := dbtest.URL(t)
+	fake := fakeregistry.New()
+	fake.AddNPM("alpha-mcp", "1.0.0", workerTGZ(t, "alpha-mcp", "get_alpha"), fakeregistry.NPMOptions{})
+	fake.AddNPM("beta-mcp", "1.0.0", workerTGZ(t, "beta-mcp", "get_beta"), fakeregistry.NPMOptions{})
+	hold := fakeregistry.NPMPackumentPath("beta-mcp")
+	hit, release := make(chan struct{}), make(chan struct{})
+	var first sync.Once
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == hold {
+			held := false
+			first.Do(func() { held = true })
+			if held {
+				close(hit)
+				<-release
+				return
+			}
+		}
+		fake.ServeHTTP(w, r)
+	}))
+	defer srv.Close()
+	defer func() {
+		select {
+		case <-release:
+		default:
+			close(release)
+		}
+	}()
+	t.Setenv("ATTESTARI_NPM_REGISTRY", srv.URL)
+	t.Setenv("ATTESTARI_PYPI_URL", srv.URL)
+	t.Setenv("ATTESTARI_DATABASE_URL", dbURL)
+	cands := filepath.Join(t.TempDir(), "candidates.json")
+	doc := `{"schema": "attestari.candidates/v1", "selection": {"queries": [], "ranking_rule": "a test's list", "page_size": 0, "window": null, "fetched_at": [], "datasets": []},
+ "candidates": [{"registry": "npm", "name": "alpha-mcp", "version": "1.0.0", "rank": 1}, {"registry": "npm", "name": "beta-mcp", "version": "1.0.0", "rank": 2}], "excluded": []}`
+	if err := os.WriteFile(cands, []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	home := t.TempDir()
+	cli := func(home string, args ...string) (int, string) {
+		var out bytes.Buffer
+		e := &env{stdout: &out, stderr: &out, getenv: func(k string) string {
+			if k == "ATTESTARI_HOME" {
+				return home
+			}
+			return os.Getenv(k)
+		}}
+		return runMain(context.Background(), e, args), out.String()
+	}
+	if code, out := cli(home, "run", "--queue", "--candidates", cands, "--run-id", "k1"); code != 0 || !strings.Contains(out, "run k1 queued: 2 packages") {
+		t.Fatalf("run --queue: exit %d\n%s", code, out)
+	}
+	worker := func(name string) *exec.Cmd {
+		cmd := exec.Command(os.Args[0], "worker", "--workers", "1", "--job-timeout", "20s", "--rescue-after", "21s", "--retry-base", "100ms")
+		cmd.Env = append(os.Environ(), asCLIEnv+"=1", "ATTESTARI_HOME="+home)
+		log, err := os.Create(filepath.Join(t.TempDir(), name+".log"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		cmd.Stdout, cmd.Stderr = log, log
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() {
+			_ = cmd.Process.Kill()
+			_ = cmd.Wait()
+			log.Close()
+			if t.Failed() {
+				b, _ := os.ReadFile(log.Name())
+				t.Logf("%s's log:\n%s", name, b)
+			}
+		})
+		return cmd
+	}
+	w1 := worker("worker1")
+	select {
+	case <-hit:
+	case <-time.After(2 * time.Minute):
+		t.Fatal("the first worker never asked for the held package")
+	}
+	if err := w1.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	_ = w1.Wait()
+	close(release)
+
+	ctx := context.Background()
+	st, err := store.Open(ctx, dbURL, store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if n, err := st.QueueResultCount(ctx, "k1"); err != nil || n > 1 {
+		t.Fatalf("after the kill: %d results (%v); the held package must have none", n, err)
+	}
+	worker("worker2")
+	deadline := time.Now().Add(4 * time.Minute)
+	for {
+		row, err := st.QueueRun(ctx, "k1")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if row.Status == vocab.QueueRunFinished {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the run did not finish after the kill: %+v", row)
+		}
+		time.Sleep(250 * time.Millisecond)
+	}
+
+	single := t.TempDir()
+	if code, out := cli(single, "run", "--candidates", cands, "--run-id", "k1"); code != 0 {
+		t.Fatalf("single-process run: exit %d\n%s", code, out)
+	}
+	for _, name := range rundir.SevenFiles {
+		want, err := os.ReadFile(filepath.Join(single, "runs", "k1", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := os.ReadFile(filepath.Join(home, "runs", "k1", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if workerNormalise(t, want) != workerNormalise(t, got) {
+			t.Errorf("%s differs between the single-process run and the queued run with a killed worker:\nsingle %s\nqueued %s", name, want, got)
+		}
+	}
+}
+
+// TestQueueNeedsADatabase: without a database URL, run --queue and worker
+// say what to set, and change nothing.
+func TestQueueNeedsADatabase(t *testing.T) {
+	cands := filepath.Join(t.TempDir(), "candidates.json")
+	if err := os.WriteFile(cands, []byte(`{}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	home := t.TempDir()
+	for _, args := range [][]string{{"worker"}, {"run", "--queue", "--candidates", cands}} {
+		code, _, errs := runCLI(t, home, args...)
+		if code == 0 || !strings.Contains(errs, "ATTESTARI_DATABASE_URL") {
+			t.Errorf("%v without a database: exit %d, %s", args, code, errs)
+		}
+	}
+	if code, _, errs := runCLI(t, home, "run", "--queue", "--resume", "r1"); code != 2 || !strings.Contains(errs, "not --resume") {
+		t.Errorf("--queue with --resume: exit %d, %s", code, errs)
+	}
+	if _, err := os.Stat(filepath.Join(home, "runs")); err == nil {
+		t.Errorf("a refused --queue left a run directory")
+	}
+}

@@ -1,0 +1,17 @@
+package vocab
+
+// Queued runs (internal/queue): the River job kinds, which River stores in
+// river_job.kind, and the statuses of a queued run's row (queue_runs).
+const (
+	// JobExamine examines one package of a queued run.
+	JobExamine = "attestari_examine"
+	// JobFinish takes a queued run past a wave whose packages all have
+	// their result: it enqueues the next wave of delegation targets, or
+	// assembles the seven run files.
+	JobFinish = "attestari_finish"
+
+	// QueueRunQueued: the run's packages are being examined.
+	QueueRunQueued = "queued"
+	// QueueRunFinished: the seven files were assembled.
+	QueueRunFinished = "run_finished"
+)
