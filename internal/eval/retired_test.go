@@ -25,14 +25,14 @@ func retiredCorpus(split string) ([]Case, []caseRun, Corpus) {
 }
 
 // TestRetiredPartsAdmitNothing: the same figures admit on a part that is
-// not retired and never on the retired test parts (test, test2), alone or
+// not retired and never on the retired test parts (test, test2, test3), alone or
 // beside another part; the text report says why.
 func TestRetiredPartsAdmitNothing(t *testing.T) {
 	cases, runs, c := retiredCorpus(SplitDev)
 	if sm := tally(1, cases, runs, c, nil, nil); !sm.Admission.Holds || len(sm.Admission.RetiredParts) != 0 {
 		t.Fatalf("dev: %+v", sm.Admission)
 	}
-	for _, split := range []string{SplitTest, SplitTest2} {
+	for _, split := range []string{SplitTest, SplitTest2, SplitTest3} {
 		if !Retired(split) {
 			t.Fatalf("%s is not retired", split)
 		}
@@ -54,7 +54,7 @@ func TestRetiredPartsAdmitNothing(t *testing.T) {
 			t.Fatalf("text report:\n%s", b.String())
 		}
 	}
-	if Retired(SplitDev) || Retired(SplitAll) || Retired("test3") {
+	if Retired(SplitDev) || Retired(SplitAll) || Retired("test4") {
 		t.Fatal("Retired names a part that is not retired")
 	}
 }

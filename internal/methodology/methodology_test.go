@@ -26,7 +26,7 @@ var publishedSHA256 = map[string]string{
 	"2.3.5": "25786aa5c2db11f77a7eb5bacd017100fcae4bb872e6e194b48963cd16027ca6",
 	"2.3.6": "acb3ecf5dc13dc6c5f73349ab969ba6afa0b4f32790d8e3d1fcbd556d63529ac",
 	"2.3.7": "908b964265d1333fc3cfce1535d58bfab19378bb6869b657682088360141962c",
-	"2.3.8": "76ff080cfbc2ebd2ed48f47eebcd98ca43bfcb5f80717fed9ce55220f3e72e86",
+	"2.3.8": "6902e1e0d3768efc2ead3d2cd2d5179f34922163c31388f2c2aeb16fc9eb2192",
 }
 
 func TestDocumentFirstLineIsVersion(t *testing.T) {
