@@ -140,6 +140,17 @@ func (p entryPurpose) needsOne(m string) bool {
 	return false
 }
 
+// modelNeedsData is section 5.4's first boundary applied to the second
+// stage: the model proposes exfiltrate_data from words, so a sentence whose
+// only data is the conversation, in an entry whose stated purpose needs the
+// conversation (a summariser, a transcriber, a chat exporter), is a
+// parameter documented, not a finding, as the rules read it. A sentence
+// that also names secrets or the user's personal data is not excused.
+func (p entryPurpose) modelNeedsData(cat, folded string) bool {
+	return cat == CategoryExfiltrate && pxConversation.MatchString(folded) && p.needsConversation() &&
+		!pxSecretData.MatchString(folded) && !pxPersonalData.MatchString(folded)
+}
+
 // needsConversation: a summariser, a transcriber, an exporter of the chat.
 func (p entryPurpose) needsConversation() bool {
 	return pxPurposeConversation.MatchString(p.text) || pxPurposeChatExport.MatchString(p.text) || pxPurposeReadsConversation.MatchString(p.text) || intlSummariser(p.intl)
@@ -483,7 +494,7 @@ func (a *Purpose) readEntry(e Entry) ([]Proposal, int) {
 			// The second stage: a category the rules did not give the
 			// sentence, when the model's score reaches its threshold.
 			feats = modelFeatures(feats[:0], sr, sentenceContext{kind: e.Kind, deviant: deviant})
-			if cat, ok := a.model.modelCategory(feats, [3]bool{sr.exfil, sr.override, sr.conceal}); ok {
+			if cat, ok := a.model.modelCategory(feats, [3]bool{sr.exfil, sr.override, sr.conceal}); ok && !p.modelNeedsData(cat, sr.folded) {
 				found = true
 				if k := [2]string{quote, cat}; !seen[k] {
 					seen[k] = true
