@@ -314,6 +314,13 @@ func (x *finishWorker) Work(ctx context.Context, job *river.Job[FinishArgs]) err
 	if res.Run.Status != rundir.StatusFinished {
 		return nil
 	}
+	// The run's files go to the shared store before its row says finished:
+	// a run the database calls finished can be pulled on any machine.
+	if ro := runObjectsOf(w.o); ro != nil {
+		if _, err := pipeline.PutRunObjects(ctx, ro, res.Run.Dir); err != nil {
+			return err
+		}
+	}
 	if err := finishRow(ctx, w.o.Store, w.enq, res.Run.Dir); err != nil {
 		return err
 	}
