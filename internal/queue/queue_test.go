@@ -120,7 +120,7 @@ func newFixture(t *testing.T, extra ...string) *fixture {
 	return &fixture{fake: fake, url: srv.URL, candidates: path}
 }
 
-func (f *fixture) options(t *testing.T, home string) pipeline.Options {
+func (f *fixture) options(t testing.TB, home string) pipeline.Options {
 	t.Helper()
 	npm, err := registry.NewNPM(f.url, registry.Options{MaxAttempts: 2, BaseBackoff: time.Millisecond, MaxBackoff: 5 * time.Millisecond})
 	if err != nil {
