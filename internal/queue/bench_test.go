@@ -33,7 +33,8 @@ import (
 // single-process (pipeline.Run with one package at a time, the baseline),
 // then queued with 1, 2 and 4 workers, each a River client of its own
 // working one job at a time, all in this process against the test's one
-// PostgreSQL. It reports, per worker count, packages/s, packages/s per
+// PostgreSQL: with River's default fetch cadence (wN), then with
+// WorkerOptions.FetchCooldown 5 ms (wNf5ms). It reports, per worker count, packages/s, packages/s per
 // worker, and the queue's overhead per job: worker time per job (workers x
 // wall / N) minus the single-process time per package.
 //
@@ -98,25 +99,30 @@ func BenchmarkQueuePass(b *testing.B) {
 		perPkg := single.Seconds() / float64(n)
 		b.ReportMetric(float64(n)/single.Seconds(), "single_pkg/s")
 		b.ReportMetric(perPkg*1000, "single_ms/pkg")
-		for _, k := range []int{1, 2, 4} {
-			id := fmt.Sprintf("w%d-%d", k, time.Now().UnixNano())
+		for _, run := range []struct {
+			k        int
+			cooldown time.Duration
+			tag      string
+		}{{1, 0, "w1"}, {2, 0, "w2"}, {4, 0, "w4"}, {1, 5 * time.Millisecond, "w1f5ms"}, {2, 5 * time.Millisecond, "w2f5ms"}, {4, 5 * time.Millisecond, "w4f5ms"}} {
+			k := run.k
+			id := fmt.Sprintf("%s-%d", run.tag, time.Now().UnixNano())
 			o := f.benchOptions(b, b.TempDir(), id)
 			start := time.Now()
 			if _, err := queue.Enqueue(ctx, queue.EnqueueOptions{Store: st, Pipeline: o}); err != nil {
 				b.Fatal(err)
 			}
-			stop := benchWorkers(b, st, o, k)
+			stop := benchWorkers(b, st, o, k, run.cooldown)
 			benchWaitFinished(b, st, id)
 			wall := time.Since(start)
 			stop()
 			if c, err := st.QueueResultCount(ctx, id); err != nil || c != n {
-				b.Fatalf("%d workers: %d results, %v; want %d", k, c, err, n)
+				b.Fatalf("%s: %d results, %v; want %d", run.tag, c, err, n)
 			}
 			rate := float64(n) / wall.Seconds()
-			b.ReportMetric(rate, fmt.Sprintf("w%d_pkg/s", k))
-			b.ReportMetric(rate/float64(k), fmt.Sprintf("w%d_pkg/s/worker", k))
-			b.ReportMetric((float64(k)*wall.Seconds()/float64(n)-perPkg)*1000, fmt.Sprintf("w%d_overhead_ms/job", k))
-			b.ReportMetric(rate/(float64(n)/single.Seconds()), fmt.Sprintf("w%d_x_single", k))
+			b.ReportMetric(rate, fmt.Sprintf("%s_pkg/s", run.tag))
+			b.ReportMetric(rate/float64(k), fmt.Sprintf("%s_pkg/s/worker", run.tag))
+			b.ReportMetric((float64(k)*wall.Seconds()/float64(n)-perPkg)*1000, fmt.Sprintf("%s_overhead_ms/job", run.tag))
+			b.ReportMetric(rate/(float64(n)/single.Seconds()), fmt.Sprintf("%s_x_single", run.tag))
 		}
 	}
 }
@@ -128,13 +134,13 @@ func (f *fixture) benchOptions(b *testing.B, home, id string) pipeline.Options {
 }
 
 // benchWorkers starts k workers of one job at a time; stop ends them.
-func benchWorkers(b *testing.B, st *store.Store, o pipeline.Options, k int) (stop func()) {
+func benchWorkers(b *testing.B, st *store.Store, o pipeline.Options, k int, cooldown time.Duration) (stop func()) {
 	b.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, k)
 	for range k {
 		w, err := queue.NewWorker(queue.WorkerOptions{Store: st, Pipeline: o, Workers: 1, RetryBase: 20 * time.Millisecond,
-			JobTimeout: time.Minute, RescueAfter: 2 * time.Minute, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+			JobTimeout: time.Minute, RescueAfter: 2 * time.Minute, FetchCooldown: cooldown, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 		if err != nil {
 			b.Fatal(err)
 		}
