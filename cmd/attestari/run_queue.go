@@ -77,8 +77,10 @@ PostgreSQL (ATTESTARI_DATABASE_URL, or DATABASE_URL), for 'attestari worker' pro
 on any machine. Jobs are unique per run and package: the same command again with --run-id
 enqueues nothing new and prints how far the run is (a run id queued with another candidates
 file, or under other versions or code, is refused). The seven files are assembled by the
-worker that finishes the last package, under its $ATTESTARI_HOME/runs/<id>/; run the same
-command again on this machine once the run is done to assemble them here too.`
+worker that finishes the last package, under its $ATTESTARI_HOME/runs/<id>/, and put into the
+evidence store unless that is the worker's own home's directory; 'attestari pull <id>' copies
+them from there into this machine's home, or run the same command again on this machine once
+the run is done to assemble them here from the database.`
 
 // queueFlags are run's flags for the queued path.
 type queueFlags struct {

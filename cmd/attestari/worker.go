@@ -31,7 +31,9 @@ writes as runs/<id>/packages/<h>.json) is written to the database in the job's o
 blobs go to the evidence store. The job that completes a wave enqueues a finish job, which the
 next free worker runs: it enqueues the wave of delegation targets, or assembles the seven run
 files into $ATTESTARI_HOME/runs/<id>/ on its machine, byte for byte what 'attestari run' writes
-over the same inputs.
+over the same inputs, and, when the evidence store is not that home's own directory, puts
+run.json, candidates.json and the seven into the store (runs/<id>/<name>) before the run is
+marked finished, for 'attestari pull <id>' on any other machine.
 
 A worker only takes the jobs of runs whose versions, checks, analyzer and code are its own: a
 run's jobs go to a queue named after them (the queue is printed at start).

@@ -22,11 +22,18 @@ import (
 	"github.com/attestari/attestari/internal/registry"
 	"github.com/attestari/attestari/internal/registry/fakeregistry"
 	"github.com/attestari/attestari/internal/rundir"
+	"github.com/attestari/attestari/internal/s3test"
 	"github.com/attestari/attestari/internal/store"
 	"github.com/attestari/attestari/internal/vocab"
 )
 
-func TestMain(m *testing.M) { os.Exit(dbtest.Main(m)) }
+// TestMain runs the tests once through dbtest.Main, then stops the S3
+// server a test may have started.
+func TestMain(m *testing.M) {
+	code := dbtest.Main(m)
+	s3test.StopShared()
+	os.Exit(code)
+}
 
 // tgz packs files (name, text, ...) under package/ with fixed times.
 func tgz(t testing.TB, files ...string) []byte {
@@ -113,7 +120,7 @@ func newFixture(t *testing.T, extra ...string) *fixture {
 	return &fixture{fake: fake, url: srv.URL, candidates: path}
 }
 
-func (f *fixture) options(t *testing.T, home string) pipeline.Options {
+func (f *fixture) options(t testing.TB, home string) pipeline.Options {
 	t.Helper()
 	npm, err := registry.NewNPM(f.url, registry.Options{MaxAttempts: 2, BaseBackoff: time.Millisecond, MaxBackoff: 5 * time.Millisecond})
 	if err != nil {

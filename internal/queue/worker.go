@@ -31,6 +31,11 @@ type WorkerOptions struct {
 	// JobTimeout, RescueAfter and RetryBase: see the defaults of the same
 	// names. RescueAfter must exceed JobTimeout.
 	JobTimeout, RescueAfter, RetryBase time.Duration
+	// FetchCooldown is the least time between two fetches of jobs by this
+	// process (River's FetchCooldown, and its poll interval); zero keeps River's default of 100 ms, which bounds a
+	// process to Workers jobs per 100 ms (docs/benchmarks.md, "Examination
+	// on a queue").
+	FetchCooldown time.Duration
 	// Logger receives one line per job; default slog.Default().
 	Logger *slog.Logger
 	// Progress, when set, hears of each examine job committed: the run,
@@ -89,7 +94,7 @@ func NewWorker(o WorkerOptions) (*Worker, error) {
 	if err := river.AddWorkerSafely(workers, &finishWorker{w: w}); err != nil {
 		return nil, fmt.Errorf("queue: %w", err)
 	}
-	w.client, err = river.NewClient(newDriver(o.Store), &river.Config{
+	cfg := &river.Config{
 		Queues:               map[string]river.QueueConfig{w.queue: {MaxWorkers: o.Workers}},
 		Workers:              workers,
 		JobTimeout:           o.JobTimeout,
@@ -97,7 +102,11 @@ func NewWorker(o WorkerOptions) (*Worker, error) {
 		RetryPolicy:          retryPolicy{base: o.RetryBase},
 		MaxAttempts:          DefaultMaxAttempts,
 		Logger:               w.log,
-	})
+	}
+	if o.FetchCooldown > 0 {
+		cfg.FetchCooldown, cfg.FetchPollInterval = o.FetchCooldown, o.FetchCooldown
+	}
+	w.client, err = river.NewClient(newDriver(o.Store), cfg)
 	if err != nil {
 		return nil, fmt.Errorf("queue: %w", err)
 	}
@@ -313,6 +322,13 @@ func (x *finishWorker) Work(ctx context.Context, job *river.Job[FinishArgs]) err
 	}
 	if res.Run.Status != rundir.StatusFinished {
 		return nil
+	}
+	// The run's files go to the shared store before its row says finished:
+	// a run the database calls finished can be pulled on any machine.
+	if ro := runObjectsOf(w.o); ro != nil {
+		if _, err := pipeline.PutRunObjects(ctx, ro, res.Run.Dir); err != nil {
+			return err
+		}
 	}
 	if err := finishRow(ctx, w.o.Store, w.enq, res.Run.Dir); err != nil {
 		return err
