@@ -208,6 +208,11 @@ func (s *Store) PutReader(ctx context.Context, r io.Reader) (string, int64, erro
 	return sha, n, nil
 }
 
+// ContextReader returns r read until ctx ends: every Read first checks ctx,
+// so a long copy of a hostile or slow stream stops when the context does.
+// Both backends' PutReader copy through it.
+func ContextReader(ctx context.Context, r io.Reader) io.Reader { return ctxReader{ctx, r} }
+
 // ctxReader stops a long copy when the context ends.
 type ctxReader struct {
 	ctx context.Context

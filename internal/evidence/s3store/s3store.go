@@ -197,7 +197,7 @@ func (s *Store) PutReader(ctx context.Context, r io.Reader) (string, int64, erro
 		return "", 0, fmt.Errorf("evidence: put reader: %w", err)
 	}
 	h := sha256.New()
-	n, err := io.Copy(io.MultiWriter(f, h), ctxReader{ctx, r})
+	n, err := io.Copy(io.MultiWriter(f, h), evidence.ContextReader(ctx, r))
 	if err != nil {
 		return "", n, fmt.Errorf("evidence: put reader: %w", err)
 	}
@@ -212,18 +212,6 @@ func (s *Store) PutReader(ctx context.Context, r io.Reader) (string, int64, erro
 		return "", n, fmt.Errorf("evidence: put reader %s: %w", sha, err)
 	}
 	return sha, n, nil
-}
-
-type ctxReader struct {
-	ctx context.Context
-	r   io.Reader
-}
-
-func (c ctxReader) Read(p []byte) (int, error) {
-	if err := c.ctx.Err(); err != nil {
-		return 0, err
-	}
-	return c.r.Read(p)
 }
 
 // putBlob stores the bytes body yields under blobs/sha unless a verified
