@@ -124,7 +124,15 @@ Flags:
 			log.Error("stop postgres", "error", err)
 		}
 	}()
-	st, err := store.Open(ctx, cl.URL, store.Options{MaxConns: int32(*conns), WatchError: func(err error) {
+	var replicas []string
+	for _, u := range strings.Split(getenv("ATTESTARI_DATABASE_REPLICA_URL"), ",") {
+		if u = strings.TrimSpace(u); u != "" {
+			replicas = append(replicas, u)
+		}
+	}
+	// Reads run on a replica only once it has replayed what the primary's
+	// notifications announced (store.Options.ReplicaURLs).
+	st, err := store.Open(ctx, cl.URL, store.Options{MaxConns: int32(*conns), ReplicaURLs: replicas, WatchError: func(err error) {
 		log.Warn("manifest cache off until the database notifications are heard again", "error", err)
 	}})
 	if err != nil {

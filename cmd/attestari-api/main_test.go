@@ -18,7 +18,13 @@ import (
 	"github.com/attestari/attestari/internal/store/storetest"
 )
 
-func TestMain(m *testing.M) { os.Exit(dbtest.Main(m)) }
+func TestMain(m *testing.M) {
+	if os.Getenv(childEnv) == "1" {
+		main() // an API process a scale-out test started (scaleout_test.go)
+		return
+	}
+	os.Exit(dbtest.Main(m))
+}
 
 func TestPortInUseIsClear(t *testing.T) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")

@@ -104,6 +104,8 @@ type Server struct {
 	site    *site
 	// manifests caches GET /manifest answers while publications are watched.
 	manifests *manifestCache
+	// watch is what readyz knows of the owner's watcher (readiness.go).
+	watch watchState
 	// paramNames are the parameter names an input refusal may name;
 	// headerParams the contract's header parameters; apiRoots the first path
 	// segments of the contract's paths (input.go, fallback.go).

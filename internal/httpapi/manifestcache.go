@@ -283,4 +283,7 @@ func (c *manifestCache) changed(live bool) {
 // told: live true means the caller listens for every change from now on,
 // so answers may be cached until the next call; false stops caching.
 // cmd/attestari-api wires it to store.WatchPublications.
-func (s *Server) PublicationsChanged(live bool) { s.manifests.changed(live) }
+func (s *Server) PublicationsChanged(live bool) {
+	s.watch.set(live)
+	s.manifests.changed(live)
+}

@@ -22,7 +22,10 @@ func (s *Server) readyz(w http.ResponseWriter, r *http.Request) error {
 		s.log.WarnContext(r.Context(), "readiness check failed", "error", err.Error())
 		return &Problem{Status: http.StatusServiceUnavailable, Detail: "the database is not answering", RetryAfter: 5}
 	}
-	return writeJSON(w, http.StatusOK, map[string]string{"status": "ok", "database": "ok"})
+	if p := s.watch.unready(); p != nil {
+		return p
+	}
+	return writeJSON(w, http.StatusOK, s.watch.body())
 }
 
 type methodologyVersion struct {

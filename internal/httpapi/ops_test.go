@@ -150,3 +150,25 @@ func TestPanicRendersProblemWithoutStack(t *testing.T) {
 		t.Fatalf("panic leaked: %d %s", rec.Code, rec.Body.String())
 	}
 }
+
+// TestReadyzFollowsTheWatcher: once a watcher is wired, the server is ready
+// only while it hears the notifications: 503 (problem+json, Retry-After)
+// after it stopped listening, 200 with notifications "heard" once it
+// listens again.
+func TestReadyzFollowsTheWatcher(t *testing.T) {
+	t.Parallel()
+	ts := newTestServer(t, dbtest.Open(t))
+	ts.PublicationsChanged(true)
+	if res, body := ts.get("/readyz"); res.StatusCode != 200 || !strings.Contains(body, `"notifications":"heard"`) {
+		t.Fatalf("readyz while listening: %d %s", res.StatusCode, body)
+	}
+	ts.PublicationsChanged(false)
+	res, body := ts.get("/readyz")
+	if res.StatusCode != 503 || res.Header.Get("Content-Type") != "application/problem+json" || res.Header.Get("Retry-After") == "" {
+		t.Fatalf("readyz while not listening: %d %v %s", res.StatusCode, res.Header, body)
+	}
+	ts.PublicationsChanged(true)
+	if res, body := ts.get("/readyz"); res.StatusCode != 200 {
+		t.Fatalf("readyz after listening again: %d %s", res.StatusCode, body)
+	}
+}

@@ -25,6 +25,9 @@ var ErrNotControllable = errors.New("pgcluster: only a private cluster started h
 type control struct {
 	data        string
 	start, stop func(context.Context) error
+	// standby starts a streaming standby of this server (standby.go); nil
+	// on a standby itself.
+	standby func(context.Context) (*Cluster, error)
 
 	mu     sync.Mutex
 	down   bool  // stopped by Down, not yet started by Up

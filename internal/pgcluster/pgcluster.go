@@ -356,6 +356,9 @@ func startLocal(ctx context.Context, bin Binaries, opts Options) (*Cluster, erro
 		cleanup()
 		return err
 	}
+	c.ctl.standby = func(ctx context.Context) (*Cluster, error) {
+		return startStandby(ctx, bin, as, run, base, port, opts.Database)
+	}
 	if err := ensureDatabase(ctx, c.URL, opts.Database); err != nil {
 		_ = c.Stop(context.Background())
 		return nil, err

@@ -125,7 +125,7 @@ func SetWatchError(s *Store, f func(error)) { s.watchErr = f }
 
 // SleepRead runs pg_sleep through the read path (classified, retried).
 func SleepRead(ctx context.Context, s *Store, d time.Duration) error {
-	_, err := reads{s.pool}.Exec(ctx, "SELECT pg_sleep($1)", d.Seconds())
+	_, err := reads{pool: s.pool}.Exec(ctx, "SELECT pg_sleep($1)", d.Seconds())
 	return err
 }
 
@@ -138,7 +138,7 @@ const readSleepSQL = "SELECT pg_sleep($1::float8)::text"
 
 // ReadRows runs readSleepSQL through the read path's Query and reads its rows.
 func ReadRows(ctx context.Context, s *Store, d time.Duration) error {
-	rows, err := reads{s.pool}.Query(ctx, readSleepSQL, d.Seconds())
+	rows, err := reads{pool: s.pool}.Query(ctx, readSleepSQL, d.Seconds())
 	if err != nil {
 		return err
 	}
@@ -151,7 +151,7 @@ func ReadRows(ctx context.Context, s *Store, d time.Duration) error {
 // ReadRow runs readSleepSQL through the read path's QueryRow.
 func ReadRow(ctx context.Context, s *Store, d time.Duration) error {
 	var out string
-	return reads{s.pool}.QueryRow(ctx, readSleepSQL, d.Seconds()).Scan(&out)
+	return reads{pool: s.pool}.QueryRow(ctx, readSleepSQL, d.Seconds()).Scan(&out)
 }
 
 // LockTable holds an ACCESS EXCLUSIVE lock on table from a connection of

@@ -99,7 +99,12 @@ func lostConnection(err error) bool {
 // (idle connections closed now, busy ones when they return) and the second
 // try gets a new connection, not the next stale one. Only one retry, inside
 // the caller's deadline: an outage is answered as one, quickly.
-type reads struct{ pool *pgxpool.Pool }
+type reads struct {
+	pool *pgxpool.Pool
+	// route, when set, picks a read replica for each read (replica.go);
+	// the read and its one retry then run on the pool it picked.
+	route *router
+}
 
 // retry reports whether a failed read may be tried again, resetting the pool
 // when the failure says its connections predate a restart.
@@ -115,6 +120,7 @@ func (r reads) retry(ctx context.Context, err error) bool {
 }
 
 func (r reads) Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error) {
+	r = r.routed()
 	tag, err := r.pool.Exec(ctx, sql, args...)
 	if r.retry(ctx, err) {
 		tag, err = r.pool.Exec(ctx, sql, args...)
@@ -123,6 +129,7 @@ func (r reads) Exec(ctx context.Context, sql string, args ...any) (pgconn.Comman
 }
 
 func (r reads) Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error) {
+	r = r.routed()
 	rows, err := r.pool.Query(ctx, sql, args...)
 	retried := false
 	if r.retry(ctx, err) {
@@ -136,6 +143,7 @@ func (r reads) Query(ctx context.Context, sql string, args ...any) (pgx.Rows, er
 }
 
 func (r reads) QueryRow(ctx context.Context, sql string, args ...any) pgx.Row {
+	r = r.routed()
 	return &readRow{r: r, ctx: ctx, sql: sql, args: args, row: r.pool.QueryRow(ctx, sql, args...)}
 }
 

@@ -31,6 +31,8 @@ type Store struct {
 	q *dbq.Queries
 	// watchErr hears why WatchPublications lost its connection (Options.WatchError).
 	watchErr func(error)
+	// route sends reads to the read replicas that have caught up (replica.go); nil without replicas.
+	route *router
 }
 
 // Options tunes the pool.
@@ -44,10 +46,35 @@ type Options struct {
 	// WatchError, when set, is told why WatchPublications lost its
 	// connection before it reconnects (for the server's log).
 	WatchError func(error)
+	// ReplicaURLs are physical standbys of the primary (url) that serve
+	// the reads of a Store that also runs WatchPublications: a read runs
+	// on one only while it has replayed the primary's WAL up to the last
+	// notification heard (replica.go). Empty: every read on the primary.
+	ReplicaURLs []string
 }
 
-// Open connects to the database at url, checking it answers.
+// Open connects to the database at url, checking it answers, and to each
+// of opts.ReplicaURLs (replica.go).
 func Open(ctx context.Context, url string, opts Options) (*Store, error) {
+	pool, err := openPool(ctx, url, opts)
+	if err != nil {
+		return nil, err
+	}
+	s := &Store{pool: pool, q: dbq.New(reads{pool: pool}), watchErr: opts.WatchError}
+	if len(opts.ReplicaURLs) > 0 {
+		r, err := openReplicas(ctx, pool, opts.ReplicaURLs, opts)
+		if err != nil {
+			pool.Close()
+			return nil, err
+		}
+		s.route = r
+		s.q = dbq.New(reads{pool: pool, route: r})
+	}
+	return s, nil
+}
+
+// openPool opens one pool with opts and checks the database answers.
+func openPool(ctx context.Context, url string, opts Options) (*pgxpool.Pool, error) {
 	cfg, err := pgxpool.ParseConfig(url)
 	if err != nil {
 		// pgx's message masks a password; the form expected is what the
@@ -75,7 +102,7 @@ func Open(ctx context.Context, url string, opts Options) (*Store, error) {
 		pool.Close()
 		return nil, fmt.Errorf("connect to %s: %w", cfg.ConnConfig.Host, err)
 	}
-	return &Store{pool: pool, q: dbq.New(reads{pool}), watchErr: opts.WatchError}, nil
+	return pool, nil
 }
 
 // Pooled connections are checked and recycled so that one a restart left
@@ -98,7 +125,12 @@ func recycle(cfg *pgxpool.Config) {
 }
 
 // Close releases the pool.
-func (s *Store) Close() { s.pool.Close() }
+func (s *Store) Close() {
+	if s.route != nil {
+		s.route.close()
+	}
+	s.pool.Close()
+}
 
 // Ping checks that the database answers a query now.
 func (s *Store) Ping(ctx context.Context) error {

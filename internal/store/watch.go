@@ -30,6 +30,9 @@ func (s *Store) WatchPublications(ctx context.Context, changed func(live bool)) 
 	wait := first
 	for {
 		listened, err := s.listen(ctx, changed)
+		if s.route != nil {
+			s.route.live.Store(false) // every read on the primary until heard again
+		}
 		changed(false)
 		if listened {
 			wait = first
@@ -49,6 +52,15 @@ func (s *Store) WatchPublications(ctx context.Context, changed func(live bool)) 
 	}
 }
 
+// heard raises the replicas' floor to the primary's WAL position before a
+// listener is told of a change (replica.go); nothing without replicas.
+func (s *Store) heard(ctx context.Context, conn *pgx.Conn) error {
+	if s.route == nil {
+		return nil
+	}
+	return s.route.heard(ctx, conn)
+}
+
 // listen holds one LISTEN session until it fails or ctx ends, and reports
 // whether it got as far as listening.
 func (s *Store) listen(ctx context.Context, changed func(live bool)) (bool, error) {
@@ -60,6 +72,9 @@ func (s *Store) listen(ctx context.Context, changed func(live bool)) (bool, erro
 	if _, err := conn.Exec(ctx, "LISTEN "+pgx.Identifier{PublicationsChannel}.Sanitize()); err != nil {
 		return false, fmt.Errorf("watch publications: listen: %w", err)
 	}
+	if err := s.heard(ctx, conn); err != nil {
+		return false, err
+	}
 	changed(true)
 	for {
 		if _, err := conn.WaitForNotification(ctx); err != nil {
@@ -67,6 +82,12 @@ func (s *Store) listen(ctx context.Context, changed func(live bool)) (bool, erro
 				return true, ctx.Err()
 			}
 			return true, fmt.Errorf("watch publications: %w", err)
+		}
+		if err := s.heard(ctx, conn); err != nil {
+			if ctx.Err() != nil {
+				return true, ctx.Err()
+			}
+			return true, err
 		}
 		changed(true)
 	}
