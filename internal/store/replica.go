@@ -17,13 +17,21 @@ import (
 //
 //   - NOTIFY is not replayed to a physical standby, so WatchPublications
 //     listens on the primary. Postgres delivers a notification only after
-//     the loader's transaction committed, so when one is heard the primary's
-//     pg_current_wal_lsn(), read then on the listening connection, is at or
-//     past the end of that commit's WAL record. That position becomes the
-//     floor every replica read must have replayed (router.want). The loader's
-//     payload is unchanged (the publication id): a position read inside the
-//     loader's transaction would lie before its own commit record, and a
-//     standby that replayed up to it could still not show the publication.
+//     the loader's commit record was inserted into the WAL, so when one is
+//     heard the primary's WAL insert position, pg_current_wal_insert_lsn(),
+//     read then on the listening connection, is at or past the end of that
+//     commit record. That position becomes the floor every replica read
+//     must have replayed (router.want). It is the insert position, not
+//     pg_current_wal_lsn() (the write position): with synchronous_commit
+//     off the commit record may still sit in the WAL buffers when the
+//     notification is heard, the write position is then before it (even
+//     before all of the load), and a paused or lagging standby that
+//     replayed up to it would pass for caught up while it shows the
+//     publication's predecessor; a standby cannot replay past the insert
+//     position without having replayed the commit. The loader's payload is
+//     unchanged (the publication id): a position read inside the loader's
+//     transaction would lie before its own commit record, and a standby
+//     that replayed up to it could still not show the publication.
 //   - Each replica's pg_last_wal_replay_lsn() is polled while it is below the
 //     floor; a replica is used only once it reports a position at or past it.
 //     Replay only moves forward, so a reported position is a lower bound.
@@ -147,12 +155,12 @@ func (r *router) poll(ctx context.Context) {
 // The positions as bytes from 0/0, which compare as numbers.
 const (
 	replayLSNSQL  = "SELECT pg_wal_lsn_diff(pg_last_wal_replay_lsn(), '0/0')::bigint"
-	currentLSNSQL = "SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0')::bigint"
+	currentLSNSQL = "SELECT pg_wal_lsn_diff(pg_current_wal_insert_lsn(), '0/0')::bigint"
 )
 
 // heard is called on the primary's listening connection when it starts to
 // listen and on every notification, before the listener is told: it reads
-// the primary's WAL position and makes it the replicas' floor.
+// the primary's WAL insert position and makes it the replicas' floor.
 func (r *router) heard(ctx context.Context, conn *pgx.Conn) error {
 	var at int64
 	if err := conn.QueryRow(ctx, currentLSNSQL).Scan(&at); err != nil {
