@@ -8,3 +8,16 @@ func ReplicaFloor(s *Store) uint64 {
 	}
 	return s.route.want.Load()
 }
+
+// ReplicaReplayed is the replay position (bytes from 0/0) each read replica
+// of s last reported; nil without replicas.
+func ReplicaReplayed(s *Store) []uint64 {
+	if s.route == nil {
+		return nil
+	}
+	out := make([]uint64, len(s.route.replicas))
+	for i, rep := range s.route.replicas {
+		out[i] = rep.replayed.Load()
+	}
+	return out
+}
