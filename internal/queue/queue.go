@@ -79,8 +79,9 @@ func (FinishArgs) Kind() string { return vocab.JobFinish }
 const (
 	// DefaultMaxAttempts bounds an examine job's executions. A transient
 	// failure is retried until the last attempt, which writes the failure
-	// row; a worker killed that many times while examining one package
-	// leaves the job discarded (Enqueue again puts it back).
+	// row; a job whose every attempt fails or is killed without a result is
+	// discarded by River and recorded by the sweep as the package's
+	// job_discarded row (sweep.go).
 	DefaultMaxAttempts = 5
 	// DefaultJobTimeout bounds one execution (the extraction's own wall
 	// budget is 60 s; fetches and checks come on top).
