@@ -207,7 +207,7 @@ runs/<id>/inventory.json (docs/inventory.md). Nothing that decides reads that fi
 			}
 			o.CandidatesPath, o.Resume, o.RunID = *candidates, *resume, *qf.runID
 			if *qf.queue {
-				return runQueued(ctx, e, o, *qf.runID)
+				return runQueued(ctx, e, o, *qf.runID, *qf.maxAttempts)
 			}
 			res, err := pipeline.Run(ctx, o)
 			return reportRun(e, res, err)

@@ -40,14 +40,14 @@ func openQueueStore(ctx context.Context, e *env, conns int32) (*store.Store, err
 
 // runQueued is `attestari run --queue`: prepare the run here, enqueue its
 // first wave, and print how to follow it.
-func runQueued(ctx context.Context, e *env, o pipeline.Options, runID string) error {
+func runQueued(ctx context.Context, e *env, o pipeline.Options, runID string, maxAttempts int) error {
 	st, err := openQueueStore(ctx, e, 4)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
 	o.RunID, o.Progress = runID, nil
-	res, err := queue.Enqueue(ctx, queue.EnqueueOptions{Store: st, Pipeline: o})
+	res, err := queue.Enqueue(ctx, queue.EnqueueOptions{Store: st, Pipeline: o, MaxAttempts: maxAttempts})
 	if err != nil {
 		if errors.Is(err, pipeline.ErrResumeMismatch) || errors.Is(err, queue.ErrOtherInputs) {
 			return fmt.Errorf("%w\n  (a run id names one run: give another --run-id, or the same candidates file and build)", err)
@@ -84,20 +84,25 @@ the run is done to assemble them here from the database.`
 
 // queueFlags are run's flags for the queued path.
 type queueFlags struct {
-	queue *bool
-	runID *string
+	queue       *bool
+	runID       *string
+	maxAttempts *int
 }
 
 func addQueueFlags(fs *flag.FlagSet) queueFlags {
 	return queueFlags{
-		queue: fs.Bool("queue", false, "enqueue the packages as jobs in PostgreSQL for 'attestari worker' instead of examining them here"),
-		runID: fs.String("run-id", "", "name the run (letters, digits, '.', '_', '-'); with --queue, an id already queued is taken up again"),
+		queue:       fs.Bool("queue", false, "enqueue the packages as jobs in PostgreSQL for 'attestari worker' instead of examining them here"),
+		runID:       fs.String("run-id", "", "name the run (letters, digits, '.', '_', '-'); with --queue, an id already queued is taken up again"),
+		maxAttempts: fs.Int("max-attempts", queue.DefaultMaxAttempts, "with --queue: executions of each examine job before it is retried no more (the last records a transient failure's row; a job whose every attempt fails or is killed without a result becomes the row job_discarded)"),
 	}
 }
 
 func (q queueFlags) check(resume string, demo bool) error {
 	if !*q.queue {
 		return nil
+	}
+	if *q.maxAttempts < 1 {
+		return usageError{"--max-attempts must be at least 1"}
 	}
 	if resume != "" {
 		return usageError{"--queue takes --candidates FILE (and --run-id to take up a queued run), not --resume"}

@@ -17,7 +17,7 @@ func init() {
 
 func workerCommand() *command {
 	var workers *int
-	var jobTimeout, rescueAfter, retryBase, stopTimeout *time.Duration
+	var jobTimeout, rescueAfter, retryBase, stopTimeout, sweepInterval, fetchCooldown *time.Duration
 	var jsonLogs *bool
 	return &command{
 		name:    "worker",
@@ -43,6 +43,11 @@ retries, is retried with backoff (--retry-base, doubling) until the last of 5 at
 records the failure row; any other failure is the package's row at once. A worker killed mid-job
 leaves the job running; after --rescue-after River's rescuer hands it to another worker, and a
 package whose extraction was started twice without finishing is recorded extractor_abandoned.
+A job whose every attempt fails or is killed outside the package's stages (the worker dies
+while fetching or writing, the job passes --job-timeout) is discarded by River; every
+--sweep-interval the elected leader among the running workers records such a package as a
+failure row (pipeline / job_discarded), counts it done, and the run finishes as for any other
+failure row.
 Ctrl-C or SIGTERM stops taking jobs and lets those in flight finish for --stop-timeout.
 
 Needs ATTESTARI_DATABASE_URL (or DATABASE_URL), migrated with 'attestari db migrate', and the
@@ -54,6 +59,8 @@ same registry, analyzer and evidence configuration as 'attestari run'.`,
 			rescueAfter = fs.Duration("rescue-after", queue.DefaultRescueAfter, "a job running longer is taken for its worker's death and retried (must exceed --job-timeout)")
 			retryBase = fs.Duration("retry-base", queue.DefaultRetryBase, "delay before the first retry of a transient failure; doubles each attempt")
 			stopTimeout = fs.Duration("stop-timeout", time.Minute, "on Ctrl-C or SIGTERM, how long jobs in flight may finish before they are cancelled (and retried elsewhere)")
+			sweepInterval = fs.Duration("sweep-interval", queue.DefaultSweepInterval, "how often the leader among the workers records the packages of discarded jobs as failure rows")
+			fetchCooldown = fs.Duration("fetch-cooldown", 0, "least time between two fetches of jobs by this process (0: River's default, 100 ms, which bounds a process to --workers jobs per 100 ms; docs/benchmarks.md)")
 			jsonLogs = fs.Bool("json-logs", false, "structured JSON logs")
 		},
 		run: func(ctx context.Context, e *env, fs *flag.FlagSet) error {
@@ -62,6 +69,9 @@ same registry, analyzer and evidence configuration as 'attestari run'.`,
 			}
 			if *workers < 1 {
 				return usageError{"--workers must be at least 1"}
+			}
+			if *fetchCooldown < 0 {
+				return usageError{"--fetch-cooldown must not be negative"}
 			}
 			if _, err := queueDatabaseURL(e); err != nil {
 				return err
@@ -82,7 +92,7 @@ same registry, analyzer and evidence configuration as 'attestari run'.`,
 			defer st.Close()
 			w, err := queue.NewWorker(queue.WorkerOptions{
 				Store: st, Pipeline: o, Workers: *workers, JobTimeout: *jobTimeout, RescueAfter: *rescueAfter,
-				RetryBase: *retryBase, Logger: e.log,
+				RetryBase: *retryBase, SweepInterval: *sweepInterval, FetchCooldown: *fetchCooldown, Logger: e.log,
 				Progress: func(runID, pkg string, done, total int) {
 					fmt.Fprintf(e.stdout, "run %s: %d/%d packages done (%s)\n", runID, done, total, pkg)
 				},

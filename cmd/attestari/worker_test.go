@@ -1,11 +1,8 @@
 package main
 
 import (
-	"archive/tar"
 	"bytes"
-	"compress/gzip"
 	"context"
-	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -20,6 +17,7 @@ import (
 	"github.com/attestari/attestari/internal/dbtest"
 	"github.com/attestari/attestari/internal/registry/fakeregistry"
 	"github.com/attestari/attestari/internal/rundir"
+	"github.com/attestari/attestari/internal/rundirtest"
 	"github.com/attestari/attestari/internal/store"
 	"github.com/attestari/attestari/internal/vocab"
 )
@@ -33,57 +31,12 @@ func workerTGZ(t *testing.T, name, tool string) []byte {
 	files := []string{"package.json", `{"name": "` + name + `", "version": "1.0.0", "main": "index.js", "dependencies": {"@modelcontextprotocol/sdk": "^1.0.0"}}`,
 		"index.js", "import { McpServer } from \"@modelcontextprotocol/sdk/server/mcp.js\";\nconst server = new McpServer({ name: \"" + name + "\", version: \"1.0.0\" });\n" +
 			"server.tool(\"" + tool + "\", \"Returns the " + tool + " of a city.\", async () => ({ content: [] }));\n"}
-	var buf bytes.Buffer
-	zw := gzip.NewWriter(&buf)
-	tw := tar.NewWriter(zw)
-	for i := 0; i < len(files); i += 2 {
-		if err := tw.WriteHeader(&tar.Header{Name: "package/" + files[i], Mode: 0o644, Size: int64(len(files[i+1])), ModTime: time.Unix(499162500, 0), Typeflag: tar.TypeReg}); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := tw.Write([]byte(files[i+1])); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := tw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if err := zw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
+	return rundirtest.TGZ(t, files...)
 }
-
-var workerVolatile = map[string]bool{"fetched_at": true, "ms": true, "wall_ms": true, "rss_bytes": true}
 
 func workerNormalise(t *testing.T, b []byte) string {
 	t.Helper()
-	var v any
-	if err := json.Unmarshal(b, &v); err != nil {
-		t.Fatal(err)
-	}
-	var walk func(v any) any
-	walk = func(v any) any {
-		switch x := v.(type) {
-		case map[string]any:
-			for k, e := range x {
-				if workerVolatile[k] {
-					x[k] = "<volatile>"
-				} else {
-					x[k] = walk(e)
-				}
-			}
-		case []any:
-			for i, e := range x {
-				x[i] = walk(e)
-			}
-		}
-		return v
-	}
-	nb, err := rundir.Marshal(walk(v))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(nb)
+	return rundirtest.Normalise(t, b)
 }
 
 // TestKilledWorkerJobIsRetried: `attestari worker` as a real process is

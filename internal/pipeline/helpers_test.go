@@ -1,10 +1,8 @@
 package pipeline
 
 import (
-	"archive/tar"
 	"archive/zip"
 	"bytes"
-	"compress/gzip"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -21,6 +19,7 @@ import (
 	"github.com/attestari/attestari/internal/registry"
 	"github.com/attestari/attestari/internal/registry/fakeregistry"
 	"github.com/attestari/attestari/internal/rundir"
+	"github.com/attestari/attestari/internal/rundirtest"
 )
 
 // fakeExtractor stands in for package surface in these tests: the surface
@@ -102,25 +101,7 @@ func (p panicCheck) Run(_ context.Context, in CheckInput) (CheckOutput, error) {
 // order given.
 func tgz(t testing.TB, files ...string) []byte {
 	t.Helper()
-	var buf bytes.Buffer
-	zw := gzip.NewWriter(&buf)
-	tw := tar.NewWriter(zw)
-	for i := 0; i+1 < len(files); i += 2 {
-		hdr := &tar.Header{Name: "package/" + files[i], Mode: 0o644, Size: int64(len(files[i+1])), ModTime: time.Unix(499162500, 0), Typeflag: tar.TypeReg}
-		if err := tw.WriteHeader(hdr); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := tw.Write([]byte(files[i+1])); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := tw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if err := zw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
+	return rundirtest.TGZ(t, files...)
 }
 
 // wheel builds a zip with the given members at its root.
@@ -289,38 +270,11 @@ func seven(t testing.TB, dir string) map[string]string {
 	return out
 }
 
-// volatile are the members whose values are times or measured figures.
-var volatile = map[string]bool{"fetched_at": true, "ms": true, "wall_ms": true, "rss_bytes": true}
-
+// normalise is a run file with its times and measured figures replaced
+// (rundirtest.Normalise).
 func normalise(t testing.TB, b []byte) string {
 	t.Helper()
-	var v any
-	if err := json.Unmarshal(b, &v); err != nil {
-		t.Fatal(err)
-	}
-	var walk func(v any) any
-	walk = func(v any) any {
-		switch x := v.(type) {
-		case map[string]any:
-			for k, e := range x {
-				if volatile[k] {
-					x[k] = "<volatile>"
-				} else {
-					x[k] = walk(e)
-				}
-			}
-		case []any:
-			for i, e := range x {
-				x[i] = walk(e)
-			}
-		}
-		return v
-	}
-	nb, err := rundir.Marshal(walk(v))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(nb)
+	return rundirtest.Normalise(t, b)
 }
 
 func packageFiles(t testing.TB, dir string) []string {

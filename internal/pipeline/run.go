@@ -670,20 +670,25 @@ func (r *runner) examineProtected(ctx context.Context, j job) (pf *packageFile) 
 	if err == nil {
 		return pf
 	}
-	c := j.c
-	ref := rundir.PackageRef{Registry: c.Registry, Name: c.Name, Version: c.Spec()}
 	var pe *panicError
 	stack := ""
 	if errors.As(err, &pe) {
 		stack = pe.stack
 	}
+	return failedPackageFile(j, rundir.Failure{Stage: vocab.StagePipeline, Kind: vocab.FailurePanic, Message: err.Error(), Stack: stack})
+}
+
+// failedPackageFile is the file of a package that failed for good outside
+// any stage: no record, no surface, not gradeable, and the one failure row.
+func failedPackageFile(j job, f rundir.Failure) *packageFile {
+	c := j.c
+	ref := rundir.PackageRef{Registry: c.Registry, Name: c.Name, Version: c.Spec()}
 	return &packageFile{
 		Schema: packageFileSchema, Candidate: c, Package: ref,
 		Records: []rundir.Record{}, Results: []rundir.Result{}, Findings: []rundir.Finding{}, NotAnalyzed: []rundir.NotAnalyzed{},
 		Gradeable: rundir.Gradeable{Package: ref, OK: false, Reasons: []string{}},
 		Summary: rundir.PackageSummary{Package: ref, Stages: []rundir.StageTiming{},
-			Failures: []rundir.Failure{{Stage: vocab.StagePipeline, Kind: vocab.FailurePanic, Message: err.Error(), Stack: stack}},
-			JoinedBy: joinedBy(j), Hop: j.hop},
+			Failures: []rundir.Failure{f}, JoinedBy: joinedBy(j), Hop: j.hop},
 	}
 }
 

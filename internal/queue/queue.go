@@ -22,6 +22,12 @@
 // job in the same transaction. A worker that dies leaves its transaction
 // uncommitted, so nothing is counted until a retry commits.
 //
+// A package that fails for good is a failure row, never a stuck queue: a
+// job River discards (every attempt failed or was killed outside the
+// package's stages) is recorded by the leader's periodic sweep (sweep.go)
+// as the package's failure row, counted done as a worker's commit counts
+// it.
+//
 // A run's jobs go to a River queue named after its stamps
 // (pipeline.StampKey: versions, checks, analyzer, code), so a worker built
 // another way never takes them; a worker that did would be refused by
@@ -73,8 +79,9 @@ func (FinishArgs) Kind() string { return vocab.JobFinish }
 const (
 	// DefaultMaxAttempts bounds an examine job's executions. A transient
 	// failure is retried until the last attempt, which writes the failure
-	// row; a worker killed that many times while examining one package
-	// leaves the job discarded (Enqueue again puts it back).
+	// row; a job whose every attempt fails or is killed without a result is
+	// discarded by River and recorded by the sweep as the package's
+	// job_discarded row (sweep.go).
 	DefaultMaxAttempts = 5
 	// DefaultJobTimeout bounds one execution (the extraction's own wall
 	// budget is 60 s; fetches and checks come on top).

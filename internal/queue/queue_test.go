@@ -1,9 +1,7 @@
 package queue_test
 
 import (
-	"archive/tar"
 	"bytes"
-	"compress/gzip"
 	"context"
 	"encoding/json"
 	"errors"
@@ -22,6 +20,7 @@ import (
 	"github.com/attestari/attestari/internal/registry"
 	"github.com/attestari/attestari/internal/registry/fakeregistry"
 	"github.com/attestari/attestari/internal/rundir"
+	"github.com/attestari/attestari/internal/rundirtest"
 	"github.com/attestari/attestari/internal/s3test"
 	"github.com/attestari/attestari/internal/store"
 	"github.com/attestari/attestari/internal/vocab"
@@ -38,25 +37,7 @@ func TestMain(m *testing.M) {
 // tgz packs files (name, text, ...) under package/ with fixed times.
 func tgz(t testing.TB, files ...string) []byte {
 	t.Helper()
-	var buf bytes.Buffer
-	zw := gzip.NewWriter(&buf)
-	tw := tar.NewWriter(zw)
-	for i := 0; i+1 < len(files); i += 2 {
-		hdr := &tar.Header{Name: "package/" + files[i], Mode: 0o644, Size: int64(len(files[i+1])), ModTime: time.Unix(499162500, 0), Typeflag: tar.TypeReg}
-		if err := tw.WriteHeader(hdr); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := tw.Write([]byte(files[i+1])); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := tw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if err := zw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
+	return rundirtest.TGZ(t, files...)
 }
 
 // server is a small synthetic MCP server the real extractor reads.
@@ -169,39 +150,12 @@ func waitFinished(t *testing.T, st *store.Store, id string) store.QueueRun {
 	return store.QueueRun{}
 }
 
-// volatile are the members whose values are times or measured figures
-// (the run directory's rule: runs over the same inputs differ only there).
-var volatile = map[string]bool{"fetched_at": true, "ms": true, "wall_ms": true, "rss_bytes": true, "started_at": true, "finished_at": true}
-
+// normalise is a run file with its times and measured figures replaced,
+// run.json's own times too (the run directory's rule: runs over the same
+// inputs differ only there).
 func normalise(t *testing.T, b []byte) string {
 	t.Helper()
-	var v any
-	if err := json.Unmarshal(b, &v); err != nil {
-		t.Fatal(err)
-	}
-	var walk func(v any) any
-	walk = func(v any) any {
-		switch x := v.(type) {
-		case map[string]any:
-			for k, e := range x {
-				if volatile[k] {
-					x[k] = "<volatile>"
-				} else {
-					x[k] = walk(e)
-				}
-			}
-		case []any:
-			for i, e := range x {
-				x[i] = walk(e)
-			}
-		}
-		return v
-	}
-	nb, err := rundir.Marshal(walk(v))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(nb)
+	return rundirtest.Normalise(t, b, rundirtest.HeaderTimes...)
 }
 
 // runFiles is every file of a run directory but the lock: the header, the

@@ -36,6 +36,10 @@ type WorkerOptions struct {
 	// process to Workers jobs per 100 ms (docs/benchmarks.md, "Examination
 	// on a queue").
 	FetchCooldown time.Duration
+	// SweepInterval is how often the elected leader among the workers
+	// records the packages of discarded examine jobs (sweep.go); zero
+	// means DefaultSweepInterval.
+	SweepInterval time.Duration
 	// Logger receives one line per job; default slog.Default().
 	Logger *slog.Logger
 	// Progress, when set, hears of each examine job committed: the run,
@@ -73,6 +77,7 @@ func NewWorker(o WorkerOptions) (*Worker, error) {
 	o.JobTimeout = cmpOr(o.JobTimeout, DefaultJobTimeout)
 	o.RescueAfter = cmpOr(o.RescueAfter, DefaultRescueAfter)
 	o.RetryBase = cmpOr(o.RetryBase, DefaultRetryBase)
+	o.SweepInterval = cmpOr(o.SweepInterval, DefaultSweepInterval)
 	if o.RescueAfter <= o.JobTimeout {
 		return nil, fmt.Errorf("queue: the rescue interval (%s) must be longer than the job timeout (%s), or a job still running would be taken for dead", o.RescueAfter, o.JobTimeout)
 	}
@@ -94,6 +99,9 @@ func NewWorker(o WorkerOptions) (*Worker, error) {
 	if err := river.AddWorkerSafely(workers, &finishWorker{w: w}); err != nil {
 		return nil, fmt.Errorf("queue: %w", err)
 	}
+	if err := river.AddWorkerSafely(workers, &sweepWorker{w: w}); err != nil {
+		return nil, fmt.Errorf("queue: %w", err)
+	}
 	cfg := &river.Config{
 		Queues:               map[string]river.QueueConfig{w.queue: {MaxWorkers: o.Workers}},
 		Workers:              workers,
@@ -102,6 +110,7 @@ func NewWorker(o WorkerOptions) (*Worker, error) {
 		RetryPolicy:          retryPolicy{base: o.RetryBase},
 		MaxAttempts:          DefaultMaxAttempts,
 		Logger:               w.log,
+		PeriodicJobs:         []*river.PeriodicJob{sweepJob(w.queue, o.SweepInterval)},
 	}
 	if o.FetchCooldown > 0 {
 		cfg.FetchCooldown, cfg.FetchPollInterval = o.FetchCooldown, o.FetchCooldown

@@ -40,6 +40,12 @@ const (
 	FailureCheckError         = "check_error"
 	FailurePanic              = "panic"
 	FailureInternal           = "internal"
+
+	// FailureJobDiscarded: a queued run's examine job failed or was killed
+	// outside the package's stages on every one of its attempts, and River
+	// discarded it; the queue's sweep records this row (stage pipeline) in
+	// place of the result no attempt wrote.
+	FailureJobDiscarded = "job_discarded"
 )
 
 // Failure kinds of a read, in the pattern of pkgsite's internal/derrors: one

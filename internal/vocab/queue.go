@@ -9,6 +9,10 @@ const (
 	// their result: it enqueues the next wave of delegation targets, or
 	// assembles the seven run files.
 	JobFinish = "attestari_finish"
+	// JobSweep finds the examine jobs River discarded (every attempt
+	// failed or was killed without a result) and writes each package's
+	// failure row, so the run's count reaches zero and its finish job runs.
+	JobSweep = "attestari_sweep"
 
 	// QueueRunQueued: the run's packages are being examined.
 	QueueRunQueued = "queued"
