@@ -34,6 +34,15 @@ func TestBlind3CorpusFile(t *testing.T) {
 	checkBlindPartFile(t, Blind3)
 }
 
+// TestBlind4CorpusFile: testdata/eval/blind4_cases.jsonl is the fourth
+// blind test part, built and checked like test2 and test3, and sharing no
+// id, source, description or near-duplicate with the development part, the
+// test part, test2 or test3. go test ./internal/eval -run
+// TestBlind4CorpusFile -update rebuilds it. No analyzer is run on it here.
+func TestBlind4CorpusFile(t *testing.T) {
+	checkBlindPartFile(t, Blind4)
+}
+
 // otherParts are the hand-written and built cases of every part but p:
 // dev and test from their built files, and each other blind part from its
 // built file.
@@ -378,7 +387,7 @@ func TestBlindPartIsReportedApartAndWithheld(t *testing.T) {
 		t.Fatalf("test2 through the command: %+v\n%s", r.Corpus, buf.String())
 	}
 	if _, err := ReadCases(strings.NewReader(strings.Replace(lines, `"split":"test2"`, `"split":"test9"`, 1))); !errors.Is(err, ErrCorpus) {
-		t.Fatalf("a split other than dev, test, test2 or test3 read: %v", err)
+		t.Fatalf("a split other than dev, test, test2, test3 or test4 read: %v", err)
 	}
 }
 
