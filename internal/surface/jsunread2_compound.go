@@ -1,0 +1,212 @@
+package surface
+
+// A text a function builds in a local with `+=` (methodology §5.2, 2.3.9,
+// part JN). A package's helper often starts a description and appends to it
+// under tests its caller settles:
+//
+//	let d = options.description;
+//	if (options.idField && options.mode !== "create") {
+//	    const more = `\nEither '${options.idField}' identifies the target.`;
+//	    d += more;
+//	}
+//	server.tool(options.name, d, shape, cb);
+//
+// Under 2.3.8 any compound assignment left the local unreadable. The local
+// is now read as its initialiser followed by every append that runs, when
+// the order of the writes and of the reads is fixed by the code's own
+// structure and every test is decided (section 5.2's decide):
+//
+//   - the local is a `let` with an initialiser, declared as a statement of
+//     a block (or of the module), and never assigned with `=`, incremented
+//     or written by a pattern: its file writes the name only by the appends
+//     read here;
+//   - every append is `name += value`, a statement of that same block after
+//     the declaration, or a statement of the block (or the lone statement)
+//     of an `if` with no `else` that is itself a statement of that block;
+//     such an `if` block holds nothing but declarations and appends to the
+//     local (no return, throw, loop or other branch inside it);
+//   - every read of the local lies after the last append ends, so each read
+//     sees the whole sequence (a read in a test, in an appended value or
+//     before an append refuses the form);
+//   - the initialiser and every appended value that runs is text (holes in
+//     it stay holes, as in any concatenation), and every test is decided
+//     under the caller's values; one undecided test, one value that is not
+//     text, leaves the local unreadable with the reason given.
+//
+// The appends are joined as `+` joins text, so each literal piece keeps the
+// span where it is written and the verifier checks every quoted byte there.
+
+// compoundText reads the local of binding b declared by declarator d (a
+// `let` the file appends to with `+=`). ok is false when the form above does
+// not hold: the caller then records the local unreadable as before. A value
+// returned with ok true may itself be unknown (an undecided test, a value
+// that is not text), with the reason.
+func (x *extractor) compoundText(f *file, b binding, d nid, e *env) (val, bool) {
+	name := f.text(b.id)
+	decl := f.parent(d)
+	if f.kind(decl) != "lexical_declaration" || !hasPrefixWord(f.text(decl), "let") {
+		return val{}, false
+	}
+	if f.field(d, "name") != b.id || f.field(d, "value") < 0 || len(f.named(decl)) != 1 {
+		return val{}, false
+	}
+	block := f.parent(decl)
+	if k := f.kind(block); k != "statement_block" && k != "program" {
+		return val{}, false
+	}
+	if len(x.assignmentsTo(f, b.id, b)) > 0 {
+		return val{}, false
+	}
+	var mine []nid
+	for _, a := range f.facts.augAssigns[name] {
+		if ob, ok := x.lookup(f, f.field(a, "left"), name); ok && ob.decl == b.decl {
+			mine = append(mine, a)
+		}
+	}
+	// The file writes the name only by these appends (any other write of a
+	// name spelt the same, even of another binding, refuses the form).
+	if len(mine) == 0 || x.constWritesOf(f).names[name] != len(mine) {
+		return val{}, false
+	}
+	type step struct {
+		a    nid // the augmented assignment
+		test nid // the if's condition, or none
+	}
+	var steps []step
+	byStmt := map[nid]bool{}
+	for _, a := range mine {
+		if f.text(f.field(a, "operator")) != "+=" || f.kind(f.field(a, "left")) != "identifier" {
+			return val{}, false
+		}
+		st := f.parent(a)
+		if f.kind(st) != "expression_statement" || f.start(st) < f.end(decl) {
+			return val{}, false
+		}
+		byStmt[st] = true
+	}
+	lastEnd := f.end(decl)
+	for _, s := range f.named(block) {
+		if f.start(s) < f.end(decl) {
+			continue
+		}
+		switch {
+		case byStmt[s]:
+			steps = append(steps, step{a: f.named(s)[0], test: none})
+			delete(byStmt, s)
+			lastEnd = f.end(s)
+		case f.kind(s) == "if_statement" && x.ifAppends(f, s, byStmt):
+			if f.field(s, "alternative") >= 0 {
+				return val{}, false
+			}
+			cons := f.field(s, "consequence")
+			body := []nid{cons}
+			if f.kind(cons) == "statement_block" {
+				body = f.named(cons)
+			}
+			for _, c := range body {
+				if byStmt[c] {
+					steps = append(steps, step{a: f.named(c)[0], test: f.field(s, "condition")})
+					delete(byStmt, c)
+				}
+			}
+			lastEnd = f.end(s)
+		}
+	}
+	if len(byStmt) > 0 {
+		return val{}, false // an append somewhere else
+	}
+	// Every read of the local comes after the last append.
+	readsOK := true
+	f.walk(block, func(n nid) bool {
+		if !readsOK || !x.step() {
+			readsOK = false
+			return false
+		}
+		if f.kind(n) != "identifier" || f.text(n) != name || n == b.id {
+			return true
+		}
+		if p := f.parent(n); f.kind(p) == "augmented_assignment_expression" && f.field(p, "left") == n {
+			return true
+		}
+		if ob, ok := x.lookup(f, n, name); ok && ob.decl == b.decl && (f.start(n) < lastEnd || inHoistedFunction(f, n, block)) {
+			readsOK = false
+		}
+		return true
+	})
+	if !readsOK {
+		return val{}, false
+	}
+	out := x.eval(f, f.field(d, "value"), e)
+	if out.k == vNeed {
+		return out, true
+	}
+	if out.k != vText {
+		return unknown("variable " + name + " is appended to, and its first value is not text"), true
+	}
+	for _, s := range steps {
+		if s.test >= 0 {
+			t, ok := x.decide(f, s.test, e, 0)
+			if !ok {
+				return unknown("variable " + name + " is appended to under a condition not decided"), true
+			}
+			if !t {
+				continue
+			}
+		}
+		r := x.eval(f, f.field(s.a, "right"), e)
+		if r.k == vNeed {
+			return r, true
+		}
+		if r.k != vText {
+			return unknown("variable " + name + " is appended a value that is not text"), true
+		}
+		out = concatText(out, r)
+	}
+	return out, true
+}
+
+// ifAppends reports whether the if statement s appends to the local (one of
+// the statements in appends is its lone statement or a statement of its
+// block) and holds nothing else but declarations and those appends.
+func (x *extractor) ifAppends(f *file, s nid, appends map[nid]bool) bool {
+	cons := f.field(s, "consequence")
+	if cons < 0 {
+		return false
+	}
+	if appends[cons] {
+		return true
+	}
+	if f.kind(cons) != "statement_block" {
+		return false
+	}
+	found := false
+	for _, c := range f.named(cons) {
+		switch {
+		case appends[c]:
+			found = true
+		case f.kind(c) == "lexical_declaration":
+		case f.kind(c) == "comment":
+		default:
+			return false
+		}
+	}
+	return found
+}
+
+// hasPrefixWord: s starts with the keyword w followed by a space.
+func hasPrefixWord(s, w string) bool {
+	return len(s) > len(w) && s[:len(w)] == w && (s[len(w)] == ' ' || s[len(w)] == '\t' || s[len(w)] == '\n')
+}
+
+// inHoistedFunction: n lies in a function declaration nested in block. Such
+// a function may be called before the appends run (it is hoisted), so a read
+// in it may see the local part-built.
+func inHoistedFunction(f *file, n, block nid) bool {
+	for a := f.parent(n); a >= 0 && a != block; a = f.parent(a) {
+		switch f.kind(a) {
+		case "function_declaration", "generator_function_declaration":
+			return true
+		}
+	}
+	return false
+}
