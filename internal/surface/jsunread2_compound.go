@@ -42,20 +42,95 @@ package surface
 // returned with ok true may itself be unknown (an undecided test, a value
 // that is not text), with the reason.
 func (x *extractor) compoundText(f *file, b binding, d nid, e *env) (val, bool) {
+	form := x.compoundFormOf(f, b, d)
+	if form == nil {
+		return val{}, false
+	}
+	name := f.text(b.id)
+	// The tests first: one not decided settles the reading without the
+	// cost of the values.
+	runs := make([]bool, len(form.steps))
+	for i, s := range form.steps {
+		runs[i] = true
+		if s.test >= 0 {
+			t, ok := x.decideTest(f, s.test, e)
+			if !ok {
+				return unknown("variable " + name + " is appended to under a condition not decided"), true
+			}
+			runs[i] = t
+		}
+	}
+	out := x.eval(f, f.field(d, "value"), e)
+	if out.k == vNeed {
+		return out, true
+	}
+	if out.k != vText {
+		return unknown("variable " + name + " is appended to, and its first value is not text"), true
+	}
+	for i, s := range form.steps {
+		if !runs[i] {
+			continue
+		}
+		r := x.eval(f, f.field(s.a, "right"), e)
+		if r.k == vNeed {
+			return r, true
+		}
+		if r.k != vText {
+			return unknown("variable " + name + " is appended a value that is not text"), true
+		}
+		out = concatText(out, r)
+	}
+	return out, true
+}
+
+type compoundKey struct {
+	f *file
+	d nid
+}
+
+// compoundForm is the order of a local's appends: each append and the test
+// of the if it is under (none when it is not).
+type compoundForm struct {
+	steps []compoundStep
+}
+
+type compoundStep struct {
+	a    nid // the augmented assignment
+	test nid // the if's condition, or none
+}
+
+// compoundFormOf checks the form once per declarator (it does not depend on
+// the values the caller binds) and caches it: nil when it does not hold.
+// The check walks the declaring block once, so its cost is bounded by the
+// file's size and is not charged to the step budget of every read.
+func (x *extractor) compoundFormOf(f *file, b binding, d nid) *compoundForm {
+	k := compoundKey{f, d}
+	if form, ok := x.compoundForms[k]; ok {
+		return form
+	}
+	form := x.compoundFormCheck(f, b, d)
+	if x.compoundForms == nil {
+		x.compoundForms = map[compoundKey]*compoundForm{}
+	}
+	x.compoundForms[k] = form
+	return form
+}
+
+func (x *extractor) compoundFormCheck(f *file, b binding, d nid) *compoundForm {
 	name := f.text(b.id)
 	decl := f.parent(d)
 	if f.kind(decl) != "lexical_declaration" || !hasPrefixWord(f.text(decl), "let") {
-		return val{}, false
+		return nil
 	}
 	if f.field(d, "name") != b.id || f.field(d, "value") < 0 || len(f.named(decl)) != 1 {
-		return val{}, false
+		return nil
 	}
 	block := f.parent(decl)
 	if k := f.kind(block); k != "statement_block" && k != "program" {
-		return val{}, false
+		return nil
 	}
 	if len(x.assignmentsTo(f, b.id, b)) > 0 {
-		return val{}, false
+		return nil
 	}
 	var mine []nid
 	for _, a := range f.facts.augAssigns[name] {
@@ -66,21 +141,17 @@ func (x *extractor) compoundText(f *file, b binding, d nid, e *env) (val, bool) 
 	// The file writes the name only by these appends (any other write of a
 	// name spelt the same, even of another binding, refuses the form).
 	if len(mine) == 0 || x.constWritesOf(f).names[name] != len(mine) {
-		return val{}, false
+		return nil
 	}
-	type step struct {
-		a    nid // the augmented assignment
-		test nid // the if's condition, or none
-	}
-	var steps []step
+	form := &compoundForm{}
 	byStmt := map[nid]bool{}
 	for _, a := range mine {
 		if f.text(f.field(a, "operator")) != "+=" || f.kind(f.field(a, "left")) != "identifier" {
-			return val{}, false
+			return nil
 		}
 		st := f.parent(a)
 		if f.kind(st) != "expression_statement" || f.start(st) < f.end(decl) {
-			return val{}, false
+			return nil
 		}
 		byStmt[st] = true
 	}
@@ -91,12 +162,12 @@ func (x *extractor) compoundText(f *file, b binding, d nid, e *env) (val, bool) 
 		}
 		switch {
 		case byStmt[s]:
-			steps = append(steps, step{a: f.named(s)[0], test: none})
+			form.steps = append(form.steps, compoundStep{a: f.named(s)[0], test: none})
 			delete(byStmt, s)
 			lastEnd = f.end(s)
 		case f.kind(s) == "if_statement" && x.ifAppends(f, s, byStmt):
 			if f.field(s, "alternative") >= 0 {
-				return val{}, false
+				return nil
 			}
 			cons := f.field(s, "consequence")
 			body := []nid{cons}
@@ -105,7 +176,7 @@ func (x *extractor) compoundText(f *file, b binding, d nid, e *env) (val, bool) 
 			}
 			for _, c := range body {
 				if byStmt[c] {
-					steps = append(steps, step{a: f.named(c)[0], test: f.field(s, "condition")})
+					form.steps = append(form.steps, compoundStep{a: f.named(c)[0], test: f.field(s, "condition")})
 					delete(byStmt, c)
 				}
 			}
@@ -113,13 +184,12 @@ func (x *extractor) compoundText(f *file, b binding, d nid, e *env) (val, bool) 
 		}
 	}
 	if len(byStmt) > 0 {
-		return val{}, false // an append somewhere else
+		return nil // an append somewhere else
 	}
 	// Every read of the local comes after the last append.
 	readsOK := true
 	f.walk(block, func(n nid) bool {
-		if !readsOK || !x.step() {
-			readsOK = false
+		if !readsOK {
 			return false
 		}
 		if f.kind(n) != "identifier" || f.text(n) != name || n == b.id {
@@ -134,35 +204,9 @@ func (x *extractor) compoundText(f *file, b binding, d nid, e *env) (val, bool) 
 		return true
 	})
 	if !readsOK {
-		return val{}, false
+		return nil
 	}
-	out := x.eval(f, f.field(d, "value"), e)
-	if out.k == vNeed {
-		return out, true
-	}
-	if out.k != vText {
-		return unknown("variable " + name + " is appended to, and its first value is not text"), true
-	}
-	for _, s := range steps {
-		if s.test >= 0 {
-			t, ok := x.decide(f, s.test, e, 0)
-			if !ok {
-				return unknown("variable " + name + " is appended to under a condition not decided"), true
-			}
-			if !t {
-				continue
-			}
-		}
-		r := x.eval(f, f.field(s.a, "right"), e)
-		if r.k == vNeed {
-			return r, true
-		}
-		if r.k != vText {
-			return unknown("variable " + name + " is appended a value that is not text"), true
-		}
-		out = concatText(out, r)
-	}
-	return out, true
+	return form
 }
 
 // ifAppends reports whether the if statement s appends to the local (one of
@@ -209,4 +253,35 @@ func inHoistedFunction(f *file, n, block nid) bool {
 		}
 	}
 	return false
+}
+
+// decideTest decides an if's condition as decide does, and also a condition
+// that is a name bound by `const` to an expression in the same function
+// (`const needsId = opts.idField && opts.mode !== "create"; if (needsId)`):
+// a const holds its initialiser's value, read under the same bindings.
+func (x *extractor) decideTest(f *file, test nid, e *env) (bool, bool) {
+	n := test
+	for f.kind(n) == "parenthesized_expression" && len(f.named(n)) == 1 {
+		n = f.named(n)[0]
+	}
+	if f.kind(n) == "identifier" {
+		if b, ok := x.lookup(f, n, f.text(n)); ok && b.kind == bDecl && f.kind(b.decl) == "variable_declarator" &&
+			f.field(b.decl, "name") == b.id && f.field(b.decl, "value") >= 0 {
+			if dl := f.parent(b.decl); f.kind(dl) == "lexical_declaration" && hasPrefixWord(f.text(dl), "const") &&
+				enclosingFunction(f, dl) == enclosingFunction(f, test) {
+				return x.decide(f, f.field(b.decl, "value"), e, 1)
+			}
+		}
+	}
+	return x.decide(f, test, e, 0)
+}
+
+// enclosingFunction is the innermost function around n, or none.
+func enclosingFunction(f *file, n nid) nid {
+	for a := f.parent(n); a >= 0; a = f.parent(a) {
+		if functionKind(f.kind(a)) {
+			return a
+		}
+	}
+	return none
 }
