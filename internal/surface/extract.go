@@ -79,6 +79,9 @@ type extractor struct {
 	// constWriteIdx is, per JS/TS file, every write of a name or property
 	// (jsconst.go), built when a substitution is first read as a constant.
 	constWriteIdx map[*file]*constWrites
+	// compoundForms caches, per `let` declarator appended to with +=, the
+	// order of its appends (jsunread2_compound.go).
+	compoundForms map[compoundKey]*compoundForm
 	// jsWriteIdx is, per JS/TS file, the writes a test of configuration
 	// must see (jsconfig.go).
 	jsWriteIdx map[*file]*jsWrites

@@ -483,6 +483,9 @@ func (x *extractor) bindingValue(f *file, b binding, e *env) val {
 			if pat == b.id {
 				for _, a := range f.facts.augAssigns[f.text(b.id)] {
 					if ob, ok := x.lookup(f, f.field(a, "left"), f.text(b.id)); ok && ob.decl == b.decl {
+						if v, ok := x.compoundText(f, b, d, e); ok {
+							return v // appends in a fixed order (jsunread2_compound.go)
+						}
 						// `text += more`, perhaps under a condition: the
 						// value is not carried to one text.
 						return unknown("variable " + f.text(b.id) + " is modified by a compound assignment")
