@@ -2,7 +2,9 @@ package surface
 
 import (
 	"errors"
+	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -66,7 +68,9 @@ func referenceFlat(t *testing.T, g *grammar, src []byte) ([]flatNode, int, bool)
 }
 
 // flattenSources are the source members of every golden case, of every
-// language, and a few sources that do not parse cleanly.
+// language, the extractor fuzzers' stored seeds, a few sources that do not
+// parse cleanly, and nestings deeper than the walk's first depth stacks
+// (256), so that their growth is compared too.
 func flattenSources(t *testing.T) map[string][]byte {
 	t.Helper()
 	out := map[string][]byte{
@@ -74,6 +78,17 @@ func flattenSources(t *testing.T) map[string][]byte {
 		"broken.js":  []byte("function f( { return `a${ }\nconst = ;\n"),
 		"empty.py":   {},
 		"nested.tsx": []byte("const a = <div>{[1,[2,[3]]].map(x => <b key={x}>{x}</b>)}</div>;\n"),
+		"deep.py":    []byte("x = " + strings.Repeat("[f(a, ", 300) + "1" + strings.Repeat(")]", 300) + "\ny = 2\n"),
+		"deep.js":    []byte("const x = " + strings.Repeat("{a: [g(1, ", 300) + "2" + strings.Repeat(")]}", 300) + ";\nlet y = 3;\n"),
+	}
+	for dir, name := range map[string]string{"FuzzExtractJS": "seed.js", "FuzzExtractPython": "seed.py"} {
+		seeds, err := filepath.Glob(filepath.Join("testdata", "fuzz", dir, "*"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range seeds {
+			out[dir+"/"+filepath.Base(p)+"/"+name] = fuzzSeedBytes(t, p)
+		}
 	}
 	paths, err := filepath.Glob(filepath.Join(goldenDir, "*.txtar"))
 	if err != nil || len(paths) == 0 {
@@ -93,6 +108,30 @@ func flattenSources(t *testing.T) map[string][]byte {
 	return out
 }
 
+// fuzzSeedBytes reads a stored fuzz seed of one []byte argument (the
+// "go test fuzz v1" file format).
+func fuzzSeedBytes(t *testing.T, path string) []byte {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitN(strings.TrimSpace(string(data)), "\n", 2)
+	if len(lines) != 2 || lines[0] != "go test fuzz v1" {
+		t.Fatalf("%s: not a fuzz seed file", path)
+	}
+	arg, ok := strings.CutPrefix(lines[1], "[]byte(")
+	arg, ok2 := strings.CutSuffix(arg, ")")
+	if !ok || !ok2 {
+		t.Fatalf("%s: not one []byte argument", path)
+	}
+	src, err := strconv.Unquote(arg)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return []byte(src)
+}
+
 // TestFlattenMatchesCursorWalk checks the flat copy of every golden source
 // against go-tree-sitter's cursor walked from Go: every node's kind, field,
 // span, parent and sibling links, the depth and the error flag; and the same
@@ -100,11 +139,14 @@ func flattenSources(t *testing.T) map[string][]byte {
 func TestFlattenMatchesCursorWalk(t *testing.T) {
 	gs := loadGrammars()
 	srcs := flattenSources(t)
-	langs := map[string]bool{}
+	langs, deep := map[string]bool{}, map[string]bool{}
 	for name, src := range srcs {
 		lang := languageOf(name)
 		langs[lang] = true
 		want, wantDepth, wantErr := referenceFlat(t, gs[lang], src)
+		if wantDepth > 512 {
+			deep[lang] = true
+		}
 		for _, scratch := range []int{-1, 1, 3} {
 			got, err := parseFileScratch(lang, src, time.Minute, 0, scratch)
 			if err != nil {
@@ -126,6 +168,11 @@ func TestFlattenMatchesCursorWalk(t *testing.T) {
 	for _, l := range []string{LangPython, LangJS, LangTS, LangTSX} {
 		if !langs[l] {
 			t.Errorf("no %s source among the golden cases", l)
+		}
+	}
+	for _, l := range []string{LangPython, LangJS} {
+		if !deep[l] {
+			t.Errorf("no %s source nests past the walk's depth stacks grown once (512)", l)
 		}
 	}
 }

@@ -89,18 +89,29 @@ typedef struct {
 
 // at_flatten copies the kept nodes of tree in preorder into out (keep[sym]
 // != 0, or the node sits in a field), at most cap of them, with each node's
-// first child and next sibling linked; last is scratch of cap entries. One
-// cursor walk, no allocation but the walk's depth stack. More than limit
-// kept nodes is status 3; filling cap below limit is status 4.
-static at_flat_result at_flatten(TSTree *tree, at_node *out, int32_t *last, int32_t cap, int32_t limit,
+// first child and next sibling linked. One cursor walk, no allocation but the
+// walk's depth stacks. More than limit kept nodes is status 3; filling cap
+// below limit is status 4.
+//
+// The sibling links are kept per cursor depth, not per node: the kept
+// ancestor of every node the walk is under sits at one cursor depth, and its
+// last kept child so far is the only one a later child links from, so
+// slot[d] holds it for the kept node at depth d (reset when a node is kept
+// there) and pdepth[d] names the depth of the nearest kept ancestor of a
+// node at depth d. TestFlattenMatchesCursorWalk compares the result node
+// for node with a walk that links through each node's own last child.
+static at_flat_result at_flatten(TSTree *tree, at_node *out, int32_t cap, int32_t limit,
                                  const uint8_t *keep, uint32_t nkeep) {
 	at_flat_result r = {0};
 	int32_t n = 0;
-	int32_t local[256];
+	int32_t local[3 * 256];
 	int32_t scap = 256, depth = 0;
-	int32_t *stack = local;
-	// stack[d] is the index of the nearest kept ancestor at cursor depth d.
+	int32_t *stack = local;          // stack[d]: index of the nearest kept ancestor of a node at depth d
+	int32_t *pdepth = local + 256;   // pdepth[d]: the cursor depth that ancestor sits at
+	int32_t *slot = local + 2 * 256; // slot[d]: last kept child so far of the kept node at depth d
+	int32_t *heap = NULL;
 	stack[0] = -1;
+	pdepth[0] = -1;
 	TSTreeCursor c = ts_tree_cursor_new(ts_tree_root_node(tree));
 	for (;;) {
 		TSNode node = ts_tree_cursor_current_node(&c);
@@ -108,6 +119,7 @@ static at_flat_result at_flatten(TSTree *tree, at_node *out, int32_t *last, int3
 		TSFieldId field = ts_tree_cursor_current_field_id(&c);
 		int32_t parent = stack[depth];
 		int32_t self = parent;
+		int32_t selfdepth = pdepth[depth];
 		if ((sym < nkeep && keep[sym]) || sym == 65535 || field != 0 || depth == 0) {
 			if (n == cap) {
 				r.status = cap >= limit ? 3 : 4;
@@ -121,30 +133,38 @@ static at_flat_result at_flatten(TSTree *tree, at_node *out, int32_t *last, int3
 			o->parent = parent;
 			o->first = -1;
 			o->next = -1;
-			last[n] = -1;
 			if (parent >= 0) {
-				if (last[parent] < 0) {
+				int32_t *prev = &slot[pdepth[depth]];
+				if (*prev < 0) {
 					out[parent].first = n;
 				} else {
-					out[last[parent]].next = n;
+					out[*prev].next = n;
 				}
-				last[parent] = n;
+				*prev = n;
 			}
+			slot[depth] = -1;
 			self = n;
+			selfdepth = depth;
 			n++;
 		}
 		if (ts_tree_cursor_goto_first_child(&c)) {
 			depth++;
 			if (depth >= scap) {
-				int32_t *grown = malloc(sizeof(int32_t) * scap * 2);
+				int32_t *grown = malloc(sizeof(int32_t) * scap * 6);
 				if (grown == NULL) { r.status = 2; break; }
 				memcpy(grown, stack, sizeof(int32_t) * scap);
-				if (stack != local) free(stack);
+				memcpy(grown + 2 * scap, pdepth, sizeof(int32_t) * scap);
+				memcpy(grown + 4 * scap, slot, sizeof(int32_t) * scap);
+				free(heap);
+				heap = grown;
 				stack = grown;
+				pdepth = grown + 2 * scap;
+				slot = grown + 4 * scap;
 				scap *= 2;
 			}
 			if (depth > r.max_depth) r.max_depth = depth;
 			stack[depth] = self;
+			pdepth[depth] = selfdepth;
 			continue;
 		}
 		for (;;) {
@@ -155,7 +175,7 @@ static at_flat_result at_flatten(TSTree *tree, at_node *out, int32_t *last, int3
 	}
 done:
 	ts_tree_cursor_delete(&c);
-	if (stack != local) free(stack);
+	free(heap);
 	r.count = n;
 	return r;
 }
@@ -414,7 +434,6 @@ func flatLimit(maxNodes int) int {
 // only its result.
 type flatScratch struct {
 	nodes []flatNode
-	last  []int32
 }
 
 var flatScratchPool = sync.Pool{New: func() any { return new(flatScratch) }}
@@ -430,10 +449,10 @@ func flattenTree(g *grammar, tree *C.TSTree, want, limit int) ([]flatNode, C.at_
 	want = min(max(want, 1), limit)
 	for {
 		if cap(sc.nodes) < want {
-			sc.nodes, sc.last = make([]flatNode, want), make([]int32, want)
+			sc.nodes = make([]flatNode, want)
 		}
-		buf, last := sc.nodes[:want], sc.last[:want]
-		r := C.at_flatten(tree, (*C.at_node)(unsafe.Pointer(&buf[0])), (*C.int32_t)(unsafe.Pointer(&last[0])),
+		buf := sc.nodes[:want]
+		r := C.at_flatten(tree, (*C.at_node)(unsafe.Pointer(&buf[0])),
 			C.int32_t(want), C.int32_t(limit), (*C.uint8_t)(unsafe.Pointer(&g.keep[0])), C.uint32_t(len(g.keep)))
 		if r.status == 4 {
 			want = min(2*want, limit)
