@@ -79,9 +79,9 @@ type extractor struct {
 	// constWriteIdx is, per JS/TS file, every write of a name or property
 	// (jsconst.go), built when a substitution is first read as a constant.
 	constWriteIdx map[*file]*constWrites
-	// jskeysEsc caches, per object name, why a use of it could change a
-	// constant table whose keys are listed (jskeys.go; "" when none can).
-	jskeysEsc map[string]string
+	// jskeysEsc caches, per JS/TS file and object name, why a use of the
+	// name could change a constant table whose keys are listed (jskeys.go).
+	jskeysEsc map[*file]map[string]string
 	// jsWriteIdx is, per JS/TS file, the writes a test of configuration
 	// must see (jsconfig.go).
 	jsWriteIdx map[*file]*jsWrites

@@ -601,51 +601,49 @@ func (x *extractor) jskeysUnchanged(f *file, n nid) string {
 	if x.constObjectWritten(name) {
 		return "object " + name + " is written through a computed key or Object.assign"
 	}
-	if x.jskeysEsc == nil {
-		x.jskeysEsc = map[string]string{}
-	}
-	if why, ok := x.jskeysEsc[name]; ok {
-		return why
-	}
-	why := ""
 	for _, g := range x.files {
 		if g.facts == nil || g.lang == LangPython || len(g.nodes) == 0 {
 			continue
 		}
-		if why = jskeysUses(g, name); why != "" {
-			break
+		if x.jskeysEsc == nil {
+			x.jskeysEsc = map[*file]map[string]string{}
+		}
+		idx, ok := x.jskeysEsc[g]
+		if !ok {
+			idx = jskeysUses(g)
+			x.jskeysEsc[g] = idx
+		}
+		if why := idx[name]; why != "" {
+			return why
 		}
 	}
-	x.jskeysEsc[name] = why
-	return why
+	return ""
 }
 
-// jskeysUses walks one file for the uses of name (an identifier, or the
-// property of a member access) and says why one of them could change the
-// object it names.
-func jskeysUses(g *file, name string) string {
-	why := ""
+// jskeysUses walks one file once for the uses of every name (an
+// identifier, or the property of a member access) and records, per name,
+// why its first use that could change the object it names could.
+func jskeysUses(g *file) map[string]string {
+	out := map[string]string{}
 	g.walk(0, func(c nid) bool {
-		if why != "" {
-			return false
-		}
 		var r nid = none
+		name := ""
 		switch g.kind(c) {
 		case "identifier", "shorthand_property_identifier":
-			if g.text(c) == name {
-				r = c
-			}
+			r, name = c, g.text(c)
 		case "property_identifier":
-			if p := g.parent(c); p >= 0 && g.kind(p) == "member_expression" && g.field(p, "property") == c && g.text(c) == name {
-				r = p
+			if p := g.parent(c); p >= 0 && g.kind(p) == "member_expression" && g.field(p, "property") == c {
+				r, name = p, g.text(c)
 			}
 		}
-		if r >= 0 {
-			why = jskeysUse(g, r, name)
+		if r >= 0 && out[name] == "" {
+			if why := jskeysUse(g, r, name); why != "" {
+				out[name] = why
+			}
 		}
 		return true
 	})
-	return why
+	return out
 }
 
 // jskeysUse says why the use r of an object's name could change it, or "".
