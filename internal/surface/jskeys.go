@@ -178,8 +178,9 @@ func (x *extractor) jskeysMembers(f *file, n nid, e *env, hops int) ([]jkMember,
 	}
 	of, obj := c.f, c.n
 	if name := boundName(of, obj); name != "" {
-		if x.constObjectWritten(name) {
-			return nil, "object " + name + " is written through a computed key or Object.assign"
+		// The name it is declared under, which an import may rename.
+		if why := x.jskeysNameUnchanged(name); why != "" {
+			return nil, why
 		}
 	}
 	var out []jkMember
@@ -598,6 +599,12 @@ func (x *extractor) jskeysUnchanged(f *file, n nid) string {
 	if name == "" {
 		return "object with no name"
 	}
+	return x.jskeysNameUnchanged(name)
+}
+
+// jskeysNameUnchanged says why an object under name could be changed by
+// some code path of the package ("" when it cannot).
+func (x *extractor) jskeysNameUnchanged(name string) string {
 	if x.constObjectWritten(name) {
 		return "object " + name + " is written through a computed key or Object.assign"
 	}
