@@ -82,6 +82,9 @@ type extractor struct {
 	// compoundForms caches, per `let` declarator appended to with +=, the
 	// order of its appends (jsunread2_compound.go).
 	compoundForms map[compoundKey]*compoundForm
+	// jskeysEsc caches, per JS/TS file and object name, why a use of the
+	// name could change a constant table whose keys are listed (jskeys.go).
+	jskeysEsc map[*file]map[string]string
 	// jsWriteIdx is, per JS/TS file, the writes a test of configuration
 	// must see (jsconfig.go).
 	jsWriteIdx map[*file]*jsWrites

@@ -273,20 +273,32 @@ func (x *extractor) constJoin(f *file, n nid, e *env) val {
 	if len(args) != 1 {
 		return unknown("join without a written separator")
 	}
-	elems, why := x.constArray(f, f.field(callee, "object"), e, 0)
-	if why != "" {
-		return unknown(why)
+	var texts []val // the elements already read as text (jskeys.go)
+	var elems []constTarget
+	if ts, why, ok := x.jskeysList(f, f.field(callee, "object"), e); ok {
+		if why != "" {
+			return unknown(why)
+		}
+		texts = ts
+	} else {
+		var why string
+		if elems, why = x.constArray(f, f.field(callee, "object"), e, 0); why != "" {
+			return unknown(why)
+		}
 	}
 	sep := x.constText(f, args[0], e)
 	if sep.k != vText {
 		return sep
 	}
-	parts := make([]val, 0, 2*len(elems))
-	for i, t := range elems {
+	for _, t := range elems {
 		v := x.constText(t.f, t.n, t.e)
 		if v.k != vText {
 			return v
 		}
+		texts = append(texts, v)
+	}
+	parts := make([]val, 0, 2*len(texts))
+	for i, v := range texts {
 		if i > 0 {
 			parts = append(parts, sep)
 		}

@@ -1,0 +1,77 @@
+package surface
+
+import (
+	"errors"
+	"path/filepath"
+	"testing"
+
+	"golang.org/x/tools/txtar"
+
+	"github.com/attestari/attestari/internal/verify"
+)
+
+// A list joined from a constant table (methodology §5.3, 2.3.9, JK) reaches
+// the verifier with a span for every piece: each key where it is written in
+// the object literal (a spread's keys in the spread object), each value in
+// its definition, the callback's own text in the callback and the separator
+// where it is written. A quote across them verifies piece by piece, each
+// excerpt the source bytes of its own piece, so G6/G7 check every quoted byte
+// where it is written; a quote that the text does not hold is rejected.
+func TestKeysQuotesVerify(t *testing.T) {
+	a, err := txtar.ParseFile(filepath.Join(goldenDir, "js_const_keys.txtar"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := extractArchive(t, a)
+	fsys := archiveFS(a)
+	read := func(path string) ([]byte, error) { return fsys[path].Data, nil }
+	cases := []struct {
+		tool, quote string
+		excerpts    []string // the source bytes of each piece; nil: rejected
+	}{
+		// Keys of a spread object first, then the object's own new key.
+		{"scan_keys", "SAST, Secrets, DAST.", []string{"SAST", ", ", "Secrets", ", ", "DAST", "."}},
+		// A repeated key keeps its place and takes its last value.
+		{"scan_all_values", "Static testing;Secret scanning", []string{"Static testing", ";", "Secret scanning"}},
+		{"scan_all_values", "Code scanning", nil},
+		// An entry's key and a property of its value, around the callback's text.
+		{"modes", "- fast-mode: Fast\n- slow", []string{"- ", "fast-mode", ": ", "Fast", "\\n", "- ", "slow"}},
+		{"mode_keys", "[slow-mode]", []string{"[", "slow-mode", "]"}},
+		// The callback's last text and the separator after it in the same
+		// file are joined literals: one piece whose excerpt holds the bytes
+		// between them (design decision 4), as for any join.
+		{"levels", "<low>, <high>", []string{"<", "low", ">`).join(\", ", "<", "high", ">"}},
+		{"levels", "<low><high>", nil},
+	}
+	for _, c := range cases {
+		v, err := verify.VerifyQuote(&s, read, "tool", c.tool, "index.js", c.quote)
+		if c.excerpts == nil {
+			if err == nil || !errors.Is(err, verify.ErrRejected) {
+				t.Errorf("%s %q: verified (%v), want a rejection", c.tool, c.quote, err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%s %q: %v", c.tool, c.quote, err)
+			continue
+		}
+		parts := v.Parts
+		if len(parts) == 0 {
+			parts = []verify.Verified{v}
+		}
+		var got []string
+		for _, p := range parts {
+			got = append(got, string(p.Excerpt))
+		}
+		if len(got) != len(c.excerpts) {
+			t.Errorf("%s %q: pieces %q, want %q", c.tool, c.quote, got, c.excerpts)
+			continue
+		}
+		for i := range got {
+			if got[i] != c.excerpts[i] {
+				t.Errorf("%s %q: pieces %q, want %q", c.tool, c.quote, got, c.excerpts)
+				break
+			}
+		}
+	}
+}
