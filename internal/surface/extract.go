@@ -88,6 +88,9 @@ type extractor struct {
 	// jsWriteIdx is, per JS/TS file, the writes a test of configuration
 	// must see (jsconfig.go).
 	jsWriteIdx map[*file]*jsWrites
+	// cliTables caches, per commander program, the options it declares
+	// (jsoptions.go); nil: not known.
+	cliTables map[progKey]cliTable
 	// pyConf holds the configuration read while the current Python site is
 	// read (pyconfig.go).
 	pyConf     []rundir.ConfigRead

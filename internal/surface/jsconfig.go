@@ -57,7 +57,7 @@ import (
 // known (ok false).
 type jcv struct {
 	ok    bool
-	k     byte // 'u' undefined, 'n' null, 'b' bool, 's' string, 'd' number, 'a' array, 'o' object literal, 'f' function, 'e' process.env, 'v' process.argv, 'S' a Set, 'M' a Map (jscollections.go)
+	k     byte // 'u' undefined, 'n' null, 'b' bool, 's' string, 'd' number, 'a' array, 'o' object literal, 'f' function, 'e' process.env, 'v' process.argv, 'S' a Set, 'M' a Map (jscollections.go), 'P' commander's options (jsoptions.go)
 	b     bool
 	s     string
 	d     float64
@@ -639,6 +639,8 @@ func (x *extractor) jsCondMember(f *file, n nid, e *env, depth int) jcv {
 		return x.jsCondProp(obj, key, depth)
 	case 'S', 'M':
 		return jsCondCollection(obj, key, nil, true)
+	case 'P':
+		return x.jsCommanderKey(f, n, obj, key) // commander's options (jsoptions.go)
 	}
 	return jUnknown()
 }
@@ -730,6 +732,11 @@ func (x *extractor) jsCondCall(f *file, n nid, e *env, depth int) jcv {
 	}
 	if f.kind(callee) == "member_expression" {
 		method := f.text(f.field(callee, "property"))
+		if method == "opts" {
+			if v, ok := x.jsCommanderOpts(f, f.field(callee, "object")); ok { // commander (jsoptions.go)
+				return v
+			}
+		}
 		recv := x.jsCond(f, f.field(callee, "object"), e, depth+1)
 		if recv.ok && recv.k != 'o' && recv.k != 'f' {
 			optional := strings.Contains(f.text(callee), "?.")
