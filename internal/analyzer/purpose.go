@@ -141,14 +141,30 @@ func (p entryPurpose) needsOne(m string) bool {
 }
 
 // modelNeedsData is section 5.4's first boundary applied to the second
-// stage: the model proposes exfiltrate_data from words, so a sentence whose
-// only data is the conversation, in an entry whose stated purpose needs the
-// conversation (a summariser, a transcriber, a chat exporter), is a
-// parameter documented, not a finding, as the rules read it. A sentence
-// that also names secrets or the user's personal data is not excused.
+// stage, by the same reading the rules use (conversationUnneeded,
+// secretNamed): the model proposes exfiltrate_data from words, so a
+// sentence whose only data is the conversation, in an entry whose stated
+// purpose needs the conversation (a summariser, a transcriber, a chat
+// exporter), is a parameter documented, not a finding. A sentence that
+// also names data no purpose needs, or the user's personal data, is not
+// excused.
 func (p entryPurpose) modelNeedsData(cat, folded string) bool {
-	return cat == CategoryExfiltrate && pxConversation.MatchString(folded) && p.needsConversation() &&
-		!pxSecretData.MatchString(folded) && !pxPersonalData.MatchString(folded)
+	return cat == CategoryExfiltrate && pxConversation.MatchString(folded) && !p.conversationUnneeded(folded) &&
+		!secretNamed(folded) && !pxPersonalData.MatchString(folded)
+}
+
+// conversationUnneeded: f names the conversation and the entry's stated
+// purpose does not need it. The rules (readExfil, sensitive) and the
+// second stage (modelNeedsData) read the boundary through it alone.
+func (p entryPurpose) conversationUnneeded(f string) bool {
+	return pxConversation.MatchString(f) && !p.needsConversation()
+}
+
+// secretNamed: f names data that no stated purpose needs: key files and
+// credentials, a resource address naming a secret, the environment, the
+// model's own context.
+func secretNamed(f string) bool {
+	return pxSecretData.MatchString(f) || secretURI(f) || pxEnvData.MatchString(f) || pxModelContext.MatchString(f) || pxIntlSecret.MatchString(f)
 }
 
 // needsConversation: a summariser, a transcriber, an exporter of the chat.
@@ -212,9 +228,8 @@ func (p entryPurpose) readExfil(f string) bool {
 	sink := pxSink.MatchString(f) && (transfer || !pxTransfer.MatchString(bare))
 	moves := transfer || sink || ext
 	negatedTransfer := pxTransfer.MatchString(bare) && !transfer
-	secret := pxSecretData.MatchString(f) || secretURI(f) || pxEnvData.MatchString(f) || pxModelContext.MatchString(f) || pxIntlSecret.MatchString(f)
-	conv := pxConversation.FindAllString(f, -1)
-	convUnneeded := len(conv) > 0 && !p.needsConversation()
+	secret := secretNamed(f)
+	convUnneeded := p.conversationUnneeded(f)
 	if !neg {
 		if secret && moves {
 			return true
@@ -253,8 +268,7 @@ func redirects(f string) bool {
 // acceptable: key files, credentials, the environment, the model's
 // context, or the conversation where the purpose does not need it.
 func (p entryPurpose) sensitive(f string) bool {
-	return pxSecretData.MatchString(f) || secretURI(f) || pxEnvData.MatchString(f) || pxModelContext.MatchString(f) || pxIntlSecret.MatchString(f) ||
-		(pxConversation.MatchString(f) && !p.needsConversation())
+	return secretNamed(f) || p.conversationUnneeded(f)
 }
 
 // valueNamed reports whether re names a value in f rather than a place:
