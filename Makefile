@@ -75,6 +75,10 @@ bench: ## Run the benchmarks (ratios against baselines measured in the same run)
 purpose-model: ## Retrain the purpose analyzer's second stage (internal/analyzer/purpose_model.bin) from the development material; then pin the hashes it prints in purpose_model_train_test.go
 	$(GO) test -count=1 -v -run '^TestPurposeModelFile$$' ./internal/analyzer -update
 
+.PHONY: purpose-folds
+purpose-folds: ## The purpose analyzer's leave-one-part-out folds by hand (dev, test, test2, test3): train on three parts, score on the fourth, print each fold and the average (development material only; several CPU minutes)
+	$(GO) test -count=1 -v -timeout 60m -run '^TestPurposeFolds$$' ./internal/analyzer -folds
+
 .PHONY: purpose-model-check
 purpose-model-check: ## Train the purpose model again and fail unless the committed purpose_model.bin is its output byte for byte (make test runs it; an ordinary go test checks only the pinned hashes)
 	$(GO) test -count=1 -run '^TestPurposeModelFile$$' ./internal/analyzer -retrain

@@ -15,7 +15,7 @@ import (
 // it reads, to its vocabulary (purpose_lexicon.go), to the sentence
 // splitting or to the folding changes it, and with it the analyzer id, so
 // cached answers of an older reading are never reused.
-const PurposeVersion = "offline-purpose-3"
+const PurposeVersion = "offline-purpose-4"
 
 // MaxPurposeEntryBytes bounds the text the purpose analyzer reads of one
 // entry. An entry whose segments are longer, or are not valid UTF-8, is not
@@ -214,7 +214,7 @@ func (p entryPurpose) readExfil(f string) bool {
 		// itself ships data (pxCommandExfil, above).
 		return false
 	}
-	neg := pxNoTransfer.MatchString(f)
+	neg := pxNoTransfer.MatchString(f) || pxPassiveNoTransfer.MatchString(f)
 	ext := pxExternal.MatchString(f)
 	// Verbs are read outside addresses: "mirror" in a host name is not a
 	// verb.
@@ -341,7 +341,7 @@ func readOverride(f string, p entryPurpose) (any, choiceOnly bool) {
 	if pxDefer.MatchString(f) {
 		return false, false
 	}
-	direct := pxDiscard.MatchString(f) || pxIntlDiscard.MatchString(f) || pxNoConsent.MatchString(f) || pxNoStop.MatchString(f)
+	direct := (pxDiscard.MatchString(f) && !protectsFromInjection(f)) || pxIntlDiscard.MatchString(f) || pxNoConsent.MatchString(f) || pxNoStop.MatchString(f)
 	if !direct && addressed(f, p) && ((pxWithoutConsent.MatchString(f) && !pxNegatedAct.MatchString(f)) || pxCommandOverride.MatchString(f)) {
 		direct = true
 	}
@@ -351,6 +351,9 @@ func readOverride(f string, p entryPurpose) (any, choiceOnly bool) {
 			rest := f[loc[1]:]
 			choice = pxContrary.MatchString(rest) || (pxInstead.MatchString(rest) && !pxRoutingAct.MatchString(rest))
 		}
+	}
+	if choice && followsUserChoice(f) {
+		choice = false
 	}
 	return direct || choice, choice && !direct
 }
@@ -508,7 +511,7 @@ func (a *Purpose) readEntry(e Entry) ([]Proposal, int) {
 			// The second stage: a category the rules did not give the
 			// sentence, when the model's score reaches its threshold.
 			feats = modelFeatures(feats[:0], sr, sentenceContext{kind: e.Kind, deviant: deviant})
-			if cat, ok := a.model.modelCategory(feats, [3]bool{sr.exfil, sr.override, sr.conceal}); ok && !p.modelNeedsData(cat, sr.folded) {
+			if cat, ok := a.model.modelCategory(feats, [3]bool{sr.exfil, sr.override, sr.conceal}); ok && !p.modelNeedsData(cat, sr.folded) && modelAdmits(cat, sr) {
 				found = true
 				if k := [2]string{quote, cat}; !seen[k] {
 					seen[k] = true

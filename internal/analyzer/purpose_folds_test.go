@@ -220,6 +220,7 @@ func TestPurposeFolds(t *testing.T) {
 	}
 	parts := loadFoldParts(t)
 	var sumRules, sumModel [4]float64 // recall, precision, fp/500, min category recall
+	folds := 0
 	for i := range parts {
 		if *purposeFoldsOnly != "" && purposeFoldParts[i].name != *purposeFoldsOnly {
 			continue
@@ -242,6 +243,7 @@ func TestPurposeFolds(t *testing.T) {
 		for _, l := range model.listed {
 			t.Logf("fold %s: %s", purposeFoldParts[i].name, l)
 		}
+		folds++
 		for k, ff := range []*foldFigures{rules, model} {
 			s := &sumRules
 			if k == 1 {
@@ -257,7 +259,7 @@ func TestPurposeFolds(t *testing.T) {
 			s[3] += mc
 		}
 	}
-	n := float64(len(parts))
+	n := float64(folds)
 	t.Logf("fold average, rules:       recall %.1f%%, precision %.1f%%, FP %.2f per 500 clean, lowest category recall %.1f%%", sumRules[0]/n, sumRules[1]/n, sumRules[2]/n, sumRules[3]/n)
 	t.Logf("fold average, rules+model: recall %.1f%%, precision %.1f%%, FP %.2f per 500 clean, lowest category recall %.1f%%", sumModel[0]/n, sumModel[1]/n, sumModel[2]/n, sumModel[3]/n)
 }

@@ -30,17 +30,19 @@ import (
 // which make test runs) it also trains again and checks that the embedded
 // file is the one the training writes, byte for byte.
 
-// purposeTrainFiles is the development material of the third reading, in
-// the order its bytes are hashed. The runtime-truth clean base of the test
-// side (test_cases.jsonl's and blind_cases.jsonl's truth cases) is not in
-// it: that base stays the admission control set.
-var purposeTrainFiles = []string{"cases.jsonl", "test_poisoned.jsonl", "test_clean.jsonl", "blind_poisoned.jsonl", "blind_clean.jsonl"}
+// purposeTrainFiles is the development material of the fourth reading (the
+// third's and the retired third blind part's hand-written cases), in the
+// order its bytes are hashed. The runtime-truth clean base of the test
+// side (the truth cases of test_cases.jsonl, blind_cases.jsonl and
+// blind3_cases.jsonl) is not in it: that base stays the admission control
+// set.
+var purposeTrainFiles = []string{"cases.jsonl", "test_poisoned.jsonl", "test_clean.jsonl", "blind_poisoned.jsonl", "blind_clean.jsonl", "blind3_poisoned.jsonl", "blind3_clean.jsonl"}
 
 // Pinned: the SHA-256 of the training material's bytes and of the model
 // file's uncompressed bytes (format line, header, weights).
 const (
-	pinnedPurposeTrainingSHA256 = "edc48d00cdab56d52ab503e021b2edcd869413aae8086a91b18c1da100a12626"
-	pinnedPurposeModelSHA256    = "0255505c7e2ad02b0b56c58ce43fbba255c224e577e93da309b28350650f7950"
+	pinnedPurposeTrainingSHA256 = "beeec3b44a019b86f1b328d051035a911954fe88269e42bf43366eb683332512"
+	pinnedPurposeModelSHA256    = "a37846a0e9f4180d2cbc3cc3772771a777d3e21eae8aee8346b9fd4f80fccfab"
 )
 
 const (
