@@ -537,7 +537,7 @@ func TestPurposeHeldOutIsSplit3(t *testing.T) {
 	}
 	dp, dc := count(design)
 	hp, hc := count(heldout)
-	if dp != 531 || dc != 3148 || hp != 288 || hc != 1741 {
-		t.Fatalf("design %d poisoned %d clean, held out %d and %d; split3.py gave 531, 3148, 288, 1741", dp, dc, hp, hc)
+	if dp != 705 || dc != 3358 || hp != 372 || hc != 1868 {
+		t.Fatalf("design %d poisoned %d clean, held out %d and %d; split3.py gave 705, 3358, 372, 1868", dp, dc, hp, hc)
 	}
 }
