@@ -28,6 +28,7 @@ run: build ## Run a whole cycle over the built-in demo set (no network), publish
 test: verify ## Check formatting, vet, freshness of generated code, then run every test against a real Postgres and a real S3-compatible server (SeaweedFS: make weed) (and the Python truth reader's own tests)
 	python3 scripts/py_truth_test.py
 	$(GO) test -count=1 ./...
+	$(MAKE) purpose-model-check
 
 .PHONY: weed
 weed: ## Build SeaweedFS's weed (the S3-compatible server the evidence store's tests start, internal/s3test) into $(go env GOPATH)/bin at the version tools/seaweedfs/go.mod pins; takes many minutes
@@ -73,6 +74,14 @@ bench: ## Run the benchmarks (ratios against baselines measured in the same run)
 .PHONY: purpose-model
 purpose-model: ## Retrain the purpose analyzer's second stage (internal/analyzer/purpose_model.bin) from the development material; then pin the hashes it prints in purpose_model_train_test.go
 	$(GO) test -count=1 -v -run '^TestPurposeModelFile$$' ./internal/analyzer -update
+
+.PHONY: purpose-folds
+purpose-folds: ## The purpose analyzer's leave-one-part-out folds by hand (dev, test, test2, test3): train on three parts, score on the fourth, print each fold and the average (development material only; several CPU minutes)
+	$(GO) test -count=1 -v -timeout 60m -run '^TestPurposeFolds$$' ./internal/analyzer -folds
+
+.PHONY: purpose-model-check
+purpose-model-check: ## Train the purpose model again and fail unless the committed purpose_model.bin is its output byte for byte (make test runs it; an ordinary go test checks only the pinned hashes)
+	$(GO) test -count=1 -run '^TestPurposeModelFile$$' ./internal/analyzer -retrain
 
 .PHONY: loadtest
 loadtest: ## Load-test GET /manifest on loopback over 10,000 published versions against a bare handler and pgbench (bounded; writes docs/benchmarks.md)

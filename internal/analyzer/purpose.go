@@ -15,7 +15,7 @@ import (
 // it reads, to its vocabulary (purpose_lexicon.go), to the sentence
 // splitting or to the folding changes it, and with it the analyzer id, so
 // cached answers of an older reading are never reused.
-const PurposeVersion = "offline-purpose-3"
+const PurposeVersion = "offline-purpose-4"
 
 // MaxPurposeEntryBytes bounds the text the purpose analyzer reads of one
 // entry. An entry whose segments are longer, or are not valid UTF-8, is not
@@ -141,14 +141,30 @@ func (p entryPurpose) needsOne(m string) bool {
 }
 
 // modelNeedsData is section 5.4's first boundary applied to the second
-// stage: the model proposes exfiltrate_data from words, so a sentence whose
-// only data is the conversation, in an entry whose stated purpose needs the
-// conversation (a summariser, a transcriber, a chat exporter), is a
-// parameter documented, not a finding, as the rules read it. A sentence
-// that also names secrets or the user's personal data is not excused.
+// stage, by the same reading the rules use (conversationUnneeded,
+// secretNamed): the model proposes exfiltrate_data from words, so a
+// sentence whose only data is the conversation, in an entry whose stated
+// purpose needs the conversation (a summariser, a transcriber, a chat
+// exporter), is a parameter documented, not a finding. A sentence that
+// also names data no purpose needs, or the user's personal data, is not
+// excused.
 func (p entryPurpose) modelNeedsData(cat, folded string) bool {
-	return cat == CategoryExfiltrate && pxConversation.MatchString(folded) && p.needsConversation() &&
-		!pxSecretData.MatchString(folded) && !pxPersonalData.MatchString(folded)
+	return cat == CategoryExfiltrate && pxConversation.MatchString(folded) && !p.conversationUnneeded(folded) &&
+		!secretNamed(folded) && !pxPersonalData.MatchString(folded)
+}
+
+// conversationUnneeded: f names the conversation and the entry's stated
+// purpose does not need it. The rules (readExfil, sensitive) and the
+// second stage (modelNeedsData) read the boundary through it alone.
+func (p entryPurpose) conversationUnneeded(f string) bool {
+	return pxConversation.MatchString(f) && !p.needsConversation()
+}
+
+// secretNamed: f names data that no stated purpose needs: key files and
+// credentials, a resource address naming a secret, the environment, the
+// model's own context.
+func secretNamed(f string) bool {
+	return pxSecretData.MatchString(f) || secretURI(f) || pxEnvData.MatchString(f) || pxModelContext.MatchString(f) || pxIntlSecret.MatchString(f)
 }
 
 // needsConversation: a summariser, a transcriber, an exporter of the chat.
@@ -198,7 +214,7 @@ func (p entryPurpose) readExfil(f string) bool {
 		// itself ships data (pxCommandExfil, above).
 		return false
 	}
-	neg := pxNoTransfer.MatchString(f)
+	neg := pxNoTransfer.MatchString(f) || pxPassiveNoTransfer.MatchString(f)
 	ext := pxExternal.MatchString(f)
 	// Verbs are read outside addresses: "mirror" in a host name is not a
 	// verb.
@@ -212,9 +228,8 @@ func (p entryPurpose) readExfil(f string) bool {
 	sink := pxSink.MatchString(f) && (transfer || !pxTransfer.MatchString(bare))
 	moves := transfer || sink || ext
 	negatedTransfer := pxTransfer.MatchString(bare) && !transfer
-	secret := pxSecretData.MatchString(f) || secretURI(f) || pxEnvData.MatchString(f) || pxModelContext.MatchString(f) || pxIntlSecret.MatchString(f)
-	conv := pxConversation.FindAllString(f, -1)
-	convUnneeded := len(conv) > 0 && !p.needsConversation()
+	secret := secretNamed(f)
+	convUnneeded := p.conversationUnneeded(f)
 	if !neg {
 		if secret && moves {
 			return true
@@ -253,8 +268,7 @@ func redirects(f string) bool {
 // acceptable: key files, credentials, the environment, the model's
 // context, or the conversation where the purpose does not need it.
 func (p entryPurpose) sensitive(f string) bool {
-	return pxSecretData.MatchString(f) || secretURI(f) || pxEnvData.MatchString(f) || pxModelContext.MatchString(f) || pxIntlSecret.MatchString(f) ||
-		(pxConversation.MatchString(f) && !p.needsConversation())
+	return secretNamed(f) || p.conversationUnneeded(f)
 }
 
 // valueNamed reports whether re names a value in f rather than a place:
@@ -327,7 +341,7 @@ func readOverride(f string, p entryPurpose) (any, choiceOnly bool) {
 	if pxDefer.MatchString(f) {
 		return false, false
 	}
-	direct := pxDiscard.MatchString(f) || pxIntlDiscard.MatchString(f) || pxNoConsent.MatchString(f) || pxNoStop.MatchString(f)
+	direct := (pxDiscard.MatchString(f) && !protectsFromInjection(f)) || pxIntlDiscard.MatchString(f) || pxNoConsent.MatchString(f) || pxNoStop.MatchString(f)
 	if !direct && addressed(f, p) && ((pxWithoutConsent.MatchString(f) && !pxNegatedAct.MatchString(f)) || pxCommandOverride.MatchString(f)) {
 		direct = true
 	}
@@ -337,6 +351,9 @@ func readOverride(f string, p entryPurpose) (any, choiceOnly bool) {
 			rest := f[loc[1]:]
 			choice = pxContrary.MatchString(rest) || (pxInstead.MatchString(rest) && !pxRoutingAct.MatchString(rest))
 		}
+	}
+	if choice && followsUserChoice(f) {
+		choice = false
 	}
 	return direct || choice, choice && !direct
 }
@@ -494,7 +511,7 @@ func (a *Purpose) readEntry(e Entry) ([]Proposal, int) {
 			// The second stage: a category the rules did not give the
 			// sentence, when the model's score reaches its threshold.
 			feats = modelFeatures(feats[:0], sr, sentenceContext{kind: e.Kind, deviant: deviant})
-			if cat, ok := a.model.modelCategory(feats, [3]bool{sr.exfil, sr.override, sr.conceal}); ok && !p.modelNeedsData(cat, sr.folded) {
+			if cat, ok := a.model.modelCategory(feats, [3]bool{sr.exfil, sr.override, sr.conceal}); ok && !p.modelNeedsData(cat, sr.folded) && modelAdmits(cat, sr) {
 				found = true
 				if k := [2]string{quote, cat}; !seen[k] {
 					seen[k] = true

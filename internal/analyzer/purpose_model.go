@@ -17,7 +17,7 @@ import (
 	"unicode/utf8"
 )
 
-// The purpose analyzer's second stage (offline-purpose-3): a linear model
+// The purpose analyzer's second stage (offline-purpose-3, retrained for -4): a linear model
 // over hashed word and character n-grams of each sentence and the
 // structural readings the rules compute, trained on the development
 // material by purpose_model_train.go and shipped as data

@@ -8,6 +8,7 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -24,21 +25,24 @@ import (
 // held-out part of split3.py apart, trains one logistic regression per
 // category on the design part's sentences, chooses each category's
 // threshold on the held-out part, and writes purpose_model.bin. Without
-// -update the test trains again and checks that the training material and
-// the model hash to the pinned values and that the embedded file is the
-// one the training writes, byte for byte.
+// -update the test checks that the training material and the embedded
+// model hash to the pinned values; with -retrain (make purpose-model-check,
+// which make test runs) it also trains again and checks that the embedded
+// file is the one the training writes, byte for byte.
 
-// purposeTrainFiles is the development material of the third reading, in
-// the order its bytes are hashed. The runtime-truth clean base of the test
-// side (test_cases.jsonl's and blind_cases.jsonl's truth cases) is not in
-// it: that base stays the admission control set.
-var purposeTrainFiles = []string{"cases.jsonl", "test_poisoned.jsonl", "test_clean.jsonl", "blind_poisoned.jsonl", "blind_clean.jsonl"}
+// purposeTrainFiles is the development material of the fourth reading (the
+// third's and the retired third blind part's hand-written cases), in the
+// order its bytes are hashed. The runtime-truth clean base of the test
+// side (the truth cases of test_cases.jsonl, blind_cases.jsonl and
+// blind3_cases.jsonl) is not in it: that base stays the admission control
+// set.
+var purposeTrainFiles = []string{"cases.jsonl", "test_poisoned.jsonl", "test_clean.jsonl", "blind_poisoned.jsonl", "blind_clean.jsonl", "blind3_poisoned.jsonl", "blind3_clean.jsonl"}
 
 // Pinned: the SHA-256 of the training material's bytes and of the model
 // file's uncompressed bytes (format line, header, weights).
 const (
-	pinnedPurposeTrainingSHA256 = "edc48d00cdab56d52ab503e021b2edcd869413aae8086a91b18c1da100a12626"
-	pinnedPurposeModelSHA256    = "0255505c7e2ad02b0b56c58ce43fbba255c224e577e93da309b28350650f7950"
+	pinnedPurposeTrainingSHA256 = "beeec3b44a019b86f1b328d051035a911954fe88269e42bf43366eb683332512"
+	pinnedPurposeModelSHA256    = "a37846a0e9f4180d2cbc3cc3772771a777d3e21eae8aee8346b9fd4f80fccfab"
 )
 
 const (
@@ -105,9 +109,21 @@ func purposeHeldOut3(source string) bool {
 
 func loadTrainCases(t testing.TB) ([]trainCase, string) {
 	t.Helper()
+	return loadTrainFilesHashed(t, purposeTrainFiles)
+}
+
+// loadTrainFiles reads the cases of files (under testdata/eval), in order.
+func loadTrainFiles(t testing.TB, files []string) []trainCase {
+	t.Helper()
+	out, _ := loadTrainFilesHashed(t, files)
+	return out
+}
+
+func loadTrainFilesHashed(t testing.TB, files []string) ([]trainCase, string) {
+	t.Helper()
 	hash := sha256.New()
 	var out []trainCase
-	for _, name := range purposeTrainFiles {
+	for _, name := range files {
 		data, err := os.ReadFile(filepath.Join("..", "..", "testdata", "eval", name))
 		if err != nil {
 			t.Fatal(err)
@@ -359,16 +375,29 @@ func splitTrain(cases []trainCase) (design, heldout []trainCase) {
 	return design, heldout
 }
 
-// TestPurposeModelFile: the training is reproducible and the shipped model
-// is its output. With -update it writes purpose_model.bin and prints the
-// hashes to pin.
+// retrainPurposeModel makes TestPurposeModelFile train the model again and
+// compare it with the embedded file (`make purpose-model-check`, run by
+// `make test`); -update implies it.
+var retrainPurposeModel = flag.Bool("retrain", false, "train the purpose model again and check the embedded purpose_model.bin is its output")
+
+// TestPurposeModelFile: the shipped model is the one pinned for the pinned
+// training material. Without -retrain it checks the hashes only (the
+// training material's bytes, the embedded model's uncompressed bytes and the
+// training hash its header names), so an ordinary test run costs no
+// training; with -retrain (`make purpose-model-check`) it also trains again
+// and checks the embedded file is the training's output byte for byte.
+// With -update (`make purpose-model`) it writes purpose_model.bin and
+// prints the hashes to pin.
 func TestPurposeModelFile(t *testing.T) {
 	cases, trainSHA := loadTrainCases(t)
+	if !*update && !*retrainPurposeModel {
+		checkPinnedPurposeModel(t, trainSHA, gunzipModel(t, purposeModelData))
+		return
+	}
 	design, heldout := splitTrain(cases)
 	raw := trainPurposeModel(trainSentences(design), trainSentences(heldout), trainSHA)
-	sum := sha256.Sum256(raw)
-	modelSHA := hex.EncodeToString(sum[:])
 	if *update {
+		sum := sha256.Sum256(raw)
 		if err := os.WriteFile("purpose_model.bin", gzipModel(t, raw), 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -376,17 +405,26 @@ func TestPurposeModelFile(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		t.Logf("training sha256 %s; model sha256 %s; thresholds %v", trainSHA, modelSHA, m.hdr.Threshold)
+		t.Logf("training sha256 %s; model sha256 %s; thresholds %v", trainSHA, hex.EncodeToString(sum[:]), m.hdr.Threshold)
 		return
 	}
+	checkPinnedPurposeModel(t, trainSHA, raw)
+	if got := gunzipModel(t, purposeModelData); !bytes.Equal(got, raw) {
+		t.Fatal("the embedded purpose_model.bin is not what the training writes")
+	}
+}
+
+// checkPinnedPurposeModel fails unless the training material and raw (a
+// model's uncompressed bytes) hash to the pinned values and the embedded
+// model names the pinned training material.
+func checkPinnedPurposeModel(t *testing.T, trainSHA string, raw []byte) {
+	t.Helper()
 	if trainSHA != pinnedPurposeTrainingSHA256 {
 		t.Fatalf("the training material hashes to %s, pinned %s: retrain (make purpose-model), pin, and restate docs/model-check.md", trainSHA, pinnedPurposeTrainingSHA256)
 	}
-	if modelSHA != pinnedPurposeModelSHA256 {
-		t.Fatalf("the training wrote a model hashing to %s, pinned %s", modelSHA, pinnedPurposeModelSHA256)
-	}
-	if got := gunzipModel(t, purposeModelData); !bytes.Equal(got, raw) {
-		t.Fatal("the embedded purpose_model.bin is not what the training writes")
+	sum := sha256.Sum256(raw)
+	if modelSHA := hex.EncodeToString(sum[:]); modelSHA != pinnedPurposeModelSHA256 {
+		t.Fatalf("the model hashes to %s, pinned %s", modelSHA, pinnedPurposeModelSHA256)
 	}
 	m, err := thePurposeModel()
 	if err != nil {
@@ -499,7 +537,7 @@ func TestPurposeHeldOutIsSplit3(t *testing.T) {
 	}
 	dp, dc := count(design)
 	hp, hc := count(heldout)
-	if dp != 531 || dc != 3148 || hp != 288 || hc != 1741 {
-		t.Fatalf("design %d poisoned %d clean, held out %d and %d; split3.py gave 531, 3148, 288, 1741", dp, dc, hp, hc)
+	if dp != 705 || dc != 3358 || hp != 372 || hc != 1868 {
+		t.Fatalf("design %d poisoned %d clean, held out %d and %d; split3.py gave 705, 3358, 372, 1868", dp, dc, hp, hc)
 	}
 }

@@ -119,7 +119,7 @@ func substitutes(f string) bool {
 			}
 		}
 	}
-	if containsAny(f, "even ", "regardless", "no matter", "whatever", "whichever", "despite", "spite", "irrespective", " than ") && (pxAgainstChoice2.MatchString(f) || pxFixedVerdict.MatchString(f)) {
+	if containsAny(f, "even ", "regardless", "no matter", "whatever", "whichever", "despite", "spite", "irrespective", " than ") && (pxAgainstChoice2.MatchString(f) || pxFixedVerdict.MatchString(f)) && !followsUserChoice(f) {
 		return true
 	}
 	if pxChangeQuantity.MatchString(f) || (containsAny(f, " is ", " are ", " be ", " get") && pxPassiveReplace.MatchString(f)) {

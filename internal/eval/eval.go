@@ -191,7 +191,11 @@ type Admission struct {
 	// cases of: when there is any, the test does not hold, whatever the
 	// figures.
 	RetiredParts []string `json:"retired_parts,omitempty"`
-	Holds        bool     `json:"holds"`
+	// DevelopmentParts names the development material (development.go)
+	// the corpus holds cases of: when there is any, the test does not
+	// hold, whatever the figures.
+	DevelopmentParts []string `json:"development_parts,omitempty"`
+	Holds            bool     `json:"holds"`
 }
 
 // Sample is the figures of one pass over the corpus.
@@ -671,6 +675,10 @@ func tally(s int, cases []Case, runs []caseRun, corpus Corpus, missed map[[2]int
 		sm.Admission.RetiredParts = rp
 		sm.Admission.Holds = false
 	}
+	if dp := developmentParts(cases); len(dp) > 0 {
+		sm.Admission.DevelopmentParts = dp
+		sm.Admission.Holds = false
+	}
 	return sm
 }
 
@@ -845,6 +853,9 @@ func writeFigures(b *strings.Builder, s Sample, in string) {
 		in, holds(a.Holds), a.LabelledSpans, MinLabelledSpans, yes(a.LabelledSpansOK), MinPrecision, yes(a.PrecisionOK), MaxFPPer500Clean, yes(a.FPOK), a.CleanDescriptions, MinCleanControlSet, yes(a.CleanOK))
 	if len(a.RetiredParts) > 0 {
 		fmt.Fprintf(b, "%s                          retired parts scored (%s): a retired part admits nothing\n", in, strings.Join(a.RetiredParts, ", "))
+	}
+	if len(a.DevelopmentParts) > 0 {
+		fmt.Fprintf(b, "%s                          development material scored (%s): admission is only decided on an unscored test part\n", in, strings.Join(a.DevelopmentParts, ", "))
 	}
 }
 

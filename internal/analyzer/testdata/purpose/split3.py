@@ -11,6 +11,9 @@ The development material of the third reading is
   testdata/eval/test_clean.jsonl
   testdata/eval/blind_poisoned.jsonl   (the retired blind part test2: hand-written)
   testdata/eval/blind_clean.jsonl
+and, since the fourth reading, the retired third blind part's hand-written
+  testdata/eval/blind3_poisoned.jsonl
+  testdata/eval/blind3_clean.jsonl
 and never the runtime-truth clean base of the test side (TruthCleanCases
 for the test part, which test_cases.jsonl and blind_cases.jsonl repeat):
 that stays the admission control set.
@@ -37,7 +40,10 @@ import sys
 
 RULE = "attestari-purpose3-heldout"
 FILES = ["cases.jsonl", "test_poisoned.jsonl", "test_clean.jsonl",
-         "blind_poisoned.jsonl", "blind_clean.jsonl"]
+         "blind_poisoned.jsonl", "blind_clean.jsonl",
+         # The fourth reading (offline-purpose-4) adds the retired third blind
+         # part's hand-written cases, by the same rule.
+         "blind3_poisoned.jsonl", "blind3_clean.jsonl"]
 
 
 def source_key(source: str) -> str:
