@@ -1306,7 +1306,7 @@ func (x *extractor) promptResultTexts(f *file, at nid, prompt string, ret val, e
 				}
 				t = unknown("message text not resolved: " + reasonOf(content))
 			}
-			text = t
+			text = messageConditional(t) // jscond.go
 		}
 		describe(&pt, text, true)
 		c.entries = append(c.entries, pt)

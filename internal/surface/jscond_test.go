@@ -1,0 +1,77 @@
+package surface
+
+import (
+	"errors"
+	"path/filepath"
+	"testing"
+
+	"golang.org/x/tools/txtar"
+
+	"github.com/attestari/attestari/internal/verify"
+)
+
+// A prompt message text that is itself the package's conditional reaches
+// the verifier with each arm's own spans (methodology §5.4, read since
+// 2.3.9): a quote within an arm verifies against the source bytes where each
+// piece is written; a quote running from one arm into the other, or across
+// the client's hole inside an arm, never does, because those bytes are never
+// sent together.
+func TestMessageConditionalQuotesVerify(t *testing.T) {
+	a, err := txtar.ParseFile(filepath.Join(goldenDir, "js_prompt_cond_text.txtar"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := extractArchive(t, a)
+	fsys := archiveFS(a)
+	read := func(path string) ([]byte, error) { return fsys[path].Data, nil }
+	cases := []struct {
+		prompt, quote string
+		excerpts      []string // the source bytes of each piece; nil: rejected
+	}{
+		// Within the first arm, after the client's hole: the literal and
+		// the package's constant, each where it is written.
+		{"two_templates", " on the main chain.", []string{" on ", "the main chain", "."}},
+		{"two_templates", "Explain block ", []string{"Explain block "}},
+		// Within the second arm.
+		{"two_templates", "Explain the latest block on the main chain.", []string{"Explain the latest block on ", "the main chain", "."}},
+		// From the first arm into the second: never sent together.
+		{"two_templates", "chain.Explain the latest", nil},
+		// Across the client's hole inside the first arm.
+		{"two_templates", "Explain block  on", nil},
+		{"two_literals", "Read every file.", []string{"Read every file."}},
+		{"two_literals", "file.Read the", nil},
+		{"client_arm", "Describe the project.", []string{"Describe the project."}},
+		{"empty_arm", "Focus on ", []string{"Focus on "}},
+	}
+	for _, c := range cases {
+		v, err := verify.VerifyQuote(&s, read, "prompt", c.prompt, "index.js", c.quote)
+		if c.excerpts == nil {
+			if err == nil || !errors.Is(err, verify.ErrRejected) {
+				t.Errorf("%s %q: verified (%v), want a rejection", c.prompt, c.quote, err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%s %q: %v", c.prompt, c.quote, err)
+			continue
+		}
+		parts := v.Parts
+		if len(parts) == 0 {
+			parts = []verify.Verified{v}
+		}
+		var got []string
+		for _, p := range parts {
+			got = append(got, string(p.Excerpt))
+		}
+		if len(got) != len(c.excerpts) {
+			t.Errorf("%s %q: pieces %q, want %q", c.prompt, c.quote, got, c.excerpts)
+			continue
+		}
+		for i := range got {
+			if got[i] != c.excerpts[i] {
+				t.Errorf("%s %q: pieces %q, want %q", c.prompt, c.quote, got, c.excerpts)
+				break
+			}
+		}
+	}
+}
