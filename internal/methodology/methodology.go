@@ -29,7 +29,7 @@ import (
 // the first line of docs/methodology.md; a test fails when they differ, which
 // is what keeps the policy from being shipped beside a document it does not
 // match.
-const Version = "2.3.8"
+const Version = "2.3.9"
 
 // versionLinePrefix starts the first line of every methodology document.
 const versionLinePrefix = "methodology_version: "
@@ -54,6 +54,7 @@ var versionTable = []VersionPair{
 	{Methodology: "2.3.6", Extractor: "syntax-tree-8"},
 	{Methodology: "2.3.7", Extractor: "syntax-tree-9"},
 	{Methodology: "2.3.8", Extractor: "syntax-tree-10"},
+	{Methodology: "2.3.9", Extractor: "syntax-tree-11"},
 }
 
 // VersionTable returns a copy of the version table, in its fixed order, for
