@@ -1,13 +1,10 @@
 package surface
 
 import (
-	"errors"
 	"path/filepath"
 	"testing"
 
 	"golang.org/x/tools/txtar"
-
-	"github.com/attestari/attestari/internal/verify"
 )
 
 // A prompt message text that is itself the package's conditional reaches
@@ -44,34 +41,6 @@ func TestMessageConditionalQuotesVerify(t *testing.T) {
 		{"empty_arm", "Focus on ", []string{"Focus on "}},
 	}
 	for _, c := range cases {
-		v, err := verify.VerifyQuote(&s, read, "prompt", c.prompt, "index.js", c.quote)
-		if c.excerpts == nil {
-			if err == nil || !errors.Is(err, verify.ErrRejected) {
-				t.Errorf("%s %q: verified (%v), want a rejection", c.prompt, c.quote, err)
-			}
-			continue
-		}
-		if err != nil {
-			t.Errorf("%s %q: %v", c.prompt, c.quote, err)
-			continue
-		}
-		parts := v.Parts
-		if len(parts) == 0 {
-			parts = []verify.Verified{v}
-		}
-		var got []string
-		for _, p := range parts {
-			got = append(got, string(p.Excerpt))
-		}
-		if len(got) != len(c.excerpts) {
-			t.Errorf("%s %q: pieces %q, want %q", c.prompt, c.quote, got, c.excerpts)
-			continue
-		}
-		for i := range got {
-			if got[i] != c.excerpts[i] {
-				t.Errorf("%s %q: pieces %q, want %q", c.prompt, c.quote, got, c.excerpts)
-				break
-			}
-		}
+		checkQuotePieces(t, &s, read, "prompt", c.prompt, "index.js", c.quote, c.excerpts)
 	}
 }

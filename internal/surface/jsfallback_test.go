@@ -1,7 +1,6 @@
 package surface
 
 import (
-	"errors"
 	"fmt"
 	"path/filepath"
 	"strconv"
@@ -9,8 +8,6 @@ import (
 	"testing"
 
 	"golang.org/x/tools/txtar"
-
-	"github.com/attestari/attestari/internal/verify"
 )
 
 // The package's fallback and each arm of a choice reach the verifier with
@@ -53,35 +50,7 @@ func TestFallbackQuotesVerify(t *testing.T) {
 		{"fallback_number", "index.js", "5 items.", []string{"5", " items."}},
 	}
 	for _, c := range cases {
-		v, err := verify.VerifyQuote(&s, read, "prompt", c.prompt, c.file, c.quote)
-		if c.excerpts == nil {
-			if err == nil || !errors.Is(err, verify.ErrRejected) {
-				t.Errorf("%s %q: verified (%v), want a rejection", c.prompt, c.quote, err)
-			}
-			continue
-		}
-		if err != nil {
-			t.Errorf("%s %q: %v", c.prompt, c.quote, err)
-			continue
-		}
-		parts := v.Parts
-		if len(parts) == 0 {
-			parts = []verify.Verified{v}
-		}
-		var got []string
-		for _, p := range parts {
-			got = append(got, string(p.Excerpt))
-		}
-		if len(got) != len(c.excerpts) {
-			t.Errorf("%s %q: pieces %q, want %q", c.prompt, c.quote, got, c.excerpts)
-			continue
-		}
-		for i := range got {
-			if got[i] != c.excerpts[i] {
-				t.Errorf("%s %q: pieces %q, want %q", c.prompt, c.quote, got, c.excerpts)
-				break
-			}
-		}
+		checkQuotePieces(t, &s, read, "prompt", c.prompt, c.file, c.quote, c.excerpts)
 	}
 }
 

@@ -1,13 +1,10 @@
 package surface
 
 import (
-	"errors"
 	"path/filepath"
 	"testing"
 
 	"golang.org/x/tools/txtar"
-
-	"github.com/attestari/attestari/internal/verify"
 )
 
 // A list joined from a constant table (methodology §5.3, 2.3.9, JK) reaches
@@ -44,34 +41,6 @@ func TestKeysQuotesVerify(t *testing.T) {
 		{"levels", "<low><high>", nil},
 	}
 	for _, c := range cases {
-		v, err := verify.VerifyQuote(&s, read, "tool", c.tool, "index.js", c.quote)
-		if c.excerpts == nil {
-			if err == nil || !errors.Is(err, verify.ErrRejected) {
-				t.Errorf("%s %q: verified (%v), want a rejection", c.tool, c.quote, err)
-			}
-			continue
-		}
-		if err != nil {
-			t.Errorf("%s %q: %v", c.tool, c.quote, err)
-			continue
-		}
-		parts := v.Parts
-		if len(parts) == 0 {
-			parts = []verify.Verified{v}
-		}
-		var got []string
-		for _, p := range parts {
-			got = append(got, string(p.Excerpt))
-		}
-		if len(got) != len(c.excerpts) {
-			t.Errorf("%s %q: pieces %q, want %q", c.tool, c.quote, got, c.excerpts)
-			continue
-		}
-		for i := range got {
-			if got[i] != c.excerpts[i] {
-				t.Errorf("%s %q: pieces %q, want %q", c.tool, c.quote, got, c.excerpts)
-				break
-			}
-		}
+		checkQuotePieces(t, &s, read, "tool", c.tool, "index.js", c.quote, c.excerpts)
 	}
 }
