@@ -128,20 +128,11 @@ func (w *Worker) discarded(ctx context.Context, job *rivertype.JobRow) (bool, er
 		if err != nil {
 			return false, err
 		}
-		inserted, err := q.InsertResult(ctx, a.RunID, a.File, a.Pkg.Hop, res.Key, len(res.Failures), res.Data)
+		inserted, _, err := commitResult(ctx, w.client, tx, q, row, a, res)
 		if err != nil {
 			return false, err
 		}
 		if inserted {
-			pending, wave, err := q.CompleteOne(ctx, a.RunID, a.Pkg.Hop)
-			if err != nil {
-				return false, err
-			}
-			if pending == 0 && wave == a.Pkg.Hop {
-				if err := insertFinish(ctx, w.client, tx, row, wave); err != nil {
-					return false, err
-				}
-			}
 			wrote = true
 		}
 	}

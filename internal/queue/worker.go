@@ -258,20 +258,11 @@ func (w *Worker) complete(ctx context.Context, job *river.Job[ExamineArgs], res 
 			return false, err
 		}
 	} else {
-		inserted, err := q.InsertResult(ctx, a.RunID, a.File, a.Pkg.Hop, res.Key, len(res.Failures), res.Data)
+		inserted, pending, err := commitResult(ctx, w.client, tx, q, row, a, res)
 		if err != nil {
 			return false, err
 		}
 		if inserted {
-			pending, wave, err := q.CompleteOne(ctx, a.RunID, a.Pkg.Hop)
-			if err != nil {
-				return false, err
-			}
-			if pending == 0 && wave == a.Pkg.Hop {
-				if err := insertFinish(ctx, w.client, tx, row, wave); err != nil {
-					return false, err
-				}
-			}
 			row.Pending = pending
 		}
 	}
@@ -344,4 +335,26 @@ func (x *finishWorker) Work(ctx context.Context, job *river.Job[FinishArgs]) err
 	}
 	w.log.Info("run finished", "run", a.RunID, "dir", res.Run.Dir, "packages", res.Run.Packages, "with_failures", res.Run.WithFailures)
 	return nil
+}
+
+// commitResult writes a package's result into its run (once: a second
+// result for the same file is not inserted) and, when it was inserted,
+// counts the package done; the wave's last result enqueues the finish job.
+// The worker's commit and the sweep of discarded jobs both go through it,
+// so a swept failure row is counted exactly as a worker's result is.
+func commitResult(ctx context.Context, c *river.Client[pgx.Tx], tx pgx.Tx, q store.QueueTx, row store.QueueRun, a ExamineArgs, res *pipeline.Examined) (inserted bool, pending int, err error) {
+	inserted, err = q.InsertResult(ctx, a.RunID, a.File, a.Pkg.Hop, res.Key, len(res.Failures), res.Data)
+	if err != nil || !inserted {
+		return inserted, 0, err
+	}
+	pending, wave, err := q.CompleteOne(ctx, a.RunID, a.Pkg.Hop)
+	if err != nil {
+		return true, 0, err
+	}
+	if pending == 0 && wave == a.Pkg.Hop {
+		if err := insertFinish(ctx, c, tx, row, wave); err != nil {
+			return true, 0, err
+		}
+	}
+	return true, pending, nil
 }
