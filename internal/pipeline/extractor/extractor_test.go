@@ -1,16 +1,12 @@
 package extractor
 
 import (
-	"archive/tar"
-	"bytes"
-	"compress/gzip"
 	"context"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"slices"
 	"testing"
-	"time"
 
 	"github.com/attestari/attestari/internal/evidence"
 	"github.com/attestari/attestari/internal/pipeline"
@@ -18,31 +14,12 @@ import (
 	"github.com/attestari/attestari/internal/registry"
 	"github.com/attestari/attestari/internal/registry/fakeregistry"
 	"github.com/attestari/attestari/internal/rundir"
+	"github.com/attestari/attestari/internal/rundirtest"
 	"github.com/attestari/attestari/internal/surface"
 )
 
-func tgz(t testing.TB, files ...string) []byte {
-	t.Helper()
-	var buf bytes.Buffer
-	zw := gzip.NewWriter(&buf)
-	tw := tar.NewWriter(zw)
-	for i := 0; i+1 < len(files); i += 2 {
-		hdr := &tar.Header{Name: "package/" + files[i], Mode: 0o644, Size: int64(len(files[i+1])), ModTime: time.Unix(499162500, 0), Typeflag: tar.TypeReg}
-		if err := tw.WriteHeader(hdr); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := tw.Write([]byte(files[i+1])); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := tw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if err := zw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
-}
+// tgz packs files as npm packs a tarball (rundirtest.TGZ).
+func tgz(t testing.TB, files ...string) []byte { t.Helper(); return rundirtest.TGZ(t, files...) }
 
 // TestSurfaceEndToEnd runs the real extractor over a served tarball: the
 // surface row, its member blobs and the gate come out of one run.
