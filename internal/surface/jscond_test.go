@@ -1,10 +1,7 @@
 package surface
 
 import (
-	"path/filepath"
 	"testing"
-
-	"golang.org/x/tools/txtar"
 )
 
 // A prompt message text that is itself the package's conditional reaches
@@ -14,13 +11,7 @@ import (
 // the client's hole inside an arm, never does, because those bytes are never
 // sent together.
 func TestMessageConditionalQuotesVerify(t *testing.T) {
-	a, err := txtar.ParseFile(filepath.Join(goldenDir, "js_prompt_cond_text.txtar"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := extractArchive(t, a)
-	fsys := archiveFS(a)
-	read := func(path string) ([]byte, error) { return fsys[path].Data, nil }
+	s, read := quoteFixture(t, "js_prompt_cond_text.txtar")
 	cases := []struct {
 		prompt, quote string
 		excerpts      []string // the source bytes of each piece; nil: rejected

@@ -2,7 +2,6 @@ package surface
 
 import (
 	"fmt"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -18,13 +17,7 @@ import (
 // into an alternative, or from one alternative into another, never does,
 // because the two are never sent together.
 func TestFallbackQuotesVerify(t *testing.T) {
-	a, err := txtar.ParseFile(filepath.Join(goldenDir, "js_prompt_fallback.txtar"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := extractArchive(t, a)
-	fsys := archiveFS(a)
-	read := func(path string) ([]byte, error) { return fsys[path].Data, nil }
+	s, read := quoteFixture(t, "js_prompt_fallback.txtar")
 	cases := []struct {
 		prompt, file, quote string
 		excerpts            []string // the source bytes of each piece; nil: rejected

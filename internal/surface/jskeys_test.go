@@ -1,10 +1,7 @@
 package surface
 
 import (
-	"path/filepath"
 	"testing"
-
-	"golang.org/x/tools/txtar"
 )
 
 // A list joined from a constant table (methodology §5.3, 2.3.9, JK) reaches
@@ -15,13 +12,7 @@ import (
 // excerpt the source bytes of its own piece, so G6/G7 check every quoted byte
 // where it is written; a quote that the text does not hold is rejected.
 func TestKeysQuotesVerify(t *testing.T) {
-	a, err := txtar.ParseFile(filepath.Join(goldenDir, "js_const_keys.txtar"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := extractArchive(t, a)
-	fsys := archiveFS(a)
-	read := func(path string) ([]byte, error) { return fsys[path].Data, nil }
+	s, read := quoteFixture(t, "js_const_keys.txtar")
 	cases := []struct {
 		tool, quote string
 		excerpts    []string // the source bytes of each piece; nil: rejected

@@ -2,10 +2,12 @@ package surface
 
 import (
 	"errors"
+	"path/filepath"
 	"testing"
 
 	"github.com/attestari/attestari/internal/rundir"
 	"github.com/attestari/attestari/internal/verify"
+	"golang.org/x/tools/txtar"
 )
 
 // checkQuotePieces verifies quote against entry (of kind, in file) of s and
@@ -44,4 +46,18 @@ func checkQuotePieces(t *testing.T, s *rundir.Surface, read func(string) ([]byte
 			return
 		}
 	}
+}
+
+// quoteFixture extracts the golden case name (a txtar archive under
+// goldenDir) and returns its surface and a reader of its members, the two
+// things checkQuotePieces needs.
+func quoteFixture(t *testing.T, name string) (rundir.Surface, func(string) ([]byte, error)) {
+	t.Helper()
+	a, err := txtar.ParseFile(filepath.Join(goldenDir, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := extractArchive(t, a)
+	fsys := archiveFS(a)
+	return s, func(path string) ([]byte, error) { return fsys[path].Data, nil }
 }
