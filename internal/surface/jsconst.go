@@ -137,6 +137,16 @@ func (x *extractor) constText(f *file, n nid, e *env) val {
 // constTemplate reads a template literal whose every substitution is a
 // constant: its literal segments and the constants' segments, in order.
 func (x *extractor) constTemplate(f *file, n nid, e *env) val {
+	return templateText(f, n, func(c nid) val { return x.constText(f, c, e) })
+}
+
+// templateText reads the template literal n: its literal segments and, in
+// order, the value sub gives for each substitution's expression. The first
+// substitution whose value is not text ends the reading with that value; an
+// empty template is the empty text. It is the one reading of a template's
+// pieces for the constant routes and the constant tables' callbacks
+// (jskeys.go).
+func templateText(f *file, n nid, sub func(nid) val) val {
 	if f.end(n)-f.start(n) < 2 {
 		return unknown("unterminated template")
 	}
@@ -153,7 +163,7 @@ func (x *extractor) constTemplate(f *file, n nid, e *env) val {
 		if len(ch) != 1 {
 			return unknown("substitution that is not one expression")
 		}
-		v := x.constText(f, ch[0], e)
+		v := sub(ch[0])
 		if v.k != vText {
 			return v
 		}

@@ -279,11 +279,7 @@ func (x *extractor) jskeysValueText(m jkMember) (val, string) {
 	if x.constPropWritten(m.name) > 0 {
 		return val{}, "property " + m.name + " is assigned somewhere in the package"
 	}
-	v := x.constText(m.value.f, m.value.n, m.value.e)
-	if v.k != vText {
-		return val{}, v.reason
-	}
-	return v, ""
+	return jskeysText(x.constText(m.value.f, m.value.n, m.value.e))
 }
 
 // jkBind is what a callback's parameter stands for: a key's text, or an
@@ -404,40 +400,13 @@ func (x *extractor) jskeysBody(f *file, n nid, e *env, binds map[string]jkBind, 
 	case "parenthesized_expression", "as_expression", "satisfies_expression", "non_null_expression":
 		return x.jskeysBody(f, constInner(f, n), e, binds, m)
 	case "template_string":
-		if f.end(n)-f.start(n) < 2 {
-			return val{}, "unterminated template"
-		}
-		start := f.start(n) + 1
-		var parts []val
-		for _, c := range f.named(n) {
-			if f.kind(c) != "template_substitution" {
-				continue
-			}
-			if f.start(c) > start {
-				parts = append(parts, literalText(f, start, f.start(c), literal.JSTemplate))
-			}
-			ch := f.named(c)
-			if len(ch) != 1 {
-				return val{}, "substitution that is not one expression"
-			}
-			v, why := x.jskeysBody(f, ch[0], e, binds, m)
+		return jskeysText(templateText(f, n, func(c nid) val {
+			v, why := x.jskeysBody(f, c, e, binds, m)
 			if why != "" {
-				return val{}, why
+				return unknown(why)
 			}
-			parts = append(parts, v)
-			start = f.end(c)
-		}
-		if end := f.end(n) - 1; end > start {
-			parts = append(parts, literalText(f, start, end, literal.JSTemplate))
-		}
-		if len(parts) == 0 {
-			return val{k: vText, txt: &textv{}}, ""
-		}
-		v := concatText(parts...)
-		if v.k != vText {
-			return val{}, v.reason
-		}
-		return v, ""
+			return v
+		}))
 	case "binary_expression":
 		if f.text(f.field(n, "operator")) != "+" {
 			return val{}, "result of the operator " + f.text(f.field(n, "operator"))
@@ -453,11 +422,7 @@ func (x *extractor) jskeysBody(f *file, n nid, e *env, binds map[string]jkBind, 
 		if isNumberText(l) && isNumberText(r) {
 			return val{}, "sum of two numbers"
 		}
-		v := concatText(l, r)
-		if v.k != vText {
-			return val{}, v.reason
-		}
-		return v, ""
+		return jskeysText(concatText(l, r))
 	case "identifier":
 		if b, ok := binds[f.text(n)]; ok {
 			if b.key != nil {
@@ -470,21 +435,13 @@ func (x *extractor) jskeysBody(f *file, n nid, e *env, binds map[string]jkBind, 
 			if why != "" {
 				return val{}, why
 			}
-			v := x.constText(t.f, t.n, t.e)
-			if v.k != vText {
-				return val{}, v.reason
-			}
-			return v, ""
+			return jskeysText(x.constText(t.f, t.n, t.e))
 		}
 	}
 	if jskeysMentions(f, n, binds) {
 		return val{}, "the element is used in a form that is not read"
 	}
-	v := x.constText(f, n, e)
-	if v.k != vText {
-		return val{}, v.reason
-	}
-	return v, ""
+	return jskeysText(x.constText(f, n, e))
 }
 
 // jskeysTargetText reads a bound value or element as constant text.
@@ -492,11 +449,7 @@ func (x *extractor) jskeysTargetText(t constTarget, name string) (val, string) {
 	if t.why != "" || t.f == nil {
 		return val{}, "value bound to " + name + " is not a constant: " + t.why
 	}
-	v := x.constText(t.f, t.n, t.e)
-	if v.k != vText {
-		return val{}, v.reason
-	}
-	return v, ""
+	return jskeysText(x.constText(t.f, t.n, t.e))
 }
 
 // jskeysMemberOf follows `p.a.b` (or `p["a"]`) from a bound parameter p
@@ -770,4 +723,17 @@ func jskeysExportObject(g *file, obj nid) bool {
 	}
 	p := g.parent(obj)
 	return p >= 0 && g.kind(p) == "assignment_expression" && g.field(p, "right") == obj && g.text(g.field(p, "left")) == "module.exports"
+}
+
+// jskeysText is v as a body's result: text, or no value and the reason it is
+// not text (never an empty reason: a value of another kind that carries none
+// says so).
+func jskeysText(v val) (val, string) {
+	if v.k == vText {
+		return v, ""
+	}
+	if v.reason == "" {
+		return val{}, "not constant text"
+	}
+	return val{}, v.reason
 }

@@ -35,3 +35,21 @@ func TestKeysQuotesVerify(t *testing.T) {
 		checkQuotePieces(t, &s, read, "tool", c.tool, "index.js", c.quote, c.excerpts)
 	}
 }
+
+// A callback body's result that is not text always says why, so a hole or
+// an unreadable entry never carries an empty reason.
+func TestJskeysTextAlwaysSaysWhy(t *testing.T) {
+	for _, v := range []val{{}, unknown(""), unknown("member name computed at run time"), {k: vNeed}} {
+		got, why := jskeysText(v)
+		if why == "" || got.k == vText {
+			t.Errorf("jskeysText(%+v) = %+v, %q: want no text and a reason", v, got, why)
+		}
+	}
+	if _, why := jskeysText(unknown("member name computed at run time")); why != "member name computed at run time" {
+		t.Errorf("the value's own reason was replaced: %q", why)
+	}
+	txt := val{k: vText, txt: &textv{}}
+	if got, why := jskeysText(txt); why != "" || got.k != vText {
+		t.Errorf("text refused: %+v, %q", got, why)
+	}
+}
