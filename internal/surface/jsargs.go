@@ -698,6 +698,10 @@ func (x *extractor) jsParseArgsOption(f *file, name string, obj nid) *cliOption 
 	if typ == "" {
 		return nil // parseArgs throws without a type
 	}
+	if def >= 0 && !yargsLiteral(f, def) {
+		o.def = jUnknown() // computed: only this option is not known
+		return o
+	}
 	if def >= 0 {
 		want := map[string]string{"string": "string", "boolean": "true false"}[typ]
 		ok := false
