@@ -27,6 +27,11 @@ package surface
 // not read; nor is any other use of a subcommand (`.command(name,
 // description)` runs a separate executable, `.addCommand`, `.argument`, a
 // subcommand stored in a name).
+//
+// tsc writes `import { program } from "commander"` as `commander_1.program`
+// at every use: that program is read when every occurrence of the module's
+// name is a member read, and each `commander_1.program` a chain the rule
+// reads.
 
 import (
 	"strings"
@@ -145,11 +150,17 @@ func (x *extractor) jsCommanderActionParam(f *file, b binding) (jcv, bool) {
 		}
 		root = f.field(c, "object")
 	}
-	if f.kind(root) != "identifier" {
-		return jcv{}, false
-	}
-	pb, ok := x.lookup(f, root, f.text(root))
-	if !ok || !x.jsCommanderProgram(f, pb) {
+	switch f.kind(root) {
+	case "identifier":
+		pb, ok := x.lookup(f, root, f.text(root))
+		if !ok || !x.jsCommanderProgram(f, pb) {
+			return jcv{}, false
+		}
+	case "member_expression":
+		if _, ok := x.jsCommanderMemberOpts(f, root); !ok {
+			return jcv{}, false
+		}
+	default:
 		return jcv{}, false
 	}
 	if v, _ := x.jsCommanderOpts(f, root); !v.ok {
@@ -162,4 +173,76 @@ func (x *extractor) jsCommanderActionParam(f *file, b binding) (jcv, bool) {
 	}
 	tab := progKey{f: f, n: fn}
 	return jcv{ok: true, k: 'P', f: tab.f, n: tab.n}, true
+}
+
+// jsCommanderMemberOpts reads `X.program` where X is bound to
+// `require("commander")`: the program's options object, as jsCommanderOpts
+// reads a name bound to it; ok is false when recv is not such a member.
+func (x *extractor) jsCommanderMemberOpts(f *file, recv nid) (jcv, bool) {
+	obj := f.field(recv, "object")
+	if f.kind(obj) != "identifier" || f.text(f.field(recv, "property")) != "program" {
+		return jcv{}, false
+	}
+	b, ok := x.lookup(f, obj, f.text(obj))
+	if !ok || b.kind != bDecl || f.kind(b.decl) != "variable_declarator" || f.field(b.decl, "name") != b.id ||
+		!strings.HasPrefix(f.text(f.parent(b.decl)), "const") {
+		return jcv{}, false
+	}
+	if s, m, ok := x.jsModuleRef(f, f.field(b.decl, "value"), 0); !ok || s != "commander" || m != "" {
+		return jcv{}, false
+	}
+	if x.cliTables == nil {
+		x.cliTables = map[progKey]cliTable{}
+	}
+	key := progKey{f: f, n: b.id}
+	t, seen := x.cliTables[key]
+	if !seen {
+		t = x.jsCommanderMemberTable(f, b)
+		x.cliTables[key] = t
+	}
+	if t == nil {
+		return jUnknown(), true
+	}
+	return jcv{ok: true, k: 'P', f: f, n: b.id}, true
+}
+
+// jsCommanderMemberTable reads the options of `X.program` in file f (see
+// the file comment), or nil when they are not known.
+func (x *extractor) jsCommanderMemberTable(f *file, b binding) cliTable {
+	for _, g := range x.files {
+		if g != f && g.lang != LangPython && !g.vendored && (strings.Contains(string(g.src), `"commander"`) || strings.Contains(string(g.src), `'commander'`)) {
+			return nil // another module may add options to the same program
+		}
+	}
+	name := f.text(b.id)
+	t := cliTable{}
+	known := true
+	f.walk(0, func(n nid) bool {
+		if !known {
+			return false
+		}
+		if !x.step() {
+			known = false
+			return false
+		}
+		if f.kind(n) != "identifier" || f.text(n) != name || n == b.id {
+			return true
+		}
+		if ob, ok := x.lookup(f, n, name); !ok || ob.id != b.id {
+			return true
+		}
+		m := f.parent(n)
+		if f.kind(m) != "member_expression" || f.field(m, "object") != n {
+			known = false // the module handed on: its program may be changed there
+			return false
+		}
+		if f.text(f.field(m, "property")) == "program" && !x.jsCommanderChain(f, m, t) {
+			known = false
+		}
+		return true
+	})
+	if !known {
+		return nil
+	}
+	return t
 }

@@ -110,6 +110,10 @@ func TestCommanderSubcommands(t *testing.T) {
 		{"the program exported", imp + "program.command('serve').option('--x', 'x').action((o) => {\n if (o.x) {" + reg + "}\n});\nexport { program };\nprogram.parse();", rundir.HoldsUnknown},
 		{"tsc's CommonJS", cjs + "program.command('mcp').option('-t, --tools <tools>', 'tools', 'preset.default').action(async (options) => {\n if (options.tools === 'preset.default') {" + reg + "}\n});\nprogram.parse(process.argv);", rundir.HoldsTrue},
 		{"destructured require", "const { program } = require('commander');\nprogram.option('--x', 'x').parse();\nif (program.opts().x) {" + reg + "}", rundir.HoldsFalse},
+		{"tsc's commander_1.program", "const commander_1 = require('commander');\ncommander_1.program.option('--mode <m>', 'm', 'a').parse();\nconst options = commander_1.program.opts();\nif (options.mode === 'a') {" + reg + "}", rundir.HoldsTrue},
+		{"commander_1.program's action", "const commander_1 = require('commander');\ncommander_1.program.command('serve').option('--x', 'x').action((o) => {\n if (o.x) {" + reg + "}\n});\ncommander_1.program.parse();", rundir.HoldsFalse},
+		{"commander_1.program exported", "const commander_1 = require('commander');\ncommander_1.program.option('--x', 'x').parse();\nexports.program = commander_1.program;\nif (commander_1.program.opts().x) {" + reg + "}", rundir.HoldsUnknown},
+		{"commander_1 handed on", "const commander_1 = require('commander');\ncommander_1.program.option('--x', 'x').parse();\nsetup(commander_1);\nif (commander_1.program.opts().x) {" + reg + "}", rundir.HoldsUnknown},
 		{"a let program", "const commander_1 = require('commander');\nlet program = new commander_1.Command();\nprogram.option('--x', 'x').parse();\nif (program.opts().x) {" + reg + "}", rundir.HoldsUnknown},
 		{"not commander", "const c = require('other-cli');\nconst program = new c.Command();\nprogram.option('--x', 'x').parse();\nif (program.opts().x) {" + reg + "}", rundir.HoldsUnknown},
 	}

@@ -56,6 +56,9 @@ type cliTable map[string]*cliOption
 // jsCommanderOpts reads `recv.opts()`: ok is false when recv is not a
 // commander program, and the value is then read as before.
 func (x *extractor) jsCommanderOpts(f *file, recv nid) (jcv, bool) {
+	if f.kind(recv) == "member_expression" {
+		return x.jsCommanderMemberOpts(f, recv) // tsc's commander_1.program (jsargs_commander.go)
+	}
 	if f.kind(recv) != "identifier" {
 		return jcv{}, false
 	}
