@@ -215,6 +215,9 @@ func (x *extractor) jsArgsCall(f *file, n nid, awaited bool) (jcv, bool) {
 			return x.jsYargsOptions(f, n, f.field(callee, "object")), true
 		}
 	}
+	if !strings.HasSuffix(f.text(callee), "parseArgs") {
+		return jcv{}, false
+	}
 	if s, m, ok := x.jsModuleRef(f, callee, 0); ok && (s == "util" || s == "node:util") && m == "parseArgs" {
 		return x.jsParseArgs(f, n), true
 	}

@@ -110,6 +110,9 @@ func (x *extractor) jsCommanderAction(f *file, call nid, t cliTable, nargs int) 
 	if p := f.field(fn, "parameters"); p >= 0 && len(f.named(p)) > nargs+1 {
 		return false // the command itself is handed in, and may be changed there
 	}
+	if x.cliTables == nil {
+		x.cliTables = map[progKey]cliTable{}
+	}
 	x.cliTables[progKey{f: f, n: fn}] = t
 	return true
 }
