@@ -350,6 +350,9 @@ func (x *extractor) jsCond(f *file, n nid, e *env, depth int) jcv {
 	case "identifier":
 		return x.jsCondIdent(f, n, e, depth)
 	case "member_expression", "subscript_expression":
+		if v, ok := x.jsArgsMember(f, n); ok { // yargs' .argv (jsargs.go)
+			return v
+		}
 		return x.jsCondMember(f, n, e, depth)
 	case "unary_expression":
 		op := f.text(f.field(n, "operator"))
@@ -382,7 +385,15 @@ func (x *extractor) jsCond(f *file, n nid, e *env, depth int) jcv {
 		}
 		return x.jsCond(f, f.field(n, "alternative"), e, depth+1)
 	case "call_expression":
+		if v, ok := x.jsArgsCall(f, n, false); ok { // yargs, parseArgs (jsargs.go)
+			return v
+		}
 		return x.jsCondCall(f, n, e, depth)
+	case "await_expression":
+		if v, ok := x.jsArgsAwait(f, n); ok { // jsargs.go
+			return v
+		}
+		return jUnknown()
 	case "new_expression":
 		return x.jsCondNew(f, n, e, depth) // new Set([...]), new Map([...]) (jscollections.go)
 	}
@@ -459,6 +470,9 @@ func (x *extractor) jsCondIdent(f *file, n nid, e *env, depth int) jcv {
 		}
 		return jUnknown()
 	}
+	if v, ok := x.jsArgsDestructured(f, b); ok { // const { values } = parseArgs(...) (jsargs.go)
+		return v
+	}
 	switch b.kind {
 	case bParam:
 		return x.jsCondParam(f, b, e, depth)
@@ -496,6 +510,9 @@ func (x *extractor) jsCondIdent(f *file, n nid, e *env, depth int) jcv {
 func (x *extractor) jsCondParam(f *file, b binding, e *env, depth int) jcv {
 	if x.jsBindingWritten(f, b) {
 		return jUnknown()
+	}
+	if v, ok := x.jsCommanderActionParam(f, b); ok { // commander's .action((options) => ...) (jsargs_commander.go)
+		return v
 	}
 	def := none
 	switch p := b.decl; {

@@ -28,8 +28,6 @@ package surface
 
 import (
 	"strings"
-
-	"github.com/attestari/attestari/internal/rundir"
 )
 
 // commanderMethods are the methods of a commander program that change
@@ -58,6 +56,9 @@ type cliTable map[string]*cliOption
 // jsCommanderOpts reads `recv.opts()`: ok is false when recv is not a
 // commander program, and the value is then read as before.
 func (x *extractor) jsCommanderOpts(f *file, recv nid) (jcv, bool) {
+	if f.kind(recv) == "member_expression" {
+		return x.jsCommanderMemberOpts(f, recv) // tsc's commander_1.program (jsargs_commander.go)
+	}
 	if f.kind(recv) != "identifier" {
 		return jcv{}, false
 	}
@@ -84,6 +85,9 @@ func (x *extractor) jsCommanderOpts(f *file, recv nid) (jcv, bool) {
 // imported by name, or a const bound to `new Command(...)` of commander's
 // `Command`.
 func (x *extractor) jsCommanderProgram(f *file, b binding) bool {
+	if x.jsCommanderProgramCJS(f, b) { // require("commander"), tsc's commander_1 (jsargs_commander.go)
+		return true
+	}
 	switch b.kind {
 	case bImport:
 		if f.kind(b.decl) != "import_specifier" {
@@ -155,6 +159,7 @@ func (x *extractor) jsCommanderTable(f *file, b binding) cliTable {
 // one the rule reads.
 func (x *extractor) jsCommanderChain(f *file, n nid, t cliTable) bool {
 	cur := n
+	nargs := 0 // the positional arguments of the command the chain is at
 	for {
 		m := f.parent(cur)
 		if f.kind(m) != "member_expression" || f.field(m, "object") != cur {
@@ -162,7 +167,26 @@ func (x *extractor) jsCommanderChain(f *file, n nid, t cliTable) bool {
 		}
 		method := f.text(f.field(m, "property"))
 		call := f.parent(m)
-		if f.kind(call) != "call_expression" || f.field(call, "function") != m || !commanderMethods[method] {
+		if f.kind(call) != "call_expression" || f.field(call, "function") != m {
+			return false
+		}
+		switch method {
+		case "command": // a subcommand: the rest of the chain declares its options (jsargs_commander.go)
+			sub, k, ok := x.jsCommanderSubcommand(f, call)
+			if !ok {
+				return false
+			}
+			t, nargs = sub, k
+			cur = call
+			continue
+		case "action":
+			if !x.jsCommanderAction(f, call, t, nargs) {
+				return false
+			}
+			cur = call
+			continue
+		}
+		if !commanderMethods[method] {
 			return false
 		}
 		if method == "opts" {
@@ -270,6 +294,6 @@ func (x *extractor) jsCommanderKey(f *file, n nid, obj jcv, key string) jcv {
 	if o == nil || o.twice || !o.def.ok {
 		return jUnknown()
 	}
-	x.noteConfig(rundir.ConfigRead{Source: "cli", Name: o.flag, Default: o.text, File: f.path, Line: f.lineOf(n)})
+	x.noteCLI(f, n, o) // jsargs.go
 	return o.def
 }

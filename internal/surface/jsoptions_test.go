@@ -26,8 +26,11 @@ func TestCommanderOptions(t *testing.T) {
 		{"both --x and --no-x", imp + "program.option('--write', 'w').option('--no-write', 'nw').parse();", "program.opts().write", rundir.HoldsUnknown},
 		{"a required option", imp + "program.requiredOption('--db <url>', 'db').option('--extra', 'e').parse();", "program.opts().extra", rundir.HoldsUnknown},
 		{"an Option object", imp + "program.addOption(x).option('--extra', 'e').parse();", "program.opts().extra", rundir.HoldsUnknown},
-		{"a subcommand", imp + "program.command('serve');\nprogram.option('--extra', 'e').parse();", "program.opts().extra", rundir.HoldsUnknown},
-		{"an action", imp + "program.option('--extra', 'e').action(() => {}).parse();", "program.opts().extra", rundir.HoldsUnknown},
+		// Since 2.3.10 a subcommand's options are its own and an arrow action reads them (jsargs_commander.go).
+		{"a subcommand", imp + "program.command('serve');\nprogram.option('--extra', 'e').parse();", "program.opts().extra", rundir.HoldsFalse},
+		{"an action", imp + "program.option('--extra', 'e').action(() => {}).parse();", "program.opts().extra", rundir.HoldsFalse},
+		{"an action given the command", imp + "program.option('--extra', 'e').action((o, cmd) => {}).parse();", "program.opts().extra", rundir.HoldsUnknown},
+		{"an executable subcommand", imp + "program.command('serve', 'Serve');\nprogram.option('--extra', 'e').parse();", "program.opts().extra", rundir.HoldsUnknown},
 		{"the program handed on", imp + "program.option('--extra', 'e').parse();\nsetup(program);", "program.opts().extra", rundir.HoldsUnknown},
 		{"a chain stored", imp + "const q = program.option('--extra', 'e');\nq.parse();", "program.opts().extra", rundir.HoldsUnknown},
 		{"not commander's program", "import { program } from 'other-cli';\nprogram.option('--extra', 'e').parse();", "program.opts().extra", rundir.HoldsUnknown},
