@@ -184,7 +184,7 @@ func (e *enqueuer) wave(ctx context.Context, run pipeline.QueuedRun, wave int, p
 		return 0, err
 	}
 	if len(missing) == 0 {
-		if err := insertFinish(ctx, e.client, tx, row, wave); err != nil {
+		if _, err := insertFinish(ctx, e.client, tx, row, wave); err != nil {
 			return 0, err
 		}
 	}
@@ -194,20 +194,21 @@ func (e *enqueuer) wave(ctx context.Context, run pipeline.QueuedRun, wave int, p
 	return added, nil
 }
 
-// insertFinish enqueues the finish job of a wave. It is unique only while
-// it waits or runs, so a wave that was taken past once may be again
-// (Dispatch is idempotent).
-func insertFinish(ctx context.Context, c *river.Client[pgx.Tx], tx pgx.Tx, row store.QueueRun, wave int) error {
-	_, err := c.InsertTx(ctx, tx, FinishArgs{RunID: row.RunID, Wave: wave}, &river.InsertOpts{
+// insertFinish enqueues the finish job of a wave; false when one is live
+// already. It is unique only while it waits or runs, so a wave that was
+// taken past once may be again (Dispatch is idempotent), and a finish job
+// River discarded is replaced (sweep_finish.go).
+func insertFinish(ctx context.Context, c *river.Client[pgx.Tx], tx pgx.Tx, row store.QueueRun, wave int) (bool, error) {
+	res, err := c.InsertTx(ctx, tx, FinishArgs{RunID: row.RunID, Wave: wave}, &river.InsertOpts{
 		Queue: row.Queue, MaxAttempts: DefaultMaxAttempts,
 		UniqueOpts: river.UniqueOpts{ByArgs: true, ByState: []rivertype.JobState{
 			rivertype.JobStateAvailable, rivertype.JobStatePending, rivertype.JobStateRunning,
 			rivertype.JobStateRetryable, rivertype.JobStateScheduled}},
 	})
 	if err != nil {
-		return fmt.Errorf("queue: insert finish job: %w", err)
+		return false, fmt.Errorf("queue: insert finish job: %w", err)
 	}
-	return nil
+	return !res.UniqueSkippedAsDuplicate, nil
 }
 
 // sameInputs refuses a queued run's row that another header does not
