@@ -26,7 +26,10 @@
 // job River discards (every attempt failed or was killed outside the
 // package's stages) is recorded by the leader's periodic sweep (sweep.go)
 // as the package's failure row, counted done as a worker's commit counts
-// it.
+// it; and a run left with no package pending and no live finish job (its
+// finish job discarded after every attempt failed, or removed) gets its
+// finish job again from the same sweep (sweep_finish.go), so a run is never
+// stuck either.
 //
 // A run's jobs go to a River queue named after its stamps
 // (pipeline.StampKey: versions, checks, analyzer, code), so a worker built
