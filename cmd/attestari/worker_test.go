@@ -139,7 +139,7 @@ func waitFinished(t *testing.T, st *store.Store, id, what string) {
 			return
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("the run did not finish %s: %+v", what, row)
+			t.Fatalf("the run did not finish %s: status %s, wave %d, %d pending", what, row.Status, row.Wave, row.Pending)
 		}
 		time.Sleep(250 * time.Millisecond)
 	}
