@@ -131,9 +131,17 @@ Flags:
 		}
 	}
 	// Reads run on a replica only once it has replayed what the primary's
-	// notifications announced (store.Options.ReplicaURLs).
+	// notifications announced (store.Options.ReplicaURLs), and only while
+	// it answers: one that does not is left for the primary until it
+	// answers again (GET /readyz lists each one's state).
 	st, err := store.Open(ctx, cl.URL, store.Options{MaxConns: int32(*conns), ReplicaURLs: replicas, WatchError: func(err error) {
 		log.Warn("manifest cache off until the database notifications are heard again", "error", err)
+	}, ReplicaWarn: func(msg string, replica int, cause error) {
+		if cause != nil {
+			log.Warn(msg, "replica", replica, "error", cause)
+		} else {
+			log.Info(msg, "replica", replica)
+		}
 	}})
 	if err != nil {
 		return err

@@ -47,7 +47,11 @@ A job whose every attempt fails or is killed outside the package's stages (the w
 while fetching or writing, the job passes --job-timeout) is discarded by River; every
 --sweep-interval the elected leader among the running workers records such a package as a
 failure row (pipeline / job_discarded), counts it done, and the run finishes as for any other
-failure row.
+failure row. The same sweep enqueues again the finish job of a run that has no package pending
+and no live finish job (one River discarded after its 5 attempts failed, for example on a full
+disk or an unreachable evidence store, or one an operator removed): the run finishes once the
+fault clears. A finish job is unique per run and wave while it waits or runs, and a finish that
+died half-way is run again whole (the same seven files).
 Ctrl-C or SIGTERM stops taking jobs and lets those in flight finish for --stop-timeout.
 
 Needs ATTESTARI_DATABASE_URL (or DATABASE_URL), migrated with 'attestari db migrate', and the

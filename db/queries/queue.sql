@@ -62,3 +62,11 @@ ON CONFLICT (run_id, file_name) DO UPDATE SET attempts = queue_extract_attempts.
 
 -- name: QueueAttemptClear :exec
 DELETE FROM queue_extract_attempts WHERE run_id = $1 AND file_name = $2;
+
+-- name: QueueRunsStalledPage :many
+-- Runs not finished whose wave being examined has no package pending: the
+-- wave's finish job must be queued or running (internal/queue, sweep_finish.go).
+SELECT run_id FROM queue_runs
+WHERE status = sqlc.arg(status) AND pending = 0 AND run_id > sqlc.arg(after)
+ORDER BY run_id
+LIMIT sqlc.arg(lim);

@@ -25,7 +25,7 @@ func (s *Server) readyz(w http.ResponseWriter, r *http.Request) error {
 	if p := s.watch.unready(); p != nil {
 		return p
 	}
-	return writeJSON(w, http.StatusOK, s.watch.body())
+	return writeJSON(w, http.StatusOK, s.readyBody())
 }
 
 type methodologyVersion struct {

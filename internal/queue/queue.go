@@ -26,7 +26,10 @@
 // job River discards (every attempt failed or was killed outside the
 // package's stages) is recorded by the leader's periodic sweep (sweep.go)
 // as the package's failure row, counted done as a worker's commit counts
-// it.
+// it; and a run left with no package pending and no live finish job (its
+// finish job discarded after every attempt failed, or removed) gets its
+// finish job again from the same sweep (sweep_finish.go), so a run is never
+// stuck either.
 //
 // A run's jobs go to a River queue named after its stamps
 // (pipeline.StampKey: versions, checks, analyzer, code), so a worker built
@@ -184,7 +187,7 @@ func (e *enqueuer) wave(ctx context.Context, run pipeline.QueuedRun, wave int, p
 		return 0, err
 	}
 	if len(missing) == 0 {
-		if err := insertFinish(ctx, e.client, tx, row, wave); err != nil {
+		if _, err := insertFinish(ctx, e.client, tx, row, wave); err != nil {
 			return 0, err
 		}
 	}
@@ -194,20 +197,21 @@ func (e *enqueuer) wave(ctx context.Context, run pipeline.QueuedRun, wave int, p
 	return added, nil
 }
 
-// insertFinish enqueues the finish job of a wave. It is unique only while
-// it waits or runs, so a wave that was taken past once may be again
-// (Dispatch is idempotent).
-func insertFinish(ctx context.Context, c *river.Client[pgx.Tx], tx pgx.Tx, row store.QueueRun, wave int) error {
-	_, err := c.InsertTx(ctx, tx, FinishArgs{RunID: row.RunID, Wave: wave}, &river.InsertOpts{
+// insertFinish enqueues the finish job of a wave; false when one is live
+// already. It is unique only while it waits or runs, so a wave that was
+// taken past once may be again (Dispatch is idempotent), and a finish job
+// River discarded is replaced (sweep_finish.go).
+func insertFinish(ctx context.Context, c *river.Client[pgx.Tx], tx pgx.Tx, row store.QueueRun, wave int) (bool, error) {
+	res, err := c.InsertTx(ctx, tx, FinishArgs{RunID: row.RunID, Wave: wave}, &river.InsertOpts{
 		Queue: row.Queue, MaxAttempts: DefaultMaxAttempts,
 		UniqueOpts: river.UniqueOpts{ByArgs: true, ByState: []rivertype.JobState{
 			rivertype.JobStateAvailable, rivertype.JobStatePending, rivertype.JobStateRunning,
 			rivertype.JobStateRetryable, rivertype.JobStateScheduled}},
 	})
 	if err != nil {
-		return fmt.Errorf("queue: insert finish job: %w", err)
+		return false, fmt.Errorf("queue: insert finish job: %w", err)
 	}
-	return nil
+	return !res.UniqueSkippedAsDuplicate, nil
 }
 
 // sameInputs refuses a queued run's row that another header does not

@@ -27,8 +27,12 @@ import (
 )
 
 // TestMain runs the tests once through dbtest.Main, then stops the S3
-// server a test may have started.
+// server a test may have started; re-executed with finisherChildEnv set,
+// the binary is a worker process instead (finish_kill_test.go).
 func TestMain(m *testing.M) {
+	if cfg := os.Getenv(finisherChildEnv); cfg != "" {
+		os.Exit(finisherChild(cfg))
+	}
 	code := dbtest.Main(m)
 	s3test.StopShared()
 	os.Exit(code)

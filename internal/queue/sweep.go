@@ -57,9 +57,15 @@ type sweepWorker struct {
 	w *Worker
 }
 
-// Work records every discarded examine job's package.
+// Work records every discarded examine job's package, then enqueues again
+// the finish job of every run left with no package pending and no live
+// finish job (sweep_finish.go): a package recorded now may be its wave's
+// last, whose finish job the same transaction enqueued.
 func (x *sweepWorker) Work(ctx context.Context, _ *river.Job[SweepArgs]) error {
-	_, err := x.w.Sweep(ctx)
+	if _, err := x.w.Sweep(ctx); err != nil {
+		return err
+	}
+	_, err := x.w.SweepFinishes(ctx)
 	return err
 }
 

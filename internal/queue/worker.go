@@ -323,13 +323,18 @@ func (x *finishWorker) Work(ctx context.Context, job *river.Job[FinishArgs]) err
 	if res.Run.Status != rundir.StatusFinished {
 		return nil
 	}
+	hook("assembled")
 	// The run's files go to the shared store before its row says finished:
 	// a run the database calls finished can be pulled on any machine.
 	if ro := runObjectsOf(w.o); ro != nil {
+		if finishHook != nil {
+			ro = hookedObjects{ro}
+		}
 		if _, err := pipeline.PutRunObjects(ctx, ro, res.Run.Dir); err != nil {
 			return err
 		}
 	}
+	hook("objects")
 	if err := finishRow(ctx, w.o.Store, w.enq, res.Run.Dir); err != nil {
 		return err
 	}
@@ -352,7 +357,7 @@ func commitResult(ctx context.Context, c *river.Client[pgx.Tx], tx pgx.Tx, q sto
 		return true, 0, err
 	}
 	if pending == 0 && wave == a.Pkg.Hop {
-		if err := insertFinish(ctx, c, tx, row, wave); err != nil {
+		if _, err := insertFinish(ctx, c, tx, row, wave); err != nil {
 			return true, 0, err
 		}
 	}

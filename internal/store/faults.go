@@ -104,13 +104,23 @@ type reads struct {
 	// route, when set, picks a read replica for each read (replica.go);
 	// the read and its one retry then run on the pool it picked.
 	route *router
+	// rep is the replica pool is (nil: the primary); a read that cannot
+	// reach it marks it unreachable and is tried again on the primary
+	// (replica_health.go).
+	rep *replica
 }
 
 // retry reports whether a failed read may be tried again, resetting the pool
-// when the failure says its connections predate a restart.
-func (r reads) retry(ctx context.Context, err error) bool {
+// when the failure says its connections predate a restart. A read that
+// could not reach a replica is tried again on the primary instead.
+func (r *reads) retry(ctx context.Context, err error) bool {
 	if err == nil || ctx.Err() != nil || !errors.Is(classify(err), vocab.ErrUnavailable) {
 		return false
+	}
+	if r.rep != nil {
+		r.route.markDown(r.rep, err)
+		r.pool, r.rep = r.route.primary, nil
+		return true
 	}
 	var ce *pgconn.ConnectError
 	if !errors.As(err, &ce) {

@@ -53,11 +53,16 @@ type router struct {
 	want     atomic.Uint64 // the WAL position (bytes from 0/0) replicas must have replayed
 	stop     context.CancelFunc
 	done     chan struct{}
+	// warn hears a replica marked unreachable and answering again
+	// (Options.ReplicaWarn); nil says nothing.
+	warn func(msg string, replica int, err error)
 }
 
 type replica struct {
 	pool     *pgxpool.Pool
+	n        int           // its place in Options.ReplicaURLs, from 1
 	replayed atomic.Uint64 // the last position it reported replaying (0: none yet)
+	health   health        // reachability (replica_health.go)
 }
 
 // replayPoll is how often a replica behind the floor is asked where its
@@ -67,14 +72,14 @@ const replayPoll = 25 * time.Millisecond
 // openReplicas opens a pool per URL, with the primary's options, and starts
 // the poller. Every replica must answer now.
 func openReplicas(ctx context.Context, primary *pgxpool.Pool, urls []string, opts Options) (*router, error) {
-	r := &router{primary: primary, done: make(chan struct{})}
+	r := &router{primary: primary, done: make(chan struct{}), warn: opts.ReplicaWarn}
 	for i, u := range urls {
 		p, err := openPool(ctx, u, opts)
 		if err != nil {
 			r.closePools()
 			return nil, fmt.Errorf("read replica %d: %w", i+1, err)
 		}
-		r.replicas = append(r.replicas, &replica{pool: p})
+		r.replicas = append(r.replicas, &replica{pool: p, n: i + 1})
 	}
 	pctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	r.stop = cancel
@@ -96,21 +101,22 @@ func (r *router) close() {
 	r.closePools()
 }
 
-// pick is the pool the next read runs on.
-func (r *router) pick() *pgxpool.Pool {
+// pick is the pool the next read runs on, and its replica (nil: the
+// primary).
+func (r *router) pick() (*pgxpool.Pool, *replica) {
 	if !r.live.Load() {
-		return r.primary
+		return r.primary, nil
 	}
 	want := r.want.Load()
 	n := uint32(len(r.replicas))
 	start := r.next.Add(1)
 	for i := range n {
 		rep := r.replicas[(start+i)%n]
-		if v := rep.replayed.Load(); v != 0 && v >= want {
-			return rep.pool
+		if v := rep.replayed.Load(); v != 0 && v >= want && rep.health.usable() {
+			return rep.pool, rep
 		}
 	}
-	return r.primary
+	return r.primary, nil
 }
 
 // raise moves the floor up to at (never down).
@@ -123,7 +129,9 @@ func (r *router) raise(at uint64) {
 	}
 }
 
-// poll asks each replica behind the floor where its replay is.
+// poll asks each replica behind the floor where its replay is, probes each
+// replica in use once a healthCheck, and an unreachable one once its
+// back-off has passed (replica_health.go).
 func (r *router) poll(ctx context.Context) {
 	defer close(r.done)
 	t := time.NewTicker(replayPoll)
@@ -134,19 +142,11 @@ func (r *router) poll(ctx context.Context) {
 			return
 		case <-t.C:
 		}
-		want := r.want.Load()
+		want, now := r.want.Load(), time.Now()
 		for _, rep := range r.replicas {
-			if v := rep.replayed.Load(); v != 0 && v >= want {
-				continue
-			}
-			qctx, cancel := context.WithTimeout(ctx, time.Second)
-			var at *int64
-			err := rep.pool.QueryRow(qctx, replayLSNSQL).Scan(&at)
-			cancel()
-			// NULL: not a standby (or not yet replaying); its state cannot
-			// be compared with the primary's, so it is not used.
-			if err == nil && at != nil && *at > 0 {
-				rep.replayed.Store(uint64(*at))
+			behind := rep.replayed.Load() < want || rep.replayed.Load() == 0
+			if (behind && !rep.health.isDown()) || rep.health.due(now) {
+				r.probe(ctx, rep)
 			}
 		}
 	}
@@ -176,5 +176,6 @@ func (r reads) routed() reads {
 	if r.route == nil {
 		return r
 	}
-	return reads{pool: r.route.pick()}
+	pool, rep := r.route.pick()
+	return reads{pool: pool, route: r.route, rep: rep}
 }

@@ -51,6 +51,10 @@ type Options struct {
 	// on one only while it has replayed the primary's WAL up to the last
 	// notification heard (replica.go). Empty: every read on the primary.
 	ReplicaURLs []string
+	// ReplicaWarn, when set, is told when a replica is marked unreachable
+	// (with the cause) and when it answers again (cause nil), for the
+	// server's log (replica_health.go); replica counts from 1.
+	ReplicaWarn func(msg string, replica int, cause error)
 }
 
 // Open connects to the database at url, checking it answers, and to each

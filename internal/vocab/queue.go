@@ -11,7 +11,9 @@ const (
 	JobFinish = "attestari_finish"
 	// JobSweep finds the examine jobs River discarded (every attempt
 	// failed or was killed without a result) and writes each package's
-	// failure row, so the run's count reaches zero and its finish job runs.
+	// failure row, so the run's count reaches zero and its finish job runs;
+	// and enqueues again the finish job of a run left with no package
+	// pending and no live finish job (one River discarded).
 	JobSweep = "attestari_sweep"
 
 	// QueueRunQueued: the run's packages are being examined.

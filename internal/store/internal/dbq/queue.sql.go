@@ -325,3 +325,38 @@ func (q *Queries) QueueRunSetWave(ctx context.Context, arg QueueRunSetWaveParams
 	)
 	return err
 }
+
+const queueRunsStalledPage = `-- name: QueueRunsStalledPage :many
+SELECT run_id FROM queue_runs
+WHERE status = $1 AND pending = 0 AND run_id > $2
+ORDER BY run_id
+LIMIT $3
+`
+
+type QueueRunsStalledPageParams struct {
+	Status string
+	After  string
+	Lim    int32
+}
+
+// Runs not finished whose wave being examined has no package pending: the
+// wave's finish job must be queued or running (internal/queue, sweep_finish.go).
+func (q *Queries) QueueRunsStalledPage(ctx context.Context, arg QueueRunsStalledPageParams) ([]string, error) {
+	rows, err := q.db.Query(ctx, queueRunsStalledPage, arg.Status, arg.After, arg.Lim)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []string{}
+	for rows.Next() {
+		var run_id string
+		if err := rows.Scan(&run_id); err != nil {
+			return nil, err
+		}
+		items = append(items, run_id)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
