@@ -73,13 +73,27 @@ const replayPoll = 25 * time.Millisecond
 // the poller. Every replica must answer now.
 func openReplicas(ctx context.Context, primary *pgxpool.Pool, urls []string, opts Options) (*router, error) {
 	r := &router{primary: primary, done: make(chan struct{}), warn: opts.ReplicaWarn}
+	var silent []int // replicas that did not answer at start
+	var causes []error
 	for i, u := range urls {
-		p, err := openPool(ctx, u, opts)
+		p, host, err := newPool(ctx, u, opts)
 		if err != nil {
+			// A URL that cannot be read is the operator's mistake: say so
+			// at start, as for the primary.
 			r.closePools()
 			return nil, fmt.Errorf("read replica %d: %w", i+1, err)
 		}
 		r.replicas = append(r.replicas, &replica{pool: p, n: i + 1})
+		if err := ping(ctx, p, host); err != nil {
+			silent, causes = append(silent, i), append(causes, err)
+		}
+	}
+	// A replica that does not answer at start is not a reason to refuse
+	// to serve: the primary answers every read. It starts unreachable, and
+	// the poller probes it after the back-off like any replica that died
+	// (replica_health.go).
+	for k, i := range silent {
+		r.markDown(r.replicas[i], causes[k])
 	}
 	pctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	r.stop = cancel

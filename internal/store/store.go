@@ -79,11 +79,36 @@ func Open(ctx context.Context, url string, opts Options) (*Store, error) {
 
 // openPool opens one pool with opts and checks the database answers.
 func openPool(ctx context.Context, url string, opts Options) (*pgxpool.Pool, error) {
+	pool, host, err := newPool(ctx, url, opts)
+	if err != nil {
+		return nil, err
+	}
+	if err := ping(ctx, pool, host); err != nil {
+		pool.Close()
+		return nil, err
+	}
+	return pool, nil
+}
+
+// ping checks the database behind pool answers, within ten seconds.
+func ping(ctx context.Context, pool *pgxpool.Pool, host string) error {
+	pctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	if err := pool.Ping(pctx); err != nil {
+		return fmt.Errorf("connect to %s: %w", host, err)
+	}
+	return nil
+}
+
+// newPool builds one pool with opts; it connects lazily, so an error is a
+// URL that cannot be read or a configuration pgx refuses, never a server
+// that does not answer.
+func newPool(ctx context.Context, url string, opts Options) (*pgxpool.Pool, string, error) {
 	cfg, err := pgxpool.ParseConfig(url)
 	if err != nil {
 		// pgx's message masks a password; the form expected is what the
 		// operator needs to read first.
-		return nil, fmt.Errorf("the database URL cannot be read (%w): expected postgres://user:password@host:5432/dbname, or libpq key=value pairs", err)
+		return nil, "", fmt.Errorf("the database URL cannot be read (%w): expected postgres://user:password@host:5432/dbname, or libpq key=value pairs", err)
 	}
 	if opts.MaxConns > 0 {
 		cfg.MaxConns = opts.MaxConns
@@ -98,15 +123,9 @@ func openPool(ctx context.Context, url string, opts Options) (*pgxpool.Pool, err
 	recycle(cfg)
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
-		return nil, fmt.Errorf("open pool: %w", err)
+		return nil, "", fmt.Errorf("open pool: %w", err)
 	}
-	pctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-	defer cancel()
-	if err := pool.Ping(pctx); err != nil {
-		pool.Close()
-		return nil, fmt.Errorf("connect to %s: %w", cfg.ConnConfig.Host, err)
-	}
-	return pool, nil
+	return pool, cfg.ConnConfig.Host, nil
 }
 
 // Pooled connections are checked and recycled so that one a restart left
