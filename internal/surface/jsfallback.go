@@ -261,6 +261,8 @@ func (x *extractor) alternativeSubstitution(f *file, c, expr nid, e *env) (val, 
 		if v := x.eval(f, expr, e); v.alt != nil {
 			return val{k: vText, txt: &textv{segs: append([]seg(nil), v.alt.segs...)}}, true
 		}
+	case "call_expression":
+		return x.trimSubstitution(f, expr, h, e), true // ${args.x.trim()} (jsprompt_trim.go)
 	}
 	return h, true
 }
