@@ -150,6 +150,9 @@ func (x *extractor) evalMethodCall(f *file, n, callee nid, args []nid, e *env) (
 		}
 		return val{}, false
 	case "trim", "trimStart", "trimEnd", "trimLeft", "trimRight", "toString":
+		if v, ok := x.clientTrim(recv, method, args); ok {
+			return v, true // args.task.trim() in a prompt's message (jsprompt_trim.go)
+		}
 		if recv.k != vText {
 			return val{}, false
 		}

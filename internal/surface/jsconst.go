@@ -387,6 +387,9 @@ func (x *extractor) constParam(f *file, b binding, e *env) constTarget {
 	if fr != nil && fr.dead == "" && fr.isLoop {
 		return x.constLoopElement(f, b, e, fr) // jsconst_loops.go
 	}
+	if fr != nil && fr.dead == "" && !fr.isLoop && fr.site != nil {
+		return x.constSiteParam(f, b, fr.site, e) // jsprompt_sites.go
+	}
 	if fr == nil || fr.dead != "" || fr.isLoop || fr.site != nil || !fr.calling {
 		return constFail("parameter " + name + " is not bound by the call being read")
 	}

@@ -149,6 +149,9 @@ func (x *extractor) clientFallback(l val, f *file, n nid, op string, e *env) (va
 	if s, ok := plainText(r); ok && s == "" {
 		return l, true // args.topic || "": the alternative adds no bytes (2.3.7)
 	}
+	if nothingAlternative(f, right, r) {
+		return l, true // arguments ?? undefined (jsprompt_args.go)
+	}
 	rt, client, ok := x.alternativeOf(f, right, r, e)
 	if !ok {
 		return unknown("value chosen at run time (" + op + ")"), true
@@ -174,7 +177,11 @@ func (x *extractor) clientDefault(v val, f *file, def nid, e *env) (val, bool) {
 	if x.clientArgText == 0 || !v.client || v.k != vUnknown || def < 0 {
 		return val{}, false
 	}
-	dt, client, ok := x.alternativeOf(f, def, x.eval(f, def, e), e)
+	dv := x.eval(f, def, e)
+	if nothingAlternative(f, def, dv) {
+		return v, true // (name, args = {}): nothing of the package's (jsprompt_args.go)
+	}
+	dt, client, ok := x.alternativeOf(f, def, dv, e)
 	if !ok || client || emptyAlternative(dt) {
 		return val{}, false
 	}
@@ -254,6 +261,8 @@ func (x *extractor) alternativeSubstitution(f *file, c, expr nid, e *env) (val, 
 		if v := x.eval(f, expr, e); v.alt != nil {
 			return val{k: vText, txt: &textv{segs: append([]seg(nil), v.alt.segs...)}}, true
 		}
+	case "call_expression":
+		return x.trimSubstitution(f, expr, h, e), true // ${args.x.trim()} (jsprompt_trim.go)
 	}
 	return h, true
 }

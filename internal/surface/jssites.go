@@ -1269,6 +1269,9 @@ func (x *extractor) promptResultTexts(f *file, at nid, prompt string, ret val, e
 		return
 	}
 	if !found {
+		if x.resultWithoutMessages(ret) {
+			return // no messages a client can receive (jsprompt_result.go)
+		}
 		unreadable("prompt handler result not resolved: " + reasonOf(ret))
 		return
 	}
