@@ -58,6 +58,11 @@ package surface
 // memory, a literal (other than the empty list) and anything else stays
 // unreadable.
 
+// maxListingLinks bounds the links followed from a listing to its I/O
+// call, helpers and caches included (each link is also a step of the
+// site's budget).
+const maxListingLinks = 160
+
 // maxHelperDepth bounds the calls of the package's functions followed from
 // a listing to its I/O call.
 const maxHelperDepth = 6
@@ -338,6 +343,14 @@ func (x *extractor) cachedValues(f *file, n nid, s *rtScope, client bool) (ok, h
 	}
 	if x.jsBindingWritten(f, b) {
 		return false, true
+	}
+	for a := f.parent(b.decl); a >= 0; a = f.parent(a) {
+		if f.kind(a) == "export_statement" {
+			return false, true // other modules may store in it
+		}
+		if functionKind(f.kind(a)) {
+			break
+		}
 	}
 	// Every use of the binding is M.get / has / set / delete / clear as a
 	// callee; every set is a statement of its own.
