@@ -404,3 +404,91 @@ func (x *extractor) cachedValues(f *file, n nid, s *rtScope, client bool) (ok, h
 	}
 	return true, true
 }
+
+// dataMutated reports whether the package adds to or replaces a part of
+// the data named by n, an identifier or a member on the route: a mutating
+// method of an array (`rows.push({...})`, `res.data.files.splice(...)`) or
+// an assignment, augmented assignment, increment or delete of a member or an
+// element, on an expression rooted in the same binding as n. The list may
+// then hold the package's own entries. (A write through another name bound
+// to the same data is not seen; the element's own properties are guarded by
+// name, keepRuntimeProp.)
+func (x *extractor) dataMutated(f *file, n nid) bool {
+	if k := f.kind(n); k != "identifier" && k != "member_expression" {
+		return false
+	}
+	root := chainRoot(f, n)
+	if root < 0 {
+		return false // rooted in a call or `this`: followed (or refused) further on
+	}
+	name := f.text(root)
+	b, ok := x.lookup(f, root, name)
+	if !ok {
+		return true
+	}
+	scope := enclosingFunction(f, b.decl)
+	if scope < 0 {
+		scope = 0
+	}
+	same := func(c nid) bool {
+		r := chainRoot(f, c)
+		if r < 0 || f.text(r) != name {
+			return false
+		}
+		cb, ok := x.lookup(f, r, name)
+		return ok && cb.decl == b.decl
+	}
+	found := false
+	f.walk(scope, func(c nid) bool {
+		if found {
+			return false
+		}
+		switch f.kind(c) {
+		case "call_expression":
+			callee := f.field(c, "function")
+			if f.kind(callee) == "member_expression" && arrayMutators[f.text(f.field(callee, "property"))] && same(f.field(callee, "object")) {
+				found = true
+			}
+			if ct := f.text(callee); ct == "Object.assign" || ct == "Object.defineProperty" || ct == "Object.defineProperties" || ct == "Reflect.set" {
+				if a := f.args(c); len(a) > 0 && same(a[0]) {
+					found = true
+				}
+			}
+		case "assignment_expression", "augmented_assignment_expression":
+			if l := f.field(c, "left"); f.kind(l) != "identifier" && same(l) {
+				found = true
+			}
+		case "update_expression":
+			if a := f.field(c, "argument"); f.kind(a) != "identifier" && same(a) {
+				found = true
+			}
+		case "unary_expression":
+			if f.text(f.field(c, "operator")) == "delete" && same(f.field(c, "argument")) {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// chainRoot is the identifier a chain of members and elements starts from,
+// or none.
+func chainRoot(f *file, n nid) nid {
+	for i := 0; i < maxRuntimeLinks && n >= 0; i++ {
+		switch f.kind(n) {
+		case "identifier":
+			return n
+		case "member_expression", "subscript_expression":
+			n = f.field(n, "object")
+		case "parenthesized_expression", "non_null_expression", "as_expression", "satisfies_expression":
+			n = stripWrappers(f, n)
+			if ch := f.named(n); f.kind(n) == "parenthesized_expression" && len(ch) > 0 {
+				n = ch[0]
+			}
+		default:
+			return none
+		}
+	}
+	return none
+}

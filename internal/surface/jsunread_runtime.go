@@ -233,7 +233,7 @@ func stripWrappers(f *file, n nid) nid {
 // I/O call made in the body of handler (see the comment at the top).
 func (x *extractor) requestTimeData(f *file, n nid, handler nid, s *rtScope) bool {
 	n = stripWrappers(f, n)
-	if n < 0 || !x.runtimeLink(s.budget) {
+	if n < 0 || !x.runtimeLink(s.budget) || x.dataMutated(f, n) {
 		return false
 	}
 	switch f.kind(n) {
