@@ -110,7 +110,7 @@ func (x *extractor) runtimeListing(method string, r val, c *collector) bool {
 	if list < 0 || !f.contains(handler, r.n) || !plainObject(f, r.n) {
 		return false
 	}
-	budget := maxListingLinks // jsresources.go
+	budget := maxListingLinks                   // jsresources.go
 	list = x.listThroughConst(f, list, &budget) // jsresources.go
 	if f.kind(list) != "call_expression" || !f.contains(handler, list) {
 		return false
