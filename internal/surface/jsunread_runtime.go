@@ -110,8 +110,9 @@ func (x *extractor) runtimeListing(method string, r val, c *collector) bool {
 	if list < 0 || !f.contains(handler, r.n) || !plainObject(f, r.n) {
 		return false
 	}
-	list = stripWrappers(f, list)
-	if f.kind(list) != "call_expression" {
+	budget := maxListingLinks                   // jsresources.go
+	list = x.listThroughConst(f, list, &budget) // jsresources.go
+	if f.kind(list) != "call_expression" || !f.contains(handler, list) {
 		return false
 	}
 	callee := f.field(list, "function")
@@ -119,8 +120,8 @@ func (x *extractor) runtimeListing(method string, r val, c *collector) bool {
 	if f.kind(callee) != "member_expression" || f.text(f.field(callee, "property")) != "map" || len(args) != 1 {
 		return false
 	}
-	budget := maxRuntimeLinks
-	if !x.requestTimeData(f, f.field(callee, "object"), handler, &budget) {
+	s := &rtScope{budget: &budget, env: r.env}
+	if !x.requestTimeData(f, f.field(callee, "object"), handler, s) {
 		return false
 	}
 	cb := args[0]
@@ -230,52 +231,81 @@ func stripWrappers(f *file, n nid) nid {
 
 // requestTimeData reports whether the expression n is data returned by an
 // I/O call made in the body of handler (see the comment at the top).
-func (x *extractor) requestTimeData(f *file, n nid, handler nid, budget *int) bool {
+func (x *extractor) requestTimeData(f *file, n nid, handler nid, s *rtScope) bool {
 	n = stripWrappers(f, n)
-	if n < 0 || !x.runtimeLink(budget) {
+	if n < 0 || !x.runtimeLink(s.budget) || x.dataMutated(f, n) {
 		return false
 	}
 	switch f.kind(n) {
 	case "member_expression":
-		return x.requestTimeData(f, f.field(n, "object"), handler, budget)
+		return x.requestTimeData(f, f.field(n, "object"), handler, s)
 	case "binary_expression":
 		op := f.text(f.field(n, "operator"))
 		right := stripWrappers(f, f.field(n, "right"))
 		if (op == "||" || op == "??") && f.kind(right) == "array" && len(f.named(right)) == 0 {
-			return x.requestTimeData(f, f.field(n, "left"), handler, budget)
+			return x.requestTimeData(f, f.field(n, "left"), handler, s)
 		}
+		// Either side is such data (jsresources.go).
+		return (op == "||" || op == "??") && x.requestTimeData(f, f.field(n, "left"), handler, s) &&
+			x.requestTimeData(f, f.field(n, "right"), handler, s)
 	case "identifier":
 		if v, ok := x.constInit(f, n); ok {
-			return x.requestTimeData(f, v, handler, budget)
+			return x.requestTimeData(f, v, handler, s)
 		}
 	case "call_expression":
-		// The data call itself: made while the request is answered.
-		return f.contains(handler, n) && x.ioClient(f, f.field(n, "function"), budget)
+		if !f.contains(handler, n) {
+			return false
+		}
+		// The data call itself: made while the request is answered, or a
+		// function of the package called then whose every return is such
+		// data, or a cache of such data (jsresources.go).
+		if x.ioClient(f, f.field(n, "function"), s) {
+			return true
+		}
+		if ok, handled := x.cachedValues(f, n, s, false); handled {
+			return ok
+		}
+		return x.helperReturns(f, n, s, false)
 	}
 	return false
 }
 
 // ioClient reports whether n is rooted in a binding imported from another
 // package that qualifies as an I/O library of the operator's data.
-func (x *extractor) ioClient(f *file, n nid, budget *int) bool {
+func (x *extractor) ioClient(f *file, n nid, s *rtScope) bool {
 	n = stripWrappers(f, n)
-	if n < 0 || !x.runtimeLink(budget) {
+	if n < 0 || !x.runtimeLink(s.budget) {
 		return false
 	}
 	switch f.kind(n) {
 	case "member_expression":
-		return x.ioClient(f, f.field(n, "object"), budget)
+		if f.kind(f.field(n, "object")) == "this" {
+			return x.thisFieldClient(f, n, s) // jsresources.go
+		}
+		return x.ioClient(f, f.field(n, "object"), s)
+	case "binary_expression":
+		// Either side is such a client (jsresources.go).
+		op := f.text(f.field(n, "operator"))
+		return (op == "||" || op == "??") && x.ioClient(f, f.field(n, "left"), s) && x.ioClient(f, f.field(n, "right"), s)
 	case "call_expression":
-		return x.ioClient(f, f.field(n, "function"), budget)
+		if x.ioClient(f, f.field(n, "function"), s) {
+			return true
+		}
+		// A cache of such clients, or a function of the package whose
+		// every return is one (jsresources.go).
+		if ok, handled := x.cachedValues(f, n, s, true); handled {
+			return ok
+		}
+		return x.helperReturns(f, n, s, true)
 	case "new_expression":
-		return x.ioClient(f, f.field(n, "constructor"), budget)
+		return x.ioClient(f, f.field(n, "constructor"), s)
 	case "identifier":
 		if b, ok := x.lookup(f, n, f.text(n)); ok && b.kind == bImport {
 			v := x.eval(f, n, nil)
 			return v.k == vExternal && operatorDataLibrary(v.spec)
 		}
 		if v, ok := x.constInit(f, n); ok {
-			return x.ioClient(f, v, budget)
+			return x.ioClient(f, v, s)
 		}
 	}
 	return false
