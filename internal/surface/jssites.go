@@ -1098,6 +1098,10 @@ func (x *extractor) toolsTableSite(f *file, n nid, e *env, c *collector) {
 			}
 			return
 		}
+		if x.factoryAnswersToolsList(f, n, e) { // jsdecl.go
+			x.factoryTableList(f, n, tv, e, c)
+			return
+		}
 		if x.toolList(f, n, tv, "tools table", e, c) {
 			return
 		}
