@@ -90,3 +90,28 @@ func (x *extractor) factoryTableList(f *file, n nid, v val, e *env, c *collector
 		}
 	}
 }
+
+// jsdeclUnparen climbs from a function node through the parentheses
+// around it (`server.addTool = ((def) => { ... })`): it returns the first
+// ancestor that is not a parenthesized expression, and the node directly
+// under it. Parentheses change nothing the assignment does.
+func jsdeclUnparen(f *file, fn nid) (parent, child nid) {
+	child = fn
+	parent = f.parent(fn)
+	for i := 0; i < maxPatternDepth && parent >= 0 && f.kind(parent) == "parenthesized_expression"; i++ {
+		child, parent = parent, f.parent(parent)
+	}
+	return parent, child
+}
+
+// jsdeclRegistrarMember reports whether fn is the value of a member named
+// for a registration method in an object literal (`{ addTool: (def) => {
+// ...; server.addTool(def) } }`): a registrar handed to the package's
+// registration functions in place of a server, whose calls are the sites,
+// as for a function assigned over the method.
+func jsdeclRegistrarMember(f *file, p, fn nid) bool {
+	if f.kind(p) != "pair" || f.field(p, "value") != fn {
+		return false
+	}
+	return apiMethods[propKeyName(f, f.field(p, "key"))] && f.kind(f.parent(p)) == "object"
+}

@@ -849,7 +849,10 @@ func insideAPIOverride(f *file, n nid) bool {
 		if !functionKind(f.kind(a)) {
 			continue
 		}
-		p := f.parent(a)
+		p, a := jsdeclUnparen(f, a) // jsdecl.go
+		if jsdeclRegistrarMember(f, p, a) {
+			return true
+		}
 		if f.kind(p) == "assignment_expression" && f.field(p, "right") == a {
 			left := f.field(p, "left")
 			if f.kind(left) == "member_expression" && apiMethods[f.text(f.field(left, "property"))] {
