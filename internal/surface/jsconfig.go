@@ -522,7 +522,7 @@ func (x *extractor) jsCondParam(f *file, b binding, e *env, depth int) jcv {
 	case (f.kind(p) == "required_parameter" || f.kind(p) == "optional_parameter") && f.field(p, "pattern") == b.id:
 		def = f.field(p, "value")
 	default:
-		return jUnknown()
+		return x.jsCondPatternParam(f, b, e, depth) // jsdecl_pattern.go
 	}
 	withDefault := func(v jcv) jcv {
 		if v.ok && v.k == 'u' && def >= 0 {

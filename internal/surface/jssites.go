@@ -849,7 +849,10 @@ func insideAPIOverride(f *file, n nid) bool {
 		if !functionKind(f.kind(a)) {
 			continue
 		}
-		p := f.parent(a)
+		p, a := jsdeclUnparen(f, a) // jsdecl.go
+		if jsdeclRegistrarMember(f, p, a) {
+			return true
+		}
 		if f.kind(p) == "assignment_expression" && f.field(p, "right") == a {
 			left := f.field(p, "left")
 			if f.kind(left) == "member_expression" && apiMethods[f.text(f.field(left, "property"))] {
@@ -1096,6 +1099,10 @@ func (x *extractor) toolsTableSite(f *file, n nid, e *env, c *collector) {
 					return
 				}
 			}
+			return
+		}
+		if x.factoryAnswersToolsList(f, n, e) { // jsdecl.go
+			x.factoryTableList(f, n, tv, e, c)
 			return
 		}
 		if x.toolList(f, n, tv, "tools table", e, c) {
