@@ -3,13 +3,11 @@ package analyzer
 import (
 	"bytes"
 	"crypto/sha256"
-	_ "embed"
 	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"math"
-	"sync"
 )
 
 // The purpose analyzer's fifth reading (offline-purpose-5,
@@ -276,21 +274,6 @@ type purposeStructHeader struct {
 type purposeStructModel struct {
 	hdr purposeStructHeader
 	w   [3][]int16
-}
-
-//go:embed purpose_struct_model.bin
-var purposeStructModelData []byte
-
-var (
-	loadedStructOnce sync.Once
-	loadedStruct     *purposeStructModel
-	loadedStructErr  error
-)
-
-// thePurposeStructModel is the embedded structural model, parsed once.
-func thePurposeStructModel() (*purposeStructModel, error) {
-	loadedStructOnce.Do(func() { loadedStruct, loadedStructErr = parsePurposeStructModel(purposeStructModelData) })
-	return loadedStruct, loadedStructErr
 }
 
 // parsePurposeStructModel reads a structural model file: the format line,

@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -38,10 +39,6 @@ const (
 	structMinCorrect     = 5
 	structMinThreshold   = 0.5
 )
-
-// Pinned: the SHA-256 of the structural model file the training writes
-// from the pinned training material (pinnedPurposeTrainingSHA256).
-const pinnedPurposeStructModelSHA256 = ""
 
 // structSentence is one sentence as the structural stage reads it.
 type structSentence struct {
@@ -256,47 +253,47 @@ func structPartSentences(parts [][]trainCase) [][]structSentence {
 	return out
 }
 
-// TestPurposeStructModelFile: the shipped structural model is the one the
-// training writes from the four parts (with -update, `make purpose-model`,
-// it writes purpose_struct_model.bin and prints its hash; with -retrain it
-// trains again and compares byte for byte; otherwise it checks the pinned
-// hash, so an ordinary run costs no training).
-func TestPurposeStructModelFile(t *testing.T) {
-	_, trainSHA := loadTrainCases(t)
-	if !*update && !*retrainPurposeModel {
-		checkPinnedStructModel(t, trainSHA, purposeStructModelData)
+// TestPurposeStructCurves prints, with ATTESTARI_PURPOSE_CURVES set, the
+// pooled leave-one-hand-out precision of each class's proposals at a range
+// of thresholds over the four parts: what the calibration chooses from.
+func TestPurposeStructCurves(t *testing.T) {
+	if os.Getenv("ATTESTARI_PURPOSE_CURVES") == "" {
 		return
 	}
-	raw := trainStructModel(structPartSentences(loadFoldParts(t)), trainSHA)
-	if *update {
-		if err := os.WriteFile("purpose_struct_model.bin", raw, 0o644); err != nil {
-			t.Fatal(err)
+	parts := structPartSentences(loadFoldParts(t))
+	for i := range parts {
+		var rest []structSentence
+		for j := range parts {
+			if j != i {
+				rest = append(rest, parts[j]...)
+			}
 		}
-		m, err := parsePurposeStructModel(raw)
-		if err != nil {
-			t.Fatal(err)
+		m := trainStructOn(rest)
+		for c := range 3 {
+			line := ""
+			for _, thr := range []float64{0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95} {
+				good, bad, clean := 0, 0, 0
+				for _, s := range parts[i] {
+					if s.rules[c] || !s.admit[c] || m.scores(s.vec)[c] < thr {
+						continue
+					}
+					if s.label[c] {
+						good++
+					} else {
+						bad++
+						if s.clean {
+							clean++
+						}
+					}
+				}
+				line += " " + strings.TrimSpace(strings.Join([]string{ftoa(thr), ":", itoa(good), "/", itoa(good + bad), "(", itoa(clean), "c)"}, ""))
+			}
+			t.Logf("part %s %s:%s", purposeFoldParts[i].name, purposeModelCategories[c], line)
 		}
-		sum := sha256.Sum256(raw)
-		t.Logf("structural model sha256 %s; thresholds %v", hex.EncodeToString(sum[:]), m.hdr.Threshold)
-		return
-	}
-	checkPinnedStructModel(t, trainSHA, raw)
-	if !bytes.Equal(raw, purposeStructModelData) {
-		t.Fatal("the embedded purpose_struct_model.bin is not what the training writes")
 	}
 }
 
-func checkPinnedStructModel(t *testing.T, trainSHA string, raw []byte) {
-	t.Helper()
-	sum := sha256.Sum256(raw)
-	if got := hex.EncodeToString(sum[:]); got != pinnedPurposeStructModelSHA256 {
-		t.Fatalf("the structural model hashes to %s, pinned %s", got, pinnedPurposeStructModelSHA256)
-	}
-	m, err := thePurposeStructModel()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if m.hdr.TrainingSHA256 != trainSHA {
-		t.Fatalf("the structural model names training material %s, the material hashes to %s", m.hdr.TrainingSHA256, trainSHA)
-	}
-}
+func ftoa(x float64) string { return strings.TrimRight(strings.TrimRight(fmtFloat(x), "0"), ".") }
+
+func fmtFloat(x float64) string { return fmt.Sprintf("%.2f", x) }
+func itoa(n int) string         { return fmt.Sprint(n) }
