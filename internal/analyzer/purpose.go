@@ -43,6 +43,12 @@ type Purpose struct {
 	// trace, when set, sees every sentence as the second stage reads it
 	// (the training, purpose_model_train_test.go).
 	trace func(e Entry, sr sentenceReading, ctx sentenceContext)
+	// structModel is the fifth reading's structural stage
+	// (purpose_struct5.go); nil reads without it.
+	structModel *purposeStructModel
+	// traceStruct, when set, sees every sentence's structural features
+	// (the structural model's training).
+	traceStruct func(e Entry, sr sentenceReading, base []int)
 }
 
 // NewPurpose returns the purpose analyzer: the rules, then the embedded
@@ -477,6 +483,7 @@ func (a *Purpose) readEntry(e Entry) ([]Proposal, int) {
 	seen := map[[2]string]bool{}
 	routing := 0
 	var feats []uint32
+	var sbuf structBuffers
 	for _, sr := range rs {
 		seg := e.Segments[sr.seg]
 		quote := seg[sr.start:sr.end]
@@ -518,6 +525,11 @@ func (a *Purpose) readEntry(e Entry) ([]Proposal, int) {
 					out = append(out, Proposal{EntryID: e.ID, Kind: e.Kind, Name: e.Name, File: e.File,
 						Quote: quote, Category: cat, Rationale: "offline purpose model: " + cat})
 				}
+			}
+		}
+		if a.structModel != nil || a.traceStruct != nil {
+			if a.readStructModel(e, p, sr, quote, sentenceContext{kind: e.Kind, deviant: deviant}, taking, seen, &out, &sbuf) {
+				found = true
 			}
 		}
 		if !found && isRouting(quote) {

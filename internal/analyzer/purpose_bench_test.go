@@ -92,4 +92,13 @@ func BenchmarkPurposeAnalyzer(b *testing.B) {
 		an := NewPurpose()
 		run(b, func(e Entry) { _, _ = an.Analyze(ctx, Request{Entries: []Entry{e}}) })
 	})
+	// The fifth reading's structural stage (purpose_struct5.go) on top of
+	// the shipped reading, with a model written for the benchmark whose
+	// thresholds no score reaches: the cost of its features and scores,
+	// which a shipped structural stage would add (it is not shipped).
+	b.Run("purpose+structural-stage", func(b *testing.B) {
+		an := NewPurpose()
+		an.structModel = testStructModel(0, 1.1)
+		run(b, func(e Entry) { _, _ = an.Analyze(ctx, Request{Entries: []Entry{e}}) })
+	})
 }

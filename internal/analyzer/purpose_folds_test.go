@@ -219,16 +219,24 @@ func TestPurposeFolds(t *testing.T) {
 		return
 	}
 	parts := loadFoldParts(t)
-	var sumRules, sumModel [4]float64 // recall, precision, fp/500, min category recall
+	structParts := structPartSentences(parts)
+	readings := []string{"rules", "rules+model", "rules+struct", "rules+model+struct"}
+	sums := make([][4]float64, len(readings)) // recall, precision, fp/500, min category recall
+	lowest := make([]float64, len(readings))
+	for k := range lowest {
+		lowest[k] = 100
+	}
 	folds := 0
 	for i := range parts {
 		if *purposeFoldsOnly != "" && purposeFoldParts[i].name != *purposeFoldsOnly {
 			continue
 		}
 		var train []trainCase
+		var structTrain [][]structSentence
 		for j := range parts {
 			if j != i {
 				train = append(train, parts[j]...)
+				structTrain = append(structTrain, structParts[j])
 			}
 		}
 		design, thresholds := splitTrain(train)
@@ -237,18 +245,27 @@ func TestPurposeFolds(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		rules := scoreFold(t, &Purpose{}, parts[i])
-		model := scoreFold(t, &Purpose{model: m}, parts[i])
-		t.Logf("fold %s (scored on %d cases; thresholds %v)\n%s\n%s", purposeFoldParts[i].name, len(parts[i]), m.hdr.Threshold, rules.line("rules"), model.line("rules+model"))
-		for _, l := range model.listed {
+		sm, err := parsePurposeStructModel(trainStructModel(structTrain, "fold-"+purposeFoldParts[i].name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		figs := []*foldFigures{
+			scoreFold(t, &Purpose{}, parts[i]),
+			scoreFold(t, &Purpose{model: m}, parts[i]),
+			scoreFold(t, &Purpose{structModel: sm}, parts[i]),
+			scoreFold(t, &Purpose{model: m, structModel: sm}, parts[i]),
+		}
+		var lines []string
+		for k, ff := range figs {
+			lines = append(lines, ff.line(readings[k]))
+		}
+		t.Logf("fold %s (scored on %d cases; n-gram thresholds %v; structural thresholds %v)\n%s", purposeFoldParts[i].name, len(parts[i]), m.hdr.Threshold, sm.hdr.Threshold, strings.Join(lines, "\n"))
+		for _, l := range figs[len(figs)-1].listed {
 			t.Logf("fold %s: %s", purposeFoldParts[i].name, l)
 		}
 		folds++
-		for k, ff := range []*foldFigures{rules, model} {
-			s := &sumRules
-			if k == 1 {
-				s = &sumModel
-			}
+		for k, ff := range figs {
+			s := &sums[k]
 			s[0] += pct(ff.found, ff.spans)
 			s[1] += pct(ff.correct, ff.findings)
 			s[2] += 5 * pct(ff.fpClean, ff.clean)
@@ -257,9 +274,11 @@ func TestPurposeFolds(t *testing.T) {
 				mc = min(mc, pct(ff.catFound[c], ff.catSpans[c]))
 			}
 			s[3] += mc
+			lowest[k] = min(lowest[k], pct(ff.found, ff.spans))
 		}
 	}
 	n := float64(folds)
-	t.Logf("fold average, rules:       recall %.1f%%, precision %.1f%%, FP %.2f per 500 clean, lowest category recall %.1f%%", sumRules[0]/n, sumRules[1]/n, sumRules[2]/n, sumRules[3]/n)
-	t.Logf("fold average, rules+model: recall %.1f%%, precision %.1f%%, FP %.2f per 500 clean, lowest category recall %.1f%%", sumModel[0]/n, sumModel[1]/n, sumModel[2]/n, sumModel[3]/n)
+	for k, r := range readings {
+		t.Logf("fold average, %-19s recall %.1f%%, precision %.1f%%, FP %.2f per 500 clean, lowest category recall %.1f%%; lowest fold recall %.1f%%", r+":", sums[k][0]/n, sums[k][1]/n, sums[k][2]/n, sums[k][3]/n, lowest[k])
+	}
 }
