@@ -119,6 +119,9 @@ type extractor struct {
 	// neverReceiver caches, per configuration table, whether no `this`
 	// can be it (jsreach_this.go).
 	neverReceiver map[progKey]bool
+	// jvSealedIdx caches, per constant table, whether no reference to it
+	// leaves its occurrences (jsvalues_writes.go).
+	jvSealedIdx map[progKey]bool
 }
 
 // Extract reads the tool surface of one package from fsys, whose members are

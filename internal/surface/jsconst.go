@@ -492,10 +492,10 @@ func (x *extractor) constExport(t *file, name string, hops int) constTarget {
 // constProp reads property key of object literal obj: its one definition,
 // when no file of the package writes such a property or the object.
 func (x *extractor) constProp(f *file, obj nid, key string, e *env) constTarget {
-	if x.constPropWritten(key) > 0 {
+	if x.constPropWrittenOn(key, f, obj) > 0 { // writes by receiver (jsvalues_writes.go)
 		return constFail("property " + key + " is assigned somewhere in the package")
 	}
-	if name := boundName(f, obj); name != "" && x.constObjectWritten(name) {
+	if name := boundName(f, obj); name != "" && x.constObjectWritten(name) && !x.jvSealedTable(f, obj) {
 		return constFail("object " + name + " is written through a computed key or Object.assign")
 	}
 	var at nid = none
