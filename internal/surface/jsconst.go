@@ -104,7 +104,15 @@ func (x *extractor) constText(f *file, n nid, e *env) val {
 		return x.constTemplate(f, n, e)
 	case "parenthesized_expression", "as_expression", "satisfies_expression", "non_null_expression":
 		return x.constText(f, constInner(f, n), e)
+	case "ternary_expression":
+		if v, ok := x.jvConstChoice(f, n, e); ok {
+			return v // the arm the default configuration takes (jsvalues_choice.go)
+		}
+		return unknown("substitution of kind " + f.kind(n) + " is not a constant")
 	case "binary_expression":
+		if v, ok := x.jvConstChoice(f, n, e); ok {
+			return v // process.env.X || "default" (jsvalues_choice.go)
+		}
 		// "a" + B: a concatenation when either side is a string. Two
 		// numbers add, which is not read.
 		if f.text(f.field(n, "operator")) != "+" {
