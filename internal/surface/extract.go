@@ -119,6 +119,12 @@ type extractor struct {
 	// neverReceiver caches, per configuration table, whether no `this`
 	// can be it (jsreach_this.go).
 	neverReceiver map[progKey]bool
+	// jvSealedIdx caches, per constant table, whether no reference to it
+	// leaves its occurrences (jsvalues_writes.go).
+	jvSealedIdx map[progKey]bool
+	// jvReads holds the configuration read while texts chosen by it were
+	// read, for the entries of the site (jsvalues_choice.go).
+	jvReads []rundir.ConfigRead
 }
 
 // Extract reads the tool surface of one package from fsys, whose members are

@@ -142,7 +142,9 @@ const (
 // decided.
 func (x *extractor) jsEnumerate(f *file, site nid, fn func(e *env, c *collector)) {
 	x.enumerate(f, site, func(e *env, c *collector) {
+		mark0 := len(x.jvReads)
 		fn(e, c)
+		x.jvAttachReads(c, mark0) // texts chosen by configuration (jsvalues_choice.go)
 		if c.need != nil || len(c.entries) == 0 || !jsMayHaveConditions(f, site) {
 			return
 		}

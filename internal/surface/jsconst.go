@@ -105,6 +105,9 @@ func (x *extractor) constText(f *file, n nid, e *env) val {
 	case "parenthesized_expression", "as_expression", "satisfies_expression", "non_null_expression":
 		return x.constText(f, constInner(f, n), e)
 	case "binary_expression":
+		if v, ok := x.jvConstChoice(f, n, e); ok {
+			return v // process.env.X || "default" (jsvalues_choice.go)
+		}
 		// "a" + B: a concatenation when either side is a string. Two
 		// numbers add, which is not read.
 		if f.text(f.field(n, "operator")) != "+" {
@@ -505,10 +508,10 @@ func (x *extractor) constExport(t *file, name string, hops int) constTarget {
 // constProp reads property key of object literal obj: its one definition,
 // when no file of the package writes such a property or the object.
 func (x *extractor) constProp(f *file, obj nid, key string, e *env) constTarget {
-	if x.constPropWritten(key) > 0 {
+	if x.constPropWrittenOn(key, f, obj) > 0 { // writes by receiver (jsvalues_writes.go)
 		return constFail("property " + key + " is assigned somewhere in the package")
 	}
-	if name := boundName(f, obj); name != "" && x.constObjectWritten(name) {
+	if name := boundName(f, obj); name != "" && x.constObjectWritten(name) && !x.jvSealedTable(f, obj) {
 		return constFail("object " + name + " is written through a computed key or Object.assign")
 	}
 	var at nid = none

@@ -177,7 +177,7 @@ func (x *extractor) jskeysMembers(f *file, n nid, e *env, hops int) ([]jkMember,
 		return nil, "a module's exports, not an object literal"
 	}
 	of, obj := c.f, c.n
-	if name := boundName(of, obj); name != "" {
+	if name := boundName(of, obj); name != "" && !x.jvSealedTable(of, obj) { // jsvalues_writes.go
 		// The name it is declared under, which an import may rename.
 		if why := x.jskeysNameUnchanged(name); why != "" {
 			return nil, why
@@ -551,6 +551,9 @@ func (x *extractor) jskeysUnchanged(f *file, n nid) string {
 	name := lastName(f, n)
 	if name == "" {
 		return "object with no name"
+	}
+	if x.jvSealedName(f, n) {
+		return "" // no reference to it leaves its reads (jsvalues_writes.go)
 	}
 	return x.jskeysNameUnchanged(name)
 }
