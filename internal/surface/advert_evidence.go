@@ -113,6 +113,12 @@ func (x *extractor) toolPrefix() string {
 	for n := range x.parsedNames() {
 		names = append(names, n)
 	}
+	return prefixOf(names)
+}
+
+// prefixOf is the prefix every name begins with, cut after its last
+// separator; "" for fewer than two names, or when it is a whole name.
+func prefixOf(names []string) string {
 	if len(names) < 2 {
 		return ""
 	}
