@@ -600,20 +600,22 @@ func (x *extractor) sourcePieces(fsys fs.FS, members []MemberInfo, others []stri
 			translations = append(translations, b)
 			continue
 		}
+		text := string(b)
 		if m.Path != path.Join(x.root, "package.json") {
-			idx.libs.add(string(b))
+			idx.libs.add(text)
 		}
 		idx.exact.scanData(b)
-		writeRuns(&data, string(b))
+		writeRuns(&data, text)
 	}
 	idx.all = all.String()
 	// The README's translations are searched only when a piece of the
 	// package names a readme: code that could open one (2.3.10).
 	if idx.namesReadme {
 		for _, b := range translations {
-			idx.libs.add(string(b))
+			text := string(b)
+			idx.libs.add(text)
 			idx.exact.scanData(b)
-			writeRuns(&data, string(b))
+			writeRuns(&data, text)
 		}
 	}
 	idx.data = data.String()
