@@ -265,7 +265,9 @@ type Advertised struct {
 	// (methodology §5.2, since 2.3.5): "spelling", the name spells a parsed
 	// tool's name differently and occurs nowhere byte for byte;
 	// "environment", it is an environment variable the package reads and no
-	// literal of the package.
+	// literal of the package; "prefix" (2.3.10), it is a parsed tool's name
+	// without the prefix all the package's tools share, and no literal of
+	// it. The values are vocab.StaleBy*.
 	StaleBy string `json:"stale_by,omitempty"`
 }
 

@@ -133,7 +133,8 @@ func readmeTools(md string) []rundir.Advertised {
 	inList := false
 	listIndent := 0 // the indent of the current list's first item
 	prevBlank := true
-	var doc docScope // what the list or table being read documents (readme_params.go)
+	var doc docScope     // what the list or table being read documents (readme_params.go)
+	var det detailsScope // a <details> block documenting one tool (advert_readme.go)
 	for i := 0; i < len(lines); i++ {
 		l := lines[i]
 		if fence != "" {
@@ -152,6 +153,7 @@ func readmeTools(md string) []rundir.Advertised {
 			prevBlank = false
 			continue
 		}
+		det.line(l)
 		blank := strings.TrimSpace(l) == ""
 		lv, text, isHeading := 0, "", false
 		if m := atxHeading.FindStringSubmatch(l); m != nil {
@@ -172,13 +174,14 @@ func readmeTools(md string) []rundir.Advertised {
 		if isHeading {
 			if level > 0 && lv <= level {
 				level = 0
+				det.reset()
 			}
 			if named > 0 && (level == 0 || lv <= named) {
 				named = 0
 			}
 			if level == 0 && toolsWord.MatchString(stripMarkdown(text)) {
 				level = lv
-			} else if level > 0 && lv > level && named == 0 {
+			} else if level > 0 && lv > level && named == 0 && !det.active() {
 				if name, ok := wholeCodeSpan(text); ok {
 					out = append(out, rundir.Advertised{Name: name, Line: headingLine(i, l, lines)})
 					named = lv
@@ -205,7 +208,7 @@ func readmeTools(md string) []rundir.Advertised {
 			nested := inList && indent >= listIndent+2
 			inList = true
 			prevBlank = false
-			if level > 0 && named == 0 && !nested && !doc.list {
+			if level > 0 && named == 0 && !nested && !doc.list && !det.active() {
 				if name, ok := leadingCodeSpan(l[len(m[0]):]); ok {
 					out = append(out, rundir.Advertised{Name: name, Line: i + 1})
 				}
@@ -223,7 +226,7 @@ func readmeTools(md string) []rundir.Advertised {
 		if !inList {
 			doc.line(strings.TrimSpace(l))
 		}
-		if t := strings.TrimSpace(l); strings.HasPrefix(t, "|") && level > 0 && named == 0 {
+		if t := strings.TrimSpace(l); strings.HasPrefix(t, "|") && level > 0 && named == 0 && !det.active() {
 			if isTableDelimiter(t) || doc.table {
 				continue
 			}
@@ -453,11 +456,15 @@ func (x *extractor) markStaleAdvertised(fsys fs.FS, members []MemberInfo) {
 			want = append(want, i)
 		}
 	}
-	if len(want) == 0 || x.mayRegisterElsewhere() {
+	if len(want) == 0 {
 		return
 	}
-	idx, ok := x.sourcePieces(fsys, members)
-	if !ok {
+	others := x.otherMCPLibraries()
+	if len(others) > refineLimit {
+		return
+	}
+	idx, ok := x.sourcePieces(fsys, members, others)
+	if !ok || idx.libs.loaded() {
 		return
 	}
 	for _, i := range want {
@@ -468,22 +475,30 @@ func (x *extractor) markStaleAdvertised(fsys fs.FS, members []MemberInfo) {
 	x.refineAdvertised(idx, want) // advertised_refine.go
 }
 
-// mayRegisterElsewhere reports a runtime dependency that can register
-// tools on the package's server: an MCP library other than the official
-// SDK.
-func (x *extractor) mayRegisterElsewhere() bool {
+// otherMCPLibraries lists the runtime dependencies that could register
+// tools on the package's server: MCP libraries other than the official SDK
+// and the frameworks that register only what they are handed
+// (advert_evidence.go). Such a library counts only when the package loads
+// it (sourcePieces records where it is named).
+func (x *extractor) otherMCPLibraries() []string {
+	set := map[string]bool{}
 	for _, m := range []map[string]string{x.pkg.Dependencies, x.pkg.OptionalDependencies, x.pkg.PeerDependencies} {
 		for name := range m {
-			if name == "@modelcontextprotocol/sdk" {
+			if frameworkLibrary(name) {
 				continue
 			}
 			ln := strings.ToLower(name)
 			if strings.Contains(ln, "mcp") || strings.Contains(ln, "modelcontext") {
-				return true
+				set[name] = true
 			}
 		}
 	}
-	return false
+	out := make([]string, 0, len(set))
+	for n := range set {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
 }
 
 // pieceIndex holds the normalised pieces of a package's source.
@@ -498,6 +513,10 @@ type pieceIndex struct {
 	longest int
 	// exact holds the same pieces unnormalised (advertised_refine.go).
 	exact exactPieces
+	// libs records which other MCP libraries are named, and namesReadme
+	// that some piece names a readme (advert_evidence.go).
+	libs        libraryScan
+	namesReadme bool
 }
 
 // normName lowers ASCII letters and keeps only letters, digits and bytes
@@ -519,21 +538,23 @@ func normName(s string) string {
 // compressedExt names members whose bytes do not show the text they hold.
 var compressedExt = []string{".gz", ".tgz", ".zip", ".br", ".zst", ".xz", ".bz2", ".7z", ".jar", ".whl", ".lz4", ".tar"}
 
-func (x *extractor) sourcePieces(fsys fs.FS, members []MemberInfo) (*pieceIndex, bool) {
-	idx := &pieceIndex{whole: map[string]bool{}}
+func (x *extractor) sourcePieces(fsys fs.FS, members []MemberInfo, others []string) (*pieceIndex, bool) {
+	idx := &pieceIndex{whole: map[string]bool{}, libs: libraryScan{names: others, found: map[string]bool{}}}
 	seen := map[string]bool{}
 	var all, data strings.Builder
 	idx.exact.init(x.refineCandidates())
 	addPiece := func(s string, whole bool) {
 		idx.exact.add(s, whole)
+		idx.libs.add(s)
+		idx.namesReadme = idx.namesReadme || mentionsReadme(s)
+		if !seen[s] {
+			// A name is sought in the piece's whitespace-free runs (2.3.10).
+			seen[s] = true
+			writeRuns(&all, s)
+		}
 		n := normName(s)
 		if n == "" {
 			return
-		}
-		if !seen[n] {
-			seen[n] = true
-			all.WriteString(n)
-			all.WriteByte(0)
 		}
 		if whole && !idx.whole[n] {
 			idx.whole[n] = true
@@ -547,6 +568,7 @@ func (x *extractor) sourcePieces(fsys fs.FS, members []MemberInfo) (*pieceIndex,
 		advertisedFrom[path.Join(x.root, a.Source)] = true
 	}
 	total := 0
+	var translations [][]byte
 	for _, m := range members {
 		if f := x.byPath[m.Path]; f != nil && f.parsed != nil {
 			x.filePieces(f, addPiece)
@@ -555,6 +577,7 @@ func (x *extractor) sourcePieces(fsys fs.FS, members []MemberInfo) (*pieceIndex,
 		if advertisedFrom[m.Path] {
 			continue
 		}
+		translation := x.isReadmeTranslation(m.Path)
 		lp := strings.ToLower(m.Path)
 		for _, ext := range compressedExt {
 			if strings.HasSuffix(lp, ext) {
@@ -573,11 +596,29 @@ func (x *extractor) sourcePieces(fsys fs.FS, members []MemberInfo) (*pieceIndex,
 		x.hold(int64(len(b)))
 		defer x.hold(-int64(len(b)))
 		total += len(b)
+		if translation {
+			translations = append(translations, b)
+			continue
+		}
+		text := string(b)
+		if m.Path != path.Join(x.root, "package.json") {
+			idx.libs.add(text)
+		}
 		idx.exact.scanData(b)
-		data.WriteString(normName(string(b)))
-		data.WriteByte(0)
+		writeRuns(&data, text)
 	}
-	idx.all, idx.data = all.String(), data.String()
+	idx.all = all.String()
+	// The README's translations are searched only when a piece of the
+	// package names a readme: code that could open one (2.3.10).
+	if idx.namesReadme {
+		for _, b := range translations {
+			text := string(b)
+			idx.libs.add(text)
+			idx.exact.scanData(b)
+			writeRuns(&data, text)
+		}
+	}
+	idx.data = data.String()
 	return idx, true
 }
 

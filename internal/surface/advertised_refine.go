@@ -35,8 +35,9 @@ import (
 
 const (
 	refineLimit   = 64
-	staleSpelling = "spelling"
-	staleEnv      = "environment"
+	staleSpelling = vocab.StaleBySpelling
+	staleEnv      = vocab.StaleByEnvironment
+	staleByPrefix = vocab.StaleByPrefix
 )
 
 // envShape is an environment variable's name.
@@ -141,12 +142,13 @@ func (x *extractor) refineCandidates() []string {
 	for _, p := range byNorm {
 		parsed[p] = true
 	}
+	prefix, names := x.toolPrefix(), x.parsedNames()
 	set := map[string]bool{}
 	for _, a := range x.s.AdvertisedTools {
 		if parsed[a.Name] {
 			continue
 		}
-		if _, ok := byNorm[normName(a.Name)]; ok || (envShape.MatchString(a.Name) && env[a.Name]) {
+		if _, ok := byNorm[normName(a.Name)]; ok || (envShape.MatchString(a.Name) && env[a.Name]) || (prefix != "" && names[prefix+a.Name]) {
 			set[a.Name] = true
 		}
 	}
@@ -169,6 +171,7 @@ func (x *extractor) refineAdvertised(idx *pieceIndex, want []int) {
 		return
 	}
 	byNorm, env := x.parsedByNorm(), x.envRead()
+	prefix, names := x.toolPrefix(), x.parsedNames()
 	var literals map[string]bool
 	for _, i := range want {
 		a := &x.s.AdvertisedTools[i]
@@ -185,6 +188,17 @@ func (x *extractor) refineAdvertised(idx *pieceIndex, want []int) {
 			}
 			if !literals[a.Name] {
 				a.Stale, a.StaleBy = true, staleEnv
+				continue
+			}
+		}
+		if prefix != "" && names[prefix+a.Name] && !e.data[a.Name] {
+			// A shortened mention of a parsed tool (2.3.10,
+			// advert_evidence.go).
+			if literals == nil {
+				literals = x.wholeLiterals(e.want)
+			}
+			if !literals[a.Name] {
+				a.Stale, a.StaleBy = true, staleByPrefix
 			}
 		}
 	}
@@ -228,6 +242,8 @@ func staleReason(by string) string {
 		return "spells a parsed tool's name differently and occurs nowhere as written"
 	case staleEnv:
 		return "an environment variable the package reads, no literal of it"
+	case staleByPrefix:
+		return "a parsed tool's name without the prefix all its tools share, no literal of it"
 	}
 	return "occurs nowhere in the package's source"
 }

@@ -33,14 +33,19 @@ func TestStaleAdvertisementNeedsEvidence(t *testing.T) {
 		return map[string]string{"package.json": pkg, "index.js": staleServer, "README.md": staleReadme}
 	}
 	plain := `{"name": "s", "main": "index.js", "dependencies": {"@modelcontextprotocol/sdk": "^1", "zod": "^3"}}`
+	loads := func(f map[string]string, lib string) map[string]string {
+		f["kit.js"] = "import { extend } from \"" + lib + "\";\nextend();\n"
+		return f
+	}
 	for _, c := range []struct {
 		name  string
 		files map[string]string
 		want  int
 	}{
 		{"absent everywhere", base(plain), 1},
-		{"an MCP library dependency may register it", base(`{"name": "s", "main": "index.js", "dependencies": {"@modelcontextprotocol/sdk": "^1", "some-mcp-toolkit": "^2"}}`), 0},
-		{"a peer MCP dependency", base(`{"name": "s", "main": "index.js", "peerDependencies": {"@acme/ModelContext-kit": "^2"}}`), 0},
+		{"an MCP library dependency the package loads may register it", loads(base(`{"name": "s", "main": "index.js", "dependencies": {"@modelcontextprotocol/sdk": "^1", "some-mcp-toolkit": "^2"}}`), "some-mcp-toolkit"), 0},
+		{"a peer MCP dependency the package loads", loads(base(`{"name": "s", "main": "index.js", "peerDependencies": {"@acme/ModelContext-kit": "^2"}}`), "@acme/ModelContext-kit"), 0},
+		{"an MCP library dependency nothing loads (2.3.10)", base(`{"name": "s", "main": "index.js", "dependencies": {"@modelcontextprotocol/sdk": "^1", "some-mcp-toolkit": "^2"}}`), 1},
 		{"a dev dependency does not run", base(`{"name": "s", "main": "index.js", "devDependencies": {"mcp-test-kit": "^2"}}`), 1},
 		{"no package.json", map[string]string{"index.js": staleServer, "README.md": staleReadme}, 0},
 	} {

@@ -59,7 +59,7 @@ func (d *docScope) line(t string) {
 		if !d.inTable {
 			d.inTable = true
 			cells := strings.Split(strings.TrimPrefix(t, "|"), "|")
-			d.table = leadInDocuments(d.lead) || headerDocuments(cells[0])
+			d.table = leadInDocuments(d.lead) || headerDocuments(cells[0]) || headerGroups(cells[0])
 		}
 		d.lead = ""
 		return
@@ -84,4 +84,14 @@ func leadInDocuments(lead string) bool {
 func headerDocuments(cell string) bool {
 	t := strings.TrimSpace(stripMarkdown(cell))
 	return paramWords.MatchString(t) && !toolsWord.MatchString(t)
+}
+
+// groupWords name what a table of groups lists (2.3.10): a table whose
+// header's first cell is "Group", "Group ID", "Toolset" or "Category" lists
+// the groups a server's tools are selected by, and its rows give no names.
+var groupWords = regexp.MustCompile(`(?i)\b(?:groups?|toolsets?|categor(?:y|ies)|bundles?)\b`)
+
+// headerGroups reports a table header whose first cell names groups.
+func headerGroups(cell string) bool {
+	return groupWords.MatchString(stripMarkdown(cell))
 }

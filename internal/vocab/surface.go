@@ -22,6 +22,21 @@ const (
 	StateAbsent     = "absent"
 )
 
+// Why an advertised tool name not parsed is stale and refuses nothing, when
+// it is not that the name occurs nowhere (methodology §5.2, advertised
+// tools): recorded as the advertised name's stale_by.
+const (
+	// StaleBySpelling: the name spells a parsed tool's name differently and
+	// occurs nowhere as written (2.3.5).
+	StaleBySpelling = "spelling"
+	// StaleByEnvironment: an environment variable the package reads, no
+	// literal of it (2.3.5).
+	StaleByEnvironment = "environment"
+	// StaleByPrefix: the name of a parsed tool without the prefix every
+	// parsed tool of the package begins with, and no literal of it (2.3.10).
+	StaleByPrefix = "prefix"
+)
+
 // HoleFilledByClientArgument is what fills a hole of a prompt's message text
 // whose substitution is the client's own prompt argument, passed through
 // unchanged (methodology §5.4, 2.3.7): recorded as the hole's filled_by.
