@@ -50,8 +50,12 @@ func frameworkLibrary(name string) bool {
 	return false
 }
 
-// readmeTranslation is the base name of a README in another language.
-var readmeTranslation = regexp.MustCompile(`(?i)^readme[._-][a-z0-9_-]+\.(?:md|markdown)$`)
+// readmeTranslation is the base name of a README in another language: a
+// two-letter language code, with an optional region or script
+// (README.ja.md, README_zh.md, README.zh-CN.md, README.zh-Hans.md,
+// README-es-419.md). Another suffix (README-tools.md, README.dev.md) is a
+// member like any other, searched as before.
+var readmeTranslation = regexp.MustCompile(`(?i)^readme[._-][a-z]{2}(?:[-_](?:[a-z]{2}|[a-z]{4}|[0-9]{3}))?\.(?:md|markdown)$`)
 
 // isReadmeTranslation reports a member at the package root that is a
 // translation of its README.

@@ -146,6 +146,9 @@ func TestStaleAdvertisementWhitespaceAndTranslations(t *testing.T) {
 		{"an identifier that only begins like readme", map[string]string{"README_zh.md": "- `retired_lookup`\n",
 			"msg.js": "export function readMessage() {}\n"}, "stale"},
 		{"a translation below the root is another member", map[string]string{"docs/README.ja.md": "- `retired_lookup`\n"}, "refuses"},
+		{"a translation with a region", map[string]string{"README.zh-CN.md": "- `retired_lookup`\n"}, "stale"},
+		{"a README that is not a translation is another member", map[string]string{"README-tools.md": "- `retired_lookup`\n"}, "refuses"},
+		{"a README with a three-letter suffix is another member", map[string]string{"README.dev.md": "- `retired_lookup`\n"}, "refuses"},
 		{"a changelog is another member", map[string]string{"CHANGELOG.md": "- removed `retired_lookup`\n"}, "refuses"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
