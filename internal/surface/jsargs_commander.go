@@ -212,40 +212,11 @@ func (x *extractor) jsCommanderMemberOpts(f *file, recv nid) (jcv, bool) {
 // jsCommanderMemberTable reads the options of `X.program` in file f (see
 // the file comment), or nil when they are not known.
 func (x *extractor) jsCommanderMemberTable(f *file, b binding) cliTable {
-	for _, g := range x.files {
-		if g != f && g.lang != LangPython && !g.vendored && (strings.Contains(string(g.src), `"commander"`) || strings.Contains(string(g.src), `'commander'`)) {
-			return nil // another module may add options to the same program
-		}
-	}
-	name := f.text(b.id)
-	t := cliTable{}
-	known := true
-	f.walk(0, func(n nid) bool {
-		if !known {
-			return false
-		}
-		if !x.step() {
-			known = false
-			return false
-		}
-		if f.kind(n) != "identifier" || f.text(n) != name || n == b.id {
-			return true
-		}
-		if ob, ok := x.lookup(f, n, name); !ok || ob.id != b.id {
-			return true
-		}
+	return x.jsCommanderUses(f, b, func(n nid, t cliTable) bool {
 		m := f.parent(n)
 		if f.kind(m) != "member_expression" || f.field(m, "object") != n {
-			known = false // the module handed on: its program may be changed there
-			return false
+			return false // the module handed on: its program may be changed there
 		}
-		if f.text(f.field(m, "property")) == "program" && !x.jsCommanderChain(f, m, t) {
-			known = false
-		}
-		return true
+		return f.text(f.field(m, "property")) != "program" || x.jsCommanderChain(f, m, t)
 	})
-	if !known {
-		return nil
-	}
-	return t
 }

@@ -121,6 +121,15 @@ func (x *extractor) jsCommanderProgram(f *file, b binding) bool {
 // jsCommanderTable reads the options of program b in file f, or nil when
 // they are not known (see the file comment).
 func (x *extractor) jsCommanderTable(f *file, b binding) cliTable {
+	return x.jsCommanderUses(f, b, func(n nid, t cliTable) bool { return x.jsCommanderChain(f, n, t) })
+}
+
+// jsCommanderUses reads a table of options from every occurrence of b's
+// name in f bound to b (read reads one, false when its form is not one the
+// rule reads), or nil when they are not known: when another module of the
+// package names commander (it may add options to the same program), when
+// one occurrence is not read, or when the steps run out.
+func (x *extractor) jsCommanderUses(f *file, b binding, read func(n nid, t cliTable) bool) cliTable {
 	for _, g := range x.files {
 		if g != f && g.lang != LangPython && !g.vendored && (strings.Contains(string(g.src), `"commander"`) || strings.Contains(string(g.src), `'commander'`)) {
 			return nil // another module may add options to the same program
@@ -143,8 +152,9 @@ func (x *extractor) jsCommanderTable(f *file, b binding) cliTable {
 		if ob, ok := x.lookup(f, n, name); !ok || ob.id != b.id {
 			return true
 		}
-		if !x.jsCommanderChain(f, n, t) {
+		if !read(n, t) {
 			known = false
+			return false
 		}
 		return true
 	})

@@ -78,48 +78,66 @@ func (x *extractor) constObjectWrittenFor(f *file, obj nid, name string) bool {
 
 // tableNeverReceiver is the proof described above, once per table.
 func (x *extractor) tableNeverReceiver(f *file, obj nid, name string) bool {
-	key := progKey{f, obj, nil}
-	if v, ok := x.neverReceiver[key]; ok {
+	return provedOnce(&x.neverReceiver, progKey{f, obj, nil}, func() bool { return x.proveNeverReceiver(f, obj, name) })
+}
+
+// provedOnce memoises a per-table proof in *idx: a table reached again
+// while it is being proved is not proved.
+func provedOnce(idx *map[progKey]bool, key progKey, prove func() bool) bool {
+	if v, ok := (*idx)[key]; ok {
 		return v
 	}
-	if x.neverReceiver == nil {
-		x.neverReceiver = map[progKey]bool{}
+	if *idx == nil {
+		*idx = map[progKey]bool{}
 	}
-	x.neverReceiver[key] = false // a table reached again while proved is not proved
-	v := x.proveNeverReceiver(f, obj, name)
-	x.neverReceiver[key] = v
+	(*idx)[key] = false
+	v := prove()
+	(*idx)[key] = v
 	return v
 }
 
 func (x *extractor) proveNeverReceiver(f *file, obj nid, name string) bool {
-	decl := f.parent(obj)
-	for f.kind(decl) == "parenthesized_expression" || f.kind(decl) == "as_expression" || f.kind(decl) == "satisfies_expression" {
-		decl = f.parent(decl)
-	}
-	if f.kind(decl) != "variable_declarator" {
-		return false
-	}
-	id := f.field(decl, "name")
-	if f.kind(id) != "identifier" || f.text(id) != name {
-		return false
-	}
-	depth, ok := dataLiteralDepth(f, obj, 0)
+	id, depth, ok := dataTableBinding(f, obj, name)
 	if !ok {
 		return false
-	}
-	if _, exported := f.facts.exports[name]; exported {
-		return false
-	}
-	for _, r := range f.facts.exports {
-		if r.kind == exLocal && r.local == name {
-			return false
-		}
 	}
 	b, bound := x.lookup(f, id, name)
 	if !bound {
 		return false
 	}
 	return x.usesNeverReceive(f, b, depth, 0)
+}
+
+// dataTableBinding is what the table proofs (this file's and
+// jsvalues_writes.go's) share: obj is an object literal of data only, bound
+// by a declarator (through parentheses, `as`, `satisfies`) to name, which
+// the file does not export. It returns the declarator's identifier and the
+// literal's depth.
+func dataTableBinding(f *file, obj nid, name string) (id nid, depth int, ok bool) {
+	decl := f.parent(obj)
+	for f.kind(decl) == "parenthesized_expression" || f.kind(decl) == "as_expression" || f.kind(decl) == "satisfies_expression" {
+		decl = f.parent(decl)
+	}
+	if f.kind(decl) != "variable_declarator" {
+		return 0, 0, false
+	}
+	id = f.field(decl, "name")
+	if f.kind(id) != "identifier" || f.text(id) != name {
+		return 0, 0, false
+	}
+	depth, ok = dataLiteralDepth(f, obj, 0)
+	if !ok {
+		return 0, 0, false
+	}
+	if _, exported := f.facts.exports[name]; exported {
+		return 0, 0, false
+	}
+	for _, r := range f.facts.exports {
+		if r.kind == exLocal && r.local == name {
+			return 0, 0, false
+		}
+	}
+	return id, depth, true
 }
 
 // dataLiteralDepth reports whether the literal holds data only, and how

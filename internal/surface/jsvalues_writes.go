@@ -98,45 +98,16 @@ func (x *extractor) jvSealedName(f *file, n nid) bool {
 
 // jvSealed is the proof, once per table.
 func (x *extractor) jvSealed(f *file, obj nid, name string) bool {
-	key := progKey{f, obj, nil}
-	if v, ok := x.jvSealedIdx[key]; ok {
-		return v
-	}
-	if x.jvSealedIdx == nil {
-		x.jvSealedIdx = map[progKey]bool{}
-	}
-	x.jvSealedIdx[key] = false // a table reached again while proved is not proved
-	v := x.jvProveSealed(f, obj, name)
-	x.jvSealedIdx[key] = v
-	return v
+	return provedOnce(&x.jvSealedIdx, progKey{f, obj, nil}, func() bool { return x.jvProveSealed(f, obj, name) })
 }
 
 func (x *extractor) jvProveSealed(f *file, obj nid, name string) bool {
-	decl := f.parent(obj)
-	for f.kind(decl) == "parenthesized_expression" || f.kind(decl) == "as_expression" || f.kind(decl) == "satisfies_expression" {
-		decl = f.parent(decl)
-	}
-	if f.kind(decl) != "variable_declarator" {
-		return false
-	}
-	id := f.field(decl, "name")
-	if f.kind(id) != "identifier" || f.text(id) != name {
+	id, depth, ok := dataTableBinding(f, obj, name)
+	if !ok {
 		return false
 	}
 	if x.constWritesOf(f).decls[name] != 1 || x.constWritesOf(f).names[name] != 0 {
 		return false // declared again (`var T` twice) or assigned anywhere in the file
-	}
-	depth, ok := dataLiteralDepth(f, obj, 0)
-	if !ok {
-		return false
-	}
-	if _, exported := f.facts.exports[name]; exported {
-		return false
-	}
-	for _, r := range f.facts.exports {
-		if r.kind == exLocal && r.local == name {
-			return false
-		}
 	}
 	b, bound := x.lookup(f, id, name)
 	if !bound {
