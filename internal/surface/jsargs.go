@@ -318,19 +318,26 @@ func (x *extractor) jsYargsFactory(f *file, callee nid) bool {
 // jsYargsOptions reads the options of the chain ending at end, whose
 // object is obj; the table is cached per end.
 func (x *extractor) jsYargsOptions(f *file, end, obj nid) jcv {
+	return x.cliTableAt(f, end, func() cliTable { return x.jsYargsTable(f, obj) })
+}
+
+// cliTableAt is the parsed options whose table read builds at node n of f,
+// cached per node: a value the tests read (k 'P'), or unknown when read
+// gives no table.
+func (x *extractor) cliTableAt(f *file, n nid, read func() cliTable) jcv {
 	if x.cliTables == nil {
 		x.cliTables = map[progKey]cliTable{}
 	}
-	key := progKey{f: f, n: end}
+	key := progKey{f: f, n: n}
 	t, seen := x.cliTables[key]
 	if !seen {
-		t = x.jsYargsTable(f, obj)
+		t = read()
 		x.cliTables[key] = t
 	}
 	if t == nil {
 		return jUnknown()
 	}
-	return jcv{ok: true, k: 'P', f: f, n: end}
+	return jcv{ok: true, k: 'P', f: f, n: n}
 }
 
 // jsYargsTable reads the chain of calls under n down to the factory's call.
@@ -588,19 +595,7 @@ func yargsLiteral(f *file, d nid) bool {
 
 // jsParseArgs reads `parseArgs(config)` (see the file comment).
 func (x *extractor) jsParseArgs(f *file, call nid) jcv {
-	if x.cliTables == nil {
-		x.cliTables = map[progKey]cliTable{}
-	}
-	key := progKey{f: f, n: call}
-	t, seen := x.cliTables[key]
-	if !seen {
-		t = x.jsParseArgsTable(f, call)
-		x.cliTables[key] = t
-	}
-	if t == nil {
-		return jUnknown()
-	}
-	return jcv{ok: true, k: 'P', f: f, n: call}
+	return x.cliTableAt(f, call, func() cliTable { return x.jsParseArgsTable(f, call) })
 }
 
 func (x *extractor) jsParseArgsTable(f *file, call nid) cliTable {

@@ -194,19 +194,7 @@ func (x *extractor) jsCommanderMemberOpts(f *file, recv nid) (jcv, bool) {
 	if s, m, ok := x.jsModuleRef(f, f.field(b.decl, "value"), 0); !ok || s != "commander" || m != "" {
 		return jcv{}, false
 	}
-	if x.cliTables == nil {
-		x.cliTables = map[progKey]cliTable{}
-	}
-	key := progKey{f: f, n: b.id}
-	t, seen := x.cliTables[key]
-	if !seen {
-		t = x.jsCommanderMemberTable(f, b)
-		x.cliTables[key] = t
-	}
-	if t == nil {
-		return jUnknown(), true
-	}
-	return jcv{ok: true, k: 'P', f: f, n: b.id}, true
+	return x.cliTableAt(f, b.id, func() cliTable { return x.jsCommanderMemberTable(f, b) }), true
 }
 
 // jsCommanderMemberTable reads the options of `X.program` in file f (see
