@@ -1,5 +1,5 @@
 const { McpServer } = require("@modelcontextprotocol/sdk/server/mcp.js");
-const PRODUCT = process.env.PRODUCT_NAME || "tracker";
+const PRODUCT = process.env.PRODUCT_NAME;
 
 const server = new McpServer({ name: "templated", version: "1.2.0" });
 server.tool("search_issues", `Searches ${PRODUCT} issues by keyword and returns the ten best matches.`, {}, async () => ({ content: [] }));

@@ -1,5 +1,5 @@
 const { McpServer } = require("@modelcontextprotocol/sdk/server/mcp.js");
-const TRACKER = process.env.ISSUE_TRACKER || "the tracker";
+const TRACKER = process.env.ISSUE_TRACKER;
 
 const server = new McpServer({ name: "issue-finder", version: "2.0.0" });
 
