@@ -103,40 +103,60 @@ func parsePurposeModel(data []byte) (*purposeModel, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", errPurposeModel, err)
 	}
-	line, rest, ok := bytes.Cut(raw, []byte("\n"))
-	if !ok || string(line) != PurposeModelFormat {
-		return nil, fmt.Errorf("%w: not %s", errPurposeModel, PurposeModelFormat)
-	}
-	hline, rest, ok := bytes.Cut(rest, []byte("\n"))
-	if !ok {
-		return nil, fmt.Errorf("%w: no header", errPurposeModel)
-	}
-	dec := json.NewDecoder(bytes.NewReader(hline))
-	dec.DisallowUnknownFields()
 	var m purposeModel
-	if err := dec.Decode(&m.hdr); err != nil {
-		return nil, fmt.Errorf("%w: header: %v", errPurposeModel, err)
-	}
-	if m.hdr.Format != PurposeModelFormat || m.hdr.Features != purposeFeaturesVersion || m.hdr.Bits != purposeModelBits {
-		return nil, fmt.Errorf("%w: header names %s, %s, %d bits", errPurposeModel, m.hdr.Format, m.hdr.Features, m.hdr.Bits)
-	}
-	if len(rest) != 2*n {
-		return nil, fmt.Errorf("%w: %d weight bytes, want %d", errPurposeModel, len(rest), 2*n)
-	}
-	if sum := sha256.Sum256(rest); hex.EncodeToString(sum[:]) != m.hdr.WeightsSHA256 {
-		return nil, fmt.Errorf("%w: weights do not hash to the header's", errPurposeModel)
-	}
-	for c := range 3 {
-		m.w[c] = make([]int16, 1<<purposeModelBits)
-		for i := range m.w[c] {
-			off := 2 * (c<<purposeModelBits + i)
-			m.w[c][i] = int16(binary.LittleEndian.Uint16(rest[off:]))
+	w, err := readModelFile(raw, PurposeModelFormat, &m.hdr, func() error {
+		if m.hdr.Format != PurposeModelFormat || m.hdr.Features != purposeFeaturesVersion || m.hdr.Bits != purposeModelBits {
+			return fmt.Errorf("%w: header names %s, %s, %d bits", errPurposeModel, m.hdr.Format, m.hdr.Features, m.hdr.Bits)
 		}
+		return nil
+	}, 1<<purposeModelBits, func() string { return m.hdr.WeightsSHA256 })
+	if err != nil {
+		return nil, err
+	}
+	m.w = w
+	for c := range 3 {
 		if math.IsNaN(m.hdr.Scale[c]) || math.IsNaN(m.hdr.Bias[c]) || math.IsNaN(m.hdr.Threshold[c]) {
 			return nil, fmt.Errorf("%w: not a number in the header", errPurposeModel)
 		}
 	}
 	return &m, nil
+}
+
+// readModelFile reads the framing both purpose model files share: the
+// format line, one JSON header line decoded strictly into hdr and checked by
+// check, then 3 × n little-endian int16 weights whose SHA-256 is the one
+// the header names (sum, read after the header is decoded).
+func readModelFile(raw []byte, format string, hdr any, check func() error, n int, sum func() string) ([3][]int16, error) {
+	var w [3][]int16
+	line, rest, ok := bytes.Cut(raw, []byte("\n"))
+	if !ok || string(line) != format {
+		return w, fmt.Errorf("%w: not %s", errPurposeModel, format)
+	}
+	hline, rest, ok := bytes.Cut(rest, []byte("\n"))
+	if !ok {
+		return w, fmt.Errorf("%w: no header", errPurposeModel)
+	}
+	dec := json.NewDecoder(bytes.NewReader(hline))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(hdr); err != nil {
+		return w, fmt.Errorf("%w: header: %v", errPurposeModel, err)
+	}
+	if err := check(); err != nil {
+		return w, err
+	}
+	if len(rest) != 2*3*n {
+		return w, fmt.Errorf("%w: %d weight bytes, want %d", errPurposeModel, len(rest), 2*3*n)
+	}
+	if h := sha256.Sum256(rest); hex.EncodeToString(h[:]) != sum() {
+		return w, fmt.Errorf("%w: weights do not hash to the header's", errPurposeModel)
+	}
+	for c := range 3 {
+		w[c] = make([]int16, n)
+		for i := range w[c] {
+			w[c][i] = int16(binary.LittleEndian.Uint16(rest[2*(c*n+i):]))
+		}
+	}
+	return w, nil
 }
 
 // scores returns the model's score of each class for one sentence's

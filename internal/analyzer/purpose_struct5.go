@@ -1,11 +1,6 @@
 package analyzer
 
 import (
-	"bytes"
-	"crypto/sha256"
-	"encoding/binary"
-	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"math"
 )
@@ -279,38 +274,22 @@ type purposeStructModel struct {
 // parsePurposeStructModel reads a structural model file: the format line,
 // one JSON header line, then 3 × n little-endian int16 weights.
 func parsePurposeStructModel(data []byte) (*purposeStructModel, error) {
-	line, rest, ok := bytes.Cut(data, []byte("\n"))
-	if !ok || string(line) != PurposeStructModelFormat {
-		return nil, fmt.Errorf("%w: not %s", errPurposeModel, PurposeStructModelFormat)
-	}
-	hline, rest, ok := bytes.Cut(rest, []byte("\n"))
-	if !ok {
-		return nil, fmt.Errorf("%w: no header", errPurposeModel)
-	}
-	dec := json.NewDecoder(bytes.NewReader(hline))
-	dec.DisallowUnknownFields()
 	var m purposeStructModel
-	if err := dec.Decode(&m.hdr); err != nil {
-		return nil, fmt.Errorf("%w: header: %v", errPurposeModel, err)
-	}
-	if m.hdr.Format != PurposeStructModelFormat || m.hdr.Features != purposeStructFeaturesVersion || m.hdr.N != nStructFeatures {
-		return nil, fmt.Errorf("%w: header names %s, %s, %d features", errPurposeModel, m.hdr.Format, m.hdr.Features, m.hdr.N)
-	}
-	if len(rest) != 2*3*nStructFeatures {
-		return nil, fmt.Errorf("%w: %d weight bytes, want %d", errPurposeModel, len(rest), 2*3*nStructFeatures)
-	}
-	if sum := sha256.Sum256(rest); hex.EncodeToString(sum[:]) != m.hdr.WeightsSHA256 {
-		return nil, fmt.Errorf("%w: weights do not hash to the header's", errPurposeModel)
+	w, err := readModelFile(data, PurposeStructModelFormat, &m.hdr, func() error {
+		if m.hdr.Format != PurposeStructModelFormat || m.hdr.Features != purposeStructFeaturesVersion || m.hdr.N != nStructFeatures {
+			return fmt.Errorf("%w: header names %s, %s, %d features", errPurposeModel, m.hdr.Format, m.hdr.Features, m.hdr.N)
+		}
+		return nil
+	}, nStructFeatures, func() string { return m.hdr.WeightsSHA256 })
+	if err != nil {
+		return nil, err
 	}
 	for c := range 3 {
 		if bad(m.hdr.Scale[c]) || bad(m.hdr.Bias[c]) || bad(m.hdr.Threshold[c]) {
 			return nil, fmt.Errorf("%w: not a number in the header", errPurposeModel)
 		}
-		m.w[c] = make([]int16, nStructFeatures)
-		for i := range m.w[c] {
-			m.w[c][i] = int16(binary.LittleEndian.Uint16(rest[2*(c*nStructFeatures+i):]))
-		}
 	}
+	m.w = w
 	return &m, nil
 }
 
