@@ -196,13 +196,19 @@ func sigmoid(x float64) float64 {
 // reaches its threshold by the widest margin, if any, and not one the
 // rules already proposed for the sentence.
 func (m *purposeModel) modelCategory(feats []uint32, rules [3]bool) (string, bool) {
-	sc := m.scores(feats)
+	return widestMargin(m.scores(feats), m.hdr.Threshold, rules)
+}
+
+// widestMargin is the category whose score reaches its threshold by the
+// widest margin, among those not already given; false when none does. Both
+// model stages choose this way.
+func widestMargin(sc, threshold [3]float64, given [3]bool) (string, bool) {
 	best, bestMargin := -1, 0.0
 	for c := range 3 {
-		if rules[c] {
+		if given[c] {
 			continue
 		}
-		if mg := sc[c] - m.hdr.Threshold[c]; mg >= 0 && (best < 0 || mg > bestMargin) {
+		if mg := sc[c] - threshold[c]; mg >= 0 && (best < 0 || mg > bestMargin) {
 			best, bestMargin = c, mg
 		}
 	}

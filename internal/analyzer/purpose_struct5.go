@@ -312,20 +312,7 @@ func (m *purposeStructModel) scores(vec []int) [3]float64 {
 // category is the class whose score reaches its threshold by the widest
 // margin, among those the rules and the earlier stage did not give.
 func (m *purposeStructModel) category(vec []int, given [3]bool) (string, bool) {
-	sc := m.scores(vec)
-	best, bestMargin := -1, 0.0
-	for c := range 3 {
-		if given[c] {
-			continue
-		}
-		if mg := sc[c] - m.hdr.Threshold[c]; mg >= 0 && (best < 0 || mg > bestMargin) {
-			best, bestMargin = c, mg
-		}
-	}
-	if best < 0 {
-		return "", false
-	}
-	return purposeModelCategories[best], true
+	return widestMargin(m.scores(vec), m.hdr.Threshold, given)
 }
 
 // structBuffers are the slices readStructModel reuses across the
