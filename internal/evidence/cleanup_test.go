@@ -1,17 +1,17 @@
 package evidence
 
 import (
-	"bytes"
 	"context"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/attestari/attestari/internal/killtest"
 )
 
 const (
@@ -79,30 +79,8 @@ func TestRemoveStaleTempsAfterKill(t *testing.T) {
 		t.Fatal(err)
 	}
 	marker := filepath.Join(t.TempDir(), "midway")
-	cmd := exec.Command(os.Args[0], "-test.run=^TestHelperKilledWriter$", "-test.timeout=5m")
-	cmd.Env = append(os.Environ(), killWriterRoot+"="+root, killWriterMarker+"="+marker)
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-	deadline := time.After(2 * time.Minute)
-wait:
-	for {
-		select {
-		case err := <-exited:
-			t.Fatalf("child exited before it was killed: %v\n%s", err, out.String())
-		case <-deadline:
-			_ = cmd.Process.Kill()
-			t.Fatalf("child never reached the middle of its write\n%s", out.String())
-		case <-time.After(5 * time.Millisecond):
-			if _, err := os.Stat(marker); err == nil {
-				break wait
-			}
-		}
-	}
+	child := killtest.Start(t, killtest.TestRun("TestHelperKilledWriter"), killWriterRoot+"="+root, killWriterMarker+"="+marker)
+	child.WaitUntil("the middle of its write", 5*time.Millisecond, killtest.Exists(marker))
 	blobs := filepath.Join(root, blobsDir)
 	if got := temps(t, blobs); len(got) != 1 {
 		t.Fatalf("the writer's temporary file: %v", got)
@@ -115,12 +93,7 @@ wait:
 		t.Fatalf("after cleaning with a live writer: %v", got)
 	}
 
-	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
-		t.Fatal(err)
-	}
-	if err := <-exited; err == nil || !strings.Contains(err.Error(), "killed") {
-		t.Fatalf("child did not die by SIGKILL: %v", err)
-	}
+	child.Kill()
 	// Fresh, the dead writer's file is still kept: its age is what protects
 	// a writer that holds no lock.
 	if n, err := s.RemoveStaleTemps(ctx, StaleTempAge, time.Now()); err != nil || n != 0 {

@@ -1,18 +1,15 @@
 package pipeline
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strings"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 
+	"github.com/attestari/attestari/internal/killtest"
 	"github.com/attestari/attestari/internal/registry/fakeregistry"
 	"github.com/attestari/attestari/internal/rundir"
 )
@@ -45,40 +42,13 @@ func TestKillThenResume(t *testing.T) {
 
 	cfg := killChildConfig{URL: w.srv.URL, Home: w.home, Candidates: w.cands, RunID: "killed-run", Hold: 9, Delay: 20 * time.Millisecond}
 	env, _ := json.Marshal(cfg)
-	cmd := exec.Command(os.Args[0], "-test.run=^TestHelperKilledRun$", "-test.timeout=5m")
-	cmd.Env = append(os.Environ(), killChildEnv+"="+string(env))
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
+	child := killtest.Start(t, killtest.TestRun("TestHelperKilledRun"), killChildEnv+"="+string(env))
 	dir := filepath.Join(w.home, "runs", cfg.RunID)
 
 	// Kill it once it has finished a good part of the packages (more keep
 	// going on the other worker), whenever that is.
-	deadline := time.After(2 * time.Minute)
-wait:
-	for {
-		select {
-		case err := <-exited:
-			t.Fatalf("child exited before it was killed: %v\n%s", err, out.String())
-		case <-deadline:
-			_ = cmd.Process.Kill()
-			t.Fatalf("child never finished 7 packages\n%s", out.String())
-		case <-time.After(5 * time.Millisecond):
-			if len(packageFiles(t, dir)) >= 7 {
-				break wait
-			}
-		}
-	}
-	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
-		t.Fatal(err)
-	}
-	if err := <-exited; err == nil || !strings.Contains(err.Error(), "killed") {
-		t.Fatalf("child did not die by SIGKILL: %v", err)
-	}
+	child.WaitUntil("7 finished packages", 5*time.Millisecond, func() bool { return len(packageFiles(t, dir)) >= 7 })
+	child.Kill()
 
 	if h := readHeader(t, dir); h.Status != rundir.StatusRunning || h.RunID != cfg.RunID {
 		t.Fatalf("killed run's header %+v", h)

@@ -5,14 +5,13 @@ import (
 	"context"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
+	"github.com/attestari/attestari/internal/killtest"
 	"github.com/attestari/attestari/internal/policy"
 )
 
@@ -71,40 +70,13 @@ func TestKillDuringPublication(t *testing.T) {
 	}
 	cfg := killChildConfig{RunDir: r.dir, Home: r.home(), Blobs: blobs, Now: day31.Add(time.Hour), Marker: filepath.Join(t.TempDir(), "midway")}
 	env, _ := json.Marshal(cfg)
-	cmd := exec.Command(os.Args[0], "-test.run=^TestHelperKilledPublish$", "-test.timeout=5m")
-	cmd.Env = append(os.Environ(), killChildEnv+"="+string(env))
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-	deadline := time.After(2 * time.Minute)
-wait:
-	for {
-		select {
-		case err := <-exited:
-			t.Fatalf("child exited before it was killed: %v\n%s", err, out.String())
-		case <-deadline:
-			_ = cmd.Process.Kill()
-			t.Fatalf("child never reached the middle of Write\n%s", out.String())
-		case <-time.After(5 * time.Millisecond):
-			if _, err := os.Stat(cfg.Marker); err == nil {
-				break wait
-			}
-		}
-	}
+	child := killtest.Start(t, killtest.TestRun("TestHelperKilledPublish"), killChildEnv+"="+string(env))
+	child.WaitUntil("the middle of Write", 5*time.Millisecond, killtest.Exists(cfg.Marker))
 	// While the child lives, its temporary directory is its own, however old.
 	if n, err := RemoveStaleTemps(context.Background(), r.home(), StaleTempAge, time.Now().Add(2*StaleTempAge)); err != nil || n != 0 {
 		t.Fatalf("a live publisher's temporary directory was removed: %d %v", n, err)
 	}
-	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
-		t.Fatal(err)
-	}
-	if err := <-exited; err == nil || !strings.Contains(err.Error(), "killed") {
-		t.Fatalf("child did not die by SIGKILL: %v", err)
-	}
+	child.Kill()
 
 	// The kill left Write's temporary directory, half written, and nothing
 	// at the new publication's address.

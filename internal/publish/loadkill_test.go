@@ -1,19 +1,16 @@
 package publish_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/attestari/attestari/internal/dbtest"
+	"github.com/attestari/attestari/internal/killtest"
 	"github.com/attestari/attestari/internal/policy"
 	"github.com/attestari/attestari/internal/publish"
 	"github.com/attestari/attestari/internal/publish/publishtest"
@@ -122,36 +119,9 @@ func TestKillBetweenWriteAndLoad(t *testing.T) {
 	r := decidedRun(t, base, blobs)
 	cfg := loadKillConfig{RunDir: r.Dir, Home: home, Blobs: blobs, Now: lkDay31, Marker: filepath.Join(base, "written")}
 	env, _ := json.Marshal(cfg)
-	cmd := exec.Command(os.Args[0], "-test.run=^TestHelperKilledBeforeLoad$", "-test.timeout=5m")
-	cmd.Env = append(os.Environ(), loadKillChildEnv+"="+string(env))
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-	deadline := time.After(2 * time.Minute)
-wait:
-	for {
-		select {
-		case err := <-exited:
-			t.Fatalf("child exited before it was killed: %v\n%s", err, out.String())
-		case <-deadline:
-			_ = cmd.Process.Kill()
-			t.Fatalf("child never reached its loader\n%s", out.String())
-		case <-time.After(5 * time.Millisecond):
-			if _, err := os.Stat(cfg.Marker); err == nil {
-				break wait
-			}
-		}
-	}
-	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
-		t.Fatal(err)
-	}
-	if err := <-exited; err == nil || !strings.Contains(err.Error(), "killed") {
-		t.Fatalf("child did not die by SIGKILL: %v", err)
-	}
+	child := killtest.Start(t, killtest.TestRun("TestHelperKilledBeforeLoad"), loadKillChildEnv+"="+string(env))
+	child.WaitUntil("its loader", 5*time.Millisecond, killtest.Exists(cfg.Marker))
+	child.Kill()
 	ids := publicationDirs(t, home)
 	if len(ids) != 1 || ids[0] != r.Header.RunID {
 		t.Fatalf("after the kill: publications %v", ids)

@@ -7,10 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -20,6 +18,7 @@ import (
 
 	"github.com/attestari/attestari/internal/dbtest"
 	"github.com/attestari/attestari/internal/evidence"
+	"github.com/attestari/attestari/internal/killtest"
 	"github.com/attestari/attestari/internal/pipeline"
 	"github.com/attestari/attestari/internal/pipeline/extractor"
 	"github.com/attestari/attestari/internal/queue"
@@ -125,33 +124,10 @@ func TestFinisherKilledMidAssembly(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(os.Args[0])
-	cmd.Env = append(os.Environ(), finisherChildEnv+"="+string(env))
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-	for deadline := time.Now().Add(3 * time.Minute); ; time.Sleep(50 * time.Millisecond) {
-		if _, err := os.Stat(cfg.Marker); err == nil {
-			break
-		}
-		select {
-		case err := <-exited:
-			t.Fatalf("the worker process exited before the finish step (%v):\n%s", err, out.String())
-		default:
-		}
-		if time.Now().After(deadline) {
-			_ = cmd.Process.Kill()
-			t.Fatalf("the worker process never reached %q:\n%s", cfg.KillAt, out.String())
-		}
-	}
-	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
-		t.Fatal(err)
-	}
-	<-exited
+	child := killtest.Start(t, nil, finisherChildEnv+"="+string(env))
+	child.Deadline = 3 * time.Minute
+	child.WaitUntil(fmt.Sprintf("%q", cfg.KillAt), 50*time.Millisecond, killtest.Exists(cfg.Marker))
+	child.Kill()
 
 	row, err := st.QueueRun(ctx, "r1")
 	if err != nil {
