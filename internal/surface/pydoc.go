@@ -43,6 +43,9 @@ func (x *extractor) pyDocMode() string {
 					if t := f.text(c); t == "fastmcp" || strings.HasPrefix(t, "fastmcp.") || strings.HasPrefix(t, "fastmcp ") {
 						standalone = true
 					}
+					if pyImportStatementSDK(f, c) {
+						official = true
+					}
 				}
 				return
 			}
@@ -53,6 +56,8 @@ func (x *extractor) pyDocMode() string {
 				if pyImportsSDKRegistrar(f, n) {
 					official = true
 				}
+			case pyImportFromSDKServer(f, n, mod):
+				official = true
 			}
 		}, pkImportStatement, pkImportFromStatement)
 	}

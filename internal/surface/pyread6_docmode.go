@@ -57,3 +57,48 @@ func pyImportsSDKRegistrar(f *file, n nid) bool {
 	}
 	return false
 }
+
+// The SDK's server reached by the other spellings of its import, each of
+// which counts as the SDK whatever else the package imports, since an
+// inert import from mcp.server.fastmcp no longer does: `import
+// mcp.server.fastmcp` (or a submodule, also aliased), and `from mcp.server
+// import FastMCP` (the SDK re-exports its FastMCP there; SDK 2's MCPServer
+// likewise, from mcp.server or mcp.server.mcpserver).
+
+// pyImportStatementSDK reads one name of an `import` statement.
+func pyImportStatementSDK(f *file, c nid) bool {
+	if f.pk(c) == pkAliasedImport {
+		c = f.field(c, "name")
+	}
+	t := f.text(c)
+	for _, m := range [...]string{"mcp.server.fastmcp", "mcp.server.mcpserver"} {
+		if t == m || strings.HasPrefix(t, m+".") {
+			return true
+		}
+	}
+	return false
+}
+
+// pyImportFromSDKServer reads an import-from statement of module mod.
+func pyImportFromSDKServer(f *file, n nid, mod string) bool {
+	switch {
+	case mod == "mcp.server.mcpserver" || strings.HasPrefix(mod, "mcp.server.mcpserver."):
+		return true
+	case mod != "mcp.server":
+		return false
+	}
+	names := f.fieldAll(n, "name")
+	if len(names) == 0 {
+		return true // a wildcard, or a statement the parser could not split
+	}
+	for _, c := range names {
+		if f.pk(c) == pkAliasedImport {
+			c = f.field(c, "name")
+		}
+		switch f.text(c) {
+		case "FastMCP", "MCPServer", "fastmcp", "mcpserver":
+			return true
+		}
+	}
+	return false
+}
