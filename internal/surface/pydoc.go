@@ -21,7 +21,9 @@ const (
 
 // pyDocMode says which transformation the package's framework applies:
 // inspect.getdoc when the package imports the standalone fastmcp and not
-// the official SDK's FastMCP, __doc__ otherwise.
+// the official SDK's FastMCP, __doc__ otherwise. An import of only inert
+// names from the SDK (its Context, Image, ...) is not the SDK's FastMCP
+// (pyread6_docmode.go).
 func (x *extractor) pyDocMode() string {
 	if x.pyDoc != "" {
 		return x.pyDoc
@@ -41,6 +43,9 @@ func (x *extractor) pyDocMode() string {
 					if t := f.text(c); t == "fastmcp" || strings.HasPrefix(t, "fastmcp.") || strings.HasPrefix(t, "fastmcp ") {
 						standalone = true
 					}
+					if pyImportStatementSDK(f, c) {
+						official = true
+					}
 				}
 				return
 			}
@@ -48,6 +53,10 @@ func (x *extractor) pyDocMode() string {
 			case mod == "fastmcp" || strings.HasPrefix(mod, "fastmcp."):
 				standalone = true
 			case mod == "mcp.server.fastmcp" || strings.HasPrefix(mod, "mcp.server.fastmcp."):
+				if pyImportsSDKRegistrar(f, n) {
+					official = true
+				}
+			case pyImportFromSDKServer(f, n, mod):
 				official = true
 			}
 		}, pkImportStatement, pkImportFromStatement)
