@@ -54,10 +54,10 @@ type jbChoice struct {
 
 // jbState is the extractor's record of choices (extract.go holds one).
 type jbState struct {
-	active  int              // readings of JS sites under way
-	flip    map[jbKey]bool   // choices read with the arm not taken
-	applied map[jbKey]int    // times a flipped choice was reached
-	pending []jbChoice       // choices read as the arm taken, for the site
+	active  int            // readings of JS sites under way
+	flip    map[jbKey]bool // choices read with the arm not taken
+	applied map[jbKey]int  // times a flipped choice was reached
+	pending []jbChoice     // choices read as the arm taken, for the site
 }
 
 // jbChooses reports whether the choice n, whose test is t, is read with
