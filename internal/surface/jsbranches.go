@@ -241,6 +241,9 @@ func (x *extractor) jbArmsNotTaken(f *file, site nid, e *env, c *collector, mark
 			push(set, p)
 		}
 	}
+	if len(added) > 0 {
+		x.pyAnyOff = true // a later reading listing one by default turns it on (mergeConfiguration)
+	}
 	c.entries = append(c.entries, added...)
 }
 
