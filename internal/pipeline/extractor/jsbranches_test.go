@@ -48,14 +48,15 @@ func TestArmNotTakenIsExamined(t *testing.T) {
 	fake.AddNPM("flag-poison-taken", "1.0.0", branchServer(t, "flag-poison-taken", `process.env.EXTRA === "true" ? CLEAN : POISON`, ""), fakeregistry.NPMOptions{})
 	fake.AddNPM("flag-clean", "1.0.0", branchServer(t, "flag-clean", `process.env.EXTRA === "true" ? "Search every note." : CLEAN`, ""), fakeregistry.NPMOptions{})
 	// The list form: the branch not taken lists a tool of its own that is
-	// not read (a dependency's value), so nothing proves it a subset.
+	// not read (the list handed to a dependency, which may add a tool), so
+	// nothing proves it a subset.
 	listSrc := `import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { loadExtra } from "./extra.js";
-import { extraTool } from "notes-extra";
+import { withExtra } from "notes-extra";
 const s = new Server({ name: "l", version: "1.0.0" }, { capabilities: { tools: {} } });
 const TOOLS = [{ name: "search", description: "Search the notes for a word.", inputSchema: {} }];
-const tools = process.env.EXTRA ? [...TOOLS, extraTool] : TOOLS;
+const tools = process.env.EXTRA ? withExtra(TOOLS) : TOOLS;
 s.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
 `
 	fake.AddNPM("flag-list", "1.0.0", tgz(t,
@@ -65,7 +66,7 @@ s.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
 	// The same list whose branch not taken filters the very list read.
 	fake.AddNPM("flag-subset", "1.0.0", tgz(t,
 		"package.json", `{"name":"flag-subset","version":"1.0.0","main":"index.js","dependencies":{"@modelcontextprotocol/sdk":"^1.0.0"}}`,
-		"index.js", strings.Replace(listSrc, "[...TOOLS, extraTool]", "TOOLS.filter((t) => loadExtra().includes(t.name))", 1),
+		"index.js", strings.Replace(listSrc, "withExtra(TOOLS)", "TOOLS.filter((t) => loadExtra().includes(t.name))", 1),
 		"extra.js", "export function loadExtra() { return JSON.parse(process.env.EXTRA_TOOL); }\n"), fakeregistry.NPMOptions{})
 
 	names := []string{"flag-poison", "flag-poison-taken", "flag-clean", "flag-list", "flag-subset"}
