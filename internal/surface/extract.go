@@ -125,6 +125,9 @@ type extractor struct {
 	// jvReads holds the configuration read while texts chosen by it were
 	// read, for the entries of the site (jsvalues_choice.go).
 	jvReads []rundir.ConfigRead
+	// jb records the choices read as their arm taken, and those a reading
+	// of a site takes the other arm of (jsbranches.go).
+	jb jbState
 }
 
 // Extract reads the tool surface of one package from fsys, whose members are

@@ -143,8 +143,11 @@ const (
 func (x *extractor) jsEnumerate(f *file, site nid, fn func(e *env, c *collector)) {
 	x.enumerate(f, site, func(e *env, c *collector) {
 		mark0 := len(x.jvReads)
+		jbMark := x.jbBegin()
+		defer x.jbEnd(jbMark)
 		fn(e, c)
-		x.jvAttachReads(c, mark0) // texts chosen by configuration (jsvalues_choice.go)
+		x.jvAttachReads(c, mark0)                   // texts chosen by configuration (jsvalues_choice.go)
+		x.jbArmsNotTaken(f, site, e, c, jbMark, fn) // the arms not taken, off by default (jsbranches.go)
 		if c.need != nil || len(c.entries) == 0 || !jsMayHaveConditions(f, site) {
 			return
 		}

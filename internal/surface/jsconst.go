@@ -104,6 +104,11 @@ func (x *extractor) constText(f *file, n nid, e *env) val {
 		return x.constTemplate(f, n, e)
 	case "parenthesized_expression", "as_expression", "satisfies_expression", "non_null_expression":
 		return x.constText(f, constInner(f, n), e)
+	case "ternary_expression":
+		if v, ok := x.jbConstChoice(f, n, e); ok {
+			return v // the arm of this reading; the other is read too (jsbranches.go)
+		}
+		return unknown("substitution of kind " + f.kind(n) + " is not a constant")
 	case "binary_expression":
 		if v, ok := x.jvConstChoice(f, n, e); ok {
 			return v // process.env.X || "default" (jsvalues_choice.go)

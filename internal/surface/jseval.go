@@ -192,6 +192,9 @@ func (x *extractor) evalNode(f *file, n nid, e *env) val {
 		if v, ok := x.jsTernaryByDefault(f, n, c, a, e); ok {
 			return v // the branch taken as installed, the other not read (jsfilter.go)
 		}
+		if v, ok := x.jbTextChoice(f, n, c, a, e); ok {
+			return v // the arm of this reading; the other is read too (jsbranches.go)
+		}
 		if v, ok := x.ternaryAlternatives(f, n, c, a, e); ok {
 			return v // the package's alternatives in a prompt's message (jsfallback.go)
 		}

@@ -169,9 +169,16 @@ func jsSpreadBefore(args []thunk, i int) bool {
 // list.filter(...) }`): the server as installed never makes it, so the
 // variable's values are the others. The assignment is recorded as not read.
 // A test that is not known, or one that holds, keeps the value unresolved.
+// Since 2.3.11 the assignment is set aside only when what it assigns is a
+// subset of the variable's own list (`x = x.filter(...)`, jsbranches.go):
+// a configured server makes it, and anything else it might list would go
+// unexamined.
 func (x *extractor) jsAssignedOffByDefault(f *file, a nid, r val, e *env) bool {
 	if f.lang == LangPython || f.facts == nil {
 		return false
+	}
+	if !x.jbAssignedSubset(f, a, e) {
+		return false // not proved a subset: the value stays unresolved
 	}
 	var off nid = none
 	add := func(g *file, test nid, ge *env, when bool) {
@@ -196,7 +203,10 @@ func (x *extractor) jsAssignedOffByDefault(f *file, a nid, r val, e *env) bool {
 // (a filter not decided) and the test is decided under the default
 // configuration to take the other: the value is the branch taken, and the
 // branch not taken is recorded as not read (`disabled.length === 0 ? all :
-// all.filter(...)`). A test not known keeps both, and so the unknown.
+// all.filter(...)`). A test not known keeps both, and so the unknown. Since
+// 2.3.11 the branch not taken is set aside only when it is proved a subset
+// of the branch taken (the same binding filtered or sliced, jsbranches.go):
+// a configured server takes it, and a tool of its own would go unexamined.
 func (x *extractor) jsTernaryByDefault(f *file, n nid, c, a val, e *env) (val, bool) {
 	if f.lang == LangPython || f.facts == nil || (c.k == vUnknown) == (a.k == vUnknown) || c.k == vNeed || a.k == vNeed {
 		return val{}, false
@@ -213,6 +223,13 @@ func (x *extractor) jsTernaryByDefault(f *file, n nid, c, a val, e *env) (val, b
 	}
 	if taken.k == vUnknown {
 		return val{}, false
+	}
+	takenN, otherN := f.field(n, "consequence"), f.field(n, "alternative")
+	if !t.truth() {
+		takenN, otherN = otherN, takenN
+	}
+	if !x.jbSubsetOf(f, otherN, takenN, e) {
+		return val{}, false // not proved a subset of what is read: unresolved
 	}
 	x.addUnresolved(f.path, f.lineOf(n), "branch not taken by default of `"+truncate(f.text(f.field(n, "condition")), 80)+"` not read: "+truncate(reasonOf(other), 160))
 	return taken, true

@@ -16,13 +16,12 @@ import "github.com/attestari/attestari/internal/rundir"
 // (`configuration`). What a configured server sends instead is the
 // operator's own value.
 //
-// A ternary between two of the package's own texts (`lite ? A : B`) is NOT
-// read this way, even with its test decided: the arm not taken is the
-// publisher's text, which a configured server sends, and reading only the
-// arm taken would leave it unexamined while the package grades. It stays
-// "one of several values" until the arm not taken is emitted as an entry
-// off by default (examined, its findings counted), as a registration under
-// a test that does not hold is.
+// A ternary between two of the package's own texts (`lite ? A : B`) was not
+// read this way in 2.3.10: the arm not taken is the publisher's text, which
+// a configured server sends, and reading only the arm taken would have left
+// it unexamined while the package graded. Since 2.3.11 it is read in
+// jsbranches.go, with each arm not taken read too and recorded as an entry
+// off by default (examined, its findings counted).
 
 // jvDecide evaluates test under the default configuration. The
 // configuration it reads is kept for the entries of the site (jvReads).
@@ -41,7 +40,7 @@ func (x *extractor) jvDecide(f *file, test nid, e *env) jcv {
 
 // jvConstChoice is constText for `L || R` and `L ?? R` whose left side is
 // decided under the default configuration to send R: R's constant text. A
-// ternary between two of the package's texts is not read here (see above).
+// ternary between two of the package's texts is read by jbConstChoice.
 func (x *extractor) jvConstChoice(f *file, n nid, e *env) (val, bool) {
 	if f.lang == LangPython || f.facts == nil {
 		return val{}, false
