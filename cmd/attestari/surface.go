@@ -11,6 +11,7 @@ import (
 
 	"github.com/attestari/attestari/internal/artifact"
 	"github.com/attestari/attestari/internal/pipeline"
+	"github.com/attestari/attestari/internal/pipeline/extractor"
 	"github.com/attestari/attestari/internal/registry"
 	"github.com/attestari/attestari/internal/rundir"
 	"github.com/attestari/attestari/internal/surface"
@@ -61,7 +62,8 @@ func readSurface(ctx context.Context, target string) (rundir.Surface, error) {
 		return rundir.Surface{}, fmt.Errorf("%s: %w (give a .tgz, .whl, .tar.gz, .zip, a directory, or npm:NAME@VERSION)", target, err)
 	}
 	if fi.IsDir() {
-		return surface.ExtractDir(ctx, target, surface.Options{})
+		// One extraction in this process: its CPU clock is the package's.
+		return surface.ExtractDir(ctx, target, extractor.InProcessOptions())
 	}
 	data, err := os.ReadFile(target)
 	if err != nil {

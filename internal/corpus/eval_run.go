@@ -41,6 +41,9 @@ type Extracted struct {
 	SourceBytes  int64  `json:"source_bytes"` // bytes of the members the extractor parsed
 	WallMs       int64  `json:"wall_ms"`      // the row's own budget figure
 	RSSBytes     int64  `json:"rss_bytes"`
+	// CPUMs is the row's CPU time, when the time part of its budget was
+	// CPU time (methodology §5.2 since 2.3.11).
+	CPUMs int64 `json:"cpu_ms,omitempty"`
 }
 
 // ExtractAll reads every listed package whose tarball is in dir, parallel at
@@ -96,7 +99,7 @@ func ExtractAll(ctx context.Context, l *List, dir string, extract ExtractFunc, p
 			mu.Lock()
 			surfaces[p.Key()] = s
 			costs = append(costs, Extracted{Key: p.Key(), Outcome: s.Outcome, TarballBytes: int64(len(data)), SourceBytes: src,
-				WallMs: s.Budget.WallMs, RSSBytes: s.Budget.RSSBytes})
+				WallMs: s.Budget.WallMs, RSSBytes: s.Budget.RSSBytes, CPUMs: s.Budget.CPUMs})
 			mu.Unlock()
 		}()
 	}
@@ -298,6 +301,7 @@ func EvalMarkdown(h EvalHeader, r Report, adv AdvertisedFigures, surfaces map[st
 		q := func(p float64) int64 { return walls[int(p*float64(len(walls)-1))] }
 		fmt.Fprintf(&b, "%d packages, %.1f MiB of source parsed, %d ms of extraction in all (one package at a time on a shared machine). Wall time per package: median %d ms, p90 %d ms, max %d ms. Largest memory held by one extraction: %.1f MiB.\n",
 			len(costs), float64(src)/(1<<20), wall, q(0.5), q(0.9), walls[len(walls)-1], float64(peak)/(1<<20))
+		writeCPUCost(&b, costs)
 	}
 	return b.String()
 }

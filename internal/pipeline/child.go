@@ -32,16 +32,18 @@ import (
 // one-line JSON header and the artifact's bytes on the child's stdin
 // (ServeChild reads them), the child reads the archive and extracts, and
 // writes one JSON result on stdout. The parent watches the child's resident
-// memory where the extraction runs, ends it past the budget, and turns a
-// death into a failure row whose cause is read from the child's stderr.
+// memory and CPU time where the extraction runs, ends it past the budget,
+// and turns a death into a failure row whose cause is read from the child's
+// stderr (child_cpu.go: the time part is CPU time, the wall a backstop).
 
 // childSchema versions the protocol between a parent and its child; both are
 // the same binary, so a mismatch is a wiring defect.
-const childSchema = "attestari.extract/v1"
+const childSchema = "attestari.extract/v2"
 
 // Defaults of ChildExtractor.
 const (
-	DefaultChildWallBudget = 60 * time.Second
+	// DefaultChildWallBudget is the wall backstop (child_cpu.go).
+	DefaultChildWallBudget = ChildWallBackstopFactor * DefaultChildCPUBudget
 	DefaultChildRSSBudget  = 1 << 30
 	DefaultChildGrace      = 10 * time.Second
 	DefaultChildPoll       = 10 * time.Millisecond
@@ -75,6 +77,7 @@ type childRequest struct {
 	Size           int64             `json:"size"`
 	Limits         childLimits       `json:"limits"`
 	WallBudgetMs   int64             `json:"wall_budget_ms"`
+	CPUBudgetMs    int64             `json:"cpu_budget_ms"`
 	RSSBudgetBytes int64             `json:"rss_budget_bytes"`
 }
 
@@ -100,9 +103,12 @@ type childResult struct {
 	PeakRSSBytes int64 `json:"peak_rss_bytes"`
 }
 
-// ChildBudget is the budget a child extracts under.
+// ChildBudget is the budget a child extracts under: CPU is the time part,
+// Wall the parent's backstop (the parent ends the child there; the child
+// need not check it).
 type ChildBudget struct {
 	Wall time.Duration
+	CPU  time.Duration
 	RSS  int64
 }
 
@@ -142,8 +148,8 @@ func ServeChild(ctx context.Context, stdin io.Reader, stdout io.Writer, fn Child
 	if err := dec.Decode(&req); err != nil {
 		return fmt.Errorf("pipeline.ServeChild: header: %w", err)
 	}
-	if req.Schema != childSchema || req.Size < 0 || req.Size > maxChildArtifact || req.RSSBudgetBytes <= 0 || req.WallBudgetMs <= 0 {
-		return fmt.Errorf("pipeline.ServeChild: header: schema %q, size %d, budget %d ms %d bytes not acceptable", req.Schema, req.Size, req.WallBudgetMs, req.RSSBudgetBytes)
+	if req.Schema != childSchema || req.Size < 0 || req.Size > maxChildArtifact || req.RSSBudgetBytes <= 0 || req.WallBudgetMs <= 0 || req.CPUBudgetMs <= 0 {
+		return fmt.Errorf("pipeline.ServeChild: header: schema %q, size %d, budget %d ms wall %d ms CPU %d bytes not acceptable", req.Schema, req.Size, req.WallBudgetMs, req.CPUBudgetMs, req.RSSBudgetBytes)
 	}
 	debug.SetMaxStack(ChildStackLimit(req.RSSBudgetBytes))
 	debug.SetMemoryLimit(ChildMemoryLimit(req.RSSBudgetBytes))
@@ -156,7 +162,7 @@ func ServeChild(ctx context.Context, stdin io.Reader, stdout io.Writer, fn Child
 	}
 	l := req.Limits
 	limits := artifact.Limits{MaxTotalBytes: l.MaxTotalBytes, MaxMembers: l.MaxMembers, MaxMemberBytes: l.MaxMemberBytes, MaxRatio: l.MaxRatio, RatioFloorBytes: l.RatioFloorBytes}
-	b := ChildBudget{Wall: time.Duration(req.WallBudgetMs) * time.Millisecond, RSS: req.RSSBudgetBytes}
+	b := ChildBudget{Wall: time.Duration(req.WallBudgetMs) * time.Millisecond, CPU: time.Duration(req.CPUBudgetMs) * time.Millisecond, RSS: req.RSSBudgetBytes}
 	res := childResult{Schema: childSchema}
 	art, err := ReadArtifact(ctx, data, req.Format, limits)
 	if err != nil {
@@ -188,11 +194,13 @@ func ServeChild(ctx context.Context, stdin io.Reader, stdout io.Writer, fn Child
 
 // ChildExtractor is an Extractor that runs every package's extraction in a
 // child process (ServeChild at the other end) and enforces the extraction
-// budget from outside it: it polls the child's resident memory, ends the
-// child when the high-water mark passes RSSBudget or when the wall time
-// passes WallBudget plus Grace, and records the measured figures on the
-// row. A child that dies is a *ChildCrashError with the cause its stderr
-// gave. Each call runs one child and waits for it, so a run's workers bound
+// budget from outside it: it polls the child's resident memory and CPU
+// time, ends the child when the high-water mark passes RSSBudget or the CPU
+// time passes CPUBudget plus Grace (both refusals of the package,
+// extraction_budget_exceeded), or when the wall time passes the backstop
+// WallBudget (a failure of the run, extractor_stalled), and records the
+// measured figures on the row. A child that dies is a *ChildCrashError with
+// the cause its stderr gave. Each call runs one child and waits for it, so a run's workers bound
 // the children alive at once to the run's Concurrency.
 //
 // Use one ChildExtractor through a pointer: it counts its children.
@@ -205,10 +213,12 @@ type ChildExtractor struct {
 	Env  []string
 	// ExtractorVersion is the version of the extractor the child runs.
 	ExtractorVersion string
-	// WallBudget and RSSBudget are the per-package budget (defaults 60 s,
-	// 1 GiB); Grace is how long past WallBudget the child may take to stop
-	// by itself (default 10 s); Poll is how often its memory is read
-	// (default 10 ms).
+	// CPUBudget and RSSBudget are the per-package budget (defaults 60 s of
+	// CPU time, 1 GiB); Grace is how long past CPUBudget the child may take
+	// to stop by itself (default 10 s); WallBudget is the wall backstop
+	// (default ChildWallBackstopFactor times CPUBudget); Poll is how often
+	// its memory and CPU time are read (default 10 ms).
+	CPUBudget  time.Duration
 	WallBudget time.Duration
 	RSSBudget  int64
 	Grace      time.Duration
@@ -237,14 +247,17 @@ func (e *ChildCrashError) Error() string { return "the extraction process died: 
 
 // childOpts are a ChildExtractor's budget with defaults applied.
 type childOpts struct {
-	WallBudget, Grace, Poll time.Duration
-	RSSBudget, MaxOutput    int64
+	CPUBudget, WallBudget, Grace, Poll time.Duration
+	RSSBudget, MaxOutput               int64
 }
 
 func (c *ChildExtractor) withDefaults() childOpts {
-	o := childOpts{WallBudget: c.WallBudget, RSSBudget: c.RSSBudget, Grace: c.Grace, Poll: c.Poll, MaxOutput: c.MaxOutput}
+	o := childOpts{CPUBudget: c.CPUBudget, WallBudget: c.WallBudget, RSSBudget: c.RSSBudget, Grace: c.Grace, Poll: c.Poll, MaxOutput: c.MaxOutput}
+	if o.CPUBudget <= 0 {
+		o.CPUBudget = DefaultChildCPUBudget
+	}
 	if o.WallBudget <= 0 {
-		o.WallBudget = DefaultChildWallBudget
+		o.WallBudget = ChildWallBackstopFactor * o.CPUBudget
 	}
 	if o.RSSBudget <= 0 {
 		o.RSSBudget = DefaultChildRSSBudget
@@ -274,7 +287,7 @@ func (c *ChildExtractor) Extract(ctx context.Context, in ExtractInput) (rundir.S
 	hdr, err := json.Marshal(childRequest{
 		Schema: childSchema, Package: in.Package, ArtifactSHA256: in.ArtifactSHA256, Format: in.Format, Size: int64(len(in.Data)),
 		Limits:       childLimits{MaxTotalBytes: l.MaxTotalBytes, MaxMembers: l.MaxMembers, MaxMemberBytes: l.MaxMemberBytes, MaxRatio: l.MaxRatio, RatioFloorBytes: l.RatioFloorBytes},
-		WallBudgetMs: o.WallBudget.Milliseconds(), RSSBudgetBytes: o.RSSBudget,
+		WallBudgetMs: o.WallBudget.Milliseconds(), CPUBudgetMs: o.CPUBudget.Milliseconds(), RSSBudgetBytes: o.RSSBudget,
 	})
 	if err != nil {
 		return rundir.Surface{}, fmt.Errorf("pipeline.ChildExtractor: header: %w", err)
@@ -303,11 +316,12 @@ func (c *ChildExtractor) Extract(ctx context.Context, in ExtractInput) (rundir.S
 	go func() { done <- cmd.Wait() }()
 	tick := time.NewTicker(o.Poll)
 	defer tick.Stop()
-	wall := time.NewTimer(o.WallBudget + o.Grace)
+	wall := time.NewTimer(o.WallBudget)
 	defer wall.Stop()
 	var (
 		peak    int64
-		ended   string // why the parent ended the child: memory, wall, cancelled
+		cpu     time.Duration
+		ended   string // why the parent ended the child: memory, cpu, wall, cancelled
 		waitErr error
 	)
 	end := func(why string) {
@@ -329,14 +343,25 @@ wait:
 					end("memory")
 				}
 			}
+			if t, ok := childCPUTime(pid); ok {
+				cpu = max(cpu, t)
+				if cpu > o.CPUBudget+o.Grace {
+					end("cpu")
+				}
+			}
 		case <-wall.C:
 			end("wall")
 		case <-ctx.Done():
 			end("cancelled")
 		}
 	}
+	if ps := cmd.ProcessState; ps != nil {
+		// The kernel's own account of the child's whole life.
+		cpu = max(cpu, ps.UserTime()+ps.SystemTime())
+	}
 	budget := rundir.Budget{WallMs: time.Since(start).Milliseconds(), RSSBytes: peak,
-		WallMsLimit: o.WallBudget.Milliseconds(), RSSBytesLimit: o.RSSBudget}
+		WallMsLimit: o.WallBudget.Milliseconds(), RSSBytesLimit: o.RSSBudget,
+		CPUMs: cpu.Milliseconds(), CPUMsLimit: o.CPUBudget.Milliseconds()}
 
 	if ended == "cancelled" {
 		return rundir.Surface{}, fmt.Errorf("pipeline.ChildExtractor: %w", ctx.Err())
@@ -354,10 +379,14 @@ wait:
 		return *BudgetExceededSurface(in.Package, in.ArtifactSHA256, c.ExtractorVersion, budget, fmt.Sprintf(
 			"resident memory of the extraction passed the budget of %d bytes; the extraction process was ended (budget.rss_bytes is the peak measured)",
 			o.RSSBudget)), nil
-	case ended == "wall":
+	case ended == "cpu" || cpu > o.CPUBudget:
 		return *BudgetExceededSurface(in.Package, in.ArtifactSHA256, c.ExtractorVersion, budget, fmt.Sprintf(
-			"wall time passed the budget of %s and the extraction did not stop within %s more; the extraction process was ended",
-			o.WallBudget, o.Grace)), nil
+			"CPU time of the extraction passed the budget of %s; the extraction process was ended or stopped (budget.cpu_ms is the CPU time measured)",
+			o.CPUBudget)), nil
+	case ended == "wall":
+		return rundir.Surface{}, kinded(vocab.FailureExtractorStalled, fmt.Errorf(
+			"the extraction process passed the wall backstop of %s with %s of CPU time, under the CPU budget of %s: the run's machine starved or stalled it, which says nothing about the package",
+			o.WallBudget, cpu.Truncate(time.Millisecond), o.CPUBudget))
 	case waitErr != nil:
 		return rundir.Surface{}, crashFrom(waitErr, stderr.buf.Bytes())
 	case stdout.over:

@@ -25,8 +25,10 @@
 //     lines as its cause and the crashing goroutine's trace, both without
 //     addresses; the parent measures the child's resident memory
 //     (/proc/<pid>/status VmHWM, polled, and the child's own figure at
-//     exit) and its wall time, ends it past the budget, and records the
-//     surface row extraction_budget_exceeded with the measured peak. Each
+//     exit) and its CPU time (/proc/<pid>/stat, and the kernel's account
+//     at exit), ends it past the budget, and records the surface row
+//     extraction_budget_exceeded with the measured figures; a child past
+//     the wall backstop is the failure extractor_stalled (child_cpu.go). Each
 //     worker waits for its child, so at most Concurrency children are alive.
 //   - each check of Options.Checks (DefaultChecks: only the checks that exist
 //     in the tree). A check that does not exist, or whose input is missing,

@@ -205,13 +205,14 @@ func (e *Examiner) Saved(ctx context.Context, p QueuedPackage) {
 
 // transient says whether a package's failure may not recur: the transport
 // failed after the client's retries (network_error), the registry answered
-// 5xx or 429 after them (http_error with such a status on its record), or
-// the evidence store could not store a blob. Any other failure is the
+// 5xx or 429 after them (http_error with such a status on its record), the
+// evidence store could not store a blob, or the machine starved the
+// extraction past its wall backstop (extractor_stalled). Any other failure is the
 // registry's or the artifact's answer, and is kept.
 func transient(pf *packageFile) bool {
 	for _, f := range pf.Summary.Failures {
 		switch f.Kind {
-		case vocab.RecordNetworkError, vocab.FailureEvidenceStore:
+		case vocab.RecordNetworkError, vocab.FailureEvidenceStore, vocab.FailureExtractorStalled:
 			return true
 		case vocab.RecordHTTPError:
 			for _, rec := range pf.Records {

@@ -314,6 +314,15 @@ type Budget struct {
 	RSSBytes      int64 `json:"rss_bytes"`
 	WallMsLimit   int64 `json:"wall_ms_limit"`
 	RSSBytesLimit int64 `json:"rss_bytes_limit"`
+	// CPUMs is the CPU time (user and system) of the process that extracted
+	// the package and CPUMsLimit the budget's time part it was held to
+	// (methodology 2.3.11 §5.2). Both are absent on a row extracted with no
+	// CPU clock (an earlier methodology, or an in-process extraction held
+	// to wall time): there WallMsLimit is the time part. With CPUMsLimit
+	// set, WallMsLimit is the wall backstop, a failure of the run's machine
+	// when passed, never a refusal of the package.
+	CPUMs      int64 `json:"cpu_ms,omitempty"`
+	CPUMsLimit int64 `json:"cpu_ms_limit,omitempty"`
 }
 
 // Capability is one fact of the capability inventory (methodology §20).

@@ -17,7 +17,7 @@ import (
 
 // Volatile are the members of a run's files whose values are times or
 // measured figures: two runs over the same inputs differ only there.
-var Volatile = []string{"fetched_at", "ms", "wall_ms", "rss_bytes"}
+var Volatile = []string{"fetched_at", "ms", "wall_ms", "rss_bytes", "cpu_ms"}
 
 // HeaderTimes are run.json's own times, volatile too when a test compares
 // headers.

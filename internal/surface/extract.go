@@ -23,6 +23,7 @@ type extractor struct {
 	opts     Options
 	start    time.Time
 	deadline time.Time
+	cpuStart time.Duration // Options.CPUTime at the start (cpubudget.go)
 
 	files  []*file
 	byPath map[string]*file
@@ -150,6 +151,7 @@ func Extract(ctx context.Context, pkg rundir.PackageRef, fsys fs.FS, members []M
 		entryCount:   map[string]int{},
 	}
 	x.deadline = x.start.Add(opts.WallBudget)
+	x.startCPU()
 	x.s = newSurface(pkg)
 	defer func() {
 		x.s.Budget = rundir.Budget{
@@ -158,6 +160,7 @@ func Extract(ctx context.Context, pkg rundir.PackageRef, fsys fs.FS, members []M
 			WallMsLimit:   opts.WallBudget.Milliseconds(),
 			RSSBytesLimit: opts.RSSBudget,
 		}
+		x.cpuFigures(&x.s.Budget)
 		out = *x.s
 	}()
 	x.load(fsys, members)
@@ -226,8 +229,8 @@ func (x *extractor) checkBudget() {
 		x.exceed("cancelled: " + err.Error())
 		return
 	}
-	if x.opts.Now().After(x.deadline) {
-		x.exceed(fmt.Sprintf("wall time passed the budget of %s", x.opts.WallBudget))
+	if why, over := x.timePassed(); over {
+		x.exceed(why)
 		return
 	}
 	if x.heldBytes > x.opts.RSSBudget {
@@ -310,12 +313,11 @@ func (x *extractor) load(fsys fs.FS, members []MemberInfo) {
 			f.sha256 = vocab.SHA256Hex(src)
 		}
 		x.hold(int64(len(src)))
-		remaining := x.deadline.Sub(x.opts.Now())
-		p, err := parseFile(lang, src, remaining, x.opts.MaxFileNodes)
+		p, err := parseFile(lang, src, x.parseTimeout(), x.opts.MaxFileNodes)
 		if err != nil {
 			switch {
 			case errors.Is(err, ErrParseTimeout):
-				x.exceed("parsing " + m.Path + " passed the wall-time budget")
+				x.exceed("parsing " + m.Path + " passed the " + x.wallName())
 				return
 			case errors.Is(err, ErrParseMemory), errors.Is(err, ErrTooManyNodes):
 				x.exceed("parsing " + m.Path + ": " + err.Error())

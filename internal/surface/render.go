@@ -26,6 +26,9 @@ func RenderTable(w io.Writer, s rundir.Surface) error {
 	}
 	fmt.Fprintf(ew, "budget    %d ms of %d ms, %d bytes held of %d bytes\n",
 		s.Budget.WallMs, s.Budget.WallMsLimit, s.Budget.RSSBytes, s.Budget.RSSBytesLimit)
+	if s.Budget.CPUMsLimit > 0 {
+		fmt.Fprintf(ew, "cpu       %d ms of %d ms (the time part; the wall limit above is the backstop)\n", s.Budget.CPUMs, s.Budget.CPUMsLimit)
+	}
 	entries := s.AllEntries()
 	if len(entries) > 0 {
 		fmt.Fprintln(ew)

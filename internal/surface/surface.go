@@ -84,8 +84,16 @@ type vendoredRegion = VendoredRegion
 
 // Options bounds one package's extraction.
 type Options struct {
-	// WallBudget is the per-package wall-time budget (default 60s).
+	// WallBudget is the per-package wall-time budget (default 60s) when no
+	// CPU clock is given. With CPUTime set it is only the wall backstop
+	// (cpubudget.go): 0 leaves the wall unchecked, for a caller that ends
+	// the extraction from outside (the child extraction's parent).
 	WallBudget time.Duration
+	// CPUTime is the CPU clock (user and system time) of the process that
+	// extracts; nil applies no CPU part. CPUBudget is the time part of the
+	// budget it is held to (default DefaultCPUBudget), methodology §5.2.
+	CPUTime   func() time.Duration
+	CPUBudget time.Duration
 	// RSSBudget is the per-package memory budget in bytes (default 1 GiB),
 	// counted as the bytes the extraction holds: sources and node copies.
 	RSSBudget int64
@@ -124,8 +132,11 @@ type Options struct {
 const defaultMaxNesting = 10_000
 
 func (o Options) withDefaults() Options {
-	if o.WallBudget <= 0 {
+	if o.WallBudget <= 0 && o.CPUTime == nil {
 		o.WallBudget = 60 * time.Second
+	}
+	if o.CPUTime != nil && o.CPUBudget <= 0 {
+		o.CPUBudget = DefaultCPUBudget
 	}
 	if o.RSSBudget <= 0 {
 		o.RSSBudget = 1 << 30

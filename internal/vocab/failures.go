@@ -37,9 +37,15 @@ const (
 	// number of times and the worker never finished the package, so a resume
 	// records this instead of starting it again.
 	FailureExtractorAbandoned = "extractor_abandoned"
-	FailureCheckError         = "check_error"
-	FailurePanic              = "panic"
-	FailureInternal           = "internal"
+	// FailureExtractorStalled: the extraction process passed the wall
+	// backstop (a multiple of the CPU budget) without passing the CPU
+	// budget: it was starved or stalled on the run's machine, which says
+	// nothing about the package, so it is a failure of the run (a queued
+	// run retries it), not a refusal (methodology 2.3.11 §5.2).
+	FailureExtractorStalled = "extractor_stalled"
+	FailureCheckError       = "check_error"
+	FailurePanic            = "panic"
+	FailureInternal         = "internal"
 
 	// FailureJobDiscarded: a queued run's examine job failed or was killed
 	// outside the package's stages on every one of its attempts, and River

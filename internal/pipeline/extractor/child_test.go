@@ -134,7 +134,8 @@ func TestChildMatchesInProcess(t *testing.T) {
 	if got.Outcome != "parsed" || len(got.Tools) != 20 {
 		t.Fatalf("child: outcome %s, %d tools", got.Outcome, len(got.Tools))
 	}
-	if got.Budget.RSSBytes < 4<<20 || got.Budget.RSSBytesLimit != pipeline.DefaultChildRSSBudget || got.Budget.WallMsLimit != pipeline.DefaultChildWallBudget.Milliseconds() {
+	if got.Budget.RSSBytes < 4<<20 || got.Budget.RSSBytesLimit != pipeline.DefaultChildRSSBudget || got.Budget.WallMsLimit != pipeline.DefaultChildWallBudget.Milliseconds() ||
+		got.Budget.CPUMsLimit != pipeline.DefaultChildCPUBudget.Milliseconds() {
 		t.Errorf("child budget %+v", got.Budget)
 	}
 	want.Budget, got.Budget = rundir.Budget{}, rundir.Budget{}
@@ -362,4 +363,20 @@ func wheel(t testing.TB, files ...string) []byte {
 		t.Fatal(err)
 	}
 	return buf.Bytes()
+}
+
+// The child's default CPU budget is the extractor's, so a run and an
+// in-process extraction with a CPU clock hold a package to the same limit,
+// and the wall backstop is the stated multiple of it.
+func TestChildCPUBudgetIsTheExtractors(t *testing.T) {
+	if pipeline.DefaultChildCPUBudget != surface.DefaultCPUBudget {
+		t.Errorf("child CPU budget %s, extractor's %s", pipeline.DefaultChildCPUBudget, surface.DefaultCPUBudget)
+	}
+	if pipeline.DefaultChildWallBudget != pipeline.ChildWallBackstopFactor*pipeline.DefaultChildCPUBudget {
+		t.Errorf("wall backstop %s, want %d times %s", pipeline.DefaultChildWallBudget, pipeline.ChildWallBackstopFactor, pipeline.DefaultChildCPUBudget)
+	}
+	o := InProcessOptions()
+	if pipeline.ProcessCPUClock() != nil && (o.CPUTime == nil || o.CPUBudget != surface.DefaultCPUBudget || o.WallBudget != pipeline.DefaultChildWallBudget) {
+		t.Errorf("in-process options %+v", o)
+	}
 }

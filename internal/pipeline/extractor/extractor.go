@@ -95,6 +95,6 @@ func Child(path string, args ...string) *pipeline.ChildExtractor {
 // of the process's resident memory is the bound.
 func ServeChild(ctx context.Context, stdin io.Reader, stdout io.Writer) error {
 	return pipeline.ServeChild(ctx, stdin, stdout, func(ctx context.Context, in pipeline.ExtractInput, b pipeline.ChildBudget) (rundir.Surface, error) {
-		return surface.Extract(ctx, in.Package, in.Artifact.FS, MemberInfos(in.Artifact), surface.Options{WallBudget: b.Wall, RSSBudget: b.RSS}), nil
+		return surface.Extract(ctx, in.Package, in.Artifact.FS, MemberInfos(in.Artifact), childOptions(b)), nil
 	})
 }
