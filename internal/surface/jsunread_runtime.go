@@ -154,15 +154,10 @@ func (x *extractor) runtimeListing(method string, r val, c *collector) bool {
 	if desc < 0 {
 		describe(&ent, val{}, false)
 	} else {
-		v := x.eval(ret.f, desc, ret.env)
-		if v.k == vUnknown && v.rtdata {
-			// The whole text is the operator's: one hole, no bytes.
-			v = holeText(ret.f, desc, desc, ret.env)
-			v.txt.segs[0].rtdata = true
-		}
-		describe(&ent, v, true)
+		describe(&ent, x.listedText(ret.f, desc, ret.env), true) // resnames.go
 	}
 	c.entries = append(c.entries, ent)
+	x.listedTexts(ret.f, ret.n, ret.env, c) // the name and title (resnames.go)
 	return true
 }
 
