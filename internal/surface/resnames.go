@@ -106,3 +106,25 @@ func packageBytes(t *textv) bool {
 	}
 	return false
 }
+
+// runtimePropWritten reports whether the package may have written property
+// key of an element of the operator's data: it writes a property of that
+// name somewhere other than on a fresh object of its own (a name bound once
+// to an object, array, function or class literal, jsFreshPropWrites). Such a
+// fresh object is never an element an I/O call of another package returns,
+// so `const body = {}; body.name = v` leaves the element's name the
+// operator's (2.3.11); every other write (through a parameter, `this`
+// outside a constructor, a call's result, a nested member) still drops the
+// mark, as since 2.3.8.
+func (x *extractor) runtimePropWritten(key string) bool {
+	return x.constPropWritten(key)-x.jsFreshPropWrites(key, nil, none) > 0
+}
+
+// runtimeBindingWritten reports whether the package may have written the
+// binding b through which a value of the operator's data is read: a file
+// with no facts, or a write of that very binding in its file (matched to
+// the binding it writes, jsBindingWritten). A write of another binding of
+// the same name (`let file` in another function) changes nothing b holds.
+func (x *extractor) runtimeBindingWritten(f *file, b binding) bool {
+	return f.facts == nil || x.jsBindingWritten(f, b)
+}
