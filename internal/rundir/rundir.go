@@ -185,6 +185,12 @@ type Entry struct {
 	// (methodology §5.3, 2.3.8); its name is that data, and its text is read
 	// from what the handler builds for each element.
 	ListedAtRunTime bool `json:"listed_at_run_time,omitempty"`
+	// ListedMember: on an entry listed at run time, the member of each
+	// listed resource whose text the entry records, vocab.ListedMemberName
+	// or vocab.ListedMemberTitle, when that member holds bytes of the
+	// package's (methodology §5.3, 2.3.11); empty for the resources'
+	// description.
+	ListedMember string `json:"listed_member,omitempty"`
 }
 
 // ConfigRead is one configuration value a server reads, read as its default.

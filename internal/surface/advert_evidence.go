@@ -39,12 +39,12 @@ import (
 //     in the bytes of no other member, names that tool.
 
 // frameworkLibrary reports a dependency that registers only the names the
-// package hands it: the official SDK's packages and FastMCP for TypeScript.
+// package hands it: the official SDK's packages (FastMCP for TypeScript
+// within the releases read: frameworkDependency, resnames_fastmcp.go).
 func frameworkLibrary(name string) bool {
 	switch name {
 	case "@modelcontextprotocol/sdk", "@modelcontextprotocol/server", "@modelcontextprotocol/client", "@modelcontextprotocol/core",
-		"@modelcontextprotocol/node", "@modelcontextprotocol/express", "@modelcontextprotocol/hono", "@modelcontextprotocol/fastify",
-		"fastmcp":
+		"@modelcontextprotocol/node", "@modelcontextprotocol/express", "@modelcontextprotocol/hono", "@modelcontextprotocol/fastify":
 		return true
 	}
 	return false

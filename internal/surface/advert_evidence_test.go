@@ -102,7 +102,7 @@ func TestStaleAdvertisementLibraries(t *testing.T) {
 		want  string
 	}{
 		{"the SDK's v2 split packages", `"@modelcontextprotocol/server": "2", "@modelcontextprotocol/node": "2", "@modelcontextprotocol/express": "2"`, nil, "stale"},
-		{"FastMCP", `"fastmcp": "3"`, nil, "stale"},
+		{"FastMCP", `"fastmcp": "^3.23.1"`, nil, "stale"},
 		{"an MCP library nothing names", `"@modelcontextprotocol/sdk": "1", "acme-mcp-proxy": "5"`, nil, "stale"},
 		{"an MCP library the code imports", `"@modelcontextprotocol/sdk": "1", "acme-mcp-proxy": "5"`,
 			map[string]string{"proxy.js": "import { start } from \"acme-mcp-proxy\";\nstart();\n"}, "refuses"},

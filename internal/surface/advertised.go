@@ -484,7 +484,7 @@ func (x *extractor) otherMCPLibraries() []string {
 	set := map[string]bool{}
 	for _, m := range []map[string]string{x.pkg.Dependencies, x.pkg.OptionalDependencies, x.pkg.PeerDependencies} {
 		for name := range m {
-			if frameworkLibrary(name) {
+			if frameworkDependency(name, m[name]) { // resnames_fastmcp.go
 				continue
 			}
 			ln := strings.ToLower(name)

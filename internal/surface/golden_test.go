@@ -41,6 +41,9 @@ type goldenEntry struct {
 	Annotations map[string]bool `json:"annotations,omitempty"`
 	Unreachable bool            `json:"unreachable,omitempty"`
 	ListedAtRun bool            `json:"listed_at_run_time,omitempty"`
+	// ListedMember: the listed resources' member a listed_at_run_time entry
+	// records (resnames.go), empty for their description.
+	ListedMember string `json:"listed_member,omitempty"`
 	// Conditions and Configuration (pyconfig.go): "file:line when test: holds"
 	// and "source name=default file:line".
 	Conditions    []string `json:"conditions,omitempty"`
@@ -68,7 +71,8 @@ func project(s rundir.Surface) goldenSurface {
 	for _, e := range s.AllEntries() {
 		ge := goldenEntry{Kind: e.Kind, Name: e.Name, NameState: e.NameState, Parent: e.Parent, URI: e.URI,
 			State: e.DescriptionState, Raw: e.DescriptionRaw, Reason: e.UnreadableReason, SchemaKind: e.SchemaKind,
-			SchemaRaw: e.SchemaRaw, Annotations: e.Annotations, Unreachable: e.Unreachable, ListedAtRun: e.ListedAtRunTime}
+			SchemaRaw: e.SchemaRaw, Annotations: e.Annotations, Unreachable: e.Unreachable, ListedAtRun: e.ListedAtRunTime,
+			ListedMember: e.ListedMember}
 		if e.Kind == KindParameterDescription || e.Kind == KindPromptText || e.Kind == KindInstructions {
 			ge.SchemaKind = ""
 		}

@@ -362,7 +362,7 @@ func (x *extractor) evalIdent(f *file, n nid, name string, e *env) val {
 		}
 		return unknown("name " + name + " is not declared in the file")
 	}
-	return x.keepRuntimeName(x.keepClientName(x.bindingValue(f, b, e), f, name), f, name) // jsclientargs.go, jsunread_runtime.go
+	return x.keepRuntimeName(x.keepClientName(x.bindingValue(f, b, e), f, name), f, b) // jsclientargs.go, jsunread_runtime.go
 }
 
 // binding is what a name at some node refers to.

@@ -77,10 +77,12 @@ func (x *extractor) runtimeHole(h val, f *file, expr nid, e *env) val {
 	return h
 }
 
-// keepRuntimeName drops the mark of a value read through a name its file
-// writes somewhere.
-func (x *extractor) keepRuntimeName(v val, f *file, name string) val {
-	if v.rtdata && (f.facts == nil || x.constWritesOf(f).names[name] > 0) {
+// keepRuntimeName drops the mark of a value read through a binding its
+// file writes somewhere (since 2.3.11 a write of another binding of the same
+// name, in another function, no longer does: runtimeBindingWritten,
+// resnames.go).
+func (x *extractor) keepRuntimeName(v val, f *file, b binding) val {
+	if v.rtdata && x.runtimeBindingWritten(f, b) {
 		return notRuntime(v)
 	}
 	return v
@@ -90,7 +92,7 @@ func (x *extractor) keepRuntimeName(v val, f *file, name string) val {
 // the package writes a property of that name anywhere: it may have replaced
 // the data's bytes with its own.
 func (x *extractor) keepRuntimeProp(v val, key string) val {
-	if v.rtdata && x.constPropWritten(key) > 0 {
+	if v.rtdata && x.runtimePropWritten(key) { // resnames.go
 		return notRuntime(v)
 	}
 	return v
@@ -154,15 +156,10 @@ func (x *extractor) runtimeListing(method string, r val, c *collector) bool {
 	if desc < 0 {
 		describe(&ent, val{}, false)
 	} else {
-		v := x.eval(ret.f, desc, ret.env)
-		if v.k == vUnknown && v.rtdata {
-			// The whole text is the operator's: one hole, no bytes.
-			v = holeText(ret.f, desc, desc, ret.env)
-			v.txt.segs[0].rtdata = true
-		}
-		describe(&ent, v, true)
+		describe(&ent, x.listedText(ret.f, desc, ret.env), true) // resnames.go
 	}
 	c.entries = append(c.entries, ent)
+	x.listedTexts(ret.f, ret.n, ret.env, c) // the name and title (resnames.go)
 	return true
 }
 

@@ -53,3 +53,12 @@ const HoleFilledByPackageAlternative = "package_alternative"
 // call made while the request is answered (methodology §5.3 and §5.4,
 // 2.3.8): recorded as the hole's filled_by.
 const HoleFilledByRuntimeData = "runtime_data"
+
+// ListedMemberName and ListedMemberTitle name the member of each resource a
+// listing of the operator's data builds whose text a listed_at_run_time
+// entry records (methodology §5.3, 2.3.11): recorded as the entry's
+// listed_member. An entry without it records the resources' description.
+const (
+	ListedMemberName  = "name"
+	ListedMemberTitle = "title"
+)
