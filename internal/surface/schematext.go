@@ -92,6 +92,23 @@ func (x *extractor) jsParamDescriptions(c *collector, tool string, f *file, n ni
 	c.entries = append(c.entries, ent)
 }
 
+// schemaEnv is the binding a config's schema is read under: its own when
+// resolution carried one, else the config object's when the schema is
+// written inside it (resolution that stops at a call inside a callback keeps
+// the node, not the callback's binding), else the site's.
+func schemaEnv(sv, cfg val, e *env) *env {
+	if sv.env != nil {
+		return sv.env
+	}
+	if cfg.env != nil && cfg.f == sv.f && cfg.n >= 0 && sv.n >= 0 && cfg.f.start(cfg.n) <= sv.f.start(sv.n) && sv.f.end(sv.n) <= cfg.f.end(cfg.n) {
+		return cfg.env
+	}
+	if sv.f != nil && cfg.f == sv.f && cfg.n >= 0 && cfg.f.start(cfg.n) <= sv.f.start(sv.n) && sv.f.end(sv.n) <= cfg.f.end(cfg.n) {
+		return e
+	}
+	return sv.env
+}
+
 // node reads any schema expression.
 func (r *schemaRead) node(f *file, n nid, e *env, path string, depth int) {
 	if r.stop() || n < 0 {

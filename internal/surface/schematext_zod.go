@@ -127,7 +127,7 @@ func (r *schemaRead) call(f *file, n nid, e *env, path string, depth int) {
 			if method == "preprocess" && i == 0 {
 				continue // the callback
 			}
-			if r.zodParams(f, a, e, path) {
+			if i > 0 && r.zodParams(f, a, e, path) {
 				continue
 			}
 			sub := path
