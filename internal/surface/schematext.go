@@ -43,6 +43,9 @@ import (
 // place, the count says how many.
 const schemaGapLimit = 8
 
+// maxSchemaSteps bounds the resolution steps one schema's reading may take.
+const maxSchemaSteps = 20000
+
 // schemaDepthLimit bounds the walk over one schema (nested shapes and
 // resolution hops together); past it the schema is a gap, never read in part.
 const schemaDepthLimit = 48
@@ -55,12 +58,13 @@ type schemaGap struct {
 
 // schemaRead is the reading of one tool's schema.
 type schemaRead struct {
-	x    *extractor
-	c    *collector
-	tool string
-	seen map[progKey]bool
-	gaps []schemaGap
-	more int
+	x     *extractor
+	c     *collector
+	tool  string
+	seen  map[progKey]bool
+	roots map[progKey]bool // zodRoot's answers
+	gaps  []schemaGap
+	more  int
 }
 
 func (r *schemaRead) gap(f *file, n nid, reason string) {
@@ -71,13 +75,42 @@ func (r *schemaRead) gap(f *file, n nid, reason string) {
 	r.gaps = append(r.gaps, schemaGap{f, n, reason})
 }
 
+// need reports a value that needs a binding the site has not chosen: the
+// schema reading does not fork the site (a fork re-reads the whole site),
+// so the schema is a gap there.
+func (r *schemaRead) need(f *file, n nid, v val) bool {
+	if v.k != vNeed {
+		return false
+	}
+	r.gap(f, n, "schema depends on a binding the site does not choose")
+	return true
+}
+
 func (r *schemaRead) stop() bool { return r.c.need != nil || r.x.exceeded }
 
 // jsParamDescriptions reads the parameter texts of a JavaScript schema
 // expression and records the gaps.
 func (x *extractor) jsParamDescriptions(c *collector, tool string, f *file, n nid, e *env) {
 	r := &schemaRead{x: x, c: c, tool: tool, seen: map[progKey]bool{}}
+	if x.siteOver || x.exceeded {
+		return
+	}
+	// The reading has a step limit of its own, and its steps are not taken
+	// from the site's (as pyConditionsBounded): reading a schema never makes
+	// the site unread; a schema that passes it is a gap. The package's step
+	// limit still counts them.
+	saved, before := x.siteLimit, x.steps
+	x.siteLimit = x.steps + maxSchemaSteps
 	r.node(f, n, e, "", 0)
+	if x.siteOver {
+		r.gap(f, n, "the schema's reading passed its limit of "+strconv.Itoa(maxSchemaSteps)+" steps")
+	}
+	x.siteOver = false
+	if saved > 0 {
+		x.siteLimit = saved + (x.steps - before)
+	} else {
+		x.siteLimit = saved
+	}
 	if r.stop() || len(r.gaps) == 0 {
 		return
 	}
@@ -122,8 +155,7 @@ func (r *schemaRead) node(f *file, n nid, e *env, path string, depth int) {
 	if r.seen[k] {
 		return
 	}
-	r.seen[k] = true
-	defer delete(r.seen, k)
+	r.seen[k] = true // a schema shared by two members is read once
 	switch f.kind(n) {
 	case "parenthesized_expression", "as_expression", "satisfies_expression", "non_null_expression", "await_expression", "type_assertion":
 		if in := exprChild(f, n); in >= 0 {
@@ -170,7 +202,7 @@ func exprChild(f *file, n nid) nid {
 // else is a gap.
 func (r *schemaRead) resolved(f *file, n nid, e *env, path string, depth int, then func(*file, nid, *env)) {
 	v := r.x.eval(f, n, e)
-	if r.c.needs(v) {
+	if r.need(f, n, v) {
 		return
 	}
 	switch {
@@ -184,6 +216,10 @@ func (r *schemaRead) resolved(f *file, n nid, e *env, path string, depth int, th
 	}
 	if v.f == nil || v.n < 0 || v.f.facts == nil || (v.f == f && v.n == n) {
 		r.gap(f, n, "schema not resolved: "+reasonOf(v))
+		return
+	}
+	if v.f.inVendoredRegion(v.n) && !f.inVendoredRegion(n) {
+		r.gap(f, n, "schema from bundled third-party code")
 		return
 	}
 	switch v.f.kind(v.n) {
@@ -253,7 +289,7 @@ func (r *schemaRead) members(f *file, n nid, e *env, depth int, each func(key st
 				continue
 			}
 			v := r.x.eval(f, arg, e)
-			if r.c.needs(v) {
+			if r.need(f, n, v) {
 				return
 			}
 			if v.k == vObject && v.f != nil && v.n >= 0 && v.f.kind(v.n) == "object" {
@@ -402,7 +438,7 @@ func (r *schemaRead) jsonSub(f *file, n nid, e *env, path string, depth int) {
 		r.gap(f, n, "schema expression not read")
 	case "identifier", "member_expression", "subscript_expression", "call_expression":
 		v := r.x.eval(f, n, e)
-		if r.c.needs(v) {
+		if r.need(f, n, v) {
 			return
 		}
 		if v.k == vBool || v.k == vUndefined {
@@ -422,7 +458,7 @@ func (r *schemaRead) jsonSub(f *file, n nid, e *env, path string, depth int) {
 func (r *schemaRead) jsonObject(f *file, n nid, e *env, depth int, each func(string, *file, nid, *env)) {
 	if f.kind(n) != "object" {
 		v := r.x.eval(f, n, e)
-		if r.c.needs(v) {
+		if r.need(f, n, v) {
 			return
 		}
 		if v.k == vUndefined {
@@ -441,7 +477,7 @@ func (r *schemaRead) jsonObject(f *file, n nid, e *env, depth int, each func(str
 func (r *schemaRead) jsonArray(f *file, n nid, e *env, path string, depth int) {
 	if f.kind(n) != "array" {
 		v := r.x.eval(f, n, e)
-		if r.c.needs(v) {
+		if r.need(f, n, v) {
 			return
 		}
 		if v.f == nil || v.n < 0 || v.f.kind(v.n) != "array" {

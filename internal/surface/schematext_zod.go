@@ -79,7 +79,7 @@ func (r *schemaRead) call(f *file, n nid, e *env, path string, depth int) {
 	args := f.args(n)
 	if f.kind(callee) != "member_expression" {
 		cv := r.x.eval(f, callee, e)
-		if r.c.needs(cv) {
+		if r.need(f, n, cv) {
 			return
 		}
 		if cv.k == vExternal && isZodToJSONSchema(cv.spec) {
@@ -143,7 +143,7 @@ func (r *schemaRead) call(f *file, n nid, e *env, path string, depth int) {
 			}
 		}
 	default:
-		if r.zodRoot(f, obj, e) {
+		if r.zodRoot(f, schemaChainRoot(f, obj), e) {
 			r.gap(f, n, "zod's "+method+"() not read")
 			return
 		}
@@ -166,6 +166,45 @@ func (r *schemaRead) call(f *file, n nid, e *env, path string, depth int) {
 // name that resolves to an object of the package and not to a schema
 // expression (a bundler's namespace object) ends the chain too.
 func (r *schemaRead) zodRoot(f *file, n nid, e *env) bool {
+	k := progKey{f, n, e}
+	if f.kind(n) == "identifier" {
+		// An imported name means the same whatever the call frame: one answer.
+		if b, ok := r.x.lookup(f, n, f.text(n)); ok && b.kind == bImport {
+			k = progKey{f, n, nil}
+		}
+	}
+	if is, done := r.roots[k]; done {
+		return is
+	}
+	is := r.zodRootOnce(f, n, e)
+	if r.roots == nil {
+		r.roots = map[progKey]bool{}
+	}
+	r.roots[k] = is
+	return is
+}
+
+// schemaChainRoot is the receiver a method chain starts from: z in
+// z.string().min(1).describe("…").
+func schemaChainRoot(f *file, n nid) nid {
+	for i := 0; i < 256 && n >= 0; i++ {
+		switch f.kind(n) {
+		case "call_expression":
+			c := f.field(n, "function")
+			if f.kind(c) != "member_expression" {
+				return n
+			}
+			n = f.field(c, "object")
+		case "parenthesized_expression", "non_null_expression":
+			n = exprChild(f, n)
+		default:
+			return n
+		}
+	}
+	return n
+}
+
+func (r *schemaRead) zodRootOnce(f *file, n nid, e *env) bool {
 	switch f.kind(n) {
 	case "identifier", "member_expression":
 	default:
@@ -177,6 +216,11 @@ func (r *schemaRead) zodRoot(f *file, n nid, e *env) bool {
 	v := r.x.eval(f, n, e)
 	if v.k == vExternal {
 		return zodNamespace(v.spec)
+	}
+	if v.f != nil && v.n >= 0 && v.f.inVendoredRegion(v.n) {
+		// The receiver of a zod method, bound in bundled third-party code:
+		// the package's copy of zod (rollup's frozen namespace object).
+		return true
 	}
 	if v.k == vObject && v.f != nil && v.n >= 0 && v.f.kind(v.n) == "object" && f.kind(n) == "identifier" {
 		// A namespace object: a schema would be a call, a shape is never
@@ -262,22 +306,54 @@ func (r *schemaRead) converterOptions(f *file, opt nid) bool {
 	return true
 }
 
-// helper reads a call of the package's own function by what it returns.
+// helper reads a call of the package's own function by what it returns:
+// its one return expression (or an arrow's expression body) is read as the
+// schema with the call's arguments bound, written where the function is, so
+// nothing of it is evaluated that the schema reading does not need. A
+// function of bundled third-party code, one with several returns, or any
+// other callee is a gap.
 func (r *schemaRead) helper(f *file, n nid, e *env, path string, depth int) {
-	v := r.x.eval(f, n, e)
-	if r.c.needs(v) {
+	callee := f.field(n, "function")
+	fn := r.x.eval(f, callee, e)
+	if r.need(f, n, fn) {
 		return
 	}
-	if v.f != nil && v.n >= 0 && v.f.facts != nil && !(v.f == f && v.n == n) {
-		switch v.f.kind(v.n) {
-		case "object", "call_expression", "array":
-			r.node(v.f, v.n, v.env, path, depth+1)
-			return
-		}
-	}
-	name := strings.TrimSpace(f.text(f.field(n, "function")))
+	name := strings.TrimSpace(f.text(callee))
 	if len(name) > 60 {
 		name = name[:60]
 	}
-	r.gap(f, n, "schema built by "+name+"() not resolved: "+reasonOf(v))
+	if fn.k != vFunc || fn.f == nil || fn.n < 0 || fn.f.lang == LangPython {
+		r.gap(f, n, "schema built by "+name+"() not resolved: "+reasonOf(fn))
+		return
+	}
+	if fn.f.inVendoredRegion(fn.n) {
+		r.gap(f, n, "schema built by bundled third-party code ("+name+")")
+		return
+	}
+	for c := e; c != nil; c = c.parent {
+		if c.calling && c.scope == (scopeRef{fn.f, fn.n}) {
+			r.gap(f, n, "schema built by a recursive call of "+name+"()")
+			return
+		}
+	}
+	body := fn.f.field(fn.n, "body")
+	if body < 0 {
+		r.gap(f, n, "schema built by "+name+"() not resolved: function without a body")
+		return
+	}
+	ret := body
+	if fn.f.kind(body) == "statement_block" {
+		rets := returnsOf(fn.f, body)
+		if len(rets) != 1 || len(fn.f.named(rets[0])) == 0 {
+			r.gap(f, n, "schema built by "+name+"(), which has "+strconv.Itoa(len(rets))+" returns")
+			return
+		}
+		ret = fn.f.named(rets[0])[0]
+	}
+	base := e
+	if fn.env != nil {
+		base = fn.env
+	}
+	ne := base.push(env{scope: scopeRef{fn.f, fn.n}, args: r.x.thunks(f, f.args(n), e), calling: true})
+	r.node(fn.f, ret, ne, path, depth+1)
 }
