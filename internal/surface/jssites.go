@@ -478,6 +478,8 @@ func (x *extractor) fillFromConfig(ent *rundir.Entry, cfg val, f *file, at nid, 
 			x.setSchema(ent, sv, f, at)
 			if sv.f != nil && sv.n >= 0 {
 				x.paramDescriptions(c, ent.Name, sv.f, sv.n, schemaEnv(sv, cfg, e))
+			} else if sv.k != vNull && f.lang != LangPython {
+				x.unreadSchema(c, ent.Name, f, at, "schema not resolved to one expression: "+reasonOf(sv)) // schematext.go
 			}
 			break
 		}

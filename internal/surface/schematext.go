@@ -115,13 +115,20 @@ func (x *extractor) jsParamDescriptions(c *collector, tool string, f *file, n ni
 		return
 	}
 	g := r.gaps[0]
-	reason := "parameter texts of the schema not read: " + g.reason
+	reason := g.reason
 	if extra := len(r.gaps) - 1 + r.more; extra > 0 {
 		reason += " (and " + strconv.Itoa(extra) + " more)"
 	}
-	ent := entryBase(KindParameterDescription, g.f, g.n)
+	x.unreadSchema(c, tool, g.f, g.n, reason)
+}
+
+// unreadSchema records that the parameter texts of a tool's schema were not
+// read: one parameter_description entry "(schema)", unreadable, at the place
+// the reading stopped.
+func (x *extractor) unreadSchema(c *collector, tool string, f *file, n nid, reason string) {
+	ent := entryBase(KindParameterDescription, f, n)
 	ent.Parent, ent.Name = tool, "(schema)"
-	describe(&ent, unknown(reason), true)
+	describe(&ent, unknown("parameter texts of the schema not read: "+reason), true)
 	c.entries = append(c.entries, ent)
 }
 
