@@ -182,7 +182,7 @@ func (r *schemaRead) node(f *file, n nid, e *env, path string, depth int) {
 		}
 	case "call_expression":
 		r.call(f, n, e, path, depth+1)
-	case "identifier", "member_expression", "subscript_expression":
+	case "identifier", "shorthand_property_identifier", "member_expression", "subscript_expression":
 		r.resolved(f, n, e, path, depth+1, func(g *file, m nid, ge *env) { r.node(g, m, ge, path, depth+1) })
 	case "string", "template_string", "number", "true", "false", "null", "undefined", "regex":
 		// A literal where a schema is expected carries no description.
