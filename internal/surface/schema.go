@@ -209,17 +209,6 @@ func pathOrRoot(p string) string {
 	return p
 }
 
-// objectPropNode returns the value node of a literal key in an object node.
-func objectPropNode(f *file, obj nid, key string) nid {
-	var out nid = none
-	for _, c := range f.named(obj) {
-		if f.kind(c) == "pair" && propKeyName(f, f.field(c, "key")) == key {
-			out = f.field(c, "value")
-		}
-	}
-	return out
-}
-
 func (x *extractor) paramEntry(c *collector, tool, name string, f *file, n nid, e *env) {
 	v := x.eval(f, n, e)
 	if c.needs(v) {
