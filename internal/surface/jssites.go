@@ -477,7 +477,9 @@ func (x *extractor) fillFromConfig(ent *rundir.Entry, cfg val, f *file, at nid, 
 		if found && sv.k != vUndefined {
 			x.setSchema(ent, sv, f, at)
 			if sv.f != nil && sv.n >= 0 {
-				x.paramDescriptions(c, ent.Name, sv.f, sv.n, sv.env)
+				x.paramDescriptions(c, ent.Name, sv.f, sv.n, schemaEnv(sv, cfg, e))
+			} else if sv.k != vNull && f.lang != LangPython {
+				x.unreadSchema(c, ent.Name, f, at, "schema not resolved to one expression: "+reasonOf(sv)) // schematext.go
 			}
 			break
 		}

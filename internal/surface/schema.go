@@ -180,9 +180,10 @@ func writeJSONStringTo(w io.StringWriter, s string) {
 	_, _ = w.WriteString(buf.String())
 }
 
-// paramDescriptions records the parameter descriptions of a tool's schema:
-// zod .describe("...") on each property, and description fields of JSON
-// schema properties.
+// paramDescriptions records the parameter descriptions of a tool's schema
+// (methodology §5.3): in JavaScript every text the schema carries, or an
+// unreadable entry where its reading stopped (schematext.go); in Python the
+// description fields of a JSON-literal schema.
 func (x *extractor) paramDescriptions(c *collector, tool string, f *file, n nid, e *env) {
 	if f == nil || n < 0 {
 		return
@@ -191,104 +192,7 @@ func (x *extractor) paramDescriptions(c *collector, tool string, f *file, n nid,
 		x.pySchemaWalk(c, tool, x.eval(f, n, e), e, "", 0)
 		return
 	}
-	seen := map[progKey]bool{}
-	x.schemaWalk(c, tool, f, n, e, "", seen, 0)
-}
-
-func (x *extractor) schemaWalk(c *collector, tool string, f *file, n nid, e *env, path string, seen map[progKey]bool, depth int) {
-	if depth > 12 || n < 0 || c.need != nil || x.exceeded {
-		return
-	}
-	k := progKey{f, n, nil}
-	if seen[k] {
-		return
-	}
-	seen[k] = true
-	switch f.kind(n) {
-	case "identifier", "member_expression":
-		v := x.eval(f, n, e)
-		if v.f != nil && v.n >= 0 && (v.k == vObject || v.k == vUnknown || v.k == vExternal) && v.f.facts != nil {
-			x.schemaWalk(c, tool, v.f, v.n, v.env, path, seen, depth+1)
-		}
-	case "object":
-		// A JSON schema literal: properties: { p: { description } }.
-		if props := objectPropNode(f, n, "properties"); props >= 0 && f.kind(props) == "object" {
-			for _, p := range f.named(props) {
-				if f.kind(p) != "pair" {
-					continue
-				}
-				name := propKeyName(f, f.field(p, "key"))
-				pv := f.field(p, "value")
-				sub := joinPath(path, name)
-				if f.kind(pv) == "object" {
-					if d := objectPropNode(f, pv, "description"); d >= 0 {
-						x.paramEntry(c, tool, sub, f, d, e)
-					}
-				}
-				x.schemaWalk(c, tool, f, pv, e, sub, seen, depth+1)
-			}
-			if items := objectPropNode(f, n, "items"); items >= 0 {
-				x.schemaWalk(c, tool, f, items, e, path+"[]", seen, depth+1)
-			}
-			return
-		}
-		// A zod raw shape: { p: z.string().describe("...") }.
-		for _, p := range f.named(n) {
-			if f.kind(p) != "pair" {
-				continue
-			}
-			name := propKeyName(f, f.field(p, "key"))
-			if name == "type" || name == "required" || name == "description" {
-				continue
-			}
-			x.zodProperty(c, tool, f, f.field(p, "value"), e, joinPath(path, name), seen, depth+1)
-		}
-	case "call_expression", "parenthesized_expression", "await_expression":
-		x.zodProperty(c, tool, f, n, e, path, seen, depth+1)
-	}
-}
-
-// zodProperty reads a zod chain: .describe("...") anywhere in the chain is
-// the parameter's description; nested z.object({...}) shapes are walked.
-func (x *extractor) zodProperty(c *collector, tool string, f *file, n nid, e *env, path string, seen map[progKey]bool, depth int) {
-	if depth > 24 || n < 0 || c.need != nil {
-		return
-	}
-	switch f.kind(n) {
-	case "call_expression":
-		callee := f.field(n, "function")
-		args := f.args(n)
-		if f.kind(callee) == "member_expression" {
-			method := f.text(f.field(callee, "property"))
-			if method == "describe" && len(args) == 1 {
-				x.paramEntry(c, tool, pathOrRoot(path), f, args[0], e)
-			}
-			for _, a := range args {
-				if f.kind(a) == "object" || f.kind(a) == "call_expression" || f.kind(a) == "identifier" {
-					if zodShapeMethods[method] {
-						sub := path
-						if method == "array" {
-							sub = path + "[]"
-						}
-						x.schemaWalk(c, tool, f, a, e, sub, seen, depth+1)
-					}
-				}
-			}
-			x.zodProperty(c, tool, f, f.field(callee, "object"), e, path, seen, depth+1)
-		}
-	case "identifier", "member_expression":
-		x.schemaWalk(c, tool, f, n, e, path, seen, depth+1)
-	case "parenthesized_expression":
-		if ch := f.named(n); len(ch) == 1 {
-			x.zodProperty(c, tool, f, ch[0], e, path, seen, depth+1)
-		}
-	}
-}
-
-// zodShapeMethods take a shape or an element schema as their argument.
-var zodShapeMethods = map[string]bool{
-	"object": true, "strictObject": true, "looseObject": true, "extend": true, "merge": true, "array": true,
-	"optional": true, "nullable": true, "partial": true, "required": true,
+	x.jsParamDescriptions(c, tool, f, n, e)
 }
 
 func joinPath(path, name string) string {
@@ -303,17 +207,6 @@ func pathOrRoot(p string) string {
 		return "(schema)"
 	}
 	return p
-}
-
-// objectPropNode returns the value node of a literal key in an object node.
-func objectPropNode(f *file, obj nid, key string) nid {
-	var out nid = none
-	for _, c := range f.named(obj) {
-		if f.kind(c) == "pair" && propKeyName(f, f.field(c, "key")) == key {
-			out = f.field(c, "value")
-		}
-	}
-	return out
 }
 
 func (x *extractor) paramEntry(c *collector, tool, name string, f *file, n nid, e *env) {
