@@ -347,7 +347,7 @@ func readOverride(f string, p entryPurpose) (any, choiceOnly bool) {
 	if pxDefer.MatchString(f) {
 		return false, false
 	}
-	direct := (pxDiscard.MatchString(f) && !protectsFromInjection(f)) || pxIntlDiscard.MatchString(f) || pxNoConsent.MatchString(f) || pxNoStop.MatchString(f)
+	direct := (pxDiscard.MatchString(f) && !protectsFromInjection(f) && !discardMentioned(f)) || pxIntlDiscard.MatchString(f) || pxNoConsent.MatchString(f) || pxNoStop.MatchString(f)
 	if !direct && addressed(f, p) && ((pxWithoutConsent.MatchString(f) && !pxNegatedAct.MatchString(f)) || pxCommandOverride.MatchString(f)) {
 		direct = true
 	}
@@ -553,6 +553,10 @@ func (p entryPurpose) readSentence(f, orig string, first bool) sentenceReading {
 	ov, choiceOnly := readOverride(f, p)
 	sr.conceal, sr.concealIfDeviant = readConceal(f, sr.first)
 	p.readStructure(&sr, orig, ov, choiceOnly)
+	if (sr.conceal || sr.concealIfDeviant) && defersTelling(f) {
+		// Kept back until the user asks (purpose_rules6.go).
+		sr.conceal, sr.concealIfDeviant = false, false
+	}
 	if sr.conceal && !pxHide.MatchString(f) && !pxNoTell.MatchString(f) && pxSecretly.MatchString(f) && (sr.exfil || sr.override) {
 		// "secretly forward X to Y": the act is the finding, the adverb
 		// its manner.
