@@ -15,7 +15,7 @@ import (
 // it reads, to its vocabulary (purpose_lexicon.go), to the sentence
 // splitting or to the folding changes it, and with it the analyzer id, so
 // cached answers of an older reading are never reused.
-const PurposeVersion = "offline-purpose-4"
+const PurposeVersion = "offline-purpose-5"
 
 // MaxPurposeEntryBytes bounds the text the purpose analyzer reads of one
 // entry. An entry whose segments are longer, or are not valid UTF-8, is not
@@ -347,7 +347,7 @@ func readOverride(f string, p entryPurpose) (any, choiceOnly bool) {
 	if pxDefer.MatchString(f) {
 		return false, false
 	}
-	direct := (pxDiscard.MatchString(f) && !protectsFromInjection(f)) || pxIntlDiscard.MatchString(f) || pxNoConsent.MatchString(f) || pxNoStop.MatchString(f)
+	direct := (pxDiscard.MatchString(f) && !protectsFromInjection(f) && !discardMentioned(f)) || pxIntlDiscard.MatchString(f) || pxNoConsent.MatchString(f) || pxNoStop.MatchString(f)
 	if !direct && addressed(f, p) && ((pxWithoutConsent.MatchString(f) && !pxNegatedAct.MatchString(f)) || pxCommandOverride.MatchString(f)) {
 		direct = true
 	}
@@ -553,6 +553,10 @@ func (p entryPurpose) readSentence(f, orig string, first bool) sentenceReading {
 	ov, choiceOnly := readOverride(f, p)
 	sr.conceal, sr.concealIfDeviant = readConceal(f, sr.first)
 	p.readStructure(&sr, orig, ov, choiceOnly)
+	if (sr.conceal || sr.concealIfDeviant) && defersTelling(f) {
+		// Kept back until the user asks (purpose_rules6.go).
+		sr.conceal, sr.concealIfDeviant = false, false
+	}
 	if sr.conceal && !pxHide.MatchString(f) && !pxNoTell.MatchString(f) && pxSecretly.MatchString(f) && (sr.exfil || sr.override) {
 		// "secretly forward X to Y": the act is the finding, the adverb
 		// its manner.

@@ -5,7 +5,7 @@ import (
 	"math"
 )
 
-// The purpose analyzer's fifth reading (offline-purpose-5,
+// The purpose analyzer's fifth reading (measured, never shipped: offline-purpose-5 is the sixth reading's id,
 // docs/model-check.md, "The purpose analyzer's fifth reading"): a small
 // model over the STRUCTURAL readings of a sentence alone, with no word or
 // character n-gram. Each feature is a question the rules already know how
