@@ -3,7 +3,6 @@ package analyzer
 import (
 	"context"
 	"fmt"
-	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -126,7 +125,7 @@ func (p entryPurpose) needs(f string, locs [][]int) bool {
 	return true
 }
 
-var pxBulkBefore = regexp.MustCompile(`\b(whole|entire|all|every|full|complete)\s+(\w+\s+)?$`)
+var pxBulkBefore = px(`\b(whole|entire|all|every|full|complete)\s+(\w+\s+)?$`)
 
 func (p entryPurpose) needsOne(m string) bool {
 	switch {
@@ -182,9 +181,9 @@ func (p entryPurpose) needsConversation() bool {
 // ("get chat history", offline-purpose-2).
 var pxPurposeReadsConversation = px(`\b(get|gets|obtain|obtains|fetch|fetches|read|reads|list|lists|search|searches|retrieve|retrieves|load|loads|query|queries)\s+(the\s+)?(chat|message|conversation)\s+(history|records|logs?|transcripts?)\b`)
 
-var pxQuoted = regexp.MustCompile(`(^|[\s(:,])('([^']|'[a-z]){1,60}'|"[^"]{1,80}")([\s.,;:)!?]|$)`)
+var pxQuoted = px(`(^|[\s(:,])('([^']|'[a-z]){1,60}'|"[^"]{1,80}")([\s.,;:)!?]|$)`)
 
-var pxPurposeChatExport = regexp.MustCompile(`\b(export|archive|back ?up|save)s? (the |this )?(chat|conversation)|\b(chat|conversation) (export|archive|backup)`)
+var pxPurposeChatExport = px(`\b(export|archive|back ?up|save)s? (the |this )?(chat|conversation)|\b(chat|conversation) (export|archive|backup)`)
 
 // sentenceReading is what one sentence asks, before the entry-wide pass.
 type sentenceReading struct {
@@ -280,7 +279,7 @@ func (p entryPurpose) sensitive(f string) bool {
 // valueNamed reports whether re names a value in f rather than a place:
 // "the full conversation history" is the value a parameter asks for; "the
 // ID of the conversation thread" and "stored in the chat log" are not.
-func valueNamed(f string, re *regexp.Regexp) bool {
+func valueNamed(f string, re indexFinder) bool {
 	for _, loc := range re.FindAllStringIndex(f, -1) {
 		a := loc[0] - 16
 		if a < 0 {
@@ -306,16 +305,16 @@ func secretURI(f string) bool {
 }
 
 var (
-	pxSecretURI = regexp.MustCompile(`\b[a-z][a-z0-9+.-]*://[\w./-]*(secrets?|credentials?|passwords?|tokens?|confidential|admin|private|internal|keys?)\b`)
+	pxSecretURI = px(`\b[a-z][a-z0-9+.-]*://[\w./-]*(secrets?|credentials?|passwords?|tokens?|confidential|admin|private|internal|keys?)\b`)
 	// A tool stating what it needs: "this tool also requires X as ` + "`y`" + `".
-	pxRequires = regexp.MustCompile(`\b(requires|needs|expects|must receive|must be given)\b`)
+	pxRequires = px(`\b(requires|needs|expects|must receive|must be given)\b`)
 )
 
-var pxPlaceBefore = regexp.MustCompile(`\b(in|into|from|to|of|on|about|for|with|by|within)\s+(the\s+|a\s+|an\s+|this\s+|your\s+)?$`)
+var pxPlaceBefore = px(`\b(in|into|from|to|of|on|about|for|with|by|within)\s+(the\s+|a\s+|an\s+|this\s+|your\s+)?$`)
 
 // unnegated reports whether re matches f at least once where no negator
 // ("do not", "never", "without", ...) stands just before the match.
-func unnegated(re *regexp.Regexp, f string) bool {
+func unnegated(re indexFinder, f string) bool {
 	for _, loc := range re.FindAllStringIndex(f, -1) {
 		a := loc[0] - 40
 		if a < 0 {
@@ -329,15 +328,15 @@ func unnegated(re *regexp.Regexp, f string) bool {
 }
 
 var (
-	pxNegBefore = regexp.MustCompile(`\b(do not|don't|dont|never|not|must not|should not|without|nor|no need to|instead of)\s+(\w+\s+){0,2}$`)
+	pxNegBefore = px(`\b(do not|don't|dont|never|not|must not|should not|without|nor|no need to|instead of)\s+(\w+\s+){0,2}$`)
 	// Something to send: the user's things, contents, every item.
-	pxDataObject = regexp.MustCompile(`\b(every|each|all|the user'?s?|their|contents?|text|data|results?|messages?|emails?|files?|conversation|outputs?|responses?|information|details|replies|credentials|keys?|secrets?|it|them|copy|query|queries|recording|photos?|items?|lines?|logs?|thread|notes|documents?|invites?|attendees?|links?|names?|address)\b`)
+	pxDataObject = px(`\b(every|each|all|the user'?s?|their|contents?|text|data|results?|messages?|emails?|files?|conversation|outputs?|responses?|information|details|replies|credentials|keys?|secrets?|it|them|copy|query|queries|recording|photos?|items?|lines?|logs?|thread|notes|documents?|invites?|attendees?|links?|names?|address)\b`)
 	// Opening or fetching an address built from the user's data.
-	pxFetchWithData = regexp.MustCompile(`\b(open|fetch|load|request|visit|get|call|embed)\b[^.]{0,40}https?://\S*(\?|\{)\S*[^.]{0,60}\b(followed by|filled in|with the user'?s?|appended)\b|https?://\S*\{(user|name|email|host|hostname|user_name|username|token|key)\w*\}`)
-	pxContentsOf    = regexp.MustCompile(`\b(contents?|text|values?) of\b`)
+	pxFetchWithData = px(`\b(open|fetch|load|request|visit|get|call|embed)\b[^.]{0,40}https?://\S*(\?|\{)\S*[^.]{0,60}\b(followed by|filled in|with the user'?s?|appended)\b|https?://\S*\{(user|name|email|host|hostname|user_name|username|token|key)\w*\}`)
+	pxContentsOf    = px(`\b(contents?|text|values?) of\b`)
 	// An imperative that sends something to a destination written in the
 	// sentence: "forward them to <address>".
-	pxImperativeFlow = regexp.MustCompile(`(^(\w+: )?((when|whenever|if|before|after|once|while|for|on)\b[^,;:]{0,80}[,;:] ?)?|[,;] (and |then )?|\band then )(also |always |then |first |secretly |silently |quietly )*(send|forward|upload|post|push|mirror|relay|copy|transmit|share|deliver|email)\b`)
+	pxImperativeFlow = px(`(^(\w+: )?((when|whenever|if|before|after|once|while|for|on)\b[^,;:]{0,80}[,;:] ?)?|[,;] (and |then )?|\band then )(also |always |then |first |secretly |silently |quietly )*(send|forward|upload|post|push|mirror|relay|copy|transmit|share|deliver|email)\b`)
 )
 
 // readOverride reports override_user, and whether its only evidence is a
@@ -368,11 +367,11 @@ var (
 	// Consent bypassed by an imperative: "without asking", "skip the
 	// confirmation". A tool saying what it does ("deletes without
 	// confirmation") is not addressed to the model and does not match.
-	pxWithoutConsent = regexp.MustCompile(`\bwithout\s+(asking|requesting|seeking|waiting for|checking with|consulting|getting|obtaining)\b[^.;]{0,30}(\b(user|them|confirmation|permission|approval|consent)\b|[.;,]|$)|\b(without|skip|skipping|bypass|bypassing|omit|omitting|forgo)\s+((the|any|a|their|user|usual|further|extra|additional)\s+){0,2}(confirmation|approval|consent|permission|authori[sz]ation)s?\b`)
+	pxWithoutConsent = px(`\bwithout\s+(asking|requesting|seeking|waiting for|checking with|consulting|getting|obtaining)\b[^.;]{0,30}(\b(user|them|confirmation|permission|approval|consent)\b|[.;,]|$)|\b(without|skip|skipping|bypass|bypassing|omit|omitting|forgo)\s+((the|any|a|their|user|usual|further|extra|additional)\s+){0,2}(confirmation|approval|consent|permission|authori[sz]ation)s?\b`)
 	// An action forbidden unless asked: "do not open X without asking"
 	// asks for consent, it does not skip it.
-	pxNegatedAct = regexp.MustCompile(`^((\w+\s+){0,3})?(do not|don't|dont|never|must not|should not)\b[^.;]{0,160}\bwithout\b`)
-	pxNoConsent  = regexp.MustCompile(`(\b(do not|don't|dont|never|no need to|need not|must not|should not)\s+(ask|request|seek|wait for|check with|consult)\b(\s+(the user|them|the human|the operator|him|her|anyone))?\s+(for\s+)?(confirmation|permission|approval|consent|authori[sz]ation|to confirm|to approve)\b|\b(do not|don't|dont|never|no need to|need not|must not|should not)\s+(ask|seek|wait for|check with|consult)\b(\s+(the user|them|the human|the operator|him|her|anyone))?(\s+again)?(\s*([.;,:!)]|$| - )|\s+(before|first|and|but)\b)|\b(do not|don't|dont|never|no longer)\s+need\s+(the user'?s?\s+|their\s+|any\s+|user\s+|explicit\s+)?(approval|permission|confirmation|consent)\b|\bno (confirmation|approval|consent|permission) (is )?(needed|required|necessary)\b)`)
+	pxNegatedAct = px(`^((\w+\s+){0,3})?(do not|don't|dont|never|must not|should not)\b[^.;]{0,160}\bwithout\b`)
+	pxNoConsent  = px(`(\b(do not|don't|dont|never|no need to|need not|must not|should not)\s+(ask|request|seek|wait for|check with|consult)\b(\s+(the user|them|the human|the operator|him|her|anyone))?\s+(for\s+)?(confirmation|permission|approval|consent|authori[sz]ation|to confirm|to approve)\b|\b(do not|don't|dont|never|no need to|need not|must not|should not)\s+(ask|seek|wait for|check with|consult)\b(\s+(the user|them|the human|the operator|him|her|anyone))?(\s+again)?(\s*([.;,:!)]|$| - )|\s+(before|first|and|but)\b)|\b(do not|don't|dont|never|no longer)\s+need\s+(the user'?s?\s+|their\s+|any\s+|user\s+|explicit\s+)?(approval|permission|confirmation|consent)\b|\bno (confirmation|approval|consent|permission) (is )?(needed|required|necessary)\b)`)
 )
 
 // readConceal reports concealment a sentence states on its own, and the
@@ -540,9 +539,9 @@ func (a *Purpose) readEntry(e Entry) ([]Proposal, int) {
 }
 
 var (
-	pxAccessVerb = regexp.MustCompile(`\b(read|open|try|cat|access|fetch|load|use)\b`)
+	pxAccessVerb = px(`\b(read|open|try|cat|access|fetch|load|use)\b`)
 	// What points back at data named in an earlier sentence.
-	pxReferent = regexp.MustCompile(`\b(the file|the files|its (full )?contents?|their (full )?contents?|it|them|the output|the result|the key|the token|the value)\b`)
+	pxReferent = px(`\b(the file|the files|its (full )?contents?|their (full )?contents?|it|them|the output|the result|the key|the token|the value)\b`)
 )
 
 // readSentence is one sentence's own reading (f its folded form, orig its

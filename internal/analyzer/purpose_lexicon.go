@@ -1,7 +1,5 @@
 package analyzer
 
-import "regexp"
-
 // The vocabulary of the purpose analyzer (purpose.go): data classes, where
 // data goes, what a sentence asks the model to do, and the forms of
 // override and concealment. Every pattern reads the folded sentence
@@ -9,7 +7,7 @@ import "regexp"
 // case, single spaces). They name kinds of things (a key file, the
 // conversation, a destination outside the tool), never a case's wording.
 
-func px(s string) *regexp.Regexp { return regexp.MustCompile(s) }
+func px(s string) *purposeRegexp { return compilePurposeRegexp(s) }
 
 var (
 	// --- data classes ------------------------------------------------------
