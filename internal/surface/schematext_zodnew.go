@@ -235,33 +235,72 @@ func zodBuilder(f *file, fn nid) bool {
 // schemaSource is the expression a tool's schema is read from: the value
 // resolution gave, or, when that is a new expression reached through a call
 // whose frame the value does not carry (a zod builder of a bundle's copy of
-// zod), the call as written in the config object, read with the config's
-// binding so the builder's parameters are the call's arguments.
-func schemaSource(cfg val, key string, sv val, e *env) (*file, nid, *env) {
+// zod), the call as written in the config object (or in an object spread
+// into it), read with that object's binding so the builder's parameters are
+// the call's arguments.
+func (x *extractor) schemaSource(cfg val, key string, sv val, e *env) (*file, nid, *env) {
 	se := schemaEnv(sv, cfg, e)
-	if sv.env != nil || sv.f == nil || sv.n < 0 || sv.f.kind(sv.n) != "new_expression" ||
+	if sv.f == nil || sv.n < 0 || sv.f.kind(sv.n) != "new_expression" ||
 		cfg.k != vObject || cfg.f == nil || cfg.n < 0 || cfg.f.kind(cfg.n) != "object" {
 		return sv.f, sv.n, se
 	}
-	// The member the object's value takes: the last pair of that key, not
-	// followed by a spread (which could replace it).
-	v := nid(-1)
-	for _, c := range cfg.f.named(cfg.n) {
-		switch cfg.f.kind(c) {
-		case "pair":
-			if propKeyName(cfg.f, cfg.f.field(c, "key")) == key {
-				v = cfg.f.field(c, "value")
-			}
-		case "spread_element":
-			v = -1
-		}
+	ce := cfg.env
+	if ce == nil {
+		ce = e
 	}
-	if v >= 0 && cfg.f.kind(v) == "call_expression" {
-		ce := cfg.env
-		if ce == nil {
-			ce = e
-		}
-		return cfg.f, v, ce
+	if f, v, ve, ok := x.writtenMember(cfg.f, cfg.n, ce, key, 0); ok && v >= 0 && f.kind(v) == "call_expression" {
+		return f, v, ve
 	}
 	return sv.f, sv.n, se
+}
+
+// writtenMember is the member of an object literal that its value takes
+// for key: the last pair of that key, through spreads of object literals.
+// ok is false when a spread is not resolved (it could replace the member).
+func (x *extractor) writtenMember(f *file, n nid, e *env, key string, depth int) (*file, nid, *env, bool) {
+	if depth > 8 {
+		return nil, -1, nil, false
+	}
+	var (
+		g  *file
+		v  = nid(-1)
+		ge *env
+	)
+	for _, c := range f.named(n) {
+		switch f.kind(c) {
+		case "pair":
+			if propKeyName(f, f.field(c, "key")) == key {
+				g, v, ge = f, f.field(c, "value"), e
+			}
+		case "spread_element":
+			arg := exprChild(f, c)
+			if arg < 0 {
+				return nil, -1, nil, false
+			}
+			sv := x.eval(f, arg, e)
+			if sv.k != vObject || sv.f == nil || sv.n < 0 || sv.f.kind(sv.n) != "object" {
+				return nil, -1, nil, false
+			}
+			se := sv.env
+			if se == nil {
+				se = e
+			}
+			h, w, we, ok := x.writtenMember(sv.f, sv.n, se, key, depth+1)
+			if !ok {
+				return nil, -1, nil, false
+			}
+			if w >= 0 {
+				g, v, ge = h, w, we
+			}
+		case "shorthand_property_identifier":
+			if f.text(c) == key {
+				g, v, ge = nil, -1, nil // written as a name, not a call
+			}
+		case "method_definition":
+			if propKeyName(f, f.field(c, "name")) == key {
+				g, v, ge = nil, -1, nil
+			}
+		}
+	}
+	return g, v, ge, true
 }
