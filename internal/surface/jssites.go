@@ -477,7 +477,8 @@ func (x *extractor) fillFromConfig(ent *rundir.Entry, cfg val, f *file, at nid, 
 		if found && sv.k != vUndefined {
 			x.setSchema(ent, sv, f, at)
 			if sv.f != nil && sv.n >= 0 {
-				x.paramDescriptions(c, ent.Name, sv.f, sv.n, schemaEnv(sv, cfg, e))
+				sf, sn, se := x.schemaSource(cfg, k, sv, e) // schematext_zodnew.go
+				x.paramDescriptions(c, ent.Name, sf, sn, se)
 			} else if sv.k != vNull && f.lang != LangPython {
 				x.unreadSchema(c, ent.Name, f, at, "schema not resolved to one expression: "+reasonOf(sv)) // schematext.go
 			}

@@ -184,6 +184,8 @@ func (r *schemaRead) node(f *file, n nid, e *env, path string, depth int) {
 		r.call(f, n, e, path, depth+1)
 	case "identifier", "shorthand_property_identifier", "member_expression", "subscript_expression":
 		r.resolved(f, n, e, path, depth+1, func(g *file, m nid, ge *env) { r.node(g, m, ge, path, depth+1) })
+	case "new_expression":
+		r.newSchema(f, n, e, path, depth+1)
 	case "string", "template_string", "number", "true", "false", "null", "undefined", "regex":
 		// A literal where a schema is expected carries no description.
 	default:

@@ -326,7 +326,7 @@ func (r *schemaRead) helper(f *file, n nid, e *env, path string, depth int) {
 		r.gap(f, n, "schema built by "+name+"() not resolved: "+reasonOf(fn))
 		return
 	}
-	if fn.f.inVendoredRegion(fn.n) {
+	if fn.f.inVendoredRegion(fn.n) && !zodBuilder(fn.f, fn.n) { // schematext_zodnew.go
 		r.gap(f, n, "schema built by bundled third-party code ("+name+")")
 		return
 	}

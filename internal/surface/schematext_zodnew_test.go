@@ -1,0 +1,64 @@
+package surface
+
+import (
+	"bytes"
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"golang.org/x/tools/txtar"
+
+	"github.com/attestari/attestari/internal/vocab"
+)
+
+// The golden case js_schematext_zod_new reads its classes as the package's
+// own (the golden harness marks no bundled region): every new ZodObject(def)
+// there stays unread. Here the same archive is extracted with the bundle's
+// zod part marked as bundled third-party code, as the artifact classifier
+// marks an esbuild bundle, so the classes are zod's and their defs are read.
+func TestZodNewDefRead(t *testing.T) {
+	a, err := txtar.ParseFile(filepath.Join(goldenDir, "js_schematext_zod_new.txtar"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fsys := archiveFS(a)
+	members, err := ClassifyFS(fsys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := fsys["dist/server.js"].Data
+	first := bytes.Count(src[:bytes.Index(src, []byte("// src/server.ts"))], []byte("\n")) + 1
+	for i := range members {
+		if members[i].Path == "dist/server.js" {
+			members[i].VendoredRegions = []VendoredRegion{{Library: "zod", StartLine: 1, EndLine: first - 1, Reason: "esbuild"}}
+		}
+	}
+	s := Extract(context.Background(), packageRefOf(fsys), fsys, members, Options{WallBudget: time.Minute})
+	got := map[string][]string{}
+	for _, e := range s.AllEntries() {
+		if e.Kind != KindParameterDescription {
+			continue
+		}
+		v := e.Name + "=" + string(e.DescriptionState) + ":" + e.DescriptionRaw
+		if e.DescriptionState == vocab.StateUnreadable {
+			v = e.Name + "=" + string(e.DescriptionState) + ":" + e.UnreadableReason
+		}
+		got[e.Parent] = append(got[e.Parent], v)
+	}
+	want := map[string]string{
+		"empty":   "",
+		"members": "q=readable:The query",
+		"getter":  "(schema)=readable:An object|n=readable:A name",
+		"params":  "(schema)=unreadable:parameter texts of the schema not read: zod class definition spread not resolved",
+		"check":   "(schema)=unreadable:parameter texts of the schema not read: zod class definition's check not read",
+		"opaque":  "(schema)=unreadable:parameter texts of the schema not read: zod class definition not resolved",
+	}
+	for tool, w := range want {
+		g := strings.Join(got[tool], "|")
+		if !strings.HasPrefix(g, w) || (w == "" && g != "") {
+			t.Errorf("%s: parameter entries %q, want %q", tool, g, w)
+		}
+	}
+}
