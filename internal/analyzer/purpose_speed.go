@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"regexp/syntax"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -39,34 +40,60 @@ type purposeRegexp struct {
 	// filter passes. The positional methods run the whole expression
 	// (leftmost-first order is the whole expression's).
 	alts []*purposeRegexp
+	// split: alternatives are derived (an expression px compiled); once
+	// guards the derivation (prepare).
+	split bool
+	once  sync.Once
 }
 
 // purposeRegexps is every expression px compiled, for the soundness test.
 var purposeRegexps []*purposeRegexp
 
-// compilePurposeRegexp compiles s and derives its prefilter.
+// compilePurposeRegexp compiles s; its prefilter and alternatives are
+// derived on first use (prepare), not here: px runs at package
+// initialisation in every process of the binary, among them each
+// extraction child, which never runs the analyzer, and deriving every
+// expression's alternatives there cost about a second of CPU time.
 func compilePurposeRegexp(s string) *purposeRegexp {
-	r := newPurposeRegexp(regexp.MustCompile(s))
-	if t, err := syntax.Parse(s, syntax.Perl); err == nil {
-		if alts := purposeAlternatives(t, 0); len(alts) > 1 {
-			for _, a := range alts {
-				re, err := regexp.Compile(a.String())
-				if err != nil {
-					r.alts = nil
-					break
-				}
-				r.alts = append(r.alts, newPurposeRegexp(re))
-			}
-		}
-	}
+	r := &purposeRegexp{Regexp: regexp.MustCompile(s), split: true}
 	purposeRegexps = append(purposeRegexps, r)
 	return r
 }
 
-// newPurposeRegexp derives re's filter.
+// prepare derives r's filter and, for an expression px compiled, its
+// alternatives, once.
+func (r *purposeRegexp) prepare() {
+	r.once.Do(func() {
+		r.deriveFilter()
+		if !r.split {
+			return
+		}
+		if t, err := syntax.Parse(r.String(), syntax.Perl); err == nil {
+			if alts := purposeAlternatives(t, 0); len(alts) > 1 {
+				for _, a := range alts {
+					re, err := regexp.Compile(a.String())
+					if err != nil {
+						r.alts = nil
+						break
+					}
+					r.alts = append(r.alts, newPurposeRegexp(re))
+				}
+			}
+		}
+	})
+}
+
+// newPurposeRegexp is re with its filter derived now (an alternative of
+// an expression being prepared; it is not split further).
 func newPurposeRegexp(re *regexp.Regexp) *purposeRegexp {
 	r := &purposeRegexp{Regexp: re}
-	if t, err := syntax.Parse(re.String(), syntax.Perl); err == nil {
+	r.once.Do(r.deriveFilter)
+	return r
+}
+
+// deriveFilter derives r's required literals.
+func (r *purposeRegexp) deriveFilter() {
+	if t, err := syntax.Parse(r.String(), syntax.Perl); err == nil {
 		if set, ok := requiredLiterals(t.Simplify(), 0); ok {
 			r.lits = set
 			for _, l := range set {
@@ -78,7 +105,6 @@ func newPurposeRegexp(re *regexp.Regexp) *purposeRegexp {
 			}
 		}
 	}
-	return r
 }
 
 // maxPurposeAlternatives bounds how many alternatives an expression is
@@ -135,6 +161,7 @@ func purposeAlternatives(re *syntax.Regexp, depth int) []*syntax.Regexp {
 // possible reports whether s contains one of the expression's required
 // literals (always true without a filter).
 func (r *purposeRegexp) possible(s string) bool {
+	r.prepare()
 	if r.lits == nil {
 		return true
 	}

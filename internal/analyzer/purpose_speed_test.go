@@ -44,6 +44,7 @@ func purposeSpeedTexts(t testing.TB) []string {
 // the filtered methods are the expression's own call).
 func checkPrefilter(t *testing.T, r *purposeRegexp, s string) bool {
 	t.Helper()
+	r.prepare()
 	want := r.Regexp.MatchString(s)
 	if want && !r.possible(s) {
 		t.Errorf("%s on %q: matches, but none of its required literals %q occurs", r.String(), s, r.lits)
@@ -82,6 +83,7 @@ func TestPurposePrefilterSound(t *testing.T) {
 	}
 	filtered := 0
 	for _, r := range purposeRegexps {
+		r.prepare()
 		if r.lits != nil {
 			filtered++
 		}
@@ -107,6 +109,7 @@ func TestPurposePrefilterRandom(t *testing.T) {
 	rng := rand.New(rand.NewSource(16))
 	var pieces []string
 	for _, r := range purposeRegexps {
+		r.prepare()
 		pieces = append(pieces, r.lits...)
 		for _, a := range r.alts {
 			pieces = append(pieces, a.lits...)
@@ -175,10 +178,25 @@ func TestRequiredLiterals(t *testing.T) {
 func TestPurposeAlternatives(t *testing.T) {
 	r := compilePurposeRegexp(`\b(do not|never) (tell|show)\b|^ignore`)
 	purposeRegexps = purposeRegexps[:len(purposeRegexps)-1]
+	r.prepare()
 	if len(r.alts) < 3 {
 		t.Fatalf("%d alternatives, want the concatenation distributed", len(r.alts))
 	}
 	for _, s := range []string{"never tell", "do not show them", "please ignore", "ignore it", "never", "do not tell", "nevertheless", "x never showing"} {
 		checkPrefilter(t, r, s)
+	}
+}
+
+// An expression px compiles derives nothing until it is first used: the
+// derivation (its alternatives compiled one by one) is work every process
+// of the binary would otherwise pay at start, extraction children included.
+func TestPurposePrefilterLazy(t *testing.T) {
+	r := compilePurposeRegexp(`\b(do not|never) (tell|show)\b|^ignore`)
+	purposeRegexps = purposeRegexps[:len(purposeRegexps)-1]
+	if r.lits != nil || r.alts != nil {
+		t.Fatalf("derived at compile: literals %q, %d alternatives", r.lits, len(r.alts))
+	}
+	if !r.MatchString("never tell") || r.alts == nil {
+		t.Fatalf("after first use: match or alternatives missing (%d)", len(r.alts))
 	}
 }
