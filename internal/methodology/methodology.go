@@ -29,7 +29,7 @@ import (
 // the first line of docs/methodology.md; a test fails when they differ, which
 // is what keeps the policy from being shipped beside a document it does not
 // match.
-const Version = "2.3.10"
+const Version = "2.3.11"
 
 // versionLinePrefix starts the first line of every methodology document.
 const versionLinePrefix = "methodology_version: "
@@ -56,6 +56,7 @@ var versionTable = []VersionPair{
 	{Methodology: "2.3.8", Extractor: "syntax-tree-10"},
 	{Methodology: "2.3.9", Extractor: "syntax-tree-11"},
 	{Methodology: "2.3.10", Extractor: "syntax-tree-12"},
+	{Methodology: "2.3.11", Extractor: "syntax-tree-13"},
 }
 
 // VersionTable returns a copy of the version table, in its fixed order, for

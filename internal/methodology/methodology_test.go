@@ -29,6 +29,7 @@ var publishedSHA256 = map[string]string{
 	"2.3.8":  "6902e1e0d3768efc2ead3d2cd2d5179f34922163c31388f2c2aeb16fc9eb2192",
 	"2.3.9":  "0ac2b6b06d6a2fc4029550cd4ccd081a0614cb7cc61a557a18065853bc2548a0",
 	"2.3.10": "7089c352f6c69ec1ed26e55e3d87604d9f69b38a19967ab313bf9b0fccfd5665",
+	"2.3.11": "2300a7e69bc188de9b13beddfad04effb2537ea1d65a5efda8ac19a63cbf0f60",
 }
 
 func TestDocumentFirstLineIsVersion(t *testing.T) {
@@ -259,6 +260,9 @@ func TestExtractorAllowed(t *testing.T) {
 	if !ExtractorAllowed("2.3.10", "syntax-tree-12") {
 		t.Fatal("2.3.10 with syntax-tree-12 refused")
 	}
+	if !ExtractorAllowed("2.3.11", "syntax-tree-13") {
+		t.Fatal("2.3.11 with syntax-tree-13 refused")
+	}
 	refused := [][2]string{
 		{"2.3.2", "syntax-tree-3"}, // its advertised names were read under the older rule
 		{"2.3.1", "syntax-tree-2"},
@@ -279,6 +283,8 @@ func TestExtractorAllowed(t *testing.T) {
 		{"2.3.8", "syntax-tree-11"},
 		{"2.3.10", "syntax-tree-11"}, // it read option defaults, texts chosen by configuration and helper returns as holes
 		{"2.3.9", "syntax-tree-12"},
+		{"2.3.11", "syntax-tree-12"}, // it set aside arms and branches not taken, and read no schema's texts behind converters or helpers
+		{"2.3.10", "syntax-tree-13"},
 		{"2.3.0", "syntax-tree-3"},
 		{"2.2.0", "syntax-tree-2"},
 		{"2.3.1", ""},

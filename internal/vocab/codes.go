@@ -68,7 +68,7 @@ var GateMap = []GateEntry{
 	{CodeDeclarationNotParsed, GuardG3, "The package registers tools in readable source that the extractor could not read."},
 	{CodeNoRegistrationSite, GuardG3, "No place in the source registers a tool, prompt or resource."},
 	{CodeArchiveUnreadable, GuardG3, "The downloaded package is not a tar or zip archive that can be read safely."},
-	{CodeExtractionBudgetExceeded, GuardG3, "Reading the source went past the per-package budget (time, memory, resolution steps, nesting depth or the entries cap), so it was not read in full."},
+	{CodeExtractionBudgetExceeded, GuardG3, "Reading the source went past the per-package budget (CPU time, memory, resolution steps, nesting depth or the entries cap), so it was not read in full."},
 	{CodeAdvertisedToolsNotParsed, GuardG3, "The package names a tool (in its manifest, server.json or README) that was not found where tools are registered."},
 	{CodeNoSurfaceExamined, GuardG3, "No tool, prompt, resource or resource template was found to examine."},
 	{CodeNotAnalyzed, GuardG3, "At least one description or text the model receives could not be read or was not analysed."},
