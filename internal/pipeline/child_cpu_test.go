@@ -32,17 +32,15 @@ func burnCPU(d time.Duration) {
 
 var sink uint64
 
-// TestChildCPUBudget: a child that burns CPU past the CPU budget plus the
-// grace, checking no clock of its own, is ended by the parent and recorded
-// extraction_budget_exceeded, its detail naming the CPU part, with the CPU
-// time measured beside its limit and the wall and memory figures; decide
-// refuses it on that code. The wall backstop is far off, so it is the CPU
-// part that ends it.
-func TestChildCPUBudget(t *testing.T) {
-	w := crashWorld(t, "BURN")
+// runCPUBudgeted runs crashWorld(mode)'s packages, each extracted in a
+// child with a CPU budget of 1 s (200 ms grace) and the given wall
+// backstop, and returns its world, the run's directory and its files.
+func runCPUBudgeted(t *testing.T, mode string, wall time.Duration) (*world, string, *rundir.Files) {
+	t.Helper()
+	w := crashWorld(t, mode)
 	o := w.options(t)
 	child := testChild(t, allowedExtractorVersion(t))
-	child.CPUBudget, child.Grace, child.WallBudget = time.Second, 200*time.Millisecond, 10*time.Minute
+	child.CPUBudget, child.Grace, child.WallBudget = time.Second, 200*time.Millisecond, wall
 	o.Extractor = child
 	res, err := Run(context.Background(), o)
 	if err != nil {
@@ -52,6 +50,17 @@ func TestChildCPUBudget(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return w, res.Dir, files
+}
+
+// TestChildCPUBudget: a child that burns CPU past the CPU budget plus the
+// grace, checking no clock of its own, is ended by the parent and recorded
+// extraction_budget_exceeded, its detail naming the CPU part, with the CPU
+// time measured beside its limit and the wall and memory figures; decide
+// refuses it on that code. The wall backstop is far off, so it is the CPU
+// part that ends it.
+func TestChildCPUBudget(t *testing.T) {
+	w, dir, files := runCPUBudgeted(t, "BURN", 10*time.Minute)
 	found := false
 	for _, s := range files.Surfaces {
 		b := s.Budget
@@ -78,7 +87,7 @@ func TestChildCPUBudget(t *testing.T) {
 			t.Errorf("%s: failures %+v, want none", p.Package.Name, p.Failures)
 		}
 	}
-	d, err := policy.Decide(context.Background(), res.Dir, w.store(t), policy.Options{Now: time.Now})
+	d, err := policy.Decide(context.Background(), dir, w.store(t), policy.Options{Now: time.Now})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,19 +104,7 @@ func TestChildCPUBudget(t *testing.T) {
 // as the run's failure row surface / extractor_stalled, which names the
 // machine, and the package has no surface row to be refused on.
 func TestChildSleepIsNotRefused(t *testing.T) {
-	w := crashWorld(t, "HANG")
-	o := w.options(t)
-	child := testChild(t, allowedExtractorVersion(t))
-	child.CPUBudget, child.Grace, child.WallBudget = time.Second, 200*time.Millisecond, 4*time.Second
-	o.Extractor = child
-	res, err := Run(context.Background(), o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	files, err := rundir.Read(res.Dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, _, files := runCPUBudgeted(t, "HANG", 4*time.Second)
 	for _, s := range files.Surfaces {
 		if s.Outcome == vocab.CodeExtractionBudgetExceeded {
 			t.Errorf("%s: refused on the budget (%s), budget %+v", s.Package.Name, s.OutcomeDetail, s.Budget)
