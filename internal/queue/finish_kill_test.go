@@ -172,20 +172,8 @@ func TestFinisherKilledMidAssembly(t *testing.T) {
 		t.Fatalf("the killed finisher's job: %+v; want one, running", js)
 	}
 
-	w, err := queue.NewWorker(queue.WorkerOptions{Store: st, Pipeline: o, Workers: 1, RetryBase: 20 * time.Millisecond,
+	w := runWorker(t, queue.WorkerOptions{Store: st, Pipeline: o, Workers: 1, RetryBase: 20 * time.Millisecond,
 		JobTimeout: 3 * time.Second, RescueAfter: 4 * time.Second, SweepInterval: 500 * time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
-	}
-	wctx, cancel := context.WithCancel(ctx)
-	done := make(chan error, 1)
-	go func() { done <- w.Run(wctx, 10*time.Second) }()
-	t.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("worker: %v", err)
-		}
-	})
 	waitFinished(t, st, "r1")
 	// River records the completion after the job's Work returns: poll.
 	js := finishes()

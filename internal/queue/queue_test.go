@@ -119,21 +119,29 @@ func (f *fixture) options(t testing.TB, home string) pipeline.Options {
 func startWorkers(t *testing.T, st *store.Store, o pipeline.Options, n int) {
 	t.Helper()
 	for range n {
-		w, err := queue.NewWorker(queue.WorkerOptions{Store: st, Pipeline: o, Workers: 2, RetryBase: 20 * time.Millisecond,
+		runWorker(t, queue.WorkerOptions{Store: st, Pipeline: o, Workers: 2, RetryBase: 20 * time.Millisecond,
 			JobTimeout: time.Minute, RescueAfter: 2 * time.Minute})
-		if err != nil {
-			t.Fatal(err)
-		}
-		ctx, cancel := context.WithCancel(context.Background())
-		done := make(chan error, 1)
-		go func() { done <- w.Run(ctx, 10*time.Second) }()
-		t.Cleanup(func() {
-			cancel()
-			if err := <-done; err != nil {
-				t.Errorf("worker: %v", err)
-			}
-		})
 	}
+}
+
+// runWorker runs one worker with opts until the test ends, and fails the
+// test if it ends with an error; it returns the worker.
+func runWorker(t *testing.T, opts queue.WorkerOptions) *queue.Worker {
+	t.Helper()
+	w, err := queue.NewWorker(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- w.Run(ctx, 10*time.Second) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("worker: %v", err)
+		}
+	})
+	return w
 }
 
 // waitFinished waits for the run's row to say finished.

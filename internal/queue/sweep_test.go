@@ -54,20 +54,8 @@ func TestDiscardedJobIsAFailureRow(t *testing.T) {
 	if _, err := queue.Enqueue(ctx, queue.EnqueueOptions{Store: st, Pipeline: o, MaxAttempts: 2}); err != nil {
 		t.Fatal(err)
 	}
-	w, err := queue.NewWorker(queue.WorkerOptions{Store: st, Pipeline: o, Workers: 2, RetryBase: 20 * time.Millisecond,
+	runWorker(t, queue.WorkerOptions{Store: st, Pipeline: o, Workers: 2, RetryBase: 20 * time.Millisecond,
 		JobTimeout: 2 * time.Second, RescueAfter: time.Minute, SweepInterval: 200 * time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
-	}
-	wctx, cancel := context.WithCancel(ctx)
-	done := make(chan error, 1)
-	go func() { done <- w.Run(wctx, 10*time.Second) }()
-	t.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("worker: %v", err)
-		}
-	})
 	row := waitFinished(t, st, "r1")
 	if row.Wave != 1 {
 		t.Errorf("the run ended at wave %d; the delegation target is wave 1", row.Wave)
