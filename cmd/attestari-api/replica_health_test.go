@@ -7,9 +7,6 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
-
-	"github.com/attestari/attestari/internal/dbtest"
-	"github.com/attestari/attestari/internal/store"
 )
 
 // TestDeadReplicaFallsBackToThePrimary: an API process reads from a
@@ -21,17 +18,7 @@ import (
 // reads return to it (its scan counters grow again with the requests).
 func TestDeadReplicaFallsBackToThePrimary(t *testing.T) {
 	ctx := context.Background()
-	primary := dbtest.Private(t)
-	standby, err := primary.StartStandby(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = standby.Stop(context.Background()) })
-	st, err := store.Open(ctx, primary.URL, store.Options{MaxConns: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	primary, standby, st := primaryWithStandby(t)
 	if err := st.LoadPublication(ctx, wiredPublication("pub-1", "", "F", time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC))); err != nil {
 		t.Fatal(err)
 	}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/attestari/attestari/internal/dbtest"
+	"github.com/attestari/attestari/internal/pgcluster"
 	"github.com/attestari/attestari/internal/publication"
 	"github.com/attestari/attestari/internal/store"
 	"github.com/attestari/attestari/internal/store/storetest"
@@ -178,17 +179,7 @@ func checkScaleOut(t *testing.T, st *store.Store, a, b *apiProc, restart func() 
 // a process killed and started again answers the same.
 func TestTwoAPIProcessesOverAPausedStandby(t *testing.T) {
 	ctx := context.Background()
-	primary := dbtest.Private(t)
-	standby, err := primary.StartStandby(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = standby.Stop(context.Background()) })
-	st, err := store.Open(ctx, primary.URL, store.Options{MaxConns: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	primary, standby, st := primaryWithStandby(t)
 	direct, err := store.Open(ctx, standby.URL, store.Options{MaxConns: 2})
 	if err != nil {
 		t.Fatal(err)
@@ -255,4 +246,23 @@ func TestTwoAPIProcessesOverAPausedStandby(t *testing.T) {
 	if _, body := startAPI(t, env...).get(t, path); body != bodyB {
 		t.Fatalf("the restarted process answers differently:\n%s\n%s", body, bodyB)
 	}
+}
+
+// primaryWithStandby starts a private cluster and a streaming standby of
+// it, both stopped when the test ends, and opens a store on the primary.
+func primaryWithStandby(t *testing.T) (primary, standby *pgcluster.Cluster, st *store.Store) {
+	t.Helper()
+	ctx := context.Background()
+	primary = dbtest.Private(t)
+	standby, err := primary.StartStandby(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = standby.Stop(context.Background()) })
+	st, err = store.Open(ctx, primary.URL, store.Options{MaxConns: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(st.Close)
+	return primary, standby, st
 }
