@@ -479,7 +479,7 @@ func (x *extractor) fillFromConfig(ent *rundir.Entry, cfg val, f *file, at nid, 
 			if sv.f != nil && sv.n >= 0 {
 				sf, sn, se := x.schemaSource(cfg, k, sv, e) // schematext_zodnew.go
 				x.paramDescriptions(c, ent.Name, sf, sn, se)
-			} else if sv.k != vNull && f.lang != LangPython {
+			} else if sv.k != vNull {
 				x.unreadSchema(c, ent.Name, f, at, "schema not resolved to one expression: "+reasonOf(sv)) // schematext.go
 			}
 			break

@@ -398,61 +398,6 @@ func (x *extractor) pyFunctionEntry(f *file, at nid, kind string, fn val, args [
 	}
 }
 
-// pyParamDescriptions records Field(description=...) defaults and
-// Annotated[T, Field(description=...)] / Annotated[T, "..."] metadata.
-func (x *extractor) pyParamDescriptions(c *collector, tool string, f *file, params nid, e *env) {
-	for _, p := range f.named(params) {
-		name := pyParamName(f, p)
-		if name == "" || name == "self" || name == "ctx" {
-			continue
-		}
-		if t := f.field(p, "type"); t >= 0 {
-			f.walk(t, func(n nid) bool {
-				if f.kind(n) != "generic_type" {
-					return true
-				}
-				ids := f.named(n)
-				if len(ids) < 2 || f.text(ids[0]) != "Annotated" {
-					return true
-				}
-				tps := f.named(ids[1])
-				for i, tp := range tps {
-					if i == 0 {
-						continue
-					}
-					inner := f.named(tp)
-					if len(inner) != 1 {
-						continue
-					}
-					switch f.kind(inner[0]) {
-					case "string", "concatenated_string":
-						x.paramEntry(c, tool, name, f, inner[0], e)
-					case "call":
-						x.pyFieldDescription(c, tool, name, f, inner[0], e)
-					}
-				}
-				return false
-			})
-		}
-		if v := f.field(p, "value"); v >= 0 && f.kind(v) == "call" {
-			x.pyFieldDescription(c, tool, name, f, v, e)
-		}
-	}
-}
-
-func (x *extractor) pyFieldDescription(c *collector, tool, name string, f *file, call nid, e *env) {
-	switch f.pyAttrName(f.field(call, "function")) {
-	case "Field", "Param", "Query", "Body", "Path":
-	default:
-		return
-	}
-	for _, a := range f.named(f.field(call, "arguments")) {
-		if f.kind(a) == "keyword_argument" && f.text(f.field(a, "name")) == "description" {
-			x.paramEntry(c, tool, name, f, f.field(a, "value"), e)
-		}
-	}
-}
-
 // pyPromptTexts reads the literal text a prompt function returns: a string
 // (sent as one user message), or a list of messages.
 func (x *extractor) pyPromptTexts(f *file, def nid, prompt string, fn val, e *env, c *collector) {

@@ -189,7 +189,7 @@ func (x *extractor) paramDescriptions(c *collector, tool string, f *file, n nid,
 		return
 	}
 	if f.lang == LangPython {
-		x.pySchemaWalk(c, tool, x.eval(f, n, e), e, "", 0)
+		x.pyDictSchema(c, tool, f, n, e) // pyschema.go
 		return
 	}
 	x.jsParamDescriptions(c, tool, f, n, e)
@@ -218,50 +218,4 @@ func (x *extractor) paramEntry(c *collector, tool, name string, f *file, n nid, 
 	ent.Parent, ent.Name = tool, name
 	describe(&ent, v, true)
 	c.entries = append(c.entries, ent)
-}
-
-// pySchemaWalk records the parameter descriptions of a Python JSON-literal
-// input schema (a dict, as Tool(inputSchema={...}) is written): the
-// "description" of each member of "properties", nested properties and
-// "items" walked the same way. A schema that is not a dict the extractor
-// can read (a pydantic model's model_json_schema(), a call) is not a
-// JSON-literal schema and records none, as in JavaScript (section 5.3).
-func (x *extractor) pySchemaWalk(c *collector, tool string, v val, e *env, path string, depth int) {
-	if depth > 12 || c.need != nil || x.exceeded || v.k != vObject || v.f == nil || v.f.lang != LangPython {
-		return
-	}
-	props, found := x.getProp(v, "properties", e)
-	if c.needs(props) {
-		return
-	}
-	if found && props.k == vObject {
-		keys, vals, ok := x.entries(props, e)
-		if ok {
-			for i := range keys {
-				name, ok := plainText(keys[i])
-				if !ok {
-					continue
-				}
-				sub := joinPath(path, name)
-				pv := vals[i]
-				if pv.k == vObject {
-					d, found := x.getProp(pv, "description", e)
-					if c.needs(d) {
-						return
-					}
-					if found && d.k != vUndefined {
-						at, atNode := pv.f, pv.n
-						ent := entryBase(KindParameterDescription, at, atNode)
-						ent.Parent, ent.Name = tool, sub
-						describe(&ent, d, true)
-						c.entries = append(c.entries, ent)
-					}
-				}
-				x.pySchemaWalk(c, tool, pv, e, sub, depth+1)
-			}
-		}
-	}
-	if items, found := x.getProp(v, "items", e); found && !c.needs(items) {
-		x.pySchemaWalk(c, tool, items, e, path+"[]", depth+1)
-	}
 }
