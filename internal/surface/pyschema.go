@@ -33,7 +33,10 @@ type pyTypeRead struct {
 	// class once in $defs, whatever number of parameters name it, and a
 	// class that names itself (a tree) is read once.
 	models map[scopeRef]bool
-	gaps   []schemaGap
+	// scope holds the classes defined in the body of the model being read:
+	// a field's annotation names them in the class's own namespace.
+	scope map[string]val
+	gaps  []schemaGap
 	more   int
 }
 
@@ -264,6 +267,12 @@ func pyTypeReason(v val) string {
 // named reads a type written as a name: a type of the list above, a class
 // of the package, or an alias of the package bound to a type expression.
 func (r *pyTypeRead) named(f *file, n nid, e *env, path string, depth int) {
+	if f.kind(n) == "identifier" {
+		if cls, ok := r.scope[f.text(n)]; ok {
+			r.class(cls, f, n, path, depth+1)
+			return
+		}
+	}
 	v := r.x.eval(f, n, e)
 	if r.c.needs(v) {
 		return
@@ -274,8 +283,75 @@ func (r *pyTypeRead) named(f *file, n nid, e *env, path string, depth int) {
 	case v.k == vClass:
 		r.class(v, f, n, path, depth+1)
 	default:
+		if f.kind(n) == "identifier" {
+			if af, an, ok := r.x.pyTypeAlias(f, n, f.text(n), 0); ok {
+				r.typ(af, an, nil, path, depth+1)
+				return
+			}
+		}
 		r.gap(f, n, "type "+f.text(n)+" not read: "+pyTypeReason(v))
 	}
+}
+
+// pyTypeAlias finds the type expression a name is bound to when it is an
+// alias of the package: one module-level assignment NAME = <type> (also
+// through from-imports of the package's modules), at most 16 hops.
+func (x *extractor) pyTypeAlias(f *file, n nid, name string, hops int) (*file, nid, bool) {
+	bf, bn, ok := x.pyModuleBinding(f, n, name, hops)
+	if !ok {
+		return nil, none, false
+	}
+	switch bf.kind(bn) {
+	case "subscript", "binary_operator", "identifier", "attribute", "none":
+		return bf, bn, true
+	}
+	return nil, none, false
+}
+
+// pyModuleBinding finds the one value a module-level name is assigned
+// (NAME = value, written once in its module), through from-imports of the
+// package's modules, at most 16 hops.
+func (x *extractor) pyModuleBinding(f *file, n nid, name string, hops int) (*file, nid, bool) {
+	if hops > 16 || f.pyFacts == nil {
+		return nil, none, false
+	}
+	var ds []nid
+	if n >= 0 {
+		loop, scope, ok := x.pyLookup(f, n, name)
+		if !ok || loop >= 0 || scope != 0 {
+			return nil, none, false
+		}
+		ds = f.pyFacts.scopeDecls(f, scope)[name]
+	} else {
+		ds = f.pyFacts.scopeDecls(f, 0)[name]
+	}
+	if len(ds) != 1 {
+		return nil, none, false
+	}
+	d := ds[0]
+	switch f.kind(d) {
+	case "assignment":
+		left, right := f.field(d, "left"), f.field(d, "right")
+		if f.kind(left) != "identifier" || right < 0 || f.kind(f.parent(d)) != "expression_statement" || f.kind(f.parent(f.parent(d))) != "module" {
+			return nil, none, false
+		}
+		return f, right, true
+	case "dotted_name", "aliased_import":
+		stmt := f.parent(d)
+		if f.kind(stmt) != "import_from_statement" {
+			return nil, none, false
+		}
+		imported := f.text(d)
+		if f.kind(d) == "aliased_import" {
+			imported = f.text(f.field(d, "name"))
+		}
+		target := x.pyResolveModule(f, f.text(f.field(stmt, "module_name")))
+		if target == nil || target == f || strings.Contains(imported, ".") {
+			return nil, none, false
+		}
+		return x.pyModuleBinding(target, none, imported, hops+1)
+	}
+	return nil, none, false
 }
 
 // metadata reads one argument of Annotated after the type: a string (kept
@@ -291,12 +367,28 @@ func (r *pyTypeRead) metadata(f *file, n nid, e *env, path string, depth int) {
 	case "string", "concatenated_string":
 		r.x.paramEntry(r.c, r.tool, path, f, n, e)
 	case "call":
-		if !r.field(f, n, e, path) {
-			r.gap(f, n, "Annotated metadata "+f.text(f.field(n, "function"))+" not read")
+		if r.field(f, n, e, path) {
+			return
 		}
+		if fv := r.x.eval(f, f.field(n, "function"), e); fv.k == vExternal && pyNoTextMetadata[fv.spec] {
+			return
+		}
+		r.gap(f, n, "Annotated metadata "+f.text(f.field(n, "function"))+" not read")
 	default:
 		r.gap(f, n, "Annotated metadata written as "+f.kind(n)+" not read")
 	}
+}
+
+// pyNoTextMetadata are Annotated metadata that add no text to the schema:
+// pydantic's validators (a function run on the value; PlainValidator's
+// schema is its input type's) and annotated_types' constraints.
+var pyNoTextMetadata = map[string]bool{
+	"pydantic.BeforeValidator": true, "pydantic.AfterValidator": true, "pydantic.WrapValidator": true,
+	"pydantic.functional_validators.BeforeValidator": true, "pydantic.functional_validators.AfterValidator": true,
+	"annotated_types.Gt": true, "annotated_types.Ge": true, "annotated_types.Lt": true, "annotated_types.Le": true,
+	"annotated_types.MinLen": true, "annotated_types.MaxLen": true, "annotated_types.Len": true,
+	"annotated_types.MultipleOf": true, "annotated_types.Interval": true,
+	"pydantic.StringConstraints": true, "pydantic.types.StringConstraints": true, "pydantic.Strict": true,
 }
 
 // pyFieldFunctions build a field's information; their description is the
@@ -332,14 +424,19 @@ func (r *pyTypeRead) field(f *file, call nid, e *env, path string) bool {
 			switch {
 			case k == "description":
 				r.x.paramEntry(r.c, r.tool, path, f, v, e)
+			case k == "json_schema_extra":
+				// A dict merged into the field's schema: read as a schema
+				// (its descriptions are texts, its keywords checked); a
+				// callable is not read.
+				r.dict(f, v, r.x.eval(f, v, e), e, path, false, 1)
 			case k == "title" || k == "examples":
 				if !r.literal(f, v, e) {
 					r.gap(f, a, "Field's "+k+" not a literal")
 				}
 			case pyFieldNoText[k]:
 			default:
-				// json_schema_extra, and any other keyword (pydantic writes
-				// unknown keywords into the schema).
+				// Any other keyword (pydantic writes unknown keywords into
+				// the schema).
 				r.gap(f, a, "Field's "+k+" not read")
 			}
 		case "list_splat", "dictionary_splat":
@@ -366,6 +463,9 @@ func (r *pyTypeRead) literalVal(v val, e *env, depth int) bool {
 	case vNumber, vBool, vNull:
 		return true
 	case vArray:
+		if v.n < 0 {
+			return false
+		}
 		els, ok := r.x.elements(v, e)
 		if !ok {
 			return false
@@ -377,6 +477,9 @@ func (r *pyTypeRead) literalVal(v val, e *env, depth int) bool {
 		}
 		return true
 	case vObject:
+		if v.n < 0 || v.f == nil || v.f.kind(v.n) != "dictionary" {
+			return false
+		}
 		keys, vals, ok := r.x.entries(v, e)
 		if !ok {
 			return false
@@ -406,19 +509,34 @@ func (r *pyTypeRead) fieldValue(f *file, v nid, e *env, path string, depth int) 
 	switch f.kind(v) {
 	case "string", "concatenated_string", "integer", "float", "true", "false", "none", "unary_operator":
 		return
-	}
-	if !r.literal(f, v, e) {
-		val := r.x.eval(f, v, e)
-		if r.c.needs(val) {
+	case "identifier":
+		// NAME = Field(...) at module level (also imported from another
+		// module of the package), handed to several parameters.
+		if bf, bn, ok := r.x.pyModuleBinding(f, v, f.text(v), 0); ok && bf.kind(bn) == "call" && r.field(bf, bn, nil, path) {
 			return
 		}
-		if val.k == vText {
-			// A member of a str Enum, a constant with substitutions: a
-			// value, not a text of the schema's own.
-			return
-		}
-		r.gap(f, v, "default value not read: "+reasonOf(val))
 	}
+	val := r.x.eval(f, v, e)
+	if r.c.needs(val) {
+		return
+	}
+	switch val.k {
+	case vText, vNumber, vBool, vNull, vUndefined:
+		// A value (the schema's default), not a text of the schema's own;
+		// a default is no description, as on the JavaScript side
+		// (jsonTextFree).
+		return
+	case vArray, vObject:
+		// Only a dict, list, tuple or set written in the package: the
+		// result of a call (a FieldInfo of another package) is not one.
+		if val.n >= 0 && val.f != nil {
+			switch val.f.kind(val.n) {
+			case "dictionary", "list", "tuple", "set":
+				return
+			}
+		}
+	}
+	r.gap(f, v, "default value not read: "+reasonOf(val))
 }
 
 // class reads a class of the package named by a type: a pydantic model
@@ -545,7 +663,10 @@ func (r *pyTypeRead) model(cls val, path string, depth int, own bool) {
 	if supers := f.field(cls.n, "superclasses"); supers >= 0 {
 		for _, b := range f.named(supers) {
 			if f.kind(b) == "keyword_argument" {
-				r.gap(f, b, "model class keyword "+f.text(f.field(b, "name"))+" not read")
+				// class Q(BaseModel, frozen=True): config settings.
+				if k := f.text(f.field(b, "name")); !pyModelConfigNoText[k] || !r.literal(f, f.field(b, "value"), e) {
+					r.gap(f, b, "model class keyword "+k+" not read")
+				}
 				continue
 			}
 			bv := r.x.eval(f, b, e)
@@ -560,6 +681,17 @@ func (r *pyTypeRead) model(cls val, path string, depth int, own bool) {
 		}
 	}
 	body := f.named(f.field(cls.n, "body"))
+	saved := r.scope
+	r.scope = map[string]val{}
+	for k, v := range saved {
+		r.scope[k] = v
+	}
+	for _, st := range body {
+		if f.kind(st) == "class_definition" {
+			r.scope[f.text(f.field(st, "name"))] = val{k: vClass, f: f, n: st, env: e}
+		}
+	}
+	defer func() { r.scope = saved }()
 	for i, st := range body {
 		if r.stop() {
 			return
@@ -615,7 +747,7 @@ func (r *pyTypeRead) modelAssignment(f *file, as nid, e *env, path string, depth
 	}
 	if name == "model_config" {
 		if right >= 0 {
-			r.modelConfig(f, right, e)
+			r.modelConfig(f, right, e, path)
 		}
 		return
 	}
@@ -658,13 +790,15 @@ func (r *pyTypeRead) classVar(f *file, t nid, e *env) bool {
 
 // modelConfig reads model_config = ConfigDict(...) or a dict literal: each
 // setting must be one that adds no text, or a literal title.
-func (r *pyTypeRead) modelConfig(f *file, n nid, e *env) {
+func (r *pyTypeRead) modelConfig(f *file, n nid, e *env, path string) {
 	check := func(k string, at, v nid) {
 		switch {
 		case k == "title":
 			if !r.literal(f, v, e) {
 				r.gap(f, at, "model config title not a literal")
 			}
+		case k == "json_schema_extra":
+			r.dict(f, v, r.x.eval(f, v, e), e, path, false, 1)
 		case pyModelConfigNoText[k]:
 		default:
 			r.gap(f, at, "model config "+k+" not read")
@@ -753,13 +887,11 @@ func (r *pyTypeRead) dict(f *file, at nid, v val, e *env, path string, root bool
 	if v.k == vBool {
 		return
 	}
-	if v.k != vObject || v.f == nil || v.f.lang != LangPython {
+	if v.k != vObject || v.f == nil || v.f.lang != LangPython || v.n < 0 || v.f.kind(v.n) != "dictionary" {
 		r.gap(f, at, "schema not resolved to a dict: "+reasonOf(v))
 		return
 	}
-	if v.n >= 0 {
-		f, at = v.f, v.n
-	}
+	f, at = v.f, v.n
 	keys, vals, ok := r.x.entries(v, e)
 	if !ok {
 		r.gap(f, at, "schema dict not resolved: "+reasonOf(v))
@@ -792,7 +924,7 @@ func (r *pyTypeRead) dict(f *file, at nid, v val, e *env, path string, root bool
 				r.gap(sf, sn, "schema keyword "+key+" not a literal")
 			}
 		case jsonNamed[key]:
-			if sv.k != vObject {
+			if sv.k != vObject || sv.n < 0 || sv.f == nil || sv.f.kind(sv.n) != "dictionary" {
 				r.gap(sf, sn, "schema "+key+" not resolved to a dict: "+reasonOf(sv))
 				continue
 			}
@@ -819,6 +951,10 @@ func (r *pyTypeRead) dict(f *file, at nid, v val, e *env, path string, root bool
 				sub = path + "[]"
 			}
 			if sv.k == vArray {
+				if sv.n < 0 {
+					r.gap(sf, sn, "schema list not resolved")
+					continue
+				}
 				els, ok := r.x.elements(sv, e)
 				if !ok {
 					r.gap(sf, sn, "schema list not resolved")
