@@ -37,7 +37,7 @@ type pyTypeRead struct {
 	// a field's annotation names them in the class's own namespace.
 	scope map[string]val
 	gaps  []schemaGap
-	more   int
+	more  int
 }
 
 func (r *pyTypeRead) gap(f *file, n nid, reason string) {
