@@ -273,6 +273,18 @@ func (r *pyTypeRead) named(f *file, n nid, e *env, path string, depth int) {
 			return
 		}
 	}
+	if f.kind(n) == "attribute" {
+		// Outer.Inner: a class defined in the body of a class of the package.
+		if ov := r.x.eval(f, f.field(n, "object"), e); ov.k == vClass {
+			attr := f.text(f.field(n, "attribute"))
+			for _, st := range ov.f.named(ov.f.field(ov.n, "body")) {
+				if ov.f.kind(st) == "class_definition" && ov.f.text(ov.f.field(st, "name")) == attr {
+					r.class(val{k: vClass, f: ov.f, n: st, env: ov.env}, f, n, path, depth+1)
+					return
+				}
+			}
+		}
+	}
 	v := r.x.eval(f, n, e)
 	if r.c.needs(v) {
 		return
@@ -308,8 +320,8 @@ func (x *extractor) pyTypeAlias(f *file, n nid, name string, hops int) (*file, n
 	return nil, none, false
 }
 
-// pyModuleBinding finds the one value a module-level name is assigned
-// (NAME = value, written once in its module), through from-imports of the
+// pyModuleBinding finds the one value a name is assigned (NAME = value,
+// written once in its module or function), through from-imports of the
 // package's modules, at most 16 hops.
 func (x *extractor) pyModuleBinding(f *file, n nid, name string, hops int) (*file, nid, bool) {
 	if hops > 16 || f.pyFacts == nil {
@@ -318,10 +330,13 @@ func (x *extractor) pyModuleBinding(f *file, n nid, name string, hops int) (*fil
 	var ds []nid
 	if n >= 0 {
 		loop, scope, ok := x.pyLookup(f, n, name)
-		if !ok || loop >= 0 || scope != 0 {
+		if !ok || loop >= 0 {
 			return nil, none, false
 		}
 		ds = f.pyFacts.scopeDecls(f, scope)[name]
+		if scope != 0 && len(ds) == 1 && f.kind(ds[0]) != "assignment" {
+			return nil, none, false // a parameter, a loop or an import inside a function
+		}
 	} else {
 		ds = f.pyFacts.scopeDecls(f, 0)[name]
 	}
@@ -332,7 +347,7 @@ func (x *extractor) pyModuleBinding(f *file, n nid, name string, hops int) (*fil
 	switch f.kind(d) {
 	case "assignment":
 		left, right := f.field(d, "left"), f.field(d, "right")
-		if f.kind(left) != "identifier" || right < 0 || f.kind(f.parent(d)) != "expression_statement" || f.kind(f.parent(f.parent(d))) != "module" {
+		if f.kind(left) != "identifier" || right < 0 || f.kind(f.parent(d)) != "expression_statement" {
 			return nil, none, false
 		}
 		return f, right, true
@@ -370,8 +385,17 @@ func (r *pyTypeRead) metadata(f *file, n nid, e *env, path string, depth int) {
 		if r.field(f, n, e, path) {
 			return
 		}
-		if fv := r.x.eval(f, f.field(n, "function"), e); fv.k == vExternal && pyNoTextMetadata[fv.spec] {
+		fv := r.x.eval(f, f.field(n, "function"), e)
+		if fv.k == vExternal && pyNoTextMetadata[fv.spec] {
 			return
+		}
+		if fv.k == vExternal && (fv.spec == "pydantic.WithJsonSchema" || fv.spec == "pydantic.json_schema.WithJsonSchema") {
+			// The dict given is the type's schema: read as a schema.
+			args := f.named(f.field(n, "arguments"))
+			if len(args) == 1 && f.kind(args[0]) != "keyword_argument" {
+				r.dict(f, args[0], r.x.eval(f, args[0], e), e, path, false, depth+1)
+				return
+			}
 		}
 		r.gap(f, n, "Annotated metadata "+f.text(f.field(n, "function"))+" not read")
 	default:
@@ -501,6 +525,15 @@ func (r *pyTypeRead) literalVal(v val, e *env, depth int) bool {
 func (r *pyTypeRead) fieldValue(f *file, v nid, e *env, path string, depth int) {
 	if f.kind(v) == "call" {
 		if r.field(f, v, e, path) {
+			return
+		}
+		// A call whose value is read as text or a number (",".join of
+		// literals) is a value; any other call may build a field.
+		switch cv := r.x.eval(f, v, e); cv.k {
+		case vText, vNumber, vBool, vNull:
+			return
+		case vNeed:
+			r.c.needs(cv)
 			return
 		}
 		r.gap(f, v, "default value "+f.text(f.field(v, "function"))+"(...) not read")
