@@ -1,5 +1,7 @@
 package surface
 
+import "strings"
+
 // Spreads in a schema that add nothing (methodology §5.3, since 2.3.12).
 
 // nothingDepthLimit bounds the nesting of blocks and tests the reading of a
@@ -269,4 +271,232 @@ func nothingEqual(f *file, a, b nid, loose bool, undef map[string]bool) (eq, kno
 		return false, true
 	}
 	return false, false
+}
+
+// Objects a spread in a schema gives that have no literal node of their own
+// (methodology §5.3, since 2.3.12): the rest of a destructuring
+// (const { type, ...rest } = def.input_schema), and the parts and members
+// the constant routes of §5.2 synthesize, are read member by member, every
+// member that the reading leaves out (the rest's omitted keys) left out. A
+// local object the package changes after building it is read only when
+// every change is a delete of keys the reading can name (a literal key, or
+// a loop over a literal list of strings): a member under such a key is
+// then a place not read unless it carries no text. Any other use that could
+// change the object (a write, a method call, the object handed on) is a
+// place not read.
+
+// synthMembers reads the members of an object value that has no literal
+// node.
+func (r *schemaRead) synthMembers(f *file, at nid, v val, e *env, depth int, each func(key string, g *file, v nid, ge *env)) {
+	if depth > schemaDepthLimit {
+		r.gap(f, at, "schema nested past the reading's depth")
+		return
+	}
+	keep := each
+	if len(v.omit) > 0 {
+		keep = func(key string, g *file, m nid, ge *env) {
+			for _, o := range v.omit {
+				if o == key {
+					return
+				}
+			}
+			each(key, g, m, ge)
+		}
+	}
+	for _, p := range v.parts {
+		if r.stop() {
+			return
+		}
+		r.spreadValue(f, at, p, e, depth+1, keep)
+	}
+	for i, k := range v.keys {
+		if i >= len(v.props) || r.stop() {
+			break
+		}
+		p := v.props[i]
+		switch {
+		case p.f != nil && p.n >= 0:
+			pe := p.env
+			if pe == nil {
+				pe = e
+			}
+			keep(k, p.f, p.n, pe)
+		case p.k == vUndefined || p.k == vNull || p.k == vNumber || p.k == vBool:
+		default:
+			r.gap(f, at, "schema member "+k+" not resolved: "+reasonOf(p))
+		}
+	}
+}
+
+// spreadValue reads the members a spread of v gives.
+func (r *schemaRead) spreadValue(f *file, at nid, v val, e *env, depth int, each func(key string, g *file, v nid, ge *env)) {
+	if r.need(f, at, v) {
+		return
+	}
+	switch {
+	case v.k == vUndefined || v.k == vNull:
+	case v.k == vObject && v.f != nil && v.n >= 0 && v.f.kind(v.n) == "object":
+		r.members(v.f, v.n, v.env, depth+1, each)
+	case v.k == vObject && v.n < 0:
+		r.synthMembers(f, at, v, e, depth+1, each)
+	default:
+		r.gap(f, at, "schema spread not resolved: "+reasonOf(v))
+	}
+}
+
+// spreadChanges reads how a spread's name is changed after it is built:
+// del lists the keys deleted from it, ok is false when the object may be
+// changed any other way (or a deleted key is not named). Only a name
+// declared inside a function is looked at (the function's body holds all
+// its uses); any other name is not changed here (ok, no keys).
+func (r *schemaRead) spreadChanges(f *file, id nid, e *env) (del []string, ok bool) {
+	if f.kind(id) != "identifier" {
+		return nil, true
+	}
+	b, found := r.x.lookup(f, id, f.text(id))
+	if !found || b.kind != bDecl || f.kind(b.decl) != "variable_declarator" {
+		return nil, true
+	}
+	scope := none
+	for a := f.parent(b.decl); a >= 0; a = f.parent(a) {
+		if functionKind(f.kind(a)) {
+			scope = a
+			break
+		}
+	}
+	if scope < 0 {
+		return nil, true
+	}
+	name := f.text(id)
+	ok = true
+	f.walk(scope, func(n nid) bool {
+		if !ok {
+			return false
+		}
+		if f.kind(n) != "identifier" || f.text(n) != name || n == b.id {
+			return true
+		}
+		if ub, found := r.x.lookup(f, n, name); !found || ub.decl != b.decl || ub.id != b.id {
+			return true // another binding of the same name
+		}
+		p := f.parent(n)
+		switch f.kind(p) {
+		case "spread_element":
+			return true
+		case "member_expression", "subscript_expression":
+			if f.field(p, "object") != n {
+				ok = false
+				return false
+			}
+		default:
+			ok = false
+			return false
+		}
+		// n is the object of a member read: follow the chain up.
+		top, hops := p, 1
+		for {
+			q := f.parent(top)
+			if q >= 0 && (f.kind(q) == "member_expression" || f.kind(q) == "subscript_expression") && f.field(q, "object") == top {
+				top, hops = q, hops+1
+				continue
+			}
+			break
+		}
+		q := f.parent(top)
+		switch f.kind(q) {
+		case "unary_expression":
+			if f.text(f.field(q, "operator")) == "delete" {
+				if hops != 1 {
+					ok = false
+					return false
+				}
+				keys, named := r.deletedKey(f, p, e)
+				if !named {
+					ok = false
+					return false
+				}
+				del = append(del, keys...)
+			}
+		case "assignment_expression", "augmented_assignment_expression":
+			if f.field(q, "left") == top {
+				ok = false
+			}
+		case "update_expression":
+			ok = false
+		case "call_expression":
+			if f.field(q, "function") == top {
+				ok = false // a method of the object, or of a member, may change it
+			}
+		}
+		return ok
+	})
+	return del, ok
+}
+
+// deletedKey names the keys `delete o.k` or `delete o[k]` removes: a
+// literal key, or the element of a for-of loop over a literal list of
+// strings.
+func (r *schemaRead) deletedKey(f *file, m nid, e *env) ([]string, bool) {
+	if f.kind(m) == "member_expression" {
+		prop := f.field(m, "property")
+		if f.kind(prop) == "property_identifier" {
+			return []string{f.text(prop)}, true
+		}
+		return nil, false
+	}
+	idx := f.field(m, "index")
+	if s, lit := f.stringValue(idx); lit && f.kind(idx) == "string" {
+		return []string{s}, true
+	}
+	if f.kind(idx) != "identifier" {
+		return nil, false
+	}
+	b, found := r.x.lookup(f, idx, f.text(idx))
+	if !found || b.kind != bLoop || f.field(b.decl, "left") < 0 {
+		return nil, false
+	}
+	loop := b.decl
+	left, right := f.field(loop, "left"), f.field(loop, "right")
+	if right < 0 || strings.TrimSpace(string(f.src[f.end(left):f.start(right)])) != "of" {
+		return nil, false
+	}
+	lv := r.x.eval(f, right, e)
+	els, ok := r.x.elements(lv, e)
+	if !ok || lv.k != vArray {
+		return nil, false
+	}
+	var keys []string
+	for _, el := range els {
+		s, ok := plainText(el)
+		if !ok {
+			return nil, false
+		}
+		keys = append(keys, s)
+	}
+	return keys, true
+}
+
+// spreadOf reads a spread of arg (valued v) in an object literal of a
+// schema: the object's members, less what the package deletes from it.
+func (r *schemaRead) spreadOf(f *file, c, arg nid, v val, e *env, depth int, each func(key string, g *file, v nid, ge *env)) {
+	del, ok := r.spreadChanges(f, arg, e)
+	if !ok {
+		r.gap(f, c, "schema spread of an object the package changes not read")
+		return
+	}
+	if len(del) > 0 {
+		inner := each
+		each = func(key string, g *file, m nid, ge *env) {
+			for _, d := range del {
+				if d == key {
+					if !literalValue(g, m) {
+						r.gap(g, m, "schema member deleted by the package ("+key+") not read")
+					}
+					return
+				}
+			}
+			inner(key, g, m, ge)
+		}
+	}
+	r.spreadValue(f, c, v, e, depth+1, each)
 }
