@@ -348,6 +348,7 @@ func (r *schemaRead) json(f *file, n nid, e *env, path string, root bool, depth 
 				r.x.paramEntry(r.c, r.tool, pathOrRoot(path), g, v, ge)
 			}
 		case jsonTextFree[key]:
+		case key == "properties" && r.convertedProperties(g, v, ge, path, depth+1): // schematext_choice.go
 		case jsonNamed[key]:
 			r.jsonObject(g, v, ge, depth+1, func(name string, h *file, m nid, he *env) {
 				sub := joinPath(path, name)
