@@ -373,6 +373,14 @@ func (r *schemaRead) spreadChanges(f *file, id nid, e *env) (del []string, ok bo
 		if !ok {
 			return false
 		}
+		if f.kind(n) == "shorthand_property_identifier" && f.text(n) == name {
+			// { obj }: the object handed on under another name.
+			if ub, found := r.x.lookup(f, n, name); found && ub.decl == b.decl && ub.id == b.id {
+				ok = false
+				return false
+			}
+			return true
+		}
 		if f.kind(n) != "identifier" || f.text(n) != name || n == b.id {
 			return true
 		}
