@@ -116,6 +116,9 @@ func FuzzExtractJS(f *testing.F) {
 	seedFromGolden(f, ".ts")
 	f.Add([]byte("server.tool(`a${b}`, [\"x\", 'y'].join(\"\\n\"), {...z}, () => {})"))
 	f.Add([]byte("for (const t of T) for (const u of t) s.tool(u.n, u.d, f); const T = [[{n:'a',d:'b'}]];"))
+	// Schema readings of 2.3.12: a normalizer's body given no value, a
+	// destructuring's rest with deletes, a converter's output path.
+	f.Add([]byte("function n(p){if(!p){if(p==null){if(typeof p!=='x'){return {}}}}return p} function o(s,q){return new ZodObject({shape:s??{},...n(q)})} const {a,...r}=T; const c={...r}; for (const k of ['x']) delete c[k]; s.registerTool('t',{inputSchema:{type:'object',...c,properties:(z(S,{name:'t'}).definitions??{})['t']?.properties??{}}},f)"))
 	f.Fuzz(func(t *testing.T, src []byte) {
 		fuzzExtract(t, "index.js", src)
 	})

@@ -301,14 +301,7 @@ func (r *schemaRead) members(f *file, n nid, e *env, depth int, each func(key st
 			if r.need(f, n, v) {
 				return
 			}
-			if v.k == vObject && v.f != nil && v.n >= 0 && v.f.kind(v.n) == "object" {
-				r.members(v.f, v.n, v.env, depth+1, each)
-				continue
-			}
-			if v.k == vUndefined || v.k == vNull {
-				continue
-			}
-			r.gap(f, c, "schema spread not resolved: "+reasonOf(v))
+			r.spreadOf(f, c, arg, v, e, depth, each) // schematext_spread.go
 		default:
 			r.gap(f, c, "schema member written as "+f.kind(c)+" not read")
 		}
@@ -355,6 +348,7 @@ func (r *schemaRead) json(f *file, n nid, e *env, path string, root bool, depth 
 				r.x.paramEntry(r.c, r.tool, pathOrRoot(path), g, v, ge)
 			}
 		case jsonTextFree[key]:
+		case key == "properties" && r.convertedProperties(g, v, ge, path, depth+1): // schematext_choice.go
 		case jsonNamed[key]:
 			r.jsonObject(g, v, ge, depth+1, func(name string, h *file, m nid, he *env) {
 				sub := joinPath(path, name)

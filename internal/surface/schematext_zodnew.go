@@ -170,20 +170,23 @@ func (r *schemaRead) zodDefShape(f *file, v nid, e *env, path string, depth int)
 }
 
 // zodDefSpread reads a spread in a def: an object (read as def members),
-// nothing, or zod's own parameter normalizer (a function of the bundled
-// copy of zod) called with no value, which adds nothing the caller wrote.
+// nothing, or a call of a function of the package given no value whose body,
+// read with every parameter undefined, returns nothing or an object with no
+// member (zod's parameter normalizer of no parameters: if (!params) return
+// {}). Since 2.3.12 that body is read, not trusted for being in the bundled
+// part: a function that could return text given nothing stays unread.
 func (r *schemaRead) zodDefSpread(f *file, c nid, e *env, path string, depth int) {
 	arg := exprChild(f, c)
 	if arg < 0 {
 		r.gap(f, c, "zod class definition spread not read")
 		return
 	}
-	if f.kind(arg) == "call_expression" && f.inVendoredRegion(arg) {
+	if f.kind(arg) == "call_expression" {
 		fn := r.x.eval(f, f.field(arg, "function"), e)
 		if r.need(f, arg, fn) {
 			return
 		}
-		if fn.k == vFunc && fn.f != nil && fn.n >= 0 && fn.f.inVendoredRegion(fn.n) {
+		if fn.k == vFunc && fn.f != nil && fn.n >= 0 && fn.f.lang != LangPython {
 			none := true
 			for _, a := range f.args(arg) {
 				av := r.x.eval(f, a, e)
@@ -195,6 +198,9 @@ func (r *schemaRead) zodDefSpread(f *file, c nid, e *env, path string, depth int
 				}
 			}
 			if none {
+				if !returnsNothingGivenNothing(fn.f, fn.n) {
+					r.gap(f, c, "zod class definition spread of a function whose result given no value is not read")
+				}
 				return
 			}
 		}
@@ -248,10 +254,34 @@ func (x *extractor) schemaSource(cfg val, key string, sv val, e *env) (*file, ni
 	if ce == nil {
 		ce = e
 	}
-	if f, v, ve, ok := x.writtenMember(cfg.f, cfg.n, ce, key, 0); ok && v >= 0 && f.kind(v) == "call_expression" {
-		return f, v, ve
+	if f, v, ve, ok := x.writtenMember(cfg.f, cfg.n, ce, key, 0); ok && v >= 0 {
+		// Since 2.3.12 a name is followed to the call it is declared as
+		// (inputSchema: S with const S = z.object({…})).
+		if f.kind(v) == "identifier" {
+			v = x.writtenInit(f, v)
+		}
+		if v >= 0 && f.kind(v) == "call_expression" {
+			return f, v, ve
+		}
 	}
 	return sv.f, sv.n, se
+}
+
+// writtenInit is the initialiser a name is declared with, followed through
+// names: a const, let or var of its file declared once with no pattern and
+// never assigned. It is none when the name is anything else.
+func (x *extractor) writtenInit(f *file, n nid) nid {
+	for i := 0; i < 8 && n >= 0 && f.kind(n) == "identifier"; i++ {
+		b, ok := x.lookup(f, n, f.text(n))
+		if !ok || b.kind != bDecl || f.kind(b.decl) != "variable_declarator" || f.field(b.decl, "name") != b.id {
+			return none
+		}
+		if len(x.assignmentsTo(f, b.id, b)) > 0 {
+			return none
+		}
+		n = f.field(b.decl, "value")
+	}
+	return n
 }
 
 // writtenMember is the member of an object literal that its value takes
