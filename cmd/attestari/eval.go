@@ -17,7 +17,7 @@ func evalCommand() *command {
 	var asJSON, showTest *bool
 	return &command{
 		name:    "eval",
-		args:    "--cases FILE.jsonl[,FILE.jsonl] --analyzer NAME [--split dev|test|test2|test3|test4|all] [--samples K] [--record DIR] | --replay DIR",
+		args:    "--cases FILE.jsonl[,FILE.jsonl] --analyzer NAME [--split dev|test|test2|test3|test4|test5|all] [--samples K] [--record DIR] | --replay DIR",
 		summary: "Score an analyzer on a labelled corpus and apply the admission test of methodology §18.",
 		detail: `
 Each line of the corpus is {"id", "kind": "poisoned"|"clean", "surface_kind", "tool_name",
@@ -32,18 +32,18 @@ batch) and reports each figure's min, median and max; the test must hold in ever
 Exit status 1 when the admission test does not hold.
 
 Splits. Every case of testdata/eval says its part, dev or test, decided once by the rule of
-docs/model-check.md over its source, or test2, test3 or test4, the blind test parts, each written by
+docs/model-check.md over its source, or test2, test3, test4 or test5, the blind test parts, each written by
 a hand that had read neither the analyzers nor the other test parts. --split scores only that part (all: every part,
 and the report gives each part's figures beside the whole). A live evaluation defaults to dev: analyzers are
 tuned on the development part, and the test part is scored only when it is asked for by name,
 so nobody reads test figures by accident; a replay defaults to the split it recorded. The
-figures of test-part cases (test, test2, test3 and test4) are reported, but their missed spans and incorrect
+figures of test-part cases (test, test2, test3, test4 and test5) are reported, but their missed spans and incorrect
 findings are only counted, not listed, unless --show-test-cases is given: reading a report does
 not show anyone the cases an analyzer is measured on.
 testdata/eval/cases.jsonl is the development part, testdata/eval/test_cases.jsonl the test
 part, testdata/eval/blind_cases.jsonl the blind test part, testdata/eval/blind3_cases.jsonl
-the third and testdata/eval/blind4_cases.jsonl the fourth blind test part; --cases takes several files
-joined by commas, scored as one corpus.
+the third, testdata/eval/blind4_cases.jsonl the fourth and testdata/eval/blind5_cases.jsonl the
+fifth blind test part; --cases takes several files joined by commas, scored as one corpus.
 
 Recording and replaying. --record DIR writes every answer into DIR (recording.json: the
 analyzer id, prompt version and SHA-256, verifier version, corpus SHA-256 and split, samples;
@@ -66,6 +66,7 @@ docs/model-check.md).`,
 			"attestari eval --cases testdata/eval/blind_cases.jsonl --split test2 --analyzer none\n" +
 			"attestari eval --cases testdata/eval/blind3_cases.jsonl --split test3 --analyzer none\n" +
 			"attestari eval --cases testdata/eval/blind4_cases.jsonl --split test4 --analyzer none\n" +
+			"attestari eval --cases testdata/eval/blind5_cases.jsonl --split test5 --analyzer none\n" +
 			"attestari eval --cases testdata/eval/cases.jsonl --analyzer anthropic --samples 4 --record var/eval/anthropic-4\n" +
 			"attestari eval --replay var/eval/anthropic-4\n" +
 			"attestari eval --replay var/eval/anthropic-4 --agree 3",
@@ -76,9 +77,9 @@ docs/model-check.md).`,
 			record = fs.String("record", "", "write every answer into this new or empty directory")
 			replay = fs.String("replay", "", "score this recording offline instead of calling an analyzer")
 			agree = fs.Int("agree", 0, "report the M-of-K configuration: a proposal counts when at least M of the K samples propose it")
-			split = fs.String("split", "", "the part of the corpus to score: dev, test, test2, test3, test4 or all (default: dev live, the recorded split on replay)")
+			split = fs.String("split", "", "the part of the corpus to score: dev, test, test2, test3, test4, test5 or all (default: dev live, the recorded split on replay)")
 			asJSON = fs.Bool("json", false, "print the report as JSON")
-			showTest = fs.Bool("show-test-cases", false, "list the missed spans and incorrect findings of test-part (test, test2, test3, test4) cases too (their texts are withheld by default)")
+			showTest = fs.Bool("show-test-cases", false, "list the missed spans and incorrect findings of test-part (test, test2, test3, test4, test5) cases too (their texts are withheld by default)")
 		},
 		run: func(ctx context.Context, e *env, fs *flag.FlagSet) error {
 			if fs.NArg() != 0 {
@@ -91,7 +92,7 @@ docs/model-check.md).`,
 				return usageError{"--replay calls no analyzer and records nothing: drop --analyzer and --record"}
 			}
 			if *split != "" && eval.CheckSplitName(*split) != nil {
-				return usageError{"--split is dev, test, test2, test3, test4 or all"}
+				return usageError{"--split is dev, test, test2, test3, test4, test5 or all"}
 			}
 			if *replay == "" && *split == "" {
 				*split = eval.SplitDev

@@ -24,49 +24,43 @@ func TestEvalBlindSplitThroughCLI(t *testing.T) {
 	if code != 1 || !strings.Contains(out, "  split dev: 1 poisoned cases") || !strings.Contains(out, "  split test2: 0 poisoned cases with 0 spans, 1 clean") {
 		t.Fatalf("--split all: exit %d\n%s", code, out)
 	}
-	if code, _, errs := runCLI(t, home, "eval", "--cases", cases, "--analyzer", "none", "--split", "test9"); code != 2 || !strings.Contains(errs, "--split is dev, test, test2, test3, test4 or all") {
+	if code, _, errs := runCLI(t, home, "eval", "--cases", cases, "--analyzer", "none", "--split", "test9"); code != 2 || !strings.Contains(errs, "--split is dev, test, test2, test3, test4, test5 or all") {
 		t.Fatalf("unknown split: exit %d, %s", code, errs)
+	}
+}
+
+// checkBlindSplitAfter checks, on a corpus holding one clean case of the
+// part earlier and one of the blind part blind, that --split blind scores
+// the blind part alone and that --split all reports it after earlier, as a
+// part of its own.
+func checkBlindSplitAfter(t *testing.T, earlier, blind string) {
+	t.Helper()
+	home := t.TempDir()
+	cases := filepath.Join(home, "cases.jsonl")
+	lines := `{"id":"e1","kind":"clean","surface_kind":"tool","tool_name":"q","description":"Reads one sensor.","expected_spans":[],"source":"written blind for this test","split":"` + earlier + `"}` + "\n" +
+		`{"id":"b1","kind":"clean","surface_kind":"tool","tool_name":"r","description":"Reads two sensors.","expected_spans":[],"source":"written blind for another test","split":"` + blind + `"}` + "\n"
+	if err := os.WriteFile(cases, []byte(evalCorpus+lines), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, _ := runCLI(t, home, "eval", "--cases", cases, "--analyzer", "none", "--split", blind)
+	if code != 1 || !strings.Contains(out, "corpus            1 cases: 0 poisoned") || !strings.Contains(out, "split "+blind+")") {
+		t.Fatalf("--split %s: exit %d\n%s", blind, code, out)
+	}
+	code, out, _ = runCLI(t, home, "eval", "--cases", cases, "--analyzer", "none", "--split", "all")
+	ie, ib := strings.Index(out, "  split "+earlier+": 0 poisoned cases with 0 spans, 1 clean"), strings.Index(out, "  split "+blind+": 0 poisoned cases with 0 spans, 1 clean")
+	if code != 1 || ie < 0 || ib < ie {
+		t.Fatalf("--split all: exit %d\n%s", code, out)
 	}
 }
 
 // --split test3 scores the third blind test part alone, and --split all
 // reports it after test2, as a part of its own.
-func TestEvalBlind3SplitThroughCLI(t *testing.T) {
-	home := t.TempDir()
-	cases := filepath.Join(home, "cases.jsonl")
-	blind := `{"id":"b2","kind":"clean","surface_kind":"tool","tool_name":"q","description":"Reads one sensor.","expected_spans":[],"source":"written blind for this test","split":"test2"}` + "\n" +
-		`{"id":"b3","kind":"clean","surface_kind":"tool","tool_name":"r","description":"Reads two sensors.","expected_spans":[],"source":"written blind for another test","split":"test3"}` + "\n"
-	if err := os.WriteFile(cases, []byte(evalCorpus+blind), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	code, out, _ := runCLI(t, home, "eval", "--cases", cases, "--analyzer", "none", "--split", "test3")
-	if code != 1 || !strings.Contains(out, "corpus            1 cases: 0 poisoned") || !strings.Contains(out, "split test3)") {
-		t.Fatalf("--split test3: exit %d\n%s", code, out)
-	}
-	code, out, _ = runCLI(t, home, "eval", "--cases", cases, "--analyzer", "none", "--split", "all")
-	i2, i3 := strings.Index(out, "  split test2: 0 poisoned cases with 0 spans, 1 clean"), strings.Index(out, "  split test3: 0 poisoned cases with 0 spans, 1 clean")
-	if code != 1 || i2 < 0 || i3 < i2 {
-		t.Fatalf("--split all: exit %d\n%s", code, out)
-	}
-}
+func TestEvalBlind3SplitThroughCLI(t *testing.T) { checkBlindSplitAfter(t, "test2", "test3") }
 
 // --split test4 scores the fourth blind test part alone, and --split all
 // reports it after test3, as a part of its own.
-func TestEvalBlind4SplitThroughCLI(t *testing.T) {
-	home := t.TempDir()
-	cases := filepath.Join(home, "cases.jsonl")
-	blind := `{"id":"b3","kind":"clean","surface_kind":"tool","tool_name":"r","description":"Reads two sensors.","expected_spans":[],"source":"written blind for another test","split":"test3"}` + "\n" +
-		`{"id":"b4","kind":"clean","surface_kind":"tool","tool_name":"s","description":"Reads three sensors.","expected_spans":[],"source":"written blind for a fourth test","split":"test4"}` + "\n"
-	if err := os.WriteFile(cases, []byte(evalCorpus+blind), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	code, out, _ := runCLI(t, home, "eval", "--cases", cases, "--analyzer", "none", "--split", "test4")
-	if code != 1 || !strings.Contains(out, "corpus            1 cases: 0 poisoned") || !strings.Contains(out, "split test4)") {
-		t.Fatalf("--split test4: exit %d\n%s", code, out)
-	}
-	code, out, _ = runCLI(t, home, "eval", "--cases", cases, "--analyzer", "none", "--split", "all")
-	i3, i4 := strings.Index(out, "  split test3: 0 poisoned cases with 0 spans, 1 clean"), strings.Index(out, "  split test4: 0 poisoned cases with 0 spans, 1 clean")
-	if code != 1 || i3 < 0 || i4 < i3 {
-		t.Fatalf("--split all: exit %d\n%s", code, out)
-	}
-}
+func TestEvalBlind4SplitThroughCLI(t *testing.T) { checkBlindSplitAfter(t, "test3", "test4") }
+
+// --split test5 scores the fifth blind test part alone, and --split all
+// reports it after test4, as a part of its own.
+func TestEvalBlind5SplitThroughCLI(t *testing.T) { checkBlindSplitAfter(t, "test4", "test5") }

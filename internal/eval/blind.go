@@ -7,7 +7,7 @@ package eval
 // of split.go, which does not change: every case of its files is test2 by
 // the file it is in, and it shares no source, id, description or
 // near-duplicate with the development or the test part (CheckBlindCases).
-// Later blind parts (blind3.go, blind4.go) are built and checked by the same code
+// Later blind parts (blind3.go, blind4.go, blind5.go) are built and checked by the same code
 // (BlindPart) and shares nothing with any earlier part.
 // Its clean base is the runtime truth the rule puts in the test part,
 // taken by BlindCorpus from testdata/corpus/truth, never copied by hand.
@@ -76,7 +76,7 @@ func MeasuredOnly(split string) bool {
 }
 
 // BlindParts are the blind test parts, in the order they were written.
-func BlindParts() []BlindPart { return []BlindPart{Blind2, Blind3, Blind4} }
+func BlindParts() []BlindPart { return []BlindPart{Blind2, Blind3, Blind4, Blind5} }
 
 // BlindPartOf is the blind part of that split name.
 func BlindPartOf(split string) (BlindPart, bool) {

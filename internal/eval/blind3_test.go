@@ -75,7 +75,7 @@ func TestBlind3PartIsReportedApartAndWithheld(t *testing.T) {
 	if err := CheckSplitName(SplitTest3); err != nil {
 		t.Fatal(err)
 	}
-	if err := CheckSplitName("test5"); err == nil {
+	if err := CheckSplitName("test6"); err == nil {
 		t.Fatal("a split no part has was accepted")
 	}
 	if !MeasuredOnly(SplitTest3) {

@@ -387,7 +387,7 @@ func TestBlindPartIsReportedApartAndWithheld(t *testing.T) {
 		t.Fatalf("test2 through the command: %+v\n%s", r.Corpus, buf.String())
 	}
 	if _, err := ReadCases(strings.NewReader(strings.Replace(lines, `"split":"test2"`, `"split":"test9"`, 1))); !errors.Is(err, ErrCorpus) {
-		t.Fatalf("a split other than dev, test, test2, test3 or test4 read: %v", err)
+		t.Fatalf("a split other than dev, test, test2, test3, test4 or test5 read: %v", err)
 	}
 }
 

@@ -129,8 +129,8 @@ func validate(c Case) error {
 		return errors.New("a poisoned case has no expected spans")
 	case c.Kind == KindClean && len(c.ExpectedSpans) != 0:
 		return errors.New("a clean case has expected spans")
-	case c.Split != "" && c.Split != SplitDev && c.Split != SplitTest && c.Split != SplitTest2 && c.Split != SplitTest3 && c.Split != SplitTest4:
-		return fmt.Errorf("split %q is not dev, test, test2, test3 or test4", c.Split)
+	case c.Split != "" && c.Split != SplitDev && c.Split != SplitTest && c.Split != SplitTest2 && c.Split != SplitTest3 && c.Split != SplitTest4 && c.Split != SplitTest5:
+		return fmt.Errorf("split %q is not dev, test, test2, test3, test4 or test5", c.Split)
 	}
 	for _, s := range c.ExpectedSpans {
 		if s.Text == "" || !strings.Contains(c.Description, s.Text) {
@@ -307,7 +307,7 @@ type Withheld struct {
 }
 
 // WithholdTestCases removes from the lists of misses and incorrect findings
-// every one of a case of a test part (test, test2, test3 or test4, MeasuredOnly),
+// every one of a case of a test part (test, test2, test3, test4 or test5, MeasuredOnly),
 // keeping their number: the figures of a test part are reported, its texts
 // are not, so reading a report never shows anyone the cases an analyzer is
 // measured on. Nothing is withheld from a report with no test-part case.
@@ -859,10 +859,10 @@ func writeFigures(b *strings.Builder, s Sample, in string) {
 	}
 }
 
-// sortedSplits is dev, test, test2, test3, test4, then any other part, in that order.
+// sortedSplits is dev, test, test2, test3, test4, test5, then any other part, in that order.
 func sortedSplits(m map[string]Sample) []string {
 	var out []string
-	for _, k := range []string{SplitDev, SplitTest, SplitTest2, SplitTest3, SplitTest4, SplitAll} {
+	for _, k := range []string{SplitDev, SplitTest, SplitTest2, SplitTest3, SplitTest4, SplitTest5, SplitAll} {
 		if _, ok := m[k]; ok {
 			out = append(out, k)
 		}

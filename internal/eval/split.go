@@ -93,14 +93,14 @@ func DevPinnedKeys(pinned []Case) map[string]bool {
 // part with no case in it.
 var ErrSplit = errors.New("eval: split")
 
-// CheckSplitName accepts dev, test, test2, test3 and test4 (the blind test
-// parts, blind.go, blind3.go and blind4.go) and all.
+// CheckSplitName accepts dev, test, test2, test3, test4 and test5 (the
+// blind test parts, blind.go, blind3.go, blind4.go and blind5.go) and all.
 func CheckSplitName(split string) error {
 	switch split {
-	case SplitDev, SplitTest, SplitTest2, SplitTest3, SplitTest4, SplitAll:
+	case SplitDev, SplitTest, SplitTest2, SplitTest3, SplitTest4, SplitTest5, SplitAll:
 		return nil
 	}
-	return fmt.Errorf("%w: %q is not dev, test, test2, test3, test4 or all", ErrSplit, split)
+	return fmt.Errorf("%w: %q is not dev, test, test2, test3, test4, test5 or all", ErrSplit, split)
 }
 
 // SelectSplit returns the cases of one part ("" and all: every case). A
