@@ -13,9 +13,11 @@ import (
 
 	"github.com/attestari/attestari/internal/artifact"
 	"github.com/attestari/attestari/internal/corpus"
+	"github.com/attestari/attestari/internal/pipeline"
 	"github.com/attestari/attestari/internal/pipeline/extractor"
 	"github.com/attestari/attestari/internal/rundir"
 	"github.com/attestari/attestari/internal/surface"
+	"github.com/attestari/attestari/internal/vocab"
 )
 
 // corpusEval is `attestari-probe corpus-eval`, behind `make corpus-eval`: it
@@ -33,7 +35,7 @@ func corpusEval(ctx context.Context, args []string) error {
 	out := fs.String("out", "", "Markdown report to write (stdout when empty)")
 	rows := fs.String("rows", "", "directory to write each surface row into as JSON, for reading misses")
 	only := fs.String("only", "", "comma-separated name@version to evaluate (all when empty)")
-	parallel := fs.Int("parallel", 1, "packages extracted at a time (1 keeps the per-package wall times comparable)")
+	parallel := fs.Int("parallel", 1, "packages extracted at a time (more than 1: each in a child process of its own, held to its own CPU clock)")
 	command := fs.String("command", "make corpus-eval", "the command named in the report")
 	_ = fs.Parse(args)
 	return corpusEvalRun(ctx, *list, *truth, *dir, *out, *rows, *only, *command, *parallel)
@@ -72,7 +74,11 @@ func corpusEvalRun(ctx context.Context, listPath, truthDir, dir, out, rows, only
 		}
 	}
 	truths = kept
-	surfaces, costs, missing, err := corpus.ExtractAll(ctx, l, dir, extractUnder(parallel), parallel)
+	extractFn, err := extractUnder(parallel)
+	if err != nil {
+		return err
+	}
+	surfaces, costs, missing, err := corpus.ExtractAll(ctx, l, dir, extractFn, parallel)
 	if err != nil {
 		return err
 	}
@@ -121,20 +127,66 @@ func extract(ctx context.Context, p corpus.Package, data []byte, opts surface.Op
 	return extractor.FromArchive(ctx, pkg, data, artifact.FormatNpmTarball, opts)
 }
 
-// extractUnder is extract under the budget a run applies when the probe
-// extracts one package at a time: the time part is the process's CPU time,
-// the same on a loaded machine (methodology §5.2). Several at once share
-// the process's clock, so they are held to the wall budget instead, and
-// the figures then move with the machine's load.
-func extractUnder(parallel int) corpus.ExtractFunc {
-	opts := extractor.InProcessOptions()
-	if parallel > 1 {
-		log.Printf("corpus-eval: -parallel %d shares one process's CPU clock, so the budget's time part is wall time: budget refusals depend on the machine's load", parallel)
-		opts = surface.Options{}
+// extractUnder is extract under the budget a run applies. One package at a
+// time is extracted in this process, held to its CPU clock (methodology
+// §5.2). Several at once would share that clock, so with parallel > 1 each
+// package is extracted in a child process of its own, as a run does
+// (pipeline.ChildExtractor): the time part is then that child's CPU time
+// too, the wall time only the backstop, and the row carries the child's
+// measured CPU time, wall time and peak memory.
+func extractUnder(parallel int) (corpus.ExtractFunc, error) {
+	if parallel <= 1 {
+		opts := extractor.InProcessOptions()
+		return func(ctx context.Context, p corpus.Package, data []byte) rundir.Surface {
+			return extract(ctx, p, data, opts)
+		}, nil
+	}
+	child, err := probeChild()
+	if err != nil {
+		return nil, err
 	}
 	return func(ctx context.Context, p corpus.Package, data []byte) rundir.Surface {
-		return extract(ctx, p, data, opts)
+		return extractInChild(ctx, child, p, data)
+	}, nil
+}
+
+// extractChildCommand is the probe's hidden subcommand that serves one
+// extraction for a parent (extractor.ServeChild), as attestari's does.
+const extractChildCommand = "__extract-child"
+
+// probeChild is the child extractor: this binary started as
+// extractChildCommand (a test replaces it with its own binary).
+var probeChild = func() (*pipeline.ChildExtractor, error) {
+	self, err := os.Executable()
+	if err != nil {
+		return nil, fmt.Errorf("find this binary to run extractions in child processes: %w", err)
 	}
+	return extractor.Child(self, extractChildCommand), nil
+}
+
+// extractInChild extracts one npm tarball in a child process. A child that
+// fails has no run to fail: one the wall backstop ended under the CPU
+// budget (extractor_stalled in a run) is recorded as the single-process
+// evaluation records its backstop, extraction_budget_exceeded with the
+// cause; any other failure (a crash) is a row whose outcome is the failure's
+// kind, which no report counts as parsed.
+func extractInChild(ctx context.Context, child *pipeline.ChildExtractor, p corpus.Package, data []byte) rundir.Surface {
+	pkg := rundir.PackageRef{Registry: corpus.Registry, Name: p.Name, Version: p.Version}
+	sha := vocab.SHA256Hex(data)
+	s, err := child.Extract(ctx, pipeline.ExtractInput{Package: pkg, ArtifactSHA256: sha, Data: data, Format: artifact.FormatNpmTarball})
+	if err == nil {
+		return s
+	}
+	row := rundir.Surface{Package: pkg, ArtifactSHA256: sha, ExtractorVersion: surface.ExtractorVersion, OutcomeDetail: err.Error()}
+	switch kind := pipeline.FailureKindOf(err); kind {
+	case vocab.FailureExtractorStalled:
+		row.Outcome = vocab.CodeExtractionBudgetExceeded
+	case "":
+		row.Outcome = vocab.FailureExtractorError
+	default:
+		row.Outcome = kind
+	}
+	return row
 }
 
 // dataHome is $ATTESTARI_HOME, or ./var as everywhere else (the design's

@@ -28,6 +28,7 @@ import (
 	"time"
 
 	"github.com/attestari/attestari/internal/corpus"
+	"github.com/attestari/attestari/internal/pipeline/extractor"
 )
 
 func main() {
@@ -40,6 +41,9 @@ func main() {
 	defer stop()
 	var err error
 	switch os.Args[1] {
+	case extractChildCommand:
+		// A child of corpus-eval -parallel N: one extraction, stdin to stdout.
+		err = extractor.ServeChild(ctx, os.Stdin, os.Stdout)
 	case "pin":
 		err = pin(ctx, os.Args[2:])
 	case "run":

@@ -588,3 +588,14 @@ func parseHWM(b []byte) (int64, bool) {
 	}
 	return 0, false
 }
+
+// FailureKindOf is the failure kind (vocab.Failure*) an error of
+// ChildExtractor.Extract carries, or "" when it carries none: for a caller
+// with no run to record a failure row in (the corpus evaluation).
+func FailureKindOf(err error) string {
+	var se *stageError
+	if errors.As(err, &se) {
+		return se.kind
+	}
+	return ""
+}

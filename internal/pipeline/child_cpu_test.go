@@ -162,3 +162,69 @@ func TestParseStatCPU(t *testing.T) {
 		}
 	}
 }
+
+// TestResumeRedoesStalled: a local resume examines again a package whose
+// last attempt failed extractor_stalled (a failure of the run: the wall
+// backstop ended a child that was under the CPU budget), in a real child
+// process, and records what that extraction reads; a package whose child
+// crashed (extractor_crashed, the package's own answer) and the ordinary
+// packages are carried over, not redone.
+func TestResumeRedoesStalled(t *testing.T) {
+	w := crashWorld(t, "HANG", "EXIT")
+	version := allowedExtractorVersion(t)
+	o := w.options(t)
+	o.RunID = "stalled-then-resumed"
+	child := testChild(t, version)
+	child.CPUBudget, child.Grace, child.WallBudget = time.Second, 200*time.Millisecond, 3*time.Second
+	o.Extractor = child
+	first, err := Run(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	failuresOf := func(files *rundir.Files) map[string][]string {
+		out := map[string][]string{}
+		for _, p := range files.Summary.Packages {
+			for _, f := range p.Failures {
+				out[p.Package.Name] = append(out[p.Package.Name], f.Kind)
+			}
+		}
+		return out
+	}
+	files, err := rundir.Read(first.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := failuresOf(files); !slices.Equal(got["dies-hang"], []string{vocab.FailureExtractorStalled}) ||
+		!slices.Equal(got["dies-exit"], []string{vocab.FailureExtractorCrashed}) || len(got) != 2 {
+		t.Fatalf("first run's failures %v", got)
+	}
+
+	o = w.options(t)
+	o.CandidatesPath, o.Resume = "", first.RunID
+	well := testChild(t, version)
+	well.Env = append(well.Env, childNoHangEnv+"=1")
+	o.Extractor = well
+	second, err := Run(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if second.Examined != 1 || second.Carried != first.Packages-1 {
+		t.Errorf("resume examined %d and carried %d of %d packages; want 1 and %d", second.Examined, second.Carried, first.Packages, first.Packages-1)
+	}
+	files, err = rundir.Read(second.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := failuresOf(files); len(got) != 1 || !slices.Equal(got["dies-exit"], []string{vocab.FailureExtractorCrashed}) {
+		t.Errorf("resumed run's failures %v; want only dies-exit's crash", got)
+	}
+	var hang *rundir.Surface
+	for i, s := range files.Surfaces {
+		if s.Package.Name == "dies-hang" {
+			hang = &files.Surfaces[i]
+		}
+	}
+	if hang == nil || hang.Budget.CPUMs <= 0 && hang.Budget.WallMs <= 0 {
+		t.Fatalf("the stalled package has no surface row measured by its child after the resume: %+v", hang)
+	}
+}

@@ -34,6 +34,10 @@ import (
 // the re-executed binary serves one request with testChildExtract.
 const childModeEnv = "ATTESTARI_PIPELINE_TEST_CHILD"
 
+// childNoHangEnv makes a child extract a HANG package as an ordinary one:
+// the machine that stalled it is well again (TestResumeRedoesStalled).
+const childNoHangEnv = "ATTESTARI_PIPELINE_TEST_CHILD_NO_HANG"
+
 // childPIDDirEnv, when set in a child, names a directory where the child
 // writes its pid, so a test can check it did not outlive its parent.
 const childPIDDirEnv = "ATTESTARI_PIPELINE_TEST_CHILD_PIDS"
@@ -96,7 +100,7 @@ func testChildExtract(ctx context.Context, in ExtractInput, b ChildBudget) (rund
 			keep = append(keep, c)
 		}
 		return rundir.Surface{}, errors.New("the memory child was never ended")
-	case has(a, "HANG"):
+	case has(a, "HANG") && os.Getenv(childNoHangEnv) == "":
 		time.Sleep(time.Hour)
 	case has(a, "BURN"):
 		// Burns CPU without checking any clock until the parent ends it;

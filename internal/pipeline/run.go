@@ -507,9 +507,17 @@ func (r *runner) run(ctx context.Context) (*RunResult, error) {
 		var todo []job
 		carried := 0
 		for _, j := range wave {
-			if _, ok := r.loadPackageFile(j); ok {
-				carried++
-				continue
+			if pf, ok := r.loadPackageFile(j); ok {
+				if !transient(pf) || r.enqueue != nil {
+					carried++
+					continue
+				}
+				// A failure of the run, not the package's answer (a stalled
+				// extraction, the network, the evidence store): a local
+				// resume examines it again, as a queued run's jobs retry it
+				// (queued.go; a queued run's finished files are the queue's
+				// and are kept here).
+				r.log.Info("examining again a package whose last attempt failed transiently", "package", j.c.Name, "failures", failedKinds(pf))
 			}
 			todo = append(todo, j)
 		}
@@ -725,4 +733,13 @@ func isNil(v any) bool {
 		return rv.IsNil()
 	}
 	return false
+}
+
+// failedKinds lists the kinds of a finished package's failure rows.
+func failedKinds(pf *packageFile) []string {
+	var out []string
+	for _, f := range pf.Summary.Failures {
+		out = append(out, f.Kind)
+	}
+	return out
 }

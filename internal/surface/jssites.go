@@ -1402,6 +1402,8 @@ func (x *extractor) resourceSite(f *file, n nid, e *env, c *collector) {
 		ent.URI = s
 	}
 	ent.SchemaKind = SchemaNone
+	var title val
+	titleFound := false
 	if len(mid) >= 3 {
 		meta := x.eval(f, mid[2], e)
 		if c.needs(meta) {
@@ -1411,14 +1413,20 @@ func (x *extractor) resourceSite(f *file, n nid, e *env, c *collector) {
 		if c.needs(d) {
 			return
 		}
+		if title, titleFound = x.getProp(meta, "title", e); c.needs(title) {
+			return
+		}
 		if meta.isUnknown() {
 			d, found = unknown("resource metadata not resolved: "+reasonOf(meta)), true
+			titleFound = false // the description's entry already records the metadata unread
 		}
 		describe(&ent, d, found)
 	} else {
 		describe(&ent, val{}, false)
 	}
 	c.entries = append(c.entries, ent)
+	memberEntry(ent, vocab.ListedMemberName, nameV, true, c)
+	memberEntry(ent, vocab.ListedMemberTitle, title, titleFound, c)
 }
 
 func (x *extractor) resourceFromObject(f *file, at nid, obj val, e *env, c *collector, template bool) {
@@ -1442,9 +1450,15 @@ func (x *extractor) resourceFromObject(f *file, at nid, obj val, e *env, c *coll
 	if c.needs(d) {
 		return
 	}
+	title, titleFound := x.getProp(obj, "title", e)
+	if c.needs(title) {
+		return
+	}
 	describe(&ent, d, found)
 	ent.SchemaKind = SchemaNone
 	c.entries = append(c.entries, ent)
+	memberEntry(ent, vocab.ListedMemberName, nv, true, c)
+	memberEntry(ent, vocab.ListedMemberTitle, title, titleFound, c)
 }
 
 // setAnnotations records annotation hints that are literal booleans.

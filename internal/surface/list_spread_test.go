@@ -40,6 +40,9 @@ server.setRequestHandler(ListPromptsRequestSchema, async () => ({
 		t.Helper()
 		unread := 0
 		for _, r := range got {
+			if r.ListedMember != "" {
+				continue // a resource's name or title (resnames.go), not a resource
+			}
 			if r.NameState == vocab.StateUnreadable {
 				unread++
 				continue

@@ -1248,7 +1248,9 @@ func (x *extractor) pyComposeSite(f *file, recv nid, e *env, c *collector, from 
 		for _, ent := range added {
 			ne, why := composeEntry(ent, chain)
 			if why != "" {
-				c.failures = append(c.failures, why)
+				if ent.ListedMember == "" { // a resource's name or title entry fails with the resource's own
+					c.failures = append(c.failures, why)
+				}
 				continue
 			}
 			c.entries = append(c.entries, ne)

@@ -396,6 +396,9 @@ func (x *extractor) pyFunctionEntry(f *file, at nid, kind string, fn val, args [
 	if kind == KindPrompt {
 		x.pyPromptTexts(df, def, ent.Name, fn, e, c)
 	}
+	if ent.Kind == KindResource || ent.Kind == KindResourceTemplate {
+		x.pyResourceMembers(ent, args, nameV, df, def, c) // resnames.go
+	}
 }
 
 // pyPromptTexts reads the literal text a prompt function returns: a string

@@ -1,6 +1,8 @@
 package surface
 
 import (
+	"github.com/attestari/attestari/internal/literal"
+	"github.com/attestari/attestari/internal/rundir"
 	"github.com/attestari/attestari/internal/vocab"
 )
 
@@ -127,4 +129,70 @@ func (x *extractor) runtimePropWritten(key string) bool {
 // the same name (`let file` in another function) changes nothing b holds.
 func (x *extractor) runtimeBindingWritten(f *file, b binding) bool {
 	return f.facts == nil || x.jsBindingWritten(f, b)
+}
+
+// The name and title of a resource or resource template the package
+// registers (methodology §5.3 and §5.4, 2.3.12). resources/list and
+// resources/templates/list send each resource's name (the protocol's
+// BaseMetadata.name, a display name when no title is given) and title
+// beside its description, and a client that hands the model its resources
+// (a listing tool, an attached resource) hands it these texts too. Until
+// 2.3.11 only the description of a registered resource was examined, and a
+// poisoned name would have graded. Since 2.3.12 each of them that the
+// registration gives is recorded as one more entry of the resource's kind,
+// listed_member name or title, its Name the resource's, its text read as a
+// description is: a text of the package read exactly is readable with its
+// spans, so the analyzer examines it and the verifier quotes it where it is
+// written; one not read exactly is unreadable (refused as not_analyzed).
+// Tool and prompt names and titles are not recorded this way (see
+// docs/versions/2.3.12/review.md for why).
+
+// memberEntry records the member (vocab.ListedMemberName or
+// vocab.ListedMemberTitle) of the registered resource or template base,
+// whose value is v, found says whether the registration gives it at all.
+func memberEntry(base rundir.Entry, member string, v val, found bool, c *collector) {
+	if !found || v.k == vUndefined || v.k == vNull {
+		return
+	}
+	ent := rundir.Entry{Kind: base.Kind, Name: base.Name, NameState: base.NameState, URI: base.URI,
+		File: base.File, Line: base.Line, ListedMember: member, SchemaKind: SchemaNone}
+	describe(&ent, v, true)
+	if ent.DescriptionState == vocab.StateReadable && ent.DescriptionRaw == "" {
+		return // an empty text: nothing a client shows
+	}
+	c.entries = append(c.entries, ent)
+}
+
+// identifierMember records a resource's name that is its function's name
+// (a Python def of the package, FastMCP's default): the identifier's bytes,
+// which no escape can change, are the text.
+func identifierMember(base rundir.Entry, f *file, id nid, c *collector) {
+	ent := rundir.Entry{Kind: base.Kind, Name: base.Name, NameState: base.NameState, URI: base.URI,
+		File: base.File, Line: base.Line, ListedMember: vocab.ListedMemberName, SchemaKind: SchemaNone}
+	text := f.text(id)
+	if text == "" {
+		return
+	}
+	ent.Spans = []rundir.Span{{File: f.path, Start: f.start(id), End: f.end(id), Line: f.line(f.start(id)),
+		RawStart: 0, RawEnd: len(text), Encoding: literal.PyRaw}}
+	ent.Holes = []rundir.Hole{}
+	ent.DescriptionRaw = text
+	ent.DescriptionState = vocab.StateReadable
+	c.entries = append(c.entries, ent)
+}
+
+// pyResourceMembers records the name and title of a resource registered by
+// a FastMCP decorator (or its call form): the name= argument, else the
+// function's name, which FastMCP takes by default; the title= argument.
+func (x *extractor) pyResourceMembers(base rundir.Entry, args []thunk, nameV val, df *file, def nid, c *collector) {
+	if nameV.k == vUndefined || nameV.k == vNull || nameV.k == vFunc {
+		if id := df.field(def, "name"); id >= 0 {
+			identifierMember(base, df, id, c)
+		}
+	} else {
+		memberEntry(base, vocab.ListedMemberName, nameV, true, c)
+	}
+	if a, ok := kwarg(args, "title"); ok {
+		memberEntry(base, vocab.ListedMemberTitle, x.force(a), true, c)
+	}
 }
