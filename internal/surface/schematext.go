@@ -48,7 +48,7 @@ const maxSchemaSteps = 20000
 
 // schemaDepthLimit bounds the walk over one schema (nested shapes and
 // resolution hops together); past it the schema is a gap, never read in part.
-const schemaDepthLimit = 48
+const schemaDepthLimit = 96
 
 type schemaGap struct {
 	f      *file
@@ -63,8 +63,10 @@ type schemaRead struct {
 	tool  string
 	seen  map[progKey]bool
 	roots map[progKey]bool // zodRoot's answers
-	gaps  []schemaGap
-	more  int
+	// lazyOpen are the lazy schemas being read (schematext_lazy.go).
+	lazyOpen map[progKey]bool
+	gaps     []schemaGap
+	more     int
 }
 
 func (r *schemaRead) gap(f *file, n nid, reason string) {
