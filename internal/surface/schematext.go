@@ -185,6 +185,9 @@ func (r *schemaRead) node(f *file, n nid, e *env, path string, depth int) {
 	case "call_expression":
 		r.call(f, n, e, path, depth+1)
 	case "identifier", "shorthand_property_identifier", "member_expression", "subscript_expression":
+		if r.shapeMember(f, n, e, path, depth) { // schematext_arrow.go
+			return
+		}
 		r.resolved(f, n, e, path, depth+1, func(g *file, m nid, ge *env) { r.node(g, m, ge, path, depth+1) })
 	case "new_expression":
 		r.newSchema(f, n, e, path, depth+1)
