@@ -116,6 +116,13 @@ func FuzzExtractJS(f *testing.F) {
 	seedFromGolden(f, ".ts")
 	f.Add([]byte("server.tool(`a${b}`, [\"x\", 'y'].join(\"\\n\"), {...z}, () => {})"))
 	f.Add([]byte("for (const t of T) for (const u of t) s.tool(u.n, u.d, f); const T = [[{n:'a',d:'b'}]];"))
+	// Schema texts (schematext_helper.go, schematext_lazy.go, schematext_arrow.go):
+	// a helper's call, lazies that refer to themselves and to each other, shapes.
+	f.Add([]byte("import {z} from 'zod'; import {zodToJsonSchema as c} from 'zod-to-json-schema';\n" +
+		"const h = (s) => { return c(s, {}); }; const A = z.lazy(() => z.object({a: z.array(A).describe('x'), b: B}));\n" +
+		"const B = z.lazy(() => { return z.union([A, B]); }); const S = z.object({p: A}).extend({q: B}).describe('r');\n" +
+		"s.setRequestHandler(L, async () => ({tools: [{name: 'n', inputSchema: h(h(A))}, {name: 'm', inputSchema: h(S)}]}));\n" +
+		"s.tool('t', 'd', S.shape, () => {}); s.tool('u', 'd', z.object({}).pick({}).shape, () => {});"))
 	f.Fuzz(func(t *testing.T, src []byte) {
 		fuzzExtract(t, "index.js", src)
 	})
