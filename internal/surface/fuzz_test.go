@@ -119,6 +119,13 @@ func FuzzExtractJS(f *testing.F) {
 	// Schema readings of 2.3.12: a normalizer's body given no value, a
 	// destructuring's rest with deletes, a converter's output path.
 	f.Add([]byte("function n(p){if(!p){if(p==null){if(typeof p!=='x'){return {}}}}return p} function o(s,q){return new ZodObject({shape:s??{},...n(q)})} const {a,...r}=T; const c={...r}; for (const k of ['x']) delete c[k]; s.registerTool('t',{inputSchema:{type:'object',...c,properties:(z(S,{name:'t'}).definitions??{})['t']?.properties??{}}},f)"))
+	// Schema texts (schematext_helper.go, schematext_lazy.go, schematext_arrow.go):
+	// a helper's call, lazies that refer to themselves and to each other, shapes.
+	f.Add([]byte("import {z} from 'zod'; import {zodToJsonSchema as c} from 'zod-to-json-schema';\n" +
+		"const h = (s) => { return c(s, {}); }; const A = z.lazy(() => z.object({a: z.array(A).describe('x'), b: B}));\n" +
+		"const B = z.lazy(() => { return z.union([A, B]); }); const S = z.object({p: A}).extend({q: B}).describe('r');\n" +
+		"s.setRequestHandler(L, async () => ({tools: [{name: 'n', inputSchema: h(h(A))}, {name: 'm', inputSchema: h(S)}]}));\n" +
+		"s.tool('t', 'd', S.shape, () => {}); s.tool('u', 'd', z.object({}).pick({}).shape, () => {});"))
 	f.Fuzz(func(t *testing.T, src []byte) {
 		fuzzExtract(t, "index.js", src)
 	})

@@ -48,7 +48,7 @@ const maxSchemaSteps = 20000
 
 // schemaDepthLimit bounds the walk over one schema (nested shapes and
 // resolution hops together); past it the schema is a gap, never read in part.
-const schemaDepthLimit = 48
+const schemaDepthLimit = 96
 
 type schemaGap struct {
 	f      *file
@@ -63,8 +63,10 @@ type schemaRead struct {
 	tool  string
 	seen  map[progKey]bool
 	roots map[progKey]bool // zodRoot's answers
-	gaps  []schemaGap
-	more  int
+	// lazyOpen are the lazy schemas being read (schematext_lazy.go).
+	lazyOpen map[progKey]bool
+	gaps     []schemaGap
+	more     int
 }
 
 func (r *schemaRead) gap(f *file, n nid, reason string) {
@@ -183,6 +185,9 @@ func (r *schemaRead) node(f *file, n nid, e *env, path string, depth int) {
 	case "call_expression":
 		r.call(f, n, e, path, depth+1)
 	case "identifier", "shorthand_property_identifier", "member_expression", "subscript_expression":
+		if r.shapeMember(f, n, e, path, depth) { // schematext_arrow.go
+			return
+		}
 		r.resolved(f, n, e, path, depth+1, func(g *file, m nid, ge *env) { r.node(g, m, ge, path, depth+1) })
 	case "new_expression":
 		r.newSchema(f, n, e, path, depth+1)

@@ -107,6 +107,9 @@ func (r *schemaRead) call(f *file, n nid, e *env, path string, depth int) {
 		}
 		r.node(f, obj, e, path, depth+1)
 		return
+	case method == "lazy" && r.zodRoot(f, obj, e):
+		r.lazy(f, n, e, path, depth) // schematext_lazy.go
+		return
 	case method == "describe":
 		if len(args) == 1 {
 			r.x.paramEntry(r.c, r.tool, pathOrRoot(path), f, args[0], e)
