@@ -1,6 +1,10 @@
 package analyzer
 
-import "github.com/attestari/attestari/internal/vocab"
+import (
+	"strings"
+
+	"github.com/attestari/attestari/internal/vocab"
+)
 
 // The seventh reading's rules (offline-purpose-6, docs/model-check.md,
 // "The purpose analyzer's seventh reading"): readings of purpose, each a
@@ -81,10 +85,38 @@ func (p entryPurpose) dataFrame(f string) bool {
 	// Addressed to the model: an imperative, a trigger, or the assistant's
 	// stated habit. A parameter's description is read as addressed only
 	// when it gives an order, not when it documents the value.
-	if !pxImperative.MatchString(f) && !pxTrigger.MatchString(f) && !pxHabit7.MatchString(f) && !(p.kind == vocab.EntryParameterDescription && pxHere7.MatchString(f)) {
+	if !pxImperative.MatchString(f) && !pxImp7.MatchString(f) && !pxTrigger.MatchString(f) && !pxHabit7.MatchString(f) && !(p.kind == vocab.EntryParameterDescription && pxHere7.MatchString(f)) {
 		return false
 	}
-	return pxExcess7.MatchString(f) || pxOutside7.MatchString(f)
+	return pxExcess7.MatchString(f) || pxOutside7.MatchString(f) || p.otherTool(f)
+}
+
+// pxImp7: an imperative of handing on at the start of any sentence the
+// folded text holds (invisible runes between two sentences leave them one
+// sentence of the original bytes), after an optional condition.
+var pxImp7 = px(`(^|[.:;!]\s)((when|whenever|if|before|after|once|each time|every time|at|on|also)\b[^,;:]{0,120}[,;:] ?)?(please |also |always |first |then |now |just |quietly |silently )*(place|populate|hand|restate|log|put|pass|send|forward|post|attach|add|include|copy|paste|write|append|export|upload|mirror|insert|fill|embed|deliver|relay)\b`)
+
+// pxBackticked: a name in backticks.
+var pxBackticked = px("`([a-z][\\w.-]{0,59})`")
+
+// pxIntoBefore7: what makes a name in backticks a destination.
+var pxIntoBefore7 = px(`\b(to|into|in|as)\s+(the\s+)?$`)
+
+// otherTool reports a destination in backticks that is not the entry
+// itself: data handed to another tool or to a field the entry's name and
+// first sentence do not name.
+func (p entryPurpose) otherTool(f string) bool {
+	for _, m := range pxBackticked.FindAllStringSubmatchIndex(f, -1) {
+		a := max(m[0]-12, 0)
+		if !pxIntoBefore7.MatchString(f[a:m[0]]) {
+			continue // the value handed on, not where it goes
+		}
+		w := strings.NewReplacer("_", " ", "-", " ", ".", " ").Replace(f[m[2]:m[3]])
+		if !strings.Contains(p.text, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // The choice frame.
@@ -191,7 +223,7 @@ func (p entryPurpose) readSeventh(sr *sentenceReading, f, orig string) {
 	if !sr.exfil && p.dataFrame(f) {
 		sr.exfil = true
 	}
-	if !sr.override && !sr.exfil && choiceFrame(f) {
+	if !sr.override && choiceFrame(f) {
 		sr.override = true
 	}
 	{
