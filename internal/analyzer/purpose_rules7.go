@@ -127,11 +127,15 @@ var (
 	pxInsteadChoice7 = px(`\b(instead of|rather than|in place of|not)\s+(the|what|whatever|whichever|the one|the ones)\s+([\w'-]+\s+){0,3}(` + choiceSubject + `|the player|the operator|the teacher|the clinician)\s+(\w+\s+)?(` + choiceVerb + `|taps?|clicks?|decides?|lists?|writes?|sets)\b|\b(rather than|instead of|not as|not for)\s+(the user'?s?|the customer'?s?|the player'?s?|theirs)\b|\bno matter who (the user|they) (is|are)\b|\bwho(m)?ever (the user|they) (names?|picks?|chooses?|gives?)\b`)
 	// A choice read as advice: "the user's setting is advisory", "a flag
 	// set by the user does not apply".
-	pxChoiceVoid7 = px(`\b(user'?s?|users'|their|the operator'?s?)\s+([\w'-]+\s+){0,4}(setting|settings|choice|choices|selection|preference|preferences|limit|flag|freeze|option|request|instruction|instructions)\s+(is|are)\s+(only\s+)?(advisory|a suggestion|suggestions|optional|ignored|not binding|non-binding)\b|\b(set|chosen|picked|selected|requested) by the user (does|do) not apply\b`)
+	pxChoiceVoid7 = px(`\b(user'?s?|users'|their|the operator'?s?)\s+([\w'-]+\s+){0,4}(setting|settings|choice|choices|selection|preference|preferences|limit|flag|freeze|option|request|instruction|instructions|language|format|value)\s+(is|are)\s+(only\s+)?(advisory|a suggestion|suggestions|optional|ignored|not binding|non-binding)\b|\b(set|chosen|picked|selected|requested) by the user (does|do) not apply\b`)
 	// Against the user's tap or click: "even if the user taps 'decline'",
 	// "after the user taps stop", "whatever the user clicks".
 	pxAgainstTap7 = px(`\b(even if|even when|whatever|whichever|regardless of what|after|no matter what)\s+(` + choiceSubject + `|the player|the operator)\s+(taps?|tapped|clicks?|clicked|presses|pressed|decides?|decided|rejects?|rejected|declines?|declined)\b`)
 )
+
+// pxWithValue7: a replacement the text writes out (a number, a quoted
+// value, a fixed range), not a form of the user's own value.
+var pxWithValue7 = px(`\bwith\s+(\d|'|"|the (last|first|next) \d|a fixed\b|our\b)`)
 
 // choiceFrame reports the choice frame: an act on a value the user
 // supplied, in a sentence that does not follow it.
@@ -144,7 +148,7 @@ func choiceFrame(f string) bool {
 		// follows it ("replace the address the user enters with its
 		// canonical form"); a value the text supplies does not.
 		if containsAny(f, "replace", "overwrite") && !containsAny(f, "ignore", "disregard", "discard", "abaikan") {
-			return pxLiteralValue.MatchString(f) || containsAny(f, " last ", " first ", " fixed ", " our ")
+			return pxLiteralValue.MatchString(f) || pxWithValue7.MatchString(f)
 		}
 		return true
 	}
@@ -197,7 +201,7 @@ var (
 	pxThirdPartyNoTell7 = px(`\b(ask|asks|asking|tell|tells|telling|remind|reminds|reminding|request|requests|requesting)\s+(them|the guests|guests|attendees|the team|everyone|people|others|colleagues|\w+)\s+not to\s+(tell|mention|reveal|say|share)\b`)
 	// A privacy rule over other people's data: "do not show the user other
 	// patients' data".
-	pxOthersData7 = px(`\b(other|another)\s+(patients?|users?|customers?|clients?|students?|employees?|members?|people|tenants?|accounts?)'?s?\s+(\w+\s+)?(data|records?|details|information|files|messages|results|names|notes|history)\b`)
+	pxOthersData7 = px(`\b(other|another)\s+(patients?|users?|customers?|clients?|students?|employees?|members?|people|tenants?|accounts?)'?s?\s+(\w+\s+)?(data|records?|details|information|files|messages|results|names|notes|history|orders?|accounts?|purchases|bookings|appointments|grades|scores)\b`)
 )
 
 // notConcealFromUser reports a prohibition on telling that restrains a
