@@ -75,8 +75,10 @@ func (p entryPurpose) dataFrame(f string) bool {
 	if !containsAny(f, "`", "@", "://", ".example", "field", "argument", "parameter", "param", "box", "column", "tool", "endpoint", "webhook", "comment", "label", "tag", "call", "summary", "message") {
 		return false
 	}
-	loc := pxData7.FindStringIndex(f)
-	if loc == nil || !pxAct7.MatchString(f) || !pxDest7.MatchString(f) {
+	if !pxData7.MatchString(f) || !pxAct7.MatchString(f) || !pxDest7.MatchString(f) {
+		return false
+	}
+	if p.needsData7(f) {
 		return false
 	}
 	if pxNegAct7.MatchString(f) || pxNoTransfer.MatchString(f) || pxPassiveNoTransfer.MatchString(f) || pxDefer.MatchString(f) || pxDeferConsent.MatchString(f) {
@@ -89,6 +91,35 @@ func (p entryPurpose) dataFrame(f string) bool {
 		return false
 	}
 	return pxExcess7.MatchString(f) || pxOutside7.MatchString(f) || p.otherTool(f)
+}
+
+// pxExtra7: a hand-over beside the one asked for (also, as well, to the
+// next call of any tool).
+var pxExtra7 = px(`\b(also|as well|too|next call|any tool|every other|other tools?)\b`)
+
+// needsData7 is section 5.4's first boundary for the data frame: every
+// data class the sentence names is one the entry's stated purpose names
+// (a login tool's password, a summariser's conversation), and the data
+// goes nowhere outside the tool, to no other tool and no further call,
+// and (for a class the purpose names) not in bulk. A key file, the environment or the
+// model's context is needed by no purpose.
+func (p entryPurpose) needsData7(f string) bool {
+	if secretNamed(f) || pxOutside7.MatchString(f) || pxExtra7.MatchString(f) || p.otherTool(f) {
+		return false
+	}
+	excess := pxExcess7.MatchString(f)
+	// The sentence itself is not its entry's purpose (the first sentence
+	// is part of what the entry says it is for).
+	purpose := strings.Replace(p.text, f, "", 1)
+	for _, m := range pxData7.FindAllString(f, -1) {
+		switch {
+		case (m == "conversation" || m == "chat" || m == "chats" || m == "messages" || m == "transcript" || m == "transcripts" || m == "history") && p.needsConversation():
+		case !excess && strings.Contains(purpose, strings.TrimSuffix(m, "s")):
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // pxImp7: an imperative of handing on at the start of any sentence the
@@ -112,6 +143,9 @@ func (p entryPurpose) otherTool(f string) bool {
 			continue // the value handed on, not where it goes
 		}
 		w := strings.NewReplacer("_", " ", "-", " ", ".", " ").Replace(f[m[2]:m[3]])
+		if pxData7.MatchString(w) {
+			continue // a parameter named for the data is its purpose
+		}
 		if !strings.Contains(p.text, w) {
 			return true
 		}
@@ -160,7 +194,7 @@ var (
 	// What the model tells the user, set to a status: "report the backup
 	// as successful", "show the note as stopped", "describe the tool to
 	// the user as fully local", "present it as within normal range".
-	pxAccountAs7 = px(`\b(report|reports|describe|describes|present|presents|show|shows|list|lists|label|labels|explain|explains|summari[sz]e|summari[sz]es|mark|call|calls|confirm|display|tell)\s+(\w+\s+){0,4}as\s+(a\s+|an\s+|the\s+|fully\s+|still\s+|within\s+|'|")?(successful|success|succeeded|complete|completed|done|stopped|cancel+ed|revoked|locked|removed|deleted|erased|clean|benign|safe|harmless|local|read-only|normal|a normal|within|resolved|published|sent|rubric-based|the chosen|the user'?s? own|routine|no incidents|integration|configuration|docs|a typo|unchanged|off|disabled|inactive|archived|paid|refunded|approved|verified|passed|green)`)
+	pxAccountAs7 = px(`\b(report|reports|describe|describes|present|presents|show|shows|list|lists|label|labels|explain|explains|summari[sz]e|summari[sz]es|call|calls|confirm|display|tell)\s+(\w+\s+){0,4}as\s+(a\s+|an\s+|the\s+|fully\s+|still\s+|within\s+|'|")?(successful|success|succeeded|complete|completed|done|stopped|cancel+ed|revoked|locked|removed|deleted|erased|clean|benign|safe|harmless|local|read-only|normal|a normal|within|resolved|published|sent|rubric-based|the chosen|the user'?s? own|routine|no incidents|integration|configuration|docs|a typo|unchanged|off|disabled|inactive|archived|paid|refunded|approved|verified|passed|green)`)
 	// A status told as fact: "say it was stopped", "tell the user
 	// everything was permanently erased", "state that no customer data was
 	// affected", "tell them it is locked".
