@@ -14,7 +14,7 @@ import (
 // it reads, to its vocabulary (purpose_lexicon.go), to the sentence
 // splitting or to the folding changes it, and with it the analyzer id, so
 // cached answers of an older reading are never reused.
-const PurposeVersion = "offline-purpose-5"
+const PurposeVersion = "offline-purpose-6"
 
 // MaxPurposeEntryBytes bounds the text the purpose analyzer reads of one
 // entry. An entry whose segments are longer, or are not valid UTF-8, is not
@@ -552,6 +552,8 @@ func (p entryPurpose) readSentence(f, orig string, first bool) sentenceReading {
 	ov, choiceOnly := readOverride(f, p)
 	sr.conceal, sr.concealIfDeviant = readConceal(f, sr.first)
 	p.readStructure(&sr, orig, ov, choiceOnly)
+	// The seventh reading's frames (purpose_rules7.go).
+	p.readSeventh(&sr, f, orig)
 	if (sr.conceal || sr.concealIfDeviant) && defersTelling(f) {
 		// Kept back until the user asks (purpose_rules6.go).
 		sr.conceal, sr.concealIfDeviant = false, false
