@@ -176,11 +176,11 @@ func TestPackSdistIsDeterministicAndSdistShaped(t *testing.T) {
 	})
 	// Same files, other order, other owners and times: the same archive.
 	b := tarOf(t, [][2]string{{"pyproject.toml", "[project]\n"}, {"src/pkg/server.py", "x = 1\n"}}, nil)
-	pa, err := PackSdist(bytes.NewReader(a), "My.Server", "1.2.0")
+	pa, _, err := PackSdist(bytes.NewReader(a), "My.Server", "1.2.0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	pb, err := PackSdist(bytes.NewReader(b), "My.Server", "1.2.0")
+	pb, _, err := PackSdist(bytes.NewReader(b), "My.Server", "1.2.0")
 	if err != nil {
 		t.Fatal(err)
 	}
