@@ -96,6 +96,9 @@ const ExtractorDied = "extractor_died"
 // Miss kinds the Python evaluation adds to Evaluate's.
 const (
 	MissOutcomeDiffers = "outcome_differs" // the extractor's outcome is not the truth's
+	// MissOffListed is a name the truth lists that the extractor read off by
+	// default: a recall miss, reported with this kind instead of missing.
+	MissOffListed = "off_by_default_but_listed"
 )
 
 // PyReport is the Python corpus evaluation. Every truth is in the
@@ -122,8 +125,25 @@ type PyReport struct {
 	// Readable but unequal texts that equal another reading of the same
 	// docstring (the source text or the other cleaning): a framework or
 	// interpreter-version question, not a misread.
-	OtherDocReading int    `json:"other_doc_reading"`
-	Misses          []Miss `json:"misses"`
+	OtherDocReading int `json:"other_doc_reading"`
+	// OffByDefault counts, per entry kind, the entries the extractor reads
+	// off by default (methodology §5.2, Configuration: read and checked,
+	// not in the list a start with nothing set gives) on servers parsed by
+	// both. They are not in Names' Found, so none is a precision error.
+	OffByDefault map[string]OffCounts `json:"off_by_default"`
+	Misses       []Miss               `json:"misses"`
+	// offListed is, per server and kind, the names read off by default that
+	// the truth lists (their missing misses are reported as MissOffListed).
+	offListed map[[2]string]map[string]bool
+}
+
+// OffCounts splits the entries read off by default by what the truth (a
+// default start) says: Unlisted agree with it and are no error; Listed are
+// tools the default start lists that the extractor turned off, each a
+// recall miss (MissOffListed).
+type OffCounts struct {
+	Unlisted int `json:"unlisted"`
+	Listed   int `json:"listed"`
 }
 
 // OutcomeShare is OutcomeRight/Servers.
@@ -137,9 +157,11 @@ func (r PyReport) DescriptionEqualShare() float64 {
 // EvaluatePython compares extractor rows (keyed by SurfaceKey) with the
 // Python truth.
 func EvaluatePython(truths []PyTruth, surfaces map[string]rundir.Surface) PyReport {
-	r := PyReport{Confusion: map[[2]string]int{}, Names: map[string]NameCounts{}, Misses: []Miss{}}
+	r := PyReport{Confusion: map[[2]string]int{}, Names: map[string]NameCounts{}, OffByDefault: map[string]OffCounts{},
+		Misses: []Miss{}, offListed: map[[2]string]map[string]bool{}}
 	for _, k := range []string{vocab.EntryTool, vocab.EntryPrompt, vocab.EntryResource, vocab.EntryResourceTemplate} {
 		r.Names[k] = NameCounts{}
+		r.OffByDefault[k] = OffCounts{}
 	}
 	sorted := append([]PyTruth(nil), truths...)
 	sort.Slice(sorted, func(i, j int) bool { return sorted[i].Key() < sorted[j].Key() })
@@ -168,13 +190,46 @@ func EvaluatePython(truths []PyTruth, surfaces map[string]rundir.Surface) PyRepo
 		r.BothParsed++
 		// The truth is what the server lists under the default
 		// configuration; an entry off by default is on the surface (read and
-		// checked) but not listed (methodology §5.2, Configuration).
+		// checked) but not listed (methodology §5.2, Configuration): it is
+		// counted apart (countOff), never as found.
+		r.countOff(key, "tool", pyNames(t.Tools), s.Tools)
+		r.countOff(key, "prompt", pyNames(t.Prompts), s.Prompts)
+		r.countOff(key, "resource", pyNames(t.Resources), s.Resources)
+		r.countOff(key, vocab.EntryResourceTemplate, pyNames(t.ResourceTemplates), s.ResourceTemplates)
 		r.compareTools(key, t.Tools, listedByDefault(s.Tools))
 		r.compareNames(key, "prompt", pyNames(t.Prompts), entryNames(listedByDefault(s.Prompts)))
 		r.compareNames(key, "resource", pyNames(t.Resources), entryNames(listedByDefault(s.Resources)))
 		r.compareNames(key, vocab.EntryResourceTemplate, pyNames(t.ResourceTemplates), entryNames(listedByDefault(s.ResourceTemplates)))
 	}
 	return r
+}
+
+// countOff counts the entries of one kind read off by default against the
+// truth's names, and remembers those the truth lists.
+func (r *PyReport) countOff(pkg, kind string, truth []string, es []rundir.Entry) {
+	ts := set(truth)
+	c := r.OffByDefault[kind]
+	seen := map[string]bool{}
+	for _, e := range listedByDefault(es) {
+		seen[e.Name] = true // also listed by another reading: counted as found
+	}
+	for _, e := range es {
+		if !e.OffByDefault() || seen[e.Name] || e.NameState != "" && e.NameState != vocab.StateReadable {
+			continue
+		}
+		seen[e.Name] = true
+		if !ts[e.Name] {
+			c.Unlisted++
+			continue
+		}
+		c.Listed++
+		k := [2]string{pkg, kind}
+		if r.offListed[k] == nil {
+			r.offListed[k] = map[string]bool{}
+		}
+		r.offListed[k][e.Name] = true
+	}
+	r.OffByDefault[kind] = c
 }
 
 // listedByDefault drops the entries registered only under a configuration
@@ -248,6 +303,12 @@ func (r *PyReport) compareNames(pkg, kind string, truth, found []string) {
 	tmp := Report{Names: map[string]NameCounts{kind: r.Names[kind]}}
 	tmp.compareNames(pkg, kind, truth, found)
 	r.Names[kind] = tmp.Names[kind]
+	for i, m := range tmp.Misses {
+		if m.Kind == MissMissingName && r.offListed[[2]string{pkg, kind}][m.Name] {
+			tmp.Misses[i].Kind = MissOffListed
+			tmp.Misses[i].Detail = "the truth lists it; the extractor reads it off by default"
+		}
+	}
 	r.Misses = append(r.Misses, tmp.Misses...)
 }
 
@@ -292,11 +353,15 @@ func (r PyReport) Markdown(h PyEvalHeader, truths []PyTruth, surfaces map[string
 	fmt.Fprintf(&b, "| readable descriptions equal to the published text | %s (%d/%d) | %s | %s |\n", pct(r.DescriptionEqualShare()), r.EqualDescriptions, r.ReadableDescriptions, pct(PyTargets.DescriptionEqual), mark(r.DescriptionEqualShare(), PyTargets.DescriptionEqual))
 	fmt.Fprintf(&b, "| matched tools whose description the extractor did not read as readable | %d of %d with a known text | | |\n", r.NotReadableDescriptions, r.ComparableDescriptions)
 	fmt.Fprintf(&b, "| unequal descriptions equal to another reading of the docstring | %d | | |\n", r.OtherDocReading)
+	off := r.OffByDefault["tool"]
+	fmt.Fprintf(&b, "| tools read off by default that the truth does not list (no error) | %d | | |\n", off.Unlisted)
+	fmt.Fprintf(&b, "| tools read off by default that the truth lists (recall misses) | %d | | |\n", off.Listed)
 	for _, k := range []string{vocab.EntryPrompt, vocab.EntryResource, vocab.EntryResourceTemplate} {
 		c := r.Names[k]
 		fmt.Fprintf(&b, "| %s-name recall / precision | %s / %s (%d/%d, %d/%d) | | |\n", k, pct(c.Recall()), pct(c.Precision()), c.Matched, c.Truth, c.Matched, c.Found)
 	}
-	b.WriteString("\nDescriptions are compared as each server's framework publishes them: `inspect.cleandoc` of the docstring for the standalone `fastmcp`, `fn.__doc__` as Python 3.13+ stores it for the SDK's FastMCP, the literal for a low-level `Tool(...)`.\n\n")
+	b.WriteString("\nThe truth is the list a server gives when started with nothing set. A tool the extractor reads off by default (a condition that does not hold under the default configuration, methodology §5.2) is read and checked but is not in that list, so it is not counted as found: when the truth does not list it either, the two agree, and it is counted in its own row, not as a precision error; when the truth lists it, it is a recall miss (`" + MissOffListed + "`). A tool read as listed by default that the truth does not list is an extra and a precision error; a tool of the truth the extractor does not read at all is a recall miss (`missing`).\n\n")
+	b.WriteString("Descriptions are compared as each server's framework publishes them: `inspect.cleandoc` of the docstring for the standalone `fastmcp`, `fn.__doc__` as Python 3.13+ stores it for the SDK's FastMCP, the literal for a low-level `Tool(...)`.\n\n")
 	b.WriteString("## Outcomes\n\n| truth | extracted | servers |\n| --- | --- | ---: |\n")
 	pairs := make([][2]string, 0, len(r.Confusion))
 	for p := range r.Confusion {
@@ -324,14 +389,15 @@ func (r PyReport) Markdown(h PyEvalHeader, truths []PyTruth, surfaces map[string
 	for _, k := range slices.Sorted(maps.Keys(byFw)) {
 		fmt.Fprintf(&b, "| %s | %d | %d |\n", k, byFw[k][0], byFw[k][1])
 	}
-	b.WriteString("\n## Per server\n\n| server | framework | truth | extracted | tools (truth / extracted) | review |\n| --- | --- | --- | --- | ---: | --- |\n")
+	b.WriteString("\n## Per server\n\n| server | framework | truth | extracted | tools (truth / extracted) | of which off by default | review |\n| --- | --- | --- | --- | ---: | ---: | --- |\n")
 	for _, t := range truths {
 		s, ok := surfaces[SurfaceKey(t.Name, t.Version)]
-		got, n := "(no row)", 0
+		got, n, off := "(no row)", 0, 0
 		if ok {
 			got, n = s.Outcome, len(s.Tools)
+			off = len(s.Tools) - len(listedByDefault(s.Tools))
 		}
-		fmt.Fprintf(&b, "| %s | %s | %s | %s | %d / %d | %s |\n", t.Key(), t.Framework, t.Outcome, got, len(t.Tools), n, t.Review.Status)
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %d / %d | %d | %s |\n", t.Key(), t.Framework, t.Outcome, got, len(t.Tools), n, off, t.Review.Status)
 	}
 	fmt.Fprintf(&b, "\n## Misses (%d)\n", len(r.Misses))
 	last := ""

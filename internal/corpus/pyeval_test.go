@@ -176,11 +176,11 @@ func TestPackSdistIsDeterministicAndSdistShaped(t *testing.T) {
 	})
 	// Same files, other order, other owners and times: the same archive.
 	b := tarOf(t, [][2]string{{"pyproject.toml", "[project]\n"}, {"src/pkg/server.py", "x = 1\n"}}, nil)
-	pa, err := PackSdist(bytes.NewReader(a), "My.Server", "1.2.0")
+	pa, _, err := PackSdist(bytes.NewReader(a), "My.Server", "1.2.0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	pb, err := PackSdist(bytes.NewReader(b), "My.Server", "1.2.0")
+	pb, _, err := PackSdist(bytes.NewReader(b), "My.Server", "1.2.0")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -268,7 +268,55 @@ func TestEvaluatePythonListedByDefault(t *testing.T) {
 	if r.ReadableDescriptions != 2 || r.EqualDescriptions != 2 {
 		t.Errorf("descriptions %d equal of %d: the off-by-default text was compared", r.EqualDescriptions, r.ReadableDescriptions)
 	}
+	// admin: off by default and not listed, no error; run_query's reading
+	// off by default is not counted, another reading lists it.
+	if o := r.OffByDefault["tool"]; o != (OffCounts{Unlisted: 1}) {
+		t.Errorf("off by default %+v, want 1 unlisted", o)
+	}
 	for _, m := range r.Misses {
 		t.Errorf("miss %+v", m)
+	}
+}
+
+// A tool read off by default that the default start lists is an error (a
+// recall miss of its own kind); a tool read as listed that the start does
+// not list is an extra; one off by default and not listed is neither.
+func TestEvaluatePythonOffByDefaultCounted(t *testing.T) {
+	dir := writeTruths(t, map[string]string{
+		"cfg@1.0.json": `{"name": "cfg", "version": "1.0", "framework": "fastmcp", "outcome": "parsed",
+			"tools": [{"name": "ping", "description": "P."}, {"name": "read", "description": "R."}],
+			"prompts": [], "resources": [], "resource_templates": [], "review": {"status": "reviewed"}}`,
+	})
+	truths, err := LoadPyTruths(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	off := func(name string) rundir.Entry {
+		e := entry(name, "readable", "X.")
+		e.Conditions = []rundir.Condition{{File: "s.py", Line: 3, Test: "flag", When: true, Holds: rundir.HoldsFalse}}
+		return e
+	}
+	surfaces := map[string]rundir.Surface{"cfg@1.0": {Outcome: "parsed", Tools: []rundir.Entry{
+		entry("ping", "readable", "P."), off("read"), off("write"), off("delete"), entry("extra", "readable", "E."),
+	}}}
+	r := EvaluatePython(truths, surfaces)
+	if n := r.Names["tool"]; n != (NameCounts{Truth: 2, Found: 2, Matched: 1}) {
+		t.Errorf("tool names %+v, want 1 matched of 2, 2 found", n)
+	}
+	if o := r.OffByDefault["tool"]; o != (OffCounts{Unlisted: 2, Listed: 1}) {
+		t.Errorf("off by default %+v, want 2 unlisted and 1 listed", o)
+	}
+	var got []string
+	for _, m := range r.Misses {
+		got = append(got, m.Kind+" "+m.Name)
+	}
+	if want := MissOffListed + " read," + MissExtraName + " extra"; strings.Join(got, ",") != want {
+		t.Errorf("misses %q, want %q", got, want)
+	}
+	md := r.Markdown(PyEvalHeader{Command: "c", Date: time.Now()}, truths, surfaces)
+	for _, want := range []string{"| tools read off by default that the truth does not list (no error) | 2 |", "| tools read off by default that the truth lists (recall misses) | 1 |", "| cfg@1.0 | fastmcp | parsed | parsed | 2 / 5 | 3 | reviewed |"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("report lacks %q", want)
+		}
 	}
 }

@@ -45,6 +45,10 @@ type PyServer struct {
 	Framework string `json:"framework"`
 	Tier      string `json:"tier"` // official, sdk_example, fastmcp, vendor, long_tail
 	Notes     string `json:"notes,omitempty"`
+	// Files is the rule that chose the archive's files (pysdist.go): the
+	// build backend's sdist selection where the packer applies it, or why
+	// the whole tree was packed. py-pack -update writes it; a check compares it.
+	Files string `json:"files,omitempty"`
 }
 
 // Key is "name@version", the corpus key.
@@ -243,7 +247,10 @@ func git(ctx context.Context, gitDir string, stdin io.Reader, args ...string) ([
 // archive's SHA-256 can be pinned. Links, directories and other special
 // members are left out (an sdist built from the tree would follow a link;
 // none of the pinned trees needs one). A PKG-INFO in the tree is replaced.
-func PackSdist(tree io.Reader, name, version string) ([]byte, error) {
+// The files are those the package's build backend puts in its sdist where
+// the packer applies that backend's rules (selectSdistFiles); the rule
+// applied is returned.
+func PackSdist(tree io.Reader, name, version string) ([]byte, string, error) {
 	type member struct {
 		path string
 		mode int64
@@ -257,7 +264,7 @@ func PackSdist(tree io.Reader, name, version string) ([]byte, error) {
 			break
 		}
 		if err != nil {
-			return nil, fmt.Errorf("corpus.PackSdist: %w", err)
+			return nil, "", fmt.Errorf("corpus.PackSdist: %w", err)
 		}
 		if h.Typeflag != tar.TypeReg {
 			continue
@@ -268,13 +275,29 @@ func PackSdist(tree io.Reader, name, version string) ([]byte, error) {
 		}
 		data, err := io.ReadAll(io.LimitReader(tr, 64<<20))
 		if err != nil {
-			return nil, fmt.Errorf("corpus.PackSdist %s: %w", p, err)
+			return nil, "", fmt.Errorf("corpus.PackSdist %s: %w", p, err)
 		}
 		mode := int64(0o644)
 		if h.Mode&0o111 != 0 {
 			mode = 0o755
 		}
 		ms = append(ms, member{p, mode, data})
+	}
+	var pyproject []byte
+	for _, m := range ms {
+		if m.path == "pyproject.toml" {
+			pyproject = m.data
+		}
+	}
+	sel := selectSdistFiles(pyproject)
+	if sel.keep != nil {
+		kept := ms[:0]
+		for _, m := range ms {
+			if sel.keep(m.path) {
+				kept = append(kept, m)
+			}
+		}
+		ms = kept
 	}
 	pkgInfo := fmt.Sprintf("Metadata-Version: 2.1\nName: %s\nVersion: %s\n", name, version)
 	ms = append(ms, member{"PKG-INFO", 0o644, []byte(pkgInfo)})
@@ -283,25 +306,25 @@ func PackSdist(tree io.Reader, name, version string) ([]byte, error) {
 	var buf bytes.Buffer
 	zw, err := gzip.NewWriterLevel(&buf, gzip.BestCompression)
 	if err != nil {
-		return nil, fmt.Errorf("corpus.PackSdist: %w", err)
+		return nil, "", fmt.Errorf("corpus.PackSdist: %w", err)
 	}
 	tw := tar.NewWriter(zw)
 	for _, m := range ms {
 		h := &tar.Header{Name: top + "/" + m.path, Mode: m.mode, Size: int64(len(m.data)), Typeflag: tar.TypeReg, Format: tar.FormatPAX}
 		if err := tw.WriteHeader(h); err != nil {
-			return nil, fmt.Errorf("corpus.PackSdist %s: %w", m.path, err)
+			return nil, "", fmt.Errorf("corpus.PackSdist %s: %w", m.path, err)
 		}
 		if _, err := tw.Write(m.data); err != nil {
-			return nil, fmt.Errorf("corpus.PackSdist %s: %w", m.path, err)
+			return nil, "", fmt.Errorf("corpus.PackSdist %s: %w", m.path, err)
 		}
 	}
 	if err := tw.Close(); err != nil {
-		return nil, fmt.Errorf("corpus.PackSdist: %w", err)
+		return nil, "", fmt.Errorf("corpus.PackSdist: %w", err)
 	}
 	if err := zw.Close(); err != nil {
-		return nil, fmt.Errorf("corpus.PackSdist: %w", err)
+		return nil, "", fmt.Errorf("corpus.PackSdist: %w", err)
 	}
-	return buf.Bytes(), nil
+	return buf.Bytes(), sel.Rule, nil
 }
 
 // PackResult is what packing one server did.
@@ -322,9 +345,10 @@ func PackAll(ctx context.Context, l *PyList, mirrors, dir string, update bool) [
 	for i := range l.Servers {
 		s := &l.Servers[i]
 		r := PackResult{Key: s.Key(), Path: PyArchivePath(dir, *s)}
-		r.SHA256, r.Err = packOne(ctx, *s, mirrors, r.Path, update)
+		var rule string
+		r.SHA256, rule, r.Err = packOne(ctx, *s, mirrors, r.Path, update)
 		if r.Err == nil && update {
-			s.SHA256 = r.SHA256
+			s.SHA256, s.Files = r.SHA256, rule
 		}
 		out = append(out, r)
 		if ctx.Err() != nil {
@@ -334,32 +358,35 @@ func PackAll(ctx context.Context, l *PyList, mirrors, dir string, update bool) [
 	return out
 }
 
-func packOne(ctx context.Context, s PyServer, mirrors, dest string, update bool) (string, error) {
+func packOne(ctx context.Context, s PyServer, mirrors, dest string, update bool) (string, string, error) {
 	gitDir, err := MirrorGitDir(mirrors, s.Repo)
 	if err != nil {
-		return "", err
+		return "", "", err
 	}
 	tree, err := GitTree(ctx, gitDir, s.Commit, s.Subdir)
 	if err != nil {
-		return "", err
+		return "", "", err
 	}
-	data, err := PackSdist(bytes.NewReader(tree), s.Name, s.Version)
+	data, rule, err := PackSdist(bytes.NewReader(tree), s.Name, s.Version)
 	if err != nil {
-		return "", err
+		return "", "", err
 	}
 	got := vocab.SHA256Hex(data)
 	if !update && got != s.SHA256 {
-		return got, fmt.Errorf("%w: %s packs to %s, the list pins %s", ErrArchiveMismatch, s.Key(), got, s.SHA256)
+		return got, rule, fmt.Errorf("%w: %s packs to %s, the list pins %s", ErrArchiveMismatch, s.Key(), got, s.SHA256)
+	}
+	if !update && rule != s.Files {
+		return got, rule, fmt.Errorf("%w: %s: its files are chosen by %q, the list records %q", ErrArchiveMismatch, s.Key(), rule, s.Files)
 	}
 	if err := os.MkdirAll(filepath.Dir(dest), 0o755); err != nil {
-		return got, fmt.Errorf("corpus.PackAll %s: %w", s.Key(), err)
+		return got, rule, fmt.Errorf("corpus.PackAll %s: %w", s.Key(), err)
 	}
 	tmp := dest + ".tmp"
 	if err := os.WriteFile(tmp, data, 0o644); err != nil {
-		return got, fmt.Errorf("corpus.PackAll %s: %w", s.Key(), err)
+		return got, rule, fmt.Errorf("corpus.PackAll %s: %w", s.Key(), err)
 	}
 	if err := os.Rename(tmp, dest); err != nil {
-		return got, fmt.Errorf("corpus.PackAll %s: %w", s.Key(), err)
+		return got, rule, fmt.Errorf("corpus.PackAll %s: %w", s.Key(), err)
 	}
-	return got, nil
+	return got, rule, nil
 }

@@ -101,8 +101,11 @@ type extractor struct {
 	pyAnyOff   bool
 	pyScripts  pyScripts
 	pyModConds map[*file]*pyModuleCond
-	pyAttrSet  map[string]bool
-	pyPkg      *pyPackageIndex // package-wide Python indexes (pykinds.go), on first use
+	// pyTyperCmds caches whether a function is the one command of a Typer
+	// application a console script runs (pyflags.go).
+	pyTyperCmds map[scopeRef]bool
+	pyAttrSet   map[string]bool
+	pyPkg       *pyPackageIndex // package-wide Python indexes (pykinds.go), on first use
 	// getPrompt lists the package's prompts/get handlers, found once
 	// (getPromptDone); decidedReturns > 0 while one runs: a call's result
 	// is then read from its reachable returns (jspromptget.go).

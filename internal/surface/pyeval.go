@@ -474,6 +474,9 @@ func (x *extractor) force(t thunk) val {
 	if t.v != nil {
 		return *t.v
 	}
+	if t.read != nil {
+		return t.read()
+	}
 	if t.f == nil {
 		// The zero thunk (an argument that was not given): nothing to read.
 		return unknown("an argument that is not given")
@@ -1268,6 +1271,9 @@ func (x *extractor) pyInstances(s scopeRef, e *env) ([]env, string, *scopeRef) {
 	if f.kind(f.parent(n)) == "decorated_definition" {
 		if fr, ok := x.pyClickFrame(s); ok {
 			return []env{fr}, "", nil // a click command's options (pyconfig.go)
+		}
+		if fr, ok := x.pyTyperFrame(s); ok {
+			return []env{fr}, "", nil // a Typer command's defaults (pyflags.go)
 		}
 		return nil, "parameter supplied by the framework that calls the decorated function", nil
 	}

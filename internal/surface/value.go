@@ -81,6 +81,9 @@ type thunk struct {
 	n   nid
 	env *env
 	v   *val // already evaluated (synthesized arguments)
+	// read, when set, reads the value when it is first asked for (a
+	// command-line default, recorded as read only then: pyflags.go).
+	read func() val
 	// name is a Python keyword argument's name ("" when positional, "*"
 	// for an unpacked argument).
 	name string
