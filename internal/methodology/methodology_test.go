@@ -30,6 +30,7 @@ var publishedSHA256 = map[string]string{
 	"2.3.9":  "0ac2b6b06d6a2fc4029550cd4ccd081a0614cb7cc61a557a18065853bc2548a0",
 	"2.3.10": "7089c352f6c69ec1ed26e55e3d87604d9f69b38a19967ab313bf9b0fccfd5665",
 	"2.3.11": "2300a7e69bc188de9b13beddfad04effb2537ea1d65a5efda8ac19a63cbf0f60",
+	"2.3.12": "35e9fb557b606b18d044c1f8601e8470e6ffeffb9ca9d88803e8b65da6474c03",
 }
 
 func TestDocumentFirstLineIsVersion(t *testing.T) {
@@ -263,6 +264,9 @@ func TestExtractorAllowed(t *testing.T) {
 	if !ExtractorAllowed("2.3.11", "syntax-tree-13") {
 		t.Fatal("2.3.11 with syntax-tree-13 refused")
 	}
+	if !ExtractorAllowed("2.3.12", "syntax-tree-14") {
+		t.Fatal("2.3.12 with syntax-tree-14 refused")
+	}
 	refused := [][2]string{
 		{"2.3.2", "syntax-tree-3"}, // its advertised names were read under the older rule
 		{"2.3.1", "syntax-tree-2"},
@@ -285,6 +289,8 @@ func TestExtractorAllowed(t *testing.T) {
 		{"2.3.9", "syntax-tree-12"},
 		{"2.3.11", "syntax-tree-12"}, // it set aside arms and branches not taken, and read no schema's texts behind converters or helpers
 		{"2.3.10", "syntax-tree-13"},
+		{"2.3.12", "syntax-tree-13"}, // it read no Python schema texts beyond the signature and examined no registered resource names
+		{"2.3.11", "syntax-tree-14"},
 		{"2.3.0", "syntax-tree-3"},
 		{"2.2.0", "syntax-tree-2"},
 		{"2.3.1", ""},
