@@ -36,16 +36,7 @@ type pyTypeRead struct {
 	// scope holds the classes defined in the body of the model being read:
 	// a field's annotation names them in the class's own namespace.
 	scope map[string]val
-	gaps  []schemaGap
-	more  int
-}
-
-func (r *pyTypeRead) gap(f *file, n nid, reason string) {
-	if len(r.gaps) >= schemaGapLimit {
-		r.more++
-		return
-	}
-	r.gaps = append(r.gaps, schemaGap{f, n, reason})
+	schemaGaps
 }
 
 func (r *pyTypeRead) stop() bool { return r.c.need != nil || r.x.exceeded }

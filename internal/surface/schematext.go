@@ -65,11 +65,18 @@ type schemaRead struct {
 	roots map[progKey]bool // zodRoot's answers
 	// lazyOpen are the lazy schemas being read (schematext_lazy.go).
 	lazyOpen map[progKey]bool
-	gaps     []schemaGap
-	more     int
+	schemaGaps
 }
 
-func (r *schemaRead) gap(f *file, n nid, reason string) {
+// schemaGaps are the places a schema reading (JavaScript's schemaRead,
+// Python's pyTypeRead) did not read, at most schemaGapLimit of them listed
+// and the rest counted.
+type schemaGaps struct {
+	gaps []schemaGap
+	more int
+}
+
+func (r *schemaGaps) gap(f *file, n nid, reason string) {
 	if len(r.gaps) >= schemaGapLimit {
 		r.more++
 		return
