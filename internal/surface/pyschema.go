@@ -1,9 +1,6 @@
 package surface
 
-import (
-	"strconv"
-	"strings"
-)
+import "strings"
 
 // Parameter texts of a Python tool's input schema (methodology §5.3, since
 // 2.3.12). A function registered as a tool is sent to the client with the
@@ -43,15 +40,10 @@ func (r *pyTypeRead) stop() bool { return r.c.need != nil || r.x.exceeded }
 
 // finish records the first gap, with the count of the others.
 func (r *pyTypeRead) finish() {
-	if r.stop() || len(r.gaps) == 0 {
+	if r.stop() {
 		return
 	}
-	g := r.gaps[0]
-	reason := g.reason
-	if extra := len(r.gaps) - 1 + r.more; extra > 0 {
-		reason += " (and " + strconv.Itoa(extra) + " more)"
-	}
-	r.x.unreadSchema(r.c, r.tool, g.f, g.n, reason)
+	r.record(r.x, r.c, r.tool)
 }
 
 // pyNoTextTypes are the types outside the package whose schema carries no

@@ -84,6 +84,21 @@ func (r *schemaGaps) gap(f *file, n nid, reason string) {
 	r.gaps = append(r.gaps, schemaGap{f, n, reason})
 }
 
+// record writes the first place not read as the tool's one unreadable
+// (schema) entry, its reason counting the others; nothing when every place
+// was read.
+func (r *schemaGaps) record(x *extractor, c *collector, tool string) {
+	if len(r.gaps) == 0 {
+		return
+	}
+	g := r.gaps[0]
+	reason := g.reason
+	if extra := len(r.gaps) - 1 + r.more; extra > 0 {
+		reason += " (and " + strconv.Itoa(extra) + " more)"
+	}
+	x.unreadSchema(c, tool, g.f, g.n, reason)
+}
+
 // need reports a value that needs a binding the site has not chosen: the
 // schema reading does not fork the site (a fork re-reads the whole site),
 // so the schema is a gap there.
@@ -120,15 +135,10 @@ func (x *extractor) jsParamDescriptions(c *collector, tool string, f *file, n ni
 	} else {
 		x.siteLimit = saved
 	}
-	if r.stop() || len(r.gaps) == 0 {
+	if r.stop() {
 		return
 	}
-	g := r.gaps[0]
-	reason := g.reason
-	if extra := len(r.gaps) - 1 + r.more; extra > 0 {
-		reason += " (and " + strconv.Itoa(extra) + " more)"
-	}
-	x.unreadSchema(c, tool, g.f, g.n, reason)
+	r.record(x, c, tool)
 }
 
 // unreadSchema records that the parameter texts of a tool's schema were not
