@@ -304,6 +304,21 @@ func (r *schemaRead) members(f *file, n nid, e *env, depth int, each func(key st
 			switch f.kind(kn) {
 			case "property_identifier", "string", "number":
 				each(propKeyName(f, kn), f, f.field(c, "value"), e)
+			case "computed_property_name":
+				// Since 2.3.13: [k] whose k resolves, under the binding
+				// the schema is read with, to one exact text is that key
+				// (a helper's parameter bound at its call, a constant);
+				// anything else (a number, a symbol, a value not pinned)
+				// stays a gap.
+				key, ok := r.computedKey(f, kn, e)
+				if r.stop() {
+					return
+				}
+				if !ok {
+					r.gap(f, c, "schema member with a computed key")
+					continue
+				}
+				each(key, f, f.field(c, "value"), e)
 			default:
 				r.gap(f, c, "schema member with a computed key")
 			}
@@ -328,6 +343,22 @@ func (r *schemaRead) members(f *file, n nid, e *env, depth int, each func(key st
 			r.gap(f, c, "schema member written as "+f.kind(c)+" not read")
 		}
 	}
+}
+
+// computedKey is the key a computed member name [k] stands for when k
+// resolves to one exact text; a value needing a binding the site has not
+// chosen is recorded as such.
+func (r *schemaRead) computedKey(f *file, kn nid, e *env) (string, bool) {
+	in := exprChild(f, kn)
+	if in < 0 {
+		return "", false
+	}
+	v := r.x.eval(f, in, e)
+	if v.k == vNeed {
+		r.need(f, kn, v)
+		return "", false
+	}
+	return plainText(v)
 }
 
 // shape reads a zod raw shape: every member is a parameter's schema.
