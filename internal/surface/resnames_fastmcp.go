@@ -24,34 +24,29 @@ import (
 // client sees is FastMCP's own.
 //
 // A package is read this way only when its own dependency on `fastmcp`
-// admits no release outside that reading: an exact version, or a caret or
-// tilde range, whose lowest release is 3.23.1 or later and whose releases are
-// all below 5.0.0. Any other range (an earlier release, another major, `*`,
-// `>=`, a tag, a URL, a union) keeps fastmcp among the MCP libraries other
-// than the SDK, whose presence keeps every advertised name refusing, as
-// before 2.3.10.
+// admits no release outside that reading. From 2.3.11 to 2.3.12 a caret or
+// tilde range from 3.23.1 below major 5 counted; such a range admits every
+// later release of its major, published after the reading or never read, so
+// since 2.3.13 only an exact version (`3.33.0`, `=3.33.0`, `v3.33.0`) from
+// 3.23.1, the first release read, up to 4.20.16, the newest, counts. Any other
+// range (`^`, `~`, `>=`, `*`, an x-range, a tag, a URL, a union, an earlier or
+// later release) keeps fastmcp among the MCP libraries other than the SDK,
+// whose presence keeps every advertised name refusing, as before 2.3.10. The
+// package's lockfile is not read, so a range stays a range.
 
 // fastmcpRead bounds the releases of fastmcp whose listing code was read:
-// from fastmcpReadFrom up to, not including, the major fastmcpReadBelow.
+// the first and the newest release read, both included.
 var (
-	fastmcpReadFrom  = [3]int{3, 23, 1}
-	fastmcpReadBelow = 5
+	fastmcpReadFrom = [3]int{3, 23, 1}
+	fastmcpReadTo   = [3]int{4, 20, 16}
 )
 
-// fastmcpRangeRead reports whether the npm range r admits only releases of
-// fastmcp whose listing code was read.
+// fastmcpRangeRead reports whether the npm range r is one exact release of
+// fastmcp within the releases whose listing code was read.
 func fastmcpRangeRead(r string) bool {
-	r = strings.TrimSpace(r)
-	for _, p := range []string{"^", "~", "="} {
-		if strings.HasPrefix(r, p) {
-			r = r[len(p):]
-			break
-		}
-	}
-	low, ok := exactVersion(strings.TrimPrefix(r, "v"))
-	// An exact version, a caret range of a major of 1 or more and a tilde
-	// range each admit releases of low's major only, from low up.
-	return ok && !less3(low, fastmcpReadFrom) && low[0] >= 1 && low[0] < fastmcpReadBelow
+	r = strings.TrimPrefix(strings.TrimSpace(r), "=")
+	v, ok := exactVersion(strings.TrimPrefix(r, "v"))
+	return ok && !less3(v, fastmcpReadFrom) && !less3(fastmcpReadTo, v)
 }
 
 // exactVersion parses MAJOR.MINOR.PATCH with no pre-release or build.
