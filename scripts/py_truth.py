@@ -1527,7 +1527,7 @@ class SiteReader:
 # root). Where the reader cannot tell, {"path", "description": None,
 # "unknown": reason}: it never guesses.
 
-PARAM_DEPTH = 12
+PARAM_DEPTH = 48  # each model level takes about three steps
 NO_TEXT_MODULES = ("typing", "typing_extensions", "datetime", "uuid", "decimal", "pathlib", "collections",
                    "collections.abc", "ipaddress", "re", "builtins", "annotated_types")
 NO_TEXT_NAMES = {"str", "int", "float", "bool", "bytes", "list", "dict", "set", "frozenset", "tuple", "object",
@@ -1547,6 +1547,10 @@ class ParamReader:
     def __init__(self, r, fw):
         self.r = r
         self.fw = fw  # fastmcp / sdk_fastmcp
+        # pydantic writes each model and Enum of one schema once (its $defs
+        # entry, referenced by every later use): its texts are listed at the
+        # first path that reaches it, not again (one reader per tool)
+        self.done = set()
 
     def unknown(self, out, path, why):
         out.append({"path": path or "(schema)", "description": None, "unknown": why})
@@ -1717,9 +1721,10 @@ class ParamReader:
 
     def cls(self, m, c, path, out, seen, depth):
         key = (m.name, c.name, c.lineno)
-        if key in seen:
-            return  # a recursive model: pydantic sends its $defs entry once
+        if key in seen or key in self.done:
+            return  # sent once, in $defs: listed at its first path
         seen = seen | {key}
+        self.done.add(key)
         chain = self.r.class_chain(m, c)
         ext = set()
         for cm, cc in chain:

@@ -269,7 +269,7 @@ func (r *PyReport) compareTools(pkg string, truth []PyEntry, found []rundir.Entr
 	}
 	r.compareNames(pkg, "tool", pyNames(truth), slices.Sorted(maps.Keys(byName)))
 	byParent := map[string][]rundir.Entry{}
-	for _, p := range params {
+	for _, p := range listedByDefault(params) { // a text of a tool off by default is not listed either
 		byParent[p.Parent] = append(byParent[p.Parent], p)
 	}
 	for _, tt := range truth {

@@ -353,6 +353,9 @@ func TestEvaluatePythonParameterTexts(t *testing.T) {
 			param("a", "h[]", "readable", "Only the extractor."),
 			param("b", "(schema)", "unreadable", ""),     // the extractor did not read b's schema
 			param("c", "w", "readable", "no truth list"), // c's truth lists no parameters: not compared
+			// the same tool name registered off by default (another partition): not listed, not compared
+			{Kind: "parameter_description", Parent: "a", Name: "q", DescriptionState: "readable", DescriptionRaw: "Other partition.",
+				Conditions: []rundir.Condition{{Holds: rundir.HoldsFalse}}},
 		}}}
 	r := EvaluatePython(truths, surfaces)
 	want := ParamCounts{Tools: 2, Equal: 1, Differing: 1, ExtractorOnly: 1, TruthOnly: 1, UnknownTruth: 1, UnknownExtractor: 1}
