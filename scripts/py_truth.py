@@ -1251,6 +1251,11 @@ class SiteReader:
                 e["doc_cleandoc"] = inspect.cleandoc(raw)
                 e["description"] = e["doc_cleandoc"] if srv.kind == "fastmcp" else e["doc_py313"]
                 e["description_from"] = "docstring"
+        if kind == "tool":
+            if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)) and srv.kind in ("fastmcp", "sdk_fastmcp"):
+                e["parameters"] = ParamReader(r, srv.kind).function(fm, fn)
+            else:
+                e["parameters"] = [{"path": "(schema)", "description": None, "unknown": "the registered function is not known statically"}]
         {"tool": srv.tools, "prompt": srv.prompts, "resource": srv.resources, "resource_template": srv.templates}[kind].append(e)
 
     def fn_of(self, m, node, scope):
@@ -1484,7 +1489,331 @@ class SiteReader:
             return
         e.setdefault("description", None)
         e["description_from"] = "keyword" if e["description"] is not None else "none"
+        if kind == "tool":
+            pr, out = ParamReader(self.r, "lowlevel"), []
+            node = f.get("inputSchema", f.get("input_schema"))
+            if node is None:
+                pass  # no inputSchema keyword: a required argument of Tool, the reading of the call is elsewhere
+            else:
+                mc = model_of_schema_call(self.r, m, node, scope)
+                if mc is not None:
+                    pr.cls(mc[0], mc[1], "", out, frozenset(), 0)
+                else:
+                    pr.schema(self.r.ev(m, node, scope), "", out)
+            e["parameters"] = out
         {"tool": srv.tools, "prompt": srv.prompts, "resource": srv.resources, "resource_template": srv.templates}[kind].append(e)
+
+
+# ---------- parameter texts ----------
+#
+# What a client is sent as the descriptions inside a tool's inputSchema, read
+# from the libraries' own code (not from the extractor):
+#   * pydantic (json_schema.py, _generate_schema.py): a field's
+#     Field(description=...) (a default or Annotated metadata); a model's own
+#     __doc__ under inspect.cleandoc (_update_class_schema; BaseModel itself
+#     has none); an Enum's __doc__ the same, "An enumeration." dropped
+#     (_enum_schema). Other Annotated metadata (a bare string, annotated_types
+#     constraints, validators) adds no description in pydantic.
+#   * the SDK's FastMCP (func_metadata.py) builds one pydantic model of the
+#     function's parameters: the texts above, nothing more.
+#   * the standalone fastmcp from 2.11 (utilities/types.py
+#     get_cached_typeadapter, "Support string annotations"): a parameter
+#     annotated Annotated[T, "text"] (exactly one metadata item, a str) gets
+#     Field(description="text"); only the function's own parameters.
+#   * a low-level Tool(inputSchema=...): the dict as written, every
+#     "description" under it (the root's too: it is sent).
+# A text is one {"path", "description"}; the path is the parameter, then
+# ".field" for a model field ("[]" for a JSON schema's items, "(schema)" for a
+# root). Where the reader cannot tell, {"path", "description": None,
+# "unknown": reason}: it never guesses.
+
+PARAM_DEPTH = 48  # each model level takes about three steps
+NO_TEXT_MODULES = ("typing", "typing_extensions", "datetime", "uuid", "decimal", "pathlib", "collections",
+                   "collections.abc", "ipaddress", "re", "builtins", "annotated_types")
+NO_TEXT_NAMES = {"str", "int", "float", "bool", "bytes", "list", "dict", "set", "frozenset", "tuple", "object",
+                 "None", "type", "complex", "bytearray"}
+FIELD_FUNCS = {"pydantic.Field", "pydantic.fields.Field"}
+MODEL_BASES = {"pydantic.BaseModel", "pydantic.main.BaseModel"}
+ENUM_BASES = {"enum.Enum", "enum.StrEnum", "enum.IntEnum", "enum.Flag", "enum.IntFlag"}
+# pydantic names that add no description (constraints, validators, url types)
+PYDANTIC_NO_TEXT = {"AfterValidator", "BeforeValidator", "PlainValidator", "WrapValidator", "StringConstraints",
+                    "AnyUrl", "HttpUrl", "AnyHttpUrl", "EmailStr", "SecretStr", "PositiveInt", "NonNegativeInt",
+                    "conint", "constr", "confloat", "conlist", "Strict", "StrictStr", "StrictInt", "StrictBool",
+                    "StrictFloat", "Json", "FilePath", "DirectoryPath", "UUID4", "PositiveFloat", "NonNegativeFloat"}
+SKIP_PARAM_TYPES = ("Context",)
+
+
+class ParamReader:
+    def __init__(self, r, fw):
+        self.r = r
+        self.fw = fw  # fastmcp / sdk_fastmcp
+        # pydantic writes each model and Enum of one schema once (its $defs
+        # entry, referenced by every later use): its texts are listed at the
+        # first path that reaches it, not again (one reader per tool)
+        self.done = set()
+
+    def unknown(self, out, path, why):
+        out.append({"path": path or "(schema)", "description": None, "unknown": why})
+
+    def function(self, m, fn):
+        out = []
+        a = fn.args
+        params = a.posonlyargs + a.args
+        defaults = [None] * (len(params) - len(a.defaults)) + list(a.defaults)
+        pairs = list(zip(params, defaults)) + list(zip(a.kwonlyargs, a.kw_defaults))
+        for i, (p, d) in enumerate(pairs):
+            if i == 0 and p.arg in ("self", "cls"):
+                continue
+            if p.annotation is not None:
+                q = self.r.qualname(m, p.annotation, []) or ""
+                if q.rsplit(".", 1)[-1] in SKIP_PARAM_TYPES or (isinstance(p.annotation, ast.Name) and p.annotation.id in SKIP_PARAM_TYPES):
+                    continue  # the framework's context, not in the schema
+            self.field(m, p.arg, p.annotation, d, out, top=True, seen=frozenset(), depth=0)
+        return out
+
+    def resolve(self, m, node, depth=0):
+        """(module, node) a module-level name stands for (one assignment, imports followed)."""
+        while isinstance(node, ast.Name) and depth < MAX_DEPTH:
+            depth += 1
+            if node.id in m.assigns and len(m.assigns[node.id]) == 1:
+                node = m.assigns[node.id][0]
+                continue
+            imp = m.imports.get(node.id)
+            if imp and imp[0] == "from" and imp[1] in self.r.modules:
+                m2 = self.r.modules[imp[1]]
+                if imp[2] in m2.assigns or imp[2] in m2.imports:
+                    m, node = m2, ast.Name(id=imp[2])
+                    continue
+            break
+        return m, node
+
+    def field_call(self, m, node):
+        return isinstance(node, ast.Call) and (self.r.qualname(m, node.func, []) in FIELD_FUNCS)
+
+    def field_text(self, m, call, path, out):
+        """The description one Field(...) call gives: str, None, or False (unknown, recorded)."""
+        kws = {k.arg: k.value for k in call.keywords}
+        if None in kws:
+            self.unknown(out, path, "Field(**...) not read")
+            return False
+        if "json_schema_extra" in kws:
+            self.unknown(out, path, "Field(json_schema_extra=...) may rewrite the schema")
+            return False
+        if "description" not in kws:
+            return None
+        v = self.r.ev(m, kws["description"], [])
+        if isinstance(v, EnumMember) and v.is_str:
+            v = v.value
+        if isinstance(v, str):
+            return v
+        if v is None and isinstance(kws["description"], ast.Constant):
+            return None
+        self.unknown(out, path, f"Field description not a literal: {getattr(v, 'reason', type(v).__name__)}")
+        return False
+
+    def field(self, m, path, ann, default, out, top, seen, depth):
+        if depth > PARAM_DEPTH:
+            self.unknown(out, path, "nesting bound")
+            return
+        texts = []
+        if default is not None:
+            dm, dn = self.resolve(m, default)
+            if self.field_call(dm, dn):
+                t = self.field_text(dm, dn, path, out)
+                if t is False:
+                    return
+                if t is not None:
+                    texts.append(t)
+            elif isinstance(dn, ast.Call) and not isinstance(default, ast.Constant):
+                self.unknown(out, path, f"default {ast.unparse(default)[:60]} not read as a value (it may be a FieldInfo)")
+                return
+        # Annotated metadata
+        inner = ann
+        if isinstance(ann, ast.Subscript) and self.is_annotated(m, ann.value):
+            elts = ann.slice.elts if isinstance(ann.slice, ast.Tuple) else [ann.slice]
+            inner, meta = elts[0], elts[1:]
+            for md in meta:
+                mm, mn = self.resolve(m, md)
+                if self.field_call(mm, mn):
+                    t = self.field_text(mm, mn, path, out)
+                    if t is False:
+                        return
+                    if t is not None:
+                        texts.append(t)
+                elif isinstance(mn, ast.Constant) and isinstance(mn.value, str):
+                    if top and self.fw == "fastmcp" and len(meta) == 1:
+                        texts.append(mn.value)  # fastmcp >= 2.11 makes it Field(description=...)
+                    # pydantic and the SDK ignore a bare string
+                elif isinstance(mn, ast.Constant):
+                    pass
+                elif isinstance(mn, ast.Call) and self.no_text(mm, mn.func):
+                    pass
+                else:
+                    self.unknown(out, path, f"Annotated metadata {ast.unparse(md)[:60]} not read")
+                    return
+        if len(set(texts)) > 1:
+            self.unknown(out, path, "several Field descriptions (which one pydantic keeps is a merge question)")
+            return
+        if texts:
+            out.append({"path": path, "description": texts[0]})
+        self.type_texts(m, inner, path, out, seen, depth + 1)
+
+    def is_annotated(self, m, node):
+        q = self.r.qualname(m, node, []) or ""
+        if q in ("typing.Annotated", "typing_extensions.Annotated"):
+            return True
+        mm, n = self.resolve(m, node)
+        return False if n is node else self.is_annotated(mm, n)
+
+    def no_text(self, m, node):
+        if isinstance(node, ast.Name) and node.id in NO_TEXT_NAMES and node.id not in m.imports and node.id not in m.classes and node.id not in m.assigns:
+            return True
+        q = self.r.qualname(m, node, []) or ""
+        mod, _, name = q.rpartition(".")
+        if mod in NO_TEXT_MODULES or mod.split(".")[0] in ("annotated_types",):
+            return True
+        if mod.split(".")[0] == "pydantic" and name in PYDANTIC_NO_TEXT:
+            return True
+        return False
+
+    def type_texts(self, m, t, path, out, seen, depth):
+        if t is None or depth > PARAM_DEPTH:
+            if t is not None:
+                self.unknown(out, path, "nesting bound")
+            return
+        if isinstance(t, ast.Constant):
+            if t.value is None or t.value is Ellipsis:
+                return
+            self.unknown(out, path, f"forward reference {t.value!r} not resolved")
+            return
+        if isinstance(t, ast.BinOp) and isinstance(t.op, ast.BitOr):
+            self.type_texts(m, t.left, path, out, seen, depth + 1)
+            self.type_texts(m, t.right, path, out, seen, depth + 1)
+            return
+        if isinstance(t, ast.Subscript):
+            q = self.r.qualname(m, t.value, []) or ""
+            if q.endswith("Literal"):
+                return
+            if self.is_annotated(m, t.value):
+                self.field(m, path, t, None, out, False, seen, depth + 1)
+                return
+            if not self.no_text(m, t.value):
+                self.unknown(out, path, f"generic {ast.unparse(t.value)} not read")
+                return
+            elts = t.slice.elts if isinstance(t.slice, ast.Tuple) else [t.slice]
+            for e in elts:
+                self.type_texts(m, e, path, out, seen, depth + 1)
+            return
+        if isinstance(t, (ast.Name, ast.Attribute)):
+            if self.no_text(m, t):
+                return
+            v = self.r.ev(m, t, [])
+            if isinstance(v, tuple) and v[0] == "class":
+                self.cls(v[1], v[2], path, out, seen, depth + 1)
+                return
+            mm, n = self.resolve(m, t)
+            if n is not t and isinstance(n, (ast.Subscript, ast.Name, ast.Attribute, ast.BinOp)):
+                self.type_texts(mm, n, path, out, seen, depth + 1)  # an alias: Q = Annotated[...]
+                return
+            self.unknown(out, path, f"type {ast.unparse(t)} not read: {getattr(v, 'reason', type(v).__name__)}")
+            return
+        self.unknown(out, path, f"annotation {ast.unparse(t)[:60]} not read")
+
+    def cls(self, m, c, path, out, seen, depth):
+        key = (m.name, c.name, c.lineno)
+        if key in seen or key in self.done:
+            return  # sent once, in $defs: listed at its first path
+        seen = seen | {key}
+        self.done.add(key)
+        chain = self.r.class_chain(m, c)
+        ext = set()
+        for cm, cc in chain:
+            for b in cc.bases:
+                b0 = b.value if isinstance(b, ast.Subscript) else b
+                v = self.r.ev(cm, b0, []) if isinstance(b0, (ast.Name, ast.Attribute)) else None
+                if isinstance(v, tuple) and v[0] == "class":
+                    continue
+                ext.add(self.r.qualname(cm, b0, []) or ast.unparse(b0))
+        if ext & ENUM_BASES or any(e.endswith("Enum") and e.startswith("enum.") for e in ext):
+            doc = ast.get_docstring(c, clean=False)
+            if doc:
+                d = inspect.cleandoc(doc)
+                if d and d != "An enumeration.":
+                    out.append({"path": path, "description": d})
+            return
+        if not ext <= MODEL_BASES or not ext:
+            self.unknown(out, path, f"class {c.name} is not a pydantic model or an Enum of the package (bases {sorted(ext)})")
+            return
+        for cm, cc in chain:
+            for st in cc.body:
+                if isinstance(st, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "model_config" for t in st.targets):
+                    if "use_attribute_docstrings" in ast.unparse(st.value) or "json_schema_extra" in ast.unparse(st.value):
+                        self.unknown(out, path, f"model_config of {cc.name} adds schema text")
+                        return
+                if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef)) and st.name in ("model_json_schema", "__get_pydantic_json_schema__", "__get_pydantic_core_schema__"):
+                    self.unknown(out, path, f"{cc.name}.{st.name} rewrites the schema")
+                    return
+        doc = ast.get_docstring(c, clean=False)
+        if doc:
+            out.append({"path": path or "(schema)", "description": inspect.cleandoc(doc)})
+        fields = {}
+        for cm, cc in reversed(chain):  # a subclass's field replaces its base's
+            for st in cc.body:
+                if isinstance(st, ast.AnnAssign) and isinstance(st.target, ast.Name) and not st.target.id.startswith("_"):
+                    if "ClassVar" in ast.unparse(st.annotation):
+                        continue
+                    fields[st.target.id] = (cm, st)
+        for name, (cm, st) in fields.items():
+            self.field(cm, f"{path}.{name}" if path else name, st.annotation, st.value, out, False, seen, depth + 1)
+
+    def schema(self, v, path, out, depth=0):
+        """Every description of a JSON-schema dict as written (a low-level inputSchema)."""
+        if depth > PARAM_DEPTH * 3:
+            self.unknown(out, path, "nesting bound")
+            return
+        if isinstance(v, Unknown):
+            self.unknown(out, path, f"schema not read: {v.reason}")
+            return
+        if isinstance(v, list):
+            for x in v:
+                self.schema(x, path, out, depth + 1)
+            return
+        if not isinstance(v, dict):
+            return
+        for k, x in v.items():
+            if isinstance(k, Unknown) or not isinstance(k, str):
+                self.unknown(out, path, "schema key not read")
+                continue
+            if k == "description":
+                if isinstance(x, str):
+                    out.append({"path": path or "(schema)", "description": x})
+                else:
+                    self.unknown(out, path, f"description not a literal: {getattr(x, 'reason', type(x).__name__)}")
+            elif k in ("properties", "$defs", "definitions", "patternProperties", "dependentSchemas"):
+                if isinstance(x, Unknown) or not isinstance(x, dict):
+                    self.unknown(out, path, f"{k} not read")
+                    continue
+                for name, sub in x.items():
+                    if not isinstance(name, str):
+                        self.unknown(out, path, f"{k} name not read")
+                        continue
+                    p = name if k == "properties" else f"{k}.{name}"
+                    self.schema(sub, f"{path}.{p}" if path else p, out, depth + 1)
+            elif k in ("items", "additionalItems", "contains"):
+                self.schema(x, path + "[]", out, depth + 1)
+            elif k in ("additionalProperties", "not", "propertyNames", "anyOf", "oneOf", "allOf", "prefixItems", "if", "then", "else"):
+                self.schema(x, path, out, depth + 1)
+            elif isinstance(x, Unknown):
+                self.unknown(out, path, f"schema keyword {k} not read: {x.reason}")
+
+
+def model_of_schema_call(r, m, node, scope):
+    """M.model_json_schema() / M.schema() of a package model: (module, ClassDef) or None."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in ("model_json_schema", "schema") and not node.args and not node.keywords:
+        v = r.ev(m, node.func.value, scope)
+        if isinstance(v, tuple) and v[0] == "class":
+            return v[1], v[2]
+    return None
 
 
 # ---------- assembling ----------

@@ -277,5 +277,111 @@ class Corrections(unittest.TestCase):
         self.assertEqual(t["assumptions"][0]["param"], "namespace")
 
 
+def params(t, tool):
+    return {p["path"]: p["description"] if p.get("description") is not None else ("UNKNOWN", p["unknown"])
+            for e in t["tools"] if e["name"] == tool for p in e["parameters"]}
+
+
+class ParameterTexts(unittest.TestCase):
+    MODELS = {"pkg/models.py": """
+        from enum import Enum
+        from pydantic import BaseModel, Field
+
+        class Colour(str, Enum):
+            '''A colour.
+
+                Indented.'''
+            RED = "red"
+
+        class Plain(Enum):
+            A = 1
+
+        class Item(BaseModel):
+            '''One item.
+
+            Its fields follow.'''
+            name: str = Field(description="The name.")
+            colour: Colour
+            plain: Plain | None = None
+
+        class Wrap(BaseModel):
+            items: list[Item] = Field(default_factory=list, description="The items.")
+            count: int = 3
+        """}
+
+    def server(self, mod, body):
+        src = dict(self.MODELS)
+        src["pkg/server.py"] = f"from {mod} import FastMCP\n" + textwrap.dedent(body)
+        return read(src)
+
+    def test_field_default_annotated_and_bare_string(self):
+        body = """
+            from typing import Annotated
+            from pydantic import Field
+            mcp = FastMCP("x")
+            D = Field(description="Bound once.")
+
+            @mcp.tool()
+            def t(a: str = Field(description="A."), b: Annotated[int, Field(description="B.", ge=0)] = 1,
+                  c: Annotated[str, "Bare."] = "", d: str = D, e: int = 5, f: Annotated[str, Field(title="T")] = "") -> str:
+                return ""
+            """
+        sdk = params(self.server("mcp.server.fastmcp", body), "t")
+        self.assertEqual(sdk, {"a": "A.", "b": "B.", "d": "Bound once."})  # pydantic and the SDK ignore a bare string
+        fm = params(self.server("fastmcp", body), "t")
+        self.assertEqual(fm, {"a": "A.", "b": "B.", "c": "Bare.", "d": "Bound once."})  # fastmcp >= 2.11 reads it
+
+    def test_models_and_enums(self):
+        body = """
+            from pkg.models import Wrap, Item
+            mcp = FastMCP("x")
+
+            @mcp.tool()
+            def t(w: Wrap, one: Item | None = None) -> str:
+                return ""
+            """
+        t = self.server("mcp.server.fastmcp", body)
+        got = [(x["path"], x["description"]) for x in t["tools"][0]["parameters"]]
+        self.assertEqual(got, [
+            ("w.items", "The items."),                   # the field's Field(description=)
+            ("w.items", "One item.\n\nIts fields follow."),  # and the item model's docstring, inspect.cleandoc
+            ("w.items.name", "The name."),
+            ("w.items.colour", "A colour.\n\nIndented."),   # an Enum's docstring, cleaned
+        ])  # Plain has no docstring: no text; count has none; `one` is Item again: pydantic
+        #     sends Item's texts once (its $defs entry), listed at the first path only
+
+    def test_unknown_marker_never_a_guess(self):
+        body = """
+            import os
+            from pydantic import Field
+            from otherpkg import Thing
+            mcp = FastMCP("x")
+
+            @mcp.tool()
+            def t(a: str = Field(description=os.environ["D"]), b: Thing = None, c: "Later" = None) -> str:
+                return ""
+            """
+        p = params(self.server("mcp.server.fastmcp", body), "t")
+        self.assertEqual(p["a"][0], "UNKNOWN")
+        self.assertEqual(p["b"][0], "UNKNOWN")  # a type of another package
+        self.assertEqual(p["c"][0], "UNKNOWN")  # a forward reference
+
+    def test_lowlevel_input_schema(self):
+        src = {"pkg/server.py": """
+            from mcp.server import Server
+            from mcp.types import Tool
+            server = Server("x")
+
+            @server.list_tools()
+            async def list_tools():
+                return [Tool(name="t", description="T.", inputSchema={
+                    "type": "object", "description": "Root.",
+                    "properties": {"q": {"type": "string", "description": "Q."},
+                                   "xs": {"type": "array", "items": {"type": "object", "properties": {"id": {"description": "Id."}}}}},
+                })]
+            """}
+        self.assertEqual(params(read(src), "t"), {"(schema)": "Root.", "q": "Q.", "xs[].id": "Id."})
+
+
 if __name__ == "__main__":
     unittest.main()

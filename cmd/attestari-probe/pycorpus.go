@@ -119,7 +119,7 @@ func pyEval(ctx context.Context, args []string) error {
 	summary, _ := json.Marshal(map[string]any{
 		"servers": r.Servers, "outcome_right": r.OutcomeRight, "outcome_share": r.OutcomeShare(), "both_parsed": r.BothParsed,
 		"tool_recall": t.Recall(), "tool_precision": t.Precision(), "description_equal": r.DescriptionEqualShare(),
-		"tool_off_by_default": r.OffByDefault["tool"],
+		"tool_off_by_default": r.OffByDefault["tool"], "params": r.Params,
 	})
 	log.Printf("py-eval: %s", summary)
 	return nil

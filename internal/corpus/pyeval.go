@@ -32,6 +32,9 @@ type PyEntry struct {
 	DocCleandoc     *string `json:"doc_cleandoc,omitempty"`     // inspect.cleandoc, what fastmcp sends
 	URI             string  `json:"uri,omitempty"`
 	Site            string  `json:"site,omitempty"`
+	// Parameters are the tool's parameter texts (nil: the truth file lists
+	// none, so they are not compared).
+	Parameters []PyParam `json:"parameters,omitempty"`
 }
 
 // PyTruth is testdata/corpus-python/truth/<name>@<version>.json: what a
@@ -131,7 +134,9 @@ type PyReport struct {
 	// not in the list a start with nothing set gives) on servers parsed by
 	// both. They are not in Names' Found, so none is a precision error.
 	OffByDefault map[string]OffCounts `json:"off_by_default"`
-	Misses       []Miss               `json:"misses"`
+	// Params compares the parameter texts of matched tools.
+	Params ParamCounts `json:"params"`
+	Misses []Miss      `json:"misses"`
 	// offListed is, per server and kind, the names read off by default that
 	// the truth lists (their missing misses are reported as MissOffListed).
 	offListed map[[2]string]map[string]bool
@@ -196,7 +201,7 @@ func EvaluatePython(truths []PyTruth, surfaces map[string]rundir.Surface) PyRepo
 		r.countOff(key, "prompt", pyNames(t.Prompts), s.Prompts)
 		r.countOff(key, "resource", pyNames(t.Resources), s.Resources)
 		r.countOff(key, vocab.EntryResourceTemplate, pyNames(t.ResourceTemplates), s.ResourceTemplates)
-		r.compareTools(key, t.Tools, listedByDefault(s.Tools))
+		r.compareTools(key, t.Tools, listedByDefault(s.Tools), s.ParameterDescriptions)
 		r.compareNames(key, "prompt", pyNames(t.Prompts), entryNames(listedByDefault(s.Prompts)))
 		r.compareNames(key, "resource", pyNames(t.Resources), entryNames(listedByDefault(s.Resources)))
 		r.compareNames(key, vocab.EntryResourceTemplate, pyNames(t.ResourceTemplates), entryNames(listedByDefault(s.ResourceTemplates)))
@@ -252,7 +257,7 @@ func pyNames(es []PyEntry) []string {
 	return out
 }
 
-func (r *PyReport) compareTools(pkg string, truth []PyEntry, found []rundir.Entry) {
+func (r *PyReport) compareTools(pkg string, truth []PyEntry, found []rundir.Entry, params []rundir.Entry) {
 	byName := map[string]rundir.Entry{}
 	for _, e := range found {
 		if e.NameState != "" && e.NameState != vocab.StateReadable {
@@ -263,6 +268,15 @@ func (r *PyReport) compareTools(pkg string, truth []PyEntry, found []rundir.Entr
 		}
 	}
 	r.compareNames(pkg, "tool", pyNames(truth), slices.Sorted(maps.Keys(byName)))
+	byParent := map[string][]rundir.Entry{}
+	for _, p := range listedByDefault(params) { // a text of a tool off by default is not listed either
+		byParent[p.Parent] = append(byParent[p.Parent], p)
+	}
+	for _, tt := range truth {
+		if _, ok := byName[tt.Name]; ok && tt.Parameters != nil {
+			r.Misses = append(r.Misses, compareParams(pkg, tt.Name, tt.Parameters, byParent[tt.Name], &r.Params)...)
+		}
+	}
 	for _, tt := range truth {
 		e, ok := byName[tt.Name]
 		if !ok || tt.Description == nil {
@@ -356,12 +370,17 @@ func (r PyReport) Markdown(h PyEvalHeader, truths []PyTruth, surfaces map[string
 	off := r.OffByDefault["tool"]
 	fmt.Fprintf(&b, "| tools read off by default that the truth does not list (no error) | %d | | |\n", off.Unlisted)
 	fmt.Fprintf(&b, "| tools read off by default that the truth lists (recall misses) | %d | | |\n", off.Listed)
+	pc := r.Params
+	fmt.Fprintf(&b, "| parameter texts of %d matched tools: equal / differing | %d / %d | | |\n", pc.Tools, pc.Equal, pc.Differing)
+	fmt.Fprintf(&b, "| parameter texts: extractor only / truth only | %d / %d | | |\n", pc.ExtractorOnly, pc.TruthOnly)
+	fmt.Fprintf(&b, "| parameter texts not read: by the truth (unknown) / by the extractor (unreadable, partial) | %d / %d | | |\n", pc.UnknownTruth, pc.UnknownExtractor)
 	for _, k := range []string{vocab.EntryPrompt, vocab.EntryResource, vocab.EntryResourceTemplate} {
 		c := r.Names[k]
 		fmt.Fprintf(&b, "| %s-name recall / precision | %s / %s (%d/%d, %d/%d) | | |\n", k, pct(c.Recall()), pct(c.Precision()), c.Matched, c.Truth, c.Matched, c.Found)
 	}
 	b.WriteString("\nThe truth is the list a server gives when started with nothing set. A tool the extractor reads off by default (a condition that does not hold under the default configuration, methodology §5.2) is read and checked but is not in that list, so it is not counted as found: when the truth does not list it either, the two agree, and it is counted in its own row, not as a precision error; when the truth lists it, it is a recall miss (`" + MissOffListed + "`). A tool read as listed by default that the truth does not list is an extra and a precision error; a tool of the truth the extractor does not read at all is a recall miss (`missing`).\n\n")
 	b.WriteString("Descriptions are compared as each server's framework publishes them: `inspect.cleandoc` of the docstring for the standalone `fastmcp`, `fn.__doc__` as Python 3.13+ stores it for the SDK's FastMCP, the literal for a low-level `Tool(...)`.\n\n")
+	b.WriteString("Parameter texts are the descriptions inside a tool's inputSchema, compared byte for byte per matched tool and path (the truth's `parameters`, the extractor's `parameter_description` entries; a `[]` item mark is not part of the key). A path either side marks not read (the truth's unknown marker, the extractor's unreadable or partial entry), or one under it, is counted as not read and not compared; `(schema)` is the whole schema.\n\n")
 	b.WriteString("## Outcomes\n\n| truth | extracted | servers |\n| --- | --- | ---: |\n")
 	pairs := make([][2]string, 0, len(r.Confusion))
 	for p := range r.Confusion {

@@ -320,3 +320,57 @@ func TestEvaluatePythonOffByDefaultCounted(t *testing.T) {
 		}
 	}
 }
+
+// TestEvaluatePythonParameterTexts compares parameter texts per tool and
+// path: equal, differing, either side only, and paths one side did not read.
+func TestEvaluatePythonParameterTexts(t *testing.T) {
+	dir := writeTruths(t, map[string]string{
+		"p@1.json": `{"name": "p", "version": "1", "framework": "sdk_fastmcp", "outcome": "parsed",
+			"tools": [
+				{"name": "a", "description": "", "parameters": [
+					{"path": "q", "description": "The query."},
+					{"path": "n", "description": "How many."},
+					{"path": "f.x", "description": "Only the truth."},
+					{"path": "g", "description": null, "unknown": "default not read"}
+				]},
+				{"name": "b", "description": "", "parameters": [{"path": "z", "description": "Zed."}]},
+				{"name": "c", "description": ""}
+			], "review": {"status": "plain"}}`,
+	})
+	truths, err := LoadPyTruths(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	param := func(tool, path, state, text string) rundir.Entry {
+		return rundir.Entry{Kind: "parameter_description", Parent: tool, Name: path, DescriptionState: state, DescriptionRaw: text}
+	}
+	surfaces := map[string]rundir.Surface{"p@1": {Outcome: "parsed",
+		Tools: []rundir.Entry{entry("a", "absent", ""), entry("b", "absent", ""), entry("c", "absent", "")},
+		ParameterDescriptions: []rundir.Entry{
+			param("a", "q", "readable", "The query."),
+			param("a", "n", "readable", "How many?"),       // differs
+			param("a", "g.y", "readable", "under unknown"), // the truth did not read g: not compared
+			param("a", "h[]", "readable", "Only the extractor."),
+			param("b", "(schema)", "unreadable", ""),     // the extractor did not read b's schema
+			param("c", "w", "readable", "no truth list"), // c's truth lists no parameters: not compared
+			// the same tool name registered off by default (another partition): not listed, not compared
+			{Kind: "parameter_description", Parent: "a", Name: "q", DescriptionState: "readable", DescriptionRaw: "Other partition.",
+				Conditions: []rundir.Condition{{Holds: rundir.HoldsFalse}}},
+		}}}
+	r := EvaluatePython(truths, surfaces)
+	want := ParamCounts{Tools: 2, Equal: 1, Differing: 1, ExtractorOnly: 1, TruthOnly: 1, UnknownTruth: 1, UnknownExtractor: 1}
+	if r.Params != want {
+		t.Errorf("params = %+v, want %+v", r.Params, want)
+	}
+	kinds := map[string]string{}
+	for _, m := range r.Misses {
+		kinds[m.Kind] += m.Name + "|"
+	}
+	if kinds[MissParamDiffers] != "a n|" || kinds[MissParamTruthOnly] != "a f.x|" || kinds[MissParamExtractorOnly] != "a h|" {
+		t.Errorf("parameter misses = %v", kinds)
+	}
+	md := r.Markdown(PyEvalHeader{Command: "x"}, truths, surfaces)
+	if !strings.Contains(md, "| parameter texts of 2 matched tools: equal / differing | 1 / 1 |") {
+		t.Errorf("report lacks the parameter-text row:\n%s", md)
+	}
+}

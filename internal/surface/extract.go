@@ -62,6 +62,7 @@ type extractor struct {
 	minSites    []rundir.Site
 	bundleSites []bundleSite // registration sites inside minified bundles
 	pyDoc       string       // the package's docstring transformation (pyDocMode)
+	pyFastMCP   bool         // the package imports the standalone fastmcp (set by pyDocMode)
 	toolObjects map[progKey]bool
 	// entryCount and entryTotal count the entries kept, per kind and in
 	// all, against the entries cap.

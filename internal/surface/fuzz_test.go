@@ -139,6 +139,19 @@ func FuzzExtractPython(f *testing.F) {
 	f.Add([]byte("import os, argparse\nP = os.getenv('P', '')\ndef n(x):\n    if P:\n        return P + x\n    return x\n" +
 		"def main():\n    p = argparse.ArgumentParser()\n    p.add_argument('--ro', action='store_true')\n    a = p.parse_args()\n    reg(**{'ro': a.ro})\n" +
 		"def reg(ro=False):\n    if not ro and 'X' not in os.environ:\n        @mcp.tool(name=n('w'), enabled=P == '')\n        def w(): pass\n"))
+	// Parameter texts of the input schema (pyschema.go, 2.3.12 and 2.3.13):
+	// Field defaults and Annotated metadata (a bare string under the SDK and
+	// under the standalone fastmcp), aliases, models with docstrings, nested
+	// and recursive models, Enums, a low-level inputSchema dict and a
+	// model's model_json_schema().
+	f.Add([]byte("from mcp.server.fastmcp import FastMCP\nfrom pydantic import BaseModel, Field\nfrom typing import Annotated\nfrom enum import Enum\nmcp = FastMCP('s')\n" +
+		"Q = Annotated[str, Field(description='Alias.')]\nclass C(str, Enum):\n    '''A colour.'''\n    R = 'r'\n" +
+		"class N(BaseModel):\n    \"One node.\"\n    kids: list['N'] = []\n    c: C | None = None\n    x: int = Field(1, description='X.')\n" +
+		"@mcp.tool()\ndef t(a: Annotated[str, 'Bare.'], b: Q, n: N, d: int = Field(description=f'{a}')) -> str:\n    return ''\n"))
+	f.Add([]byte("from fastmcp import FastMCP\nfrom typing import Annotated\nmcp = FastMCP('s')\n@mcp.tool\ndef t(a: Annotated[str, 'Bare.'], b: Annotated[int, 'x', 'y'] = 1) -> str:\n    return a\n"))
+	f.Add([]byte("from mcp.server import Server\nfrom mcp.types import Tool\nfrom pydantic import BaseModel\nserver = Server('s')\nclass M(BaseModel):\n    '''M.'''\n    q: str\n" +
+		"@server.list_tools()\nasync def l():\n    return [Tool(name='a', description='A.', inputSchema={'type': 'object', 'description': 'Root.', 'properties': {'q': {'description': 'Q.', 'items': {'description': 'I.'}}}}),\n" +
+		"            Tool(name='b', description='B.', inputSchema=M.model_json_schema())]\n"))
 	f.Fuzz(func(t *testing.T, src []byte) {
 		fuzzExtract(t, "server.py", src)
 	})

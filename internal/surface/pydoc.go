@@ -61,7 +61,7 @@ func (x *extractor) pyDocMode() string {
 			}
 		}, pkImportStatement, pkImportFromStatement)
 	}
-	x.pyDoc = pyDocCompiler
+	x.pyDoc, x.pyFastMCP = pyDocCompiler, standalone
 	if standalone && !official {
 		x.pyDoc = pyDocGetdoc
 	}

@@ -222,6 +222,22 @@ func (r *pyTypeRead) generic(f *file, at, head nid, args []nid, e *env, path str
 		}
 		r.typ(f, args[0], e, path, depth+1)
 		for _, m := range args[1:] {
+			if pyBareString(f, m) {
+				// pydantic (and so the SDK's FastMCP) ignores a bare string
+				// in Annotated metadata; the standalone fastmcp (2.11 on,
+				// utilities/types.py get_cached_typeadapter) makes
+				// Annotated[T, "text"], exactly one metadata item, of a
+				// function's own parameter (also through an alias)
+				// Field(description="text"). It is read wherever the package
+				// imports the standalone fastmcp and the form has one
+				// metadata item (the text may be sent; nested deeper it is
+				// not, an over-reading kept on the safe side), and nowhere
+				// else (it is not sent).
+				if r.x.pyDocMode() != "" && r.x.pyFastMCP && len(args) == 2 {
+					r.x.paramEntry(r.c, r.tool, path, f, pyUnwrapType(f, m), e)
+				}
+				continue
+			}
 			r.metadata(f, m, e, path, depth+1)
 		}
 		return
@@ -352,18 +368,28 @@ func (x *extractor) pyModuleBinding(f *file, n nid, name string, hops int) (*fil
 	return nil, none, false
 }
 
-// metadata reads one argument of Annotated after the type: a string (kept
-// as a parameter text, as before 2.3.12) or a Field(...); any other
-// metadata is a gap.
-func (r *pyTypeRead) metadata(f *file, n nid, e *env, path string, depth int) {
+// pyUnwrapType is the expression inside a one-child "type" node.
+func pyUnwrapType(f *file, n nid) nid {
 	if f.kind(n) == "type" {
 		if ch := f.named(n); len(ch) == 1 {
-			n = ch[0]
+			return ch[0]
 		}
 	}
+	return n
+}
+
+// pyBareString reports an Annotated metadata argument written as a string.
+func pyBareString(f *file, n nid) bool {
+	k := f.kind(pyUnwrapType(f, n))
+	return k == "string" || k == "concatenated_string"
+}
+
+// metadata reads one argument of Annotated after the type (a bare string is
+// generic's): a Field(...) or metadata known to add no text; any other
+// metadata is a gap.
+func (r *pyTypeRead) metadata(f *file, n nid, e *env, path string, depth int) {
+	n = pyUnwrapType(f, n)
 	switch f.kind(n) {
-	case "string", "concatenated_string":
-		r.x.paramEntry(r.c, r.tool, path, f, n, e)
 	case "call":
 		if r.field(f, n, e, path) {
 			return

@@ -19,9 +19,19 @@ type pySchemaCase struct {
 	files  map[string]string
 	read   []string
 	unread string
+	head   string // the module's head when not fastHead
 }
 
+const standaloneHead = "from fastmcp import FastMCP, Context\nfrom pydantic import BaseModel, Field\nfrom typing import Annotated, Optional\nmcp = FastMCP('s')\n"
+
 var pySchemaCases = []pySchemaCase{
+	// A bare string in Annotated metadata: pydantic and the SDK's FastMCP
+	// send nothing for it; the standalone fastmcp (2.11 on) makes
+	// Annotated[T, "text"] (one metadata item) Field(description="text").
+	{name: "SDK: Annotated bare string is no text", read: []string{"b=B."},
+		src: "@mcp.tool()\ndef t(a: Annotated[str, 'Bare.'], b: Annotated[int, 'x', Field(description='B.')] = 1) -> str:\n    return a\n"},
+	{name: "standalone fastmcp: Annotated[T, text] is a text", head: standaloneHead, read: []string{"a=Bare.", "b=B.", "c=Alias."},
+		src: "Q = Annotated[str, 'Alias.']\n@mcp.tool()\ndef t(a: Annotated[str, 'Bare.'], b: Annotated[int, 'x', Field(description='B.')] = 1, c: Q = '') -> str:\n    return a\n"},
 	// Read.
 	{name: "plain types carry no text", read: nil,
 		src: "@mcp.tool()\ndef t(a: str, b: int = 3, c: Optional[list[str]] = None, d: Literal['x', 'y'] = 'x', e: dict[str, int] | None = None, ctx: Context = None) -> str:\n    return a\n"},
@@ -102,7 +112,11 @@ var pySchemaCases = []pySchemaCase{
 func TestPythonSchemaTexts(t *testing.T) {
 	for _, tc := range pySchemaCases {
 		t.Run(tc.name, func(t *testing.T) {
-			files := map[string]string{"p/__init__.py": "", "p/server.py": fastHead + tc.src}
+			head := fastHead
+			if tc.head != "" {
+				head = tc.head
+			}
+			files := map[string]string{"p/__init__.py": "", "p/server.py": head + tc.src}
 			for k, v := range tc.files {
 				files[k] = v
 			}
