@@ -60,11 +60,12 @@ func TestBundledZodNamespaceClientMark(t *testing.T) {
 			`external_exports.string = () => stringType;`, "", false},
 		{"namespace written again", "node_modules/zod/v3/external.js", export,
 			"external_exports = { string: () => stringType };\n", false},
-		// The client's name written anywhere in its file still drops the
-		// mark (§5.4); in a bundle, vendored code's own `args = ...`
-		// parameter default is such a write (exa-mcp-server@3.4.1).
-		{"the argument's name written elsewhere in the bundle", "node_modules/zod/v3/external.js", export,
-			"function other(args = 1) { return args; }\n", false},
+		// Some object written through a computed key where the package
+		// cannot name it drops the mark of a property read from the
+		// client's arguments (§5.4); in a bundle, vendored code's writes
+		// are such writes (exa-mcp-server@3.4.1).
+		{"an unnamed object written through a computed key in the bundle", "node_modules/zod/v3/external.js", export,
+			"function other(k) { make()[k] = 1; }\n", false},
 	}
 	for _, c := range cases {
 		s := extractBundled(t, bundledZodServer(c.module, c.export, c.extra))
