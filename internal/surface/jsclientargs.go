@@ -1,5 +1,7 @@
 package surface
 
+import "strings"
+
 // A prompt's message text that substitutes the client's own prompt argument
 // (methodology §5.4, 2.3.7). The client sends a prompt's arguments with
 // prompts/get, and the user chose them: `Research ${args.topic}` has a hole
@@ -125,11 +127,77 @@ func (x *extractor) plainStringShape(sv val) bool {
 		if f.kind(m) != "pair" || f.kind(f.field(m, "key")) == "computed_property_name" {
 			return false
 		}
-		if !x.zodPlainString(f, f.field(m, "value"), sv.env) {
+		if !x.zodPlainString(f, x.zodShapeRef(f, f.field(m, "value")), sv.env) {
 			return false
 		}
 	}
 	return true
+}
+
+// zodShapeRef is the schema expression a shape member names (since 2.3.13,
+// part NA): a member written as a name (`network: networkSchema`) is read as
+// the initialiser of that name when the name is bound once, by a declarator
+// of its own (`const`, or a `var`/`let` that is the only declaration of the
+// name in its scope, as bundlers write module constants), and no code of the
+// file writes it again. Any other member value is returned unchanged, so
+// zodPlainString reads it as before (a name is not a call: not plain).
+func (x *extractor) zodShapeRef(f *file, n nid) nid {
+	if n < 0 || f.kind(n) != "identifier" {
+		return n
+	}
+	name := f.text(n)
+	b, ok := x.lookup(f, n, name)
+	if !ok || b.kind != bDecl || f.kind(b.decl) != "variable_declarator" || f.field(b.decl, "name") != b.id || x.jsBindingWritten(f, b) {
+		return n
+	}
+	v := f.field(b.decl, "value")
+	decl := f.parent(b.decl)
+	if v < 0 {
+		return n
+	}
+	switch {
+	case f.kind(decl) == "lexical_declaration" && strings.HasPrefix(f.text(decl), "const"):
+		return v
+	case f.kind(decl) == "lexical_declaration": // let: block-scoped, never redeclared
+		return v
+	case f.kind(decl) == "variable_declaration" && f.kind(f.parent(decl)) == "program":
+		if cnt, ok := varDeclarators(f, f.parent(decl), name); ok && cnt == 1 {
+			return v
+		}
+	}
+	return n
+}
+
+// maxVarScan bounds the nodes varDeclarators visits.
+const maxVarScan = 1 << 20
+
+// varDeclarators counts the `var` declarators of name that bind at module
+// level: in the program and in its blocks, loops and branches (where `var`
+// hoists to), not inside functions or classes, from program (the module's
+// root). ok is false past the bound.
+func varDeclarators(f *file, program nid, name string) (int, bool) {
+	count, seen := 0, 0
+	stack := []nid{program}
+	for len(stack) > 0 {
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if seen++; seen > maxVarScan {
+			return 0, false
+		}
+		k := f.kind(n)
+		if n != program && (functionKind(k) || k == "arrow_function" || k == "class_declaration" || k == "class") {
+			continue
+		}
+		if k == "variable_declarator" && f.kind(f.parent(n)) == "variable_declaration" {
+			for _, nm := range patternNames(f, f.field(n, "name")) {
+				if nm.name == name {
+					count++
+				}
+			}
+		}
+		stack = append(stack, f.named(n)...)
+	}
+	return count, true
 }
 
 // zodPlainString reports whether n is `z.string()` followed only by the
