@@ -139,7 +139,8 @@ func (x *extractor) plainStringShape(sv val) bool {
 // the initialiser of that name when the name is bound once, by a declarator
 // of its own (`const`, or a `var`/`let` that is the only declaration of the
 // name in its scope, as bundlers write module constants), and no code of the
-// file writes it again. Any other member value is returned unchanged, so
+// file writes it again, and every use of the name is such a shape member
+// (shapeOnlyUses). Any other member value is returned unchanged, so
 // zodPlainString reads it as before (a name is not a call: not plain).
 func (x *extractor) zodShapeRef(f *file, n nid) nid {
 	if n < 0 || f.kind(n) != "identifier" {
@@ -152,7 +153,7 @@ func (x *extractor) zodShapeRef(f *file, n nid) nid {
 	}
 	v := f.field(b.decl, "value")
 	decl := f.parent(b.decl)
-	if v < 0 {
+	if v < 0 || !shapeOnlyUses(f, x, f.parent(decl), b, name) {
 		return n
 	}
 	switch {
@@ -168,7 +169,76 @@ func (x *extractor) zodShapeRef(f *file, n nid) nid {
 	return n
 }
 
-// maxVarScan bounds the nodes varDeclarators visits.
+// shapeOnlyUses reports whether every use of the binding b of name in
+// scope (the node its declaration sits in: the program or a block; an
+// exported declaration's parent is an export statement and is refused) is
+// the value of a member of an argument shape: `key: name` in an object
+// literal handed directly to a `.prompt(...)` or `.registerPrompt(...)`
+// call, or written as the `argsSchema` of one. Any other use (a property
+// write `name.parse = ...`, an argument, an export, a shorthand member) could
+// change the schema or hand it to code that does, so the name is not read.
+// At most maxVarScan nodes are visited, else not read.
+func shapeOnlyUses(f *file, x *extractor, scope nid, b binding, name string) bool {
+	if k := f.kind(scope); k != "program" && k != "statement_block" {
+		return false
+	}
+	seen := 0
+	stack := []nid{scope}
+	for len(stack) > 0 {
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if seen++; seen > maxVarScan {
+			return false
+		}
+		switch f.kind(n) {
+		case "shorthand_property_identifier", "shorthand_property_identifier_pattern":
+			if f.text(n) == name {
+				return false
+			}
+		case "identifier":
+			if n == b.id || f.text(n) != name {
+				break
+			}
+			if ub, ok := x.lookup(f, n, name); ok && ub.id != b.id && ub.decl != b.decl {
+				break // another binding of the same name
+			}
+			if !shapeMemberValue(f, n) {
+				return false
+			}
+		}
+		stack = append(stack, f.named(n)...)
+	}
+	return true
+}
+
+// shapeMemberValue reports whether n is the value of a `key: n` member of
+// an object literal that is an argument of a call of a method named prompt
+// or registerPrompt, or the value of an `argsSchema:` member.
+func shapeMemberValue(f *file, n nid) bool {
+	pair := f.parent(n)
+	if f.kind(pair) != "pair" || f.field(pair, "value") != n || f.kind(f.field(pair, "key")) == "computed_property_name" {
+		return false
+	}
+	obj := f.parent(pair)
+	if f.kind(obj) != "object" {
+		return false
+	}
+	up := f.parent(obj)
+	switch f.kind(up) {
+	case "arguments":
+		callee := f.field(f.parent(up), "function")
+		if f.kind(callee) != "member_expression" {
+			return false
+		}
+		m := f.text(f.field(callee, "property"))
+		return m == "prompt" || m == "registerPrompt"
+	case "pair":
+		return f.field(up, "value") == obj && propKeyName(f, f.field(up, "key")) == "argsSchema"
+	}
+	return false
+}
+
+// maxVarScan bounds the nodes varDeclarators and shapeOnlyUses visit.
 const maxVarScan = 1 << 20
 
 // varDeclarators counts the `var` declarators of name that bind at module

@@ -13,8 +13,9 @@ import (
 // that schema (since 2.3.13, part NA): the callback gets the client's
 // strings, so an undecided ternary between the package's texts is read as
 // its alternatives with the client's holes. The twins that are not read: a
-// `var` declared twice, a binding written again, a name bound to a schema
-// that is not a plain string (z.enum), a parameter.
+// `var` declared twice, a binding written again, a property of the schema
+// written, the schema handed to a function, an exported schema, a name bound
+// to a schema that is not a plain string (z.enum), an undeclared name.
 func TestPromptShapeMemberByName(t *testing.T) {
 	const text = "({ blockNumber, network }) => ({ messages: [{ role: \"user\", content: { type: \"text\", text: blockNumber ? `Block #${blockNumber} on ${network}.` : `Latest on ${network}.` } }] })"
 	site := func(decl, member string) string {
@@ -37,6 +38,11 @@ server.prompt("analyze_block", "Analyze a block", { blockNumber: z.string().opti
 if (process.env.X) { var networkSchema = z.string().transform((s) => "other " + s); }`, "networkSchema", false},
 		{"written again", `let networkSchema = z.string().optional();
 networkSchema = z.string().transform((s) => "other " + s);`, "networkSchema", false},
+		{"property written", `const networkSchema = z.string().optional();
+networkSchema.parse = (s) => "other " + s;`, "networkSchema", false},
+		{"handed on", `const networkSchema = z.string().optional();
+tune(networkSchema);`, "networkSchema", false},
+		{"exported", `export const networkSchema = z.string().optional();`, "networkSchema", false},
 		{"enum", `const networkSchema = z.enum(["bsc", "opbnb"]);`, "networkSchema", false},
 		{"undeclared", ``, "networkSchema", false},
 	}
