@@ -1,5 +1,7 @@
 package surface
 
+import "strings"
+
 // A prompt's message text that substitutes the client's own prompt argument
 // (methodology §5.4, 2.3.7). The client sends a prompt's arguments with
 // prompts/get, and the user chose them: `Research ${args.topic}` has a hole
@@ -125,11 +127,147 @@ func (x *extractor) plainStringShape(sv val) bool {
 		if f.kind(m) != "pair" || f.kind(f.field(m, "key")) == "computed_property_name" {
 			return false
 		}
-		if !x.zodPlainString(f, f.field(m, "value"), sv.env) {
+		if !x.zodPlainString(f, x.zodShapeRef(f, f.field(m, "value")), sv.env) {
 			return false
 		}
 	}
 	return true
+}
+
+// zodShapeRef is the schema expression a shape member names (since 2.3.13,
+// part NA): a member written as a name (`network: networkSchema`) is read as
+// the initialiser of that name when the name is bound once, by a declarator
+// of its own (`const`, or a `var`/`let` that is the only declaration of the
+// name in its scope, as bundlers write module constants), and no code of the
+// file writes it again, and every use of the name is such a shape member
+// (shapeOnlyUses). Any other member value is returned unchanged, so
+// zodPlainString reads it as before (a name is not a call: not plain).
+func (x *extractor) zodShapeRef(f *file, n nid) nid {
+	if n < 0 || f.kind(n) != "identifier" {
+		return n
+	}
+	name := f.text(n)
+	b, ok := x.lookup(f, n, name)
+	if !ok || b.kind != bDecl || f.kind(b.decl) != "variable_declarator" || f.field(b.decl, "name") != b.id || x.jsBindingWritten(f, b) {
+		return n
+	}
+	v := f.field(b.decl, "value")
+	decl := f.parent(b.decl)
+	if v < 0 || !shapeOnlyUses(f, x, f.parent(decl), b, name) {
+		return n
+	}
+	switch {
+	case f.kind(decl) == "lexical_declaration" && strings.HasPrefix(f.text(decl), "const"):
+		return v
+	case f.kind(decl) == "lexical_declaration": // let: block-scoped, never redeclared
+		return v
+	case f.kind(decl) == "variable_declaration" && f.kind(f.parent(decl)) == "program":
+		if cnt, ok := varDeclarators(f, f.parent(decl), name); ok && cnt == 1 {
+			return v
+		}
+	}
+	return n
+}
+
+// shapeOnlyUses reports whether every use of the binding b of name in
+// scope (the node its declaration sits in: the program or a block; an
+// exported declaration's parent is an export statement and is refused) is
+// the value of a member of an argument shape: `key: name` in an object
+// literal handed directly to a `.prompt(...)` or `.registerPrompt(...)`
+// call, or written as the `argsSchema` of one. Any other use (a property
+// write `name.parse = ...`, an argument, an export, a shorthand member) could
+// change the schema or hand it to code that does, so the name is not read.
+// At most maxVarScan nodes are visited, else not read.
+func shapeOnlyUses(f *file, x *extractor, scope nid, b binding, name string) bool {
+	if k := f.kind(scope); k != "program" && k != "statement_block" {
+		return false
+	}
+	seen := 0
+	stack := []nid{scope}
+	for len(stack) > 0 {
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if seen++; seen > maxVarScan {
+			return false
+		}
+		switch f.kind(n) {
+		case "shorthand_property_identifier", "shorthand_property_identifier_pattern":
+			if f.text(n) == name {
+				return false
+			}
+		case "identifier":
+			if n == b.id || f.text(n) != name {
+				break
+			}
+			if ub, ok := x.lookup(f, n, name); ok && ub.id != b.id && ub.decl != b.decl {
+				break // another binding of the same name
+			}
+			if !shapeMemberValue(f, n) {
+				return false
+			}
+		}
+		stack = append(stack, f.named(n)...)
+	}
+	return true
+}
+
+// shapeMemberValue reports whether n is the value of a `key: n` member of
+// an object literal that is an argument of a call of a method named prompt
+// or registerPrompt, or the value of an `argsSchema:` member.
+func shapeMemberValue(f *file, n nid) bool {
+	pair := f.parent(n)
+	if f.kind(pair) != "pair" || f.field(pair, "value") != n || f.kind(f.field(pair, "key")) == "computed_property_name" {
+		return false
+	}
+	obj := f.parent(pair)
+	if f.kind(obj) != "object" {
+		return false
+	}
+	up := f.parent(obj)
+	switch f.kind(up) {
+	case "arguments":
+		callee := f.field(f.parent(up), "function")
+		if f.kind(callee) != "member_expression" {
+			return false
+		}
+		m := f.text(f.field(callee, "property"))
+		return m == "prompt" || m == "registerPrompt"
+	case "pair":
+		return f.field(up, "value") == obj && propKeyName(f, f.field(up, "key")) == "argsSchema"
+	}
+	return false
+}
+
+// maxVarScan bounds the nodes varDeclarators and shapeOnlyUses visit.
+const maxVarScan = 1 << 20
+
+// varDeclarators counts the `var` declarators of name that bind at module
+// level: in the program and in its blocks, loops and branches (where `var`
+// hoists to), not inside functions or classes, from program (the module's
+// root). ok is false past the bound.
+func varDeclarators(f *file, program nid, name string) (int, bool) {
+	count, seen := 0, 0
+	stack := []nid{program}
+	for len(stack) > 0 {
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if seen++; seen > maxVarScan {
+			return 0, false
+		}
+		k := f.kind(n)
+		if n != program && (functionKind(k) || k == "arrow_function" || k == "class_declaration" || k == "class") {
+			continue
+		}
+		if k == "variable_declarator" && f.kind(f.parent(n)) == "variable_declaration" {
+			for _, nm := range patternNames(f, f.field(n, "name")) {
+				if nm.name == name {
+					count++
+				}
+			}
+		}
+		stack = append(stack, f.named(n)...)
+	}
+	return count, true
 }
 
 // zodPlainString reports whether n is `z.string()` followed only by the
