@@ -290,9 +290,6 @@ func (x *extractor) zodPlainString(f *file, n nid, e *env) bool {
 		if method != "string" || len(f.args(n)) != 0 {
 			return false
 		}
-		if x.bundledZodNamespace(f, obj) {
-			return true
-		}
 		z := x.eval(f, obj, e)
 		return z.k == vExternal && zodNamespace(z.spec)
 	}
