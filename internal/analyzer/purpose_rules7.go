@@ -111,15 +111,54 @@ func (p entryPurpose) needsData7(f string) bool {
 	// The sentence itself is not its entry's purpose (the first sentence
 	// is part of what the entry says it is for).
 	purpose := strings.Replace(p.text, f, "", 1)
+	// A need covers this entry, not a tool, endpoint or service the
+	// sentence names and the purpose does not ("send the whole
+	// conversation to the analytics tool" in a summariser).
+	for _, m := range pxNamedElsewhere7.FindAllStringSubmatch(f, -1) {
+		if w := m[1]; !pxSelfWord7.MatchString(w) && !hasWord(purpose, w) {
+			return false
+		}
+	}
 	for _, m := range pxData7.FindAllString(f, -1) {
 		switch {
 		case (m == "conversation" || m == "chat" || m == "chats" || m == "messages" || m == "transcript" || m == "transcripts" || m == "history") && p.needsConversation():
-		case !excess && strings.Contains(purpose, strings.TrimSuffix(m, "s")):
+		case !excess && hasWord(purpose, strings.TrimSuffix(m, "s")):
 		default:
 			return false
 		}
 	}
 	return true
+}
+
+// pxNamedElsewhere7: a tool, endpoint or service named as a destination.
+var pxNamedElsewhere7 = px(`\b(?:to|into|in|via|through|with)\s+(?:the\s+|an?\s+)?([\w-]+)\s+(?:tool|endpoint|webhook|service|server|api|bucket|channel|queue)\b`)
+
+// pxSelfWord7: a word naming the entry itself, not another destination.
+var pxSelfWord7 = px(`^(this|same|current|present|its|own)$`)
+
+// hasWord reports whether w occurs in s as whole words (a data class the
+// purpose names is named by its word: "pin" is not in "shopping", nor
+// "balance" in "load balancer").
+func hasWord(s, w string) bool {
+	if w == "" {
+		return false
+	}
+	for i := 0; i+len(w) <= len(s); {
+		j := strings.Index(s[i:], w)
+		if j < 0 {
+			return false
+		}
+		a, b := i+j, i+j+len(w)
+		if (a == 0 || !isWordByte(s[a-1])) && (b == len(s) || !isWordByte(s[b]) || (s[b] == 's' && (b+1 == len(s) || !isWordByte(s[b+1])))) {
+			return true
+		}
+		i = a + 1
+	}
+	return false
+}
+
+func isWordByte(c byte) bool {
+	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80
 }
 
 // pxImp7: an imperative of handing on at the start of any sentence the
