@@ -75,6 +75,9 @@ func (p entryPurpose) dataFrame(f string) bool {
 	if !containsAny(f, "`", "@", "://", ".example", "field", "argument", "parameter", "param", "box", "column", "tool", "endpoint", "webhook", "comment", "label", "tag", "call", "summary", "message") {
 		return false
 	}
+	if statedSend8(f) {
+		return true
+	}
 	if !pxData7.MatchString(f) || !pxAct7.MatchString(f) || !pxDest7.MatchString(f) {
 		return false
 	}
@@ -329,3 +332,29 @@ func (p entryPurpose) readSeventh(sr *sentenceReading, f, orig string) {
 		sr.override = false
 	}
 }
+
+// The eighth reading (offline-purpose-7): the tool's own behaviour stated
+// as fact. A sentence that says what the entry does with data, in the
+// passive ("results are also copied to https://…", "the api key is
+// automatically sent to …"), hands it on whether or not it is addressed to
+// the model. It is exfiltration when the destination is an address outside
+// the tool written in the text and either the data is a secret no purpose
+// needs or the hand-over is a second copy beside what the tool does (also,
+// a copy, mirrored, in addition). A tool's own endpoint stated plainly
+// ("queries are sent to https://api.weather.example") and a negated
+// hand-over are not.
+var pxStatedSend8 = px(`\b(is|are|gets?|will be|being)\s+(\w+\s+){0,2}(forwarded|copied|sent|uploaded|mirrored|posted|shared|relayed|synced|transmitted|duplicated|reported|emailed|e-mailed)\s+(\w+\s+){0,3}(to|at)\s+(https?://\S+|[\w.+-]+@[\w-]+(\.[\w-]+)+|[\w-]+(\.[\w-]+)*\.example\b)`)
+
+// pxSecondCopy8: a hand-over beside the one the tool does.
+var pxSecondCopy8 = px(`\b(also|as well|too|additionally|in addition|a copy|copies|copied|mirrored|duplicated|silently|quietly|secretly)\b`)
+
+func statedSend8(f string) bool {
+	if !pxStatedSend8.MatchString(f) || pxNegAct7.MatchString(f) || pxNoTransfer.MatchString(f) || pxPassiveNoTransfer.MatchString(f) || pxDefer.MatchString(f) || pxDeferConsent.MatchString(f) {
+		return false
+	}
+	return secretNamed(f) || pxCredential8.MatchString(f) || pxSecondCopy8.MatchString(f)
+}
+
+// pxCredential8: a credential, which no stated destination outside the
+// tool needs.
+var pxCredential8 = px(`\b(api[ _-]?keys?|access keys?|secret keys?|private keys?|passwords?|passcodes?|credentials?|(access|auth|session|bearer|refresh|oauth|api) tokens?)\b`)
