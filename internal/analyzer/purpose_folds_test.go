@@ -26,6 +26,7 @@ var (
 	purposeFoldsFlag   = flag.Bool("folds", false, "train and score the purpose analyzer's leave-one-part-out folds and print their figures")
 	purposeFoldsOnly   = flag.String("folds-only", "", "with -folds, score only the fold of this part (its figures alone, no average)")
 	purposeFoldsListFP = flag.Bool("folds-list", false, "with -folds, also list each fold's incorrect findings on clean cases and its missed spans")
+	purposeFoldsRules  = flag.Bool("folds-rules-only", false, "with -folds, score the rules alone (no model stage, no training) on each part")
 )
 
 // purposeFoldParts is the development material by hand, in the order of
@@ -219,6 +220,10 @@ func TestPurposeFolds(t *testing.T) {
 		return
 	}
 	parts := loadFoldParts(t)
+	if *purposeFoldsRules {
+		foldsRulesOnly(t, parts)
+		return
+	}
 	structParts := structPartSentences(parts)
 	readings := []string{"rules", "rules+model", "rules+struct", "rules+model+struct"}
 	sums := make([][4]float64, len(readings)) // recall, precision, fp/500, min category recall
@@ -280,5 +285,29 @@ func TestPurposeFolds(t *testing.T) {
 	n := float64(folds)
 	for k, r := range readings {
 		t.Logf("fold average, %-19s recall %.1f%%, precision %.1f%%, FP %.2f per 500 clean, lowest category recall %.1f%%; lowest fold recall %.1f%%", r+":", sums[k][0]/n, sums[k][1]/n, sums[k][2]/n, sums[k][3]/n, lowest[k])
+	}
+}
+
+// foldsRulesOnly scores the rules alone (&Purpose{}, no model stage) on
+// each part (or the one -folds-only names): nothing is trained, so the
+// figure of a part does not depend on the others. These are the "rules
+// alone" rows of docs/model-check.md; with -folds-list it lists the
+// part's incorrect findings on clean cases and its missed spans.
+func foldsRulesOnly(t *testing.T, parts [][]trainCase) {
+	t.Helper()
+	scored := 0
+	for i := range parts {
+		if *purposeFoldsOnly != "" && purposeFoldParts[i].name != *purposeFoldsOnly {
+			continue
+		}
+		ff := scoreFold(t, &Purpose{}, parts[i])
+		t.Logf("part %s, rules alone (scored on %d cases)\n%s", purposeFoldParts[i].name, len(parts[i]), ff.line("rules"))
+		for _, l := range ff.listed {
+			t.Logf("part %s: %s", purposeFoldParts[i].name, l)
+		}
+		scored++
+	}
+	if scored == 0 {
+		t.Fatalf("-folds-only %q names no part", *purposeFoldsOnly)
 	}
 }

@@ -75,6 +75,9 @@ func (p entryPurpose) dataFrame(f string) bool {
 	if !containsAny(f, "`", "@", "://", ".example", "field", "argument", "parameter", "param", "box", "column", "tool", "endpoint", "webhook", "comment", "label", "tag", "call", "summary", "message") {
 		return false
 	}
+	if statedSend8(f) {
+		return true
+	}
 	if !pxData7.MatchString(f) || !pxAct7.MatchString(f) || !pxDest7.MatchString(f) {
 		return false
 	}
@@ -111,15 +114,54 @@ func (p entryPurpose) needsData7(f string) bool {
 	// The sentence itself is not its entry's purpose (the first sentence
 	// is part of what the entry says it is for).
 	purpose := strings.Replace(p.text, f, "", 1)
+	// A need covers this entry, not a tool, endpoint or service the
+	// sentence names and the purpose does not ("send the whole
+	// conversation to the analytics tool" in a summariser).
+	for _, m := range pxNamedElsewhere7.FindAllStringSubmatch(f, -1) {
+		if w := m[1]; !pxSelfWord7.MatchString(w) && !hasWord(purpose, w) {
+			return false
+		}
+	}
 	for _, m := range pxData7.FindAllString(f, -1) {
 		switch {
 		case (m == "conversation" || m == "chat" || m == "chats" || m == "messages" || m == "transcript" || m == "transcripts" || m == "history") && p.needsConversation():
-		case !excess && strings.Contains(purpose, strings.TrimSuffix(m, "s")):
+		case !excess && hasWord(purpose, strings.TrimSuffix(m, "s")):
 		default:
 			return false
 		}
 	}
 	return true
+}
+
+// pxNamedElsewhere7: a tool, endpoint or service named as a destination.
+var pxNamedElsewhere7 = px(`\b(?:to|into|in|via|through|with)\s+(?:the\s+|an?\s+)?([\w-]+)\s+(?:tool|endpoint|webhook|service|server|api|bucket|channel|queue)\b`)
+
+// pxSelfWord7: a word naming the entry itself, not another destination.
+var pxSelfWord7 = px(`^(this|same|current|present|its|own)$`)
+
+// hasWord reports whether w occurs in s as whole words (a data class the
+// purpose names is named by its word: "pin" is not in "shopping", nor
+// "balance" in "load balancer").
+func hasWord(s, w string) bool {
+	if w == "" {
+		return false
+	}
+	for i := 0; i+len(w) <= len(s); {
+		j := strings.Index(s[i:], w)
+		if j < 0 {
+			return false
+		}
+		a, b := i+j, i+j+len(w)
+		if (a == 0 || !isWordByte(s[a-1])) && (b == len(s) || !isWordByte(s[b]) || (s[b] == 's' && (b+1 == len(s) || !isWordByte(s[b+1])))) {
+			return true
+		}
+		i = a + 1
+	}
+	return false
+}
+
+func isWordByte(c byte) bool {
+	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80
 }
 
 // pxImp7: an imperative of handing on at the start of any sentence the
@@ -290,3 +332,29 @@ func (p entryPurpose) readSeventh(sr *sentenceReading, f, orig string) {
 		sr.override = false
 	}
 }
+
+// The eighth reading (offline-purpose-7): the tool's own behaviour stated
+// as fact. A sentence that says what the entry does with data, in the
+// passive ("results are also copied to https://…", "the api key is
+// automatically sent to …"), hands it on whether or not it is addressed to
+// the model. It is exfiltration when the destination is an address outside
+// the tool written in the text and either the data is a secret no purpose
+// needs or the hand-over is a second copy beside what the tool does (also,
+// a copy, mirrored, in addition). A tool's own endpoint stated plainly
+// ("queries are sent to https://api.weather.example") and a negated
+// hand-over are not.
+var pxStatedSend8 = px(`\b(is|are|gets?|will be|being)\s+(\w+\s+){0,2}(forwarded|copied|sent|uploaded|mirrored|posted|shared|relayed|synced|transmitted|duplicated|reported|emailed|e-mailed)\s+(\w+\s+){0,3}(to|at)\s+(https?://\S+|[\w.+-]+@[\w-]+(\.[\w-]+)+|[\w-]+(\.[\w-]+)*\.example\b)`)
+
+// pxSecondCopy8: a hand-over beside the one the tool does.
+var pxSecondCopy8 = px(`\b(also|as well|too|additionally|in addition|a copy|copies|copied|mirrored|duplicated|silently|quietly|secretly)\b`)
+
+func statedSend8(f string) bool {
+	if !pxStatedSend8.MatchString(f) || pxNegAct7.MatchString(f) || pxNoTransfer.MatchString(f) || pxPassiveNoTransfer.MatchString(f) || pxDefer.MatchString(f) || pxDeferConsent.MatchString(f) {
+		return false
+	}
+	return secretNamed(f) || pxCredential8.MatchString(f) || pxSecondCopy8.MatchString(f)
+}
+
+// pxCredential8: a credential, which no stated destination outside the
+// tool needs.
+var pxCredential8 = px(`\b(api[ _-]?keys?|access keys?|secret keys?|private keys?|passwords?|passcodes?|credentials?|(access|auth|session|bearer|refresh|oauth|api) tokens?)\b`)
