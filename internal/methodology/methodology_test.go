@@ -31,6 +31,7 @@ var publishedSHA256 = map[string]string{
 	"2.3.10": "7089c352f6c69ec1ed26e55e3d87604d9f69b38a19967ab313bf9b0fccfd5665",
 	"2.3.11": "2300a7e69bc188de9b13beddfad04effb2537ea1d65a5efda8ac19a63cbf0f60",
 	"2.3.12": "35e9fb557b606b18d044c1f8601e8470e6ffeffb9ca9d88803e8b65da6474c03",
+	"2.3.13": "5d7b4c7d0b6a5f608b74171a4e6573f6a1111dd98071120233adb9d6376f4fca",
 }
 
 func TestDocumentFirstLineIsVersion(t *testing.T) {
@@ -267,6 +268,9 @@ func TestExtractorAllowed(t *testing.T) {
 	if !ExtractorAllowed("2.3.12", "syntax-tree-14") {
 		t.Fatal("2.3.12 with syntax-tree-14 refused")
 	}
+	if !ExtractorAllowed("2.3.13", "syntax-tree-15") {
+		t.Fatal("2.3.13 with syntax-tree-15 refused")
+	}
 	refused := [][2]string{
 		{"2.3.2", "syntax-tree-3"}, // its advertised names were read under the older rule
 		{"2.3.1", "syntax-tree-2"},
@@ -291,6 +295,8 @@ func TestExtractorAllowed(t *testing.T) {
 		{"2.3.10", "syntax-tree-13"},
 		{"2.3.12", "syntax-tree-13"}, // it read no Python schema texts beyond the signature and examined no registered resource names
 		{"2.3.11", "syntax-tree-14"},
+		{"2.3.13", "syntax-tree-14"}, // it read no computed schema keys or named prompt shape members, counted fastmcp ranges as frameworks, and read Annotated strings the SDK does not send
+		{"2.3.12", "syntax-tree-15"},
 		{"2.3.0", "syntax-tree-3"},
 		{"2.2.0", "syntax-tree-2"},
 		{"2.3.1", ""},
