@@ -5,8 +5,6 @@ import (
 	"testing"
 
 	"golang.org/x/tools/txtar"
-
-	"github.com/attestari/attestari/internal/vocab"
 )
 
 // A schema member written with a computed key [k] is read when k resolves,
@@ -57,17 +55,7 @@ const server = new Server({ name: "c", version: "1.0.0" }, { capabilities: { too
 server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
 `))
 	s := extractArchive(t, a)
-	got := map[string][]string{}
-	for _, e := range s.AllEntries() {
-		if e.Kind != KindParameterDescription {
-			continue
-		}
-		v := e.Name + "=" + string(e.DescriptionState) + ":" + e.DescriptionRaw
-		if e.DescriptionState == vocab.StateUnreadable {
-			v = e.Name + "=" + string(e.DescriptionState) + ":" + e.UnreadableReason
-		}
-		got[e.Parent] = append(got[e.Parent], v)
-	}
+	got := paramTextsByTool(s)
 	unread := "(schema)=unreadable:parameter texts of the schema not read: schema member with a computed key"
 	want := map[string]string{
 		"byIssue":  "issueId=readable:The issue|limit=readable:How many",

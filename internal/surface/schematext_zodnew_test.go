@@ -10,6 +10,7 @@ import (
 
 	"golang.org/x/tools/txtar"
 
+	"github.com/attestari/attestari/internal/rundir"
 	"github.com/attestari/attestari/internal/vocab"
 )
 
@@ -36,17 +37,7 @@ func TestZodNewDefRead(t *testing.T) {
 		}
 	}
 	s := Extract(context.Background(), packageRefOf(fsys), fsys, members, Options{WallBudget: time.Minute})
-	got := map[string][]string{}
-	for _, e := range s.AllEntries() {
-		if e.Kind != KindParameterDescription {
-			continue
-		}
-		v := e.Name + "=" + string(e.DescriptionState) + ":" + e.DescriptionRaw
-		if e.DescriptionState == vocab.StateUnreadable {
-			v = e.Name + "=" + string(e.DescriptionState) + ":" + e.UnreadableReason
-		}
-		got[e.Parent] = append(got[e.Parent], v)
-	}
+	got := paramTextsByTool(s)
 	want := map[string]string{
 		"empty":   "",
 		"members": "q=readable:The query",
@@ -63,4 +54,21 @@ func TestZodNewDefRead(t *testing.T) {
 			t.Errorf("%s: parameter entries %q, want %q", tool, g, w)
 		}
 	}
+}
+
+// paramTextsByTool lists each tool's parameter_description entries as
+// name=state:text (name=unreadable:reason for one not read), in surface order.
+func paramTextsByTool(s rundir.Surface) map[string][]string {
+	got := map[string][]string{}
+	for _, e := range s.AllEntries() {
+		if e.Kind != KindParameterDescription {
+			continue
+		}
+		v := e.Name + "=" + string(e.DescriptionState) + ":" + e.DescriptionRaw
+		if e.DescriptionState == vocab.StateUnreadable {
+			v = e.Name + "=" + string(e.DescriptionState) + ":" + e.UnreadableReason
+		}
+		got[e.Parent] = append(got[e.Parent], v)
+	}
+	return got
 }
