@@ -153,6 +153,66 @@ func TestParamDescriptions(t *testing.T) {
 	}
 }
 
+// A property whose name is also a keyword of JSON Schema is a schema like
+// any other: its own description is a parameter text, read by where it stands
+// (under "properties"), not dropped or taken by its name.
+func TestParamDescriptionsKeywordNamedProperties(t *testing.T) {
+	var schema any
+	err := jsonUnmarshal([]byte(`{
+		"type":"object","description":"root",
+		"properties":{
+			"description":{"type":"string","description":"Short summary"},
+			"title":{"type":"string","description":"The title"},
+			"properties":{"type":"object","description":"Custom fields",
+				"properties":{"default":{"description":"A field named default"}}},
+			"items":{"type":"array","description":"The items",
+				"items":{"type":"object","properties":{"enum":{"description":"A field named enum"}}}},
+			"examples":{"description":"A field named examples","examples":[{"description":"data, not a schema"}]},
+			"const":{"description":"A field named const","default":{"description":"data"},"const":{"description":"data"}},
+			"loose":{"type":"object","name":{"type":"string","description":"Beside type, no properties"}},
+			"either":{"anyOf":[{"type":"string","description":"As text"},{"type":"boolean"}]}
+		},
+		"$defs":{"description":{"description":"A definition named description"}}}`), &schema)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := ParamDescriptions(schema)
+	want := []ParamTruth{
+		{"/$defs/description", "A definition named description"},
+		{"/properties/const", "A field named const"},
+		{"/properties/description", "Short summary"},
+		{"/properties/either/anyOf/0", "As text"},
+		{"/properties/examples", "A field named examples"},
+		{"/properties/items", "The items"},
+		{"/properties/items/items/properties/enum", "A field named enum"},
+		{"/properties/loose/name", "Beside type, no properties"},
+		{"/properties/properties", "Custom fields"},
+		{"/properties/properties/properties/default", "A field named default"},
+		{"/properties/title", "The title"},
+	}
+	if len(got) != len(want) {
+		t.Fatalf("got %+v, want %+v", got, want)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("[%d] = %+v, want %+v", i, got[i], want[i])
+		}
+	}
+}
+
+// The walk is bounded: a schema nested far deeper than 64 levels returns
+// the texts above the bound and does not run away.
+func TestParamDescriptionsDepthBound(t *testing.T) {
+	var node any = map[string]any{"description": "bottom"}
+	for i := 0; i < 200; i++ {
+		node = map[string]any{"description": "level", "properties": map[string]any{"p": node}}
+	}
+	got := ParamDescriptions(node)
+	if len(got) == 0 || len(got) > 64 {
+		t.Fatalf("got %d texts, want 1..64", len(got))
+	}
+}
+
 func TestFilterJSONLines(t *testing.T) {
 	in := "starting server...\n{\"level\":30,\"msg\":\"pino log\"}\n\n{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\n[{\"jsonrpc\":\"2.0\",\"method\":\"x\"}]\nDone"
 	var out, noise bytes.Buffer
