@@ -125,40 +125,27 @@ func TestSchemaHashIgnoresKeyOrder(t *testing.T) {
 }
 
 func TestParamDescriptions(t *testing.T) {
-	var schema any
-	err := jsonUnmarshal([]byte(`{
+	got := paramTruthsOf(t, `{
 		"type":"object","description":"root, not a parameter",
 		"properties":{
 			"path":{"type":"string","description":"Where"},
 			"a/b":{"type":"object","properties":{"deep":{"description":"Nested"}}},
 			"mode":{"enum":[{"description":"inside enum, a value not a schema"}]},
 			"list":{"type":"array","items":{"description":"Each"}}
-		}}`), &schema)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got := ParamDescriptions(schema)
+		}}`)
 	want := []ParamTruth{
 		{"/properties/a~1b/properties/deep", "Nested"},
 		{"/properties/list/items", "Each"},
 		{"/properties/path", "Where"},
 	}
-	if len(got) != len(want) {
-		t.Fatalf("got %+v, want %+v", got, want)
-	}
-	for i := range want {
-		if got[i] != want[i] {
-			t.Errorf("[%d] = %+v, want %+v", i, got[i], want[i])
-		}
-	}
+	wantParamTruths(t, got, want)
 }
 
 // A property whose name is also a keyword of JSON Schema is a schema like
 // any other: its own description is a parameter text, read by where it stands
 // (under "properties"), not dropped or taken by its name.
 func TestParamDescriptionsKeywordNamedProperties(t *testing.T) {
-	var schema any
-	err := jsonUnmarshal([]byte(`{
+	got := paramTruthsOf(t, `{
 		"type":"object","description":"root",
 		"properties":{
 			"description":{"type":"string","description":"Short summary"},
@@ -172,11 +159,7 @@ func TestParamDescriptionsKeywordNamedProperties(t *testing.T) {
 			"loose":{"type":"object","name":{"type":"string","description":"Beside type, no properties"}},
 			"either":{"anyOf":[{"type":"string","description":"As text"},{"type":"boolean"}]}
 		},
-		"$defs":{"description":{"description":"A definition named description"}}}`), &schema)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got := ParamDescriptions(schema)
+		"$defs":{"description":{"description":"A definition named description"}}}`)
 	want := []ParamTruth{
 		{"/$defs/description", "A definition named description"},
 		{"/properties/const", "A field named const"},
@@ -190,14 +173,7 @@ func TestParamDescriptionsKeywordNamedProperties(t *testing.T) {
 		{"/properties/properties/properties/default", "A field named default"},
 		{"/properties/title", "The title"},
 	}
-	if len(got) != len(want) {
-		t.Fatalf("got %+v, want %+v", got, want)
-	}
-	for i := range want {
-		if got[i] != want[i] {
-			t.Errorf("[%d] = %+v, want %+v", i, got[i], want[i])
-		}
-	}
+	wantParamTruths(t, got, want)
 }
 
 // The walk is bounded: a schema nested far deeper than 64 levels returns
@@ -210,6 +186,29 @@ func TestParamDescriptionsDepthBound(t *testing.T) {
 	got := ParamDescriptions(node)
 	if len(got) == 0 || len(got) > 64 {
 		t.Fatalf("got %d texts, want 1..64", len(got))
+	}
+}
+
+// paramTruthsOf is ParamDescriptions of the schema written as JSON in js.
+func paramTruthsOf(t *testing.T, js string) []ParamTruth {
+	t.Helper()
+	var schema any
+	if err := jsonUnmarshal([]byte(js), &schema); err != nil {
+		t.Fatal(err)
+	}
+	return ParamDescriptions(schema)
+}
+
+// wantParamTruths fails t unless got is want, entry for entry.
+func wantParamTruths(t *testing.T, got, want []ParamTruth) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Fatalf("got %+v, want %+v", got, want)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("[%d] = %+v, want %+v", i, got[i], want[i])
+		}
 	}
 }
 
