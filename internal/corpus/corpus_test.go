@@ -125,24 +125,83 @@ func TestSchemaHashIgnoresKeyOrder(t *testing.T) {
 }
 
 func TestParamDescriptions(t *testing.T) {
-	var schema any
-	err := jsonUnmarshal([]byte(`{
+	got := paramTruthsOf(t, `{
 		"type":"object","description":"root, not a parameter",
 		"properties":{
 			"path":{"type":"string","description":"Where"},
 			"a/b":{"type":"object","properties":{"deep":{"description":"Nested"}}},
 			"mode":{"enum":[{"description":"inside enum, a value not a schema"}]},
 			"list":{"type":"array","items":{"description":"Each"}}
-		}}`), &schema)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got := ParamDescriptions(schema)
+		}}`)
 	want := []ParamTruth{
 		{"/properties/a~1b/properties/deep", "Nested"},
 		{"/properties/list/items", "Each"},
 		{"/properties/path", "Where"},
 	}
+	wantParamTruths(t, got, want)
+}
+
+// A property whose name is also a keyword of JSON Schema is a schema like
+// any other: its own description is a parameter text, read by where it stands
+// (under "properties"), not dropped or taken by its name.
+func TestParamDescriptionsKeywordNamedProperties(t *testing.T) {
+	got := paramTruthsOf(t, `{
+		"type":"object","description":"root",
+		"properties":{
+			"description":{"type":"string","description":"Short summary"},
+			"title":{"type":"string","description":"The title"},
+			"properties":{"type":"object","description":"Custom fields",
+				"properties":{"default":{"description":"A field named default"}}},
+			"items":{"type":"array","description":"The items",
+				"items":{"type":"object","properties":{"enum":{"description":"A field named enum"}}}},
+			"examples":{"description":"A field named examples","examples":[{"description":"data, not a schema"}]},
+			"const":{"description":"A field named const","default":{"description":"data"},"const":{"description":"data"}},
+			"loose":{"type":"object","name":{"type":"string","description":"Beside type, no properties"}},
+			"either":{"anyOf":[{"type":"string","description":"As text"},{"type":"boolean"}]}
+		},
+		"$defs":{"description":{"description":"A definition named description"}}}`)
+	want := []ParamTruth{
+		{"/$defs/description", "A definition named description"},
+		{"/properties/const", "A field named const"},
+		{"/properties/description", "Short summary"},
+		{"/properties/either/anyOf/0", "As text"},
+		{"/properties/examples", "A field named examples"},
+		{"/properties/items", "The items"},
+		{"/properties/items/items/properties/enum", "A field named enum"},
+		{"/properties/loose/name", "Beside type, no properties"},
+		{"/properties/properties", "Custom fields"},
+		{"/properties/properties/properties/default", "A field named default"},
+		{"/properties/title", "The title"},
+	}
+	wantParamTruths(t, got, want)
+}
+
+// The walk is bounded: a schema nested far deeper than 64 levels returns
+// the texts above the bound and does not run away.
+func TestParamDescriptionsDepthBound(t *testing.T) {
+	var node any = map[string]any{"description": "bottom"}
+	for i := 0; i < 200; i++ {
+		node = map[string]any{"description": "level", "properties": map[string]any{"p": node}}
+	}
+	got := ParamDescriptions(node)
+	if len(got) == 0 || len(got) > 64 {
+		t.Fatalf("got %d texts, want 1..64", len(got))
+	}
+}
+
+// paramTruthsOf is ParamDescriptions of the schema written as JSON in js.
+func paramTruthsOf(t *testing.T, js string) []ParamTruth {
+	t.Helper()
+	var schema any
+	if err := jsonUnmarshal([]byte(js), &schema); err != nil {
+		t.Fatal(err)
+	}
+	return ParamDescriptions(schema)
+}
+
+// wantParamTruths fails t unless got is want, entry for entry.
+func wantParamTruths(t *testing.T, got, want []ParamTruth) {
+	t.Helper()
 	if len(got) != len(want) {
 		t.Fatalf("got %+v, want %+v", got, want)
 	}

@@ -457,10 +457,21 @@ func SchemaHash(schema any) string {
 	return TextHash(string(c))
 }
 
-// ParamDescriptions walks a JSON schema and returns every string
-// "description" below its root, with the JSON pointer of the schema node that
-// carries it, sorted by pointer. The root's own description is not a
-// parameter's.
+// ParamDescriptions walks a JSON schema by its structure and returns every
+// subschema's own string "description" below the root, with the JSON pointer
+// of the subschema that carries it, sorted by pointer. The root's own
+// description is not a parameter's.
+//
+// A key's role is read from where it stands, never from its name alone: in a
+// schema, "description" is the schema's text and "enum", "const", "default"
+// and "examples" hold data (not walked); under "properties" (and the other
+// keywords that map names to schemas) every key is a name and its value a
+// schema, so a property named "description", "title", "items" or
+// "properties" is walked like any other. A key of a schema that is no
+// keyword JSON Schema gives a subschema to is walked as a schema too: servers
+// send such schemas (an object's properties set beside "type" with no
+// "properties" around them) and their texts reach the client all the same.
+// The walk stops 64 levels down.
 func ParamDescriptions(schema any) []ParamTruth {
 	b, err := json.Marshal(schema)
 	if err != nil {
@@ -472,6 +483,18 @@ func ParamDescriptions(schema any) []ParamTruth {
 	}
 	var out []ParamTruth
 	var walk func(node any, ptr string, depth int)
+	each := func(node any, ptr string, depth int) {
+		switch n := node.(type) {
+		case map[string]any:
+			for k, child := range n {
+				walk(child, ptr+"/"+escapePointer(k), depth)
+			}
+		case []any:
+			for i, child := range n {
+				walk(child, fmt.Sprintf("%s/%d", ptr, i), depth)
+			}
+		}
+	}
 	walk = func(node any, ptr string, depth int) {
 		if depth > 64 {
 			return
@@ -482,20 +505,49 @@ func ParamDescriptions(schema any) []ParamTruth {
 				out = append(out, ParamTruth{Pointer: ptr, Description: d})
 			}
 			for k, child := range n {
-				if k == "description" || k == "enum" || k == "const" || k == "default" || k == "examples" {
-					continue
+				kp := ptr + "/" + escapePointer(k)
+				switch schemaKeywordRole[k] {
+				case roleNamedSchemas:
+					if m, ok := child.(map[string]any); ok {
+						each(m, kp, depth+1)
+					}
+				case roleSchemas:
+					if a, ok := child.([]any); ok {
+						each(a, kp, depth+1)
+					} else {
+						walk(child, kp, depth+1)
+					}
+				case roleData:
+				case roleSchema: // also every key not listed
+					walk(child, kp, depth+1)
 				}
-				walk(child, ptr+"/"+escapePointer(k), depth+1)
 			}
 		case []any:
-			for i, child := range n {
-				walk(child, fmt.Sprintf("%s/%d", ptr, i), depth+1)
-			}
+			each(n, ptr, depth+1)
 		}
 	}
 	walk(v, "", 0)
 	sort.Slice(out, func(i, j int) bool { return out[i].Pointer < out[j].Pointer })
 	return out
+}
+
+// The role a keyword of a JSON schema gives its value, for ParamDescriptions:
+// a map from names to schemas, a schema or an array of schemas, or data and
+// annotations that hold no subschema. A key not listed is walked as a schema.
+const (
+	roleSchema = iota
+	roleNamedSchemas
+	roleSchemas
+	roleData
+)
+
+var schemaKeywordRole = map[string]int{
+	"properties": roleNamedSchemas, "patternProperties": roleNamedSchemas, "$defs": roleNamedSchemas,
+	"definitions": roleNamedSchemas, "dependentSchemas": roleNamedSchemas, "dependencies": roleNamedSchemas,
+	"items": roleSchemas, "prefixItems": roleSchemas, "anyOf": roleSchemas, "oneOf": roleSchemas, "allOf": roleSchemas,
+	"description": roleData, "title": roleData, "enum": roleData, "const": roleData, "default": roleData,
+	"examples": roleData, "type": roleData, "required": roleData, "$comment": roleData, "format": roleData,
+	"pattern": roleData, "$ref": roleData, "$id": roleData, "$schema": roleData,
 }
 
 func escapePointer(s string) string {
