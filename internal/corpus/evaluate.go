@@ -76,8 +76,10 @@ type Report struct {
 	ReadableDescriptions int `json:"readable_descriptions"`
 	EqualDescriptions    int `json:"equal_descriptions"`
 	// Matched tools whose extracted description is not readable.
-	NotReadableDescriptions int    `json:"not_readable_descriptions"`
-	Misses                  []Miss `json:"misses"`
+	NotReadableDescriptions int `json:"not_readable_descriptions"`
+	// Parameter texts of matched tools on parsed packages (npmparams.go).
+	Params NpmParamCounts `json:"params"`
+	Misses []Miss         `json:"misses"`
 }
 
 // ParsedShare is parsed/started.
@@ -131,7 +133,7 @@ func Evaluate(truths []Truth, surfaces map[string]rundir.Surface) Report {
 		r.Parsed++
 		// Entries off by default are compared as the probe's configuration
 		// lists them (configured.go).
-		r.compareTools(key, t.Tools, listedAsProbed(t, s.Tools))
+		r.compareTools(key, t.Tools, listedAsProbed(t, s.Tools), s.ParameterDescriptions)
 		r.compareNames(key, "prompt", promptNames(t.Prompts), entryNames(listedAsProbed(t, s.Prompts)))
 		r.compareNames(key, "resource", resourceNames(t.Resources), entryNames(listedAsProbed(t, s.Resources)))
 		r.compareNames(key, vocab.EntryResourceTemplate, resourceNames(t.Templates), entryNames(listedAsProbed(t, s.ResourceTemplates)))
@@ -140,7 +142,7 @@ func Evaluate(truths []Truth, surfaces map[string]rundir.Surface) Report {
 	return r
 }
 
-func (r *Report) compareTools(pkg string, truth []ToolTruth, found []rundir.Entry) {
+func (r *Report) compareTools(pkg string, truth []ToolTruth, found, params []rundir.Entry) {
 	byName := map[string]rundir.Entry{}
 	for _, e := range found {
 		if e.NameState != "" && e.NameState != vocab.StateReadable {
@@ -160,6 +162,7 @@ func (r *Report) compareTools(pkg string, truth []ToolTruth, found []rundir.Entr
 		if !ok {
 			continue
 		}
+		r.compareParams(pkg, tt.Name, tt.ParamDescriptions, params)
 		if e.DescriptionState != vocab.StateReadable {
 			// An absent description that is absent at run time too agrees.
 			if e.DescriptionState == vocab.StateAbsent && tt.Description == "" {
@@ -298,11 +301,15 @@ func (r Report) Markdown() string {
 	fmt.Fprintf(&b, "| tool-name precision | %s (%d/%d) | %s | %s |\n", pct(t.Precision()), t.Matched, t.Found, pct(Targets.NamePrecision), mark(t.Precision(), Targets.NamePrecision))
 	fmt.Fprintf(&b, "| readable descriptions byte-equal | %s (%d/%d) | %s | %s |\n", pct(r.DescriptionEqualShare()), r.EqualDescriptions, r.ReadableDescriptions, pct(Targets.DescriptionEqual), mark(r.DescriptionEqualShare(), Targets.DescriptionEqual))
 	fmt.Fprintf(&b, "| matched tools with a description not readable | %d | | |\n", r.NotReadableDescriptions)
+	pc := r.Params
+	fmt.Fprintf(&b, "| parameter texts of %d matched tools: equal / sent by the server only / read by the extractor only | %d / %d / %d | | |\n", pc.Tools, pc.Equal, pc.TruthOnly, pc.ExtractorOnly)
+	fmt.Fprintf(&b, "| matched tools with a parameter text not read (not compared; the server's texts of them) | %d (%d) | | |\n", pc.ToolsNotRead, pc.TruthNotRead)
 	for _, k := range []string{vocab.EntryPrompt, vocab.EntryResource, vocab.EntryResourceTemplate} {
 		c := r.Names[k]
 		fmt.Fprintf(&b, "| %s-name recall / precision | %s / %s (%d/%d, %d/%d) | | |\n", k, pct(c.Recall()), pct(c.Precision()), c.Matched, c.Truth, c.Matched, c.Found)
 	}
 	b.WriteString("\nThe runtime lists are lower bounds (most servers ran unconfigured, and a configured server may list more; a truth file's `args`, `extra_env` and `extra_client_capabilities` say how its server ran), so an `extra` name is not proof of a false positive.\n\n")
+	b.WriteString("Parameter texts are compared per matched tool as multisets, by text (the server's `parameter_descriptions`, found by walking its input schema, against the extractor's `parameter_description` entries of the tool): the truth addresses a text by JSON pointer and the extractor by parameter path, so a text both list is equal wherever each puts it. A tool with a parameter text the extractor recorded unreadable or partial is not compared. A text read by the extractor only may be on a branch the unconfigured server does not take; a text sent by the server only, on a tool the extractor read whole, is a reading the extractor missed.\n\n")
 	fmt.Fprintf(&b, "## Misses (%d)\n\n", len(r.Misses))
 	last := ""
 	for _, m := range r.Misses {
