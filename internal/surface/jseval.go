@@ -1465,10 +1465,69 @@ func (x *extractor) call(fn val, args []thunk, this *val, e *env) val {
 	if f.kind(body) != "statement_block" {
 		return x.eval(f, body, ne)
 	}
+	if p, ok := returnsChangedParam(f, n, body); ok {
+		return unknown("a function that may change its parameter " + p + " and returns it is not read")
+	}
 	if x.decidedReturns > 0 {
 		return x.returnValues(f, x.reachableReturns(f, body, ne), ne, val{k: vUndefined})
 	}
 	return x.returnValues(f, returnsOf(f, body), ne, val{k: vUndefined})
+}
+
+// returnsChangedParam reports a parameter of the function fn that a return
+// statement of its body returns as it is (`return a`) while the body names
+// it elsewhere too (since 2.3.14). Such a body may change the object it
+// was handed before returning it (esbuild's `__spreadValues(a, b)` copies
+// b's members into a with `__defNormalProp(a, k, b[k])`, then `return a`),
+// and reading the return alone would give the object as the caller wrote it:
+// `__spreadValues({}, schema)` read as `{}`, its members never examined. The
+// call is not read instead. A parameter the body only returns is passed
+// through unchanged and is read as before.
+func returnsChangedParam(f *file, fn, body nid) (string, bool) {
+	params := map[string]bool{}
+	if p := f.field(fn, "parameter"); p >= 0 && f.kind(p) == "identifier" {
+		params[f.text(p)] = true
+	}
+	if ps := f.field(fn, "parameters"); ps >= 0 {
+		for _, p := range f.named(ps) {
+			if f.kind(p) == "identifier" {
+				params[f.text(p)] = true
+			} else if f.kind(p) == "required_parameter" || f.kind(p) == "optional_parameter" {
+				if q := f.field(p, "pattern"); q >= 0 && f.kind(q) == "identifier" {
+					params[f.text(q)] = true
+				}
+			}
+		}
+	}
+	if len(params) == 0 {
+		return "", false
+	}
+	returned := map[string]bool{}
+	for _, r := range returnsOf(f, body) {
+		if ch := f.named(r); len(ch) > 0 && f.kind(ch[0]) == "identifier" && params[f.text(ch[0])] {
+			returned[f.text(ch[0])] = true
+		}
+	}
+	if len(returned) == 0 {
+		return "", false
+	}
+	found := ""
+	f.walk(body, func(n nid) bool {
+		if found != "" {
+			return false
+		}
+		if f.kind(n) == "return_statement" {
+			if ch := f.named(n); len(ch) > 0 && f.kind(ch[0]) == "identifier" && returned[f.text(ch[0])] {
+				return false // the return itself
+			}
+		}
+		if (f.kind(n) == "identifier" || f.kind(n) == "shorthand_property_identifier") && returned[f.text(n)] {
+			found = f.text(n)
+			return false
+		}
+		return true
+	})
+	return found, found != ""
 }
 
 // returnValues is the union of what a function's return statements return

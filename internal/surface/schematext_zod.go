@@ -346,6 +346,10 @@ func (r *schemaRead) helper(f *file, n nid, e *env, path string, depth int) {
 	}
 	ret := body
 	if fn.f.kind(body) == "statement_block" {
+		if p, ok := returnsChangedParam(fn.f, fn.n, body); ok { // jseval.go, since 2.3.14
+			r.gap(f, n, "schema built by "+name+"(), which may change its parameter "+p+" and returns it")
+			return
+		}
 		rets := returnsOf(fn.f, body)
 		if len(rets) != 1 || len(fn.f.named(rets[0])) == 0 {
 			r.gap(f, n, "schema built by "+name+"(), which has "+strconv.Itoa(len(rets))+" returns")
