@@ -32,6 +32,7 @@ var publishedSHA256 = map[string]string{
 	"2.3.11": "2300a7e69bc188de9b13beddfad04effb2537ea1d65a5efda8ac19a63cbf0f60",
 	"2.3.12": "35e9fb557b606b18d044c1f8601e8470e6ffeffb9ca9d88803e8b65da6474c03",
 	"2.3.13": "5d7b4c7d0b6a5f608b74171a4e6573f6a1111dd98071120233adb9d6376f4fca",
+	"2.3.14": "f64da81dee26632d5a894ab25c0cab2672c912725fd479d9c8c0939795c4fce1",
 }
 
 func TestDocumentFirstLineIsVersion(t *testing.T) {
@@ -271,6 +272,9 @@ func TestExtractorAllowed(t *testing.T) {
 	if !ExtractorAllowed("2.3.13", "syntax-tree-15") {
 		t.Fatal("2.3.13 with syntax-tree-15 refused")
 	}
+	if !ExtractorAllowed("2.3.14", "syntax-tree-16") {
+		t.Fatal("2.3.14 with syntax-tree-16 refused")
+	}
 	refused := [][2]string{
 		{"2.3.2", "syntax-tree-3"}, // its advertised names were read under the older rule
 		{"2.3.1", "syntax-tree-2"},
@@ -297,6 +301,8 @@ func TestExtractorAllowed(t *testing.T) {
 		{"2.3.11", "syntax-tree-14"},
 		{"2.3.13", "syntax-tree-14"}, // it read no computed schema keys or named prompt shape members, counted fastmcp ranges as frameworks, and read Annotated strings the SDK does not send
 		{"2.3.12", "syntax-tree-15"},
+		{"2.3.14", "syntax-tree-15"}, // it read a function that changes its argument and returns it by the return alone
+		{"2.3.13", "syntax-tree-16"},
 		{"2.3.0", "syntax-tree-3"},
 		{"2.2.0", "syntax-tree-2"},
 		{"2.3.1", ""},
