@@ -64,6 +64,10 @@ type extractor struct {
 	pyDoc       string       // the package's docstring transformation (pyDocMode)
 	pyFastMCP   bool         // the package imports the standalone fastmcp (set by pyDocMode)
 	toolObjects map[progKey]bool
+	// changedParams memoises returnsChangedParam per function (jseval.go):
+	// the answer depends on the function's text only, and call asks it on
+	// every evaluation of a call.
+	changedParams map[progKey]string
 	// entryCount and entryTotal count the entries kept, per kind and in
 	// all, against the entries cap.
 	entryCount map[string]int

@@ -1465,13 +1465,28 @@ func (x *extractor) call(fn val, args []thunk, this *val, e *env) val {
 	if f.kind(body) != "statement_block" {
 		return x.eval(f, body, ne)
 	}
-	if p, ok := returnsChangedParam(f, n, body); ok {
+	if p, ok := x.changedParam(f, n, body); ok {
 		return unknown("a function that may change its parameter " + p + " and returns it is not read")
 	}
 	if x.decidedReturns > 0 {
 		return x.returnValues(f, x.reachableReturns(f, body, ne), ne, val{k: vUndefined})
 	}
 	return x.returnValues(f, returnsOf(f, body), ne, val{k: vUndefined})
+}
+
+// changedParam is returnsChangedParam of the function fn, worked out once
+// per function.
+func (x *extractor) changedParam(f *file, fn, body nid) (string, bool) {
+	k := progKey{f, fn, nil}
+	if p, ok := x.changedParams[k]; ok {
+		return p, p != ""
+	}
+	p, _ := returnsChangedParam(f, fn, body)
+	if x.changedParams == nil {
+		x.changedParams = map[progKey]string{}
+	}
+	x.changedParams[k] = p
+	return p, p != ""
 }
 
 // returnsChangedParam reports a parameter of the function fn that a return

@@ -346,7 +346,7 @@ func (r *schemaRead) helper(f *file, n nid, e *env, path string, depth int) {
 	}
 	ret := body
 	if fn.f.kind(body) == "statement_block" {
-		if p, ok := returnsChangedParam(fn.f, fn.n, body); ok { // jseval.go, since 2.3.14
+		if p, ok := r.x.changedParam(fn.f, fn.n, body); ok { // jseval.go, since 2.3.14
 			r.gap(f, n, "schema built by "+name+"(), which may change its parameter "+p+" and returns it")
 			return
 		}
