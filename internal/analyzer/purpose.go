@@ -14,7 +14,7 @@ import (
 // it reads, to its vocabulary (purpose_lexicon.go), to the sentence
 // splitting or to the folding changes it, and with it the analyzer id, so
 // cached answers of an older reading are never reused.
-const PurposeVersion = "offline-purpose-7"
+const PurposeVersion = "offline-purpose-8"
 
 // MaxPurposeEntryBytes bounds the text the purpose analyzer reads of one
 // entry. An entry whose segments are longer, or are not valid UTF-8, is not
@@ -554,6 +554,7 @@ func (p entryPurpose) readSentence(f, orig string, first bool) sentenceReading {
 	p.readStructure(&sr, orig, ov, choiceOnly)
 	// The seventh reading's frames (purpose_rules7.go).
 	p.readSeventh(&sr, f, orig)
+	p.readIntl8(&sr, f, orig) // the ninth reading's non-English frames (purpose_intl8.go)
 	if (sr.conceal || sr.concealIfDeviant) && defersTelling(f) {
 		// Kept back until the user asks (purpose_rules6.go).
 		sr.conceal, sr.concealIfDeviant = false, false
