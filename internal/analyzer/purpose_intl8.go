@@ -154,6 +154,7 @@ var intl8Lexicon = []intl8Language{
 		c8Whatever: "无论", c8Only: "只有在 仅当",
 	}},
 	{lang: "ja", base: [nIntlConcepts]string{
+		ciNeg:    "ないで ないこと",
 		ciSecret: "クレジットカード カード番号",
 		ciSend:   "書き込",
 	}, extra: [n8Concepts]string{
@@ -524,9 +525,27 @@ func (l *intl8Lang) rules(m intlMask, x intl8Mask, g string, p entryPurpose, ext
 	}
 	neg := m.has(ciNeg)
 	// negBefore: a negation that comes before offset at in the sentence.
+	// A verb-first imperative puts its negation just after the verb
+	// ("Schicke niemals …", "Skicka inte …"): the act's word and the two
+	// words after it are read too, in scripts written with spaces.
 	negBefore := func(at int) bool {
-		n := l.firstBase(ciNeg, g)
-		return n >= 0 && n < at
+		if n := l.firstBase(ciNeg, g); n >= 0 && n < at {
+			return true
+		}
+		switch l.base.script {
+		case unicode.Katakana:
+			return m.has(ciNeg) // Japanese negates after the verb, at the clause's end
+		case unicode.Thai, unicode.Han:
+			return false // negation comes before the verb
+		}
+		end, words := at, 0
+		for end < len(g) && words < 3 {
+			if g[end] == ' ' {
+				words++
+			}
+			end++
+		}
+		return l.readBase(g[at:end]).has(ciNeg)
 	}
 	r := intlRules(m, p, ext)
 	deferred := x.has(c8Only) && m.has(ciUser) // "only if the user asks"
