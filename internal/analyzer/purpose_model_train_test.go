@@ -42,7 +42,7 @@ var purposeTrainFiles = []string{"cases.jsonl", "test_poisoned.jsonl", "test_cle
 // file's uncompressed bytes (format line, header, weights).
 const (
 	pinnedPurposeTrainingSHA256 = "beeec3b44a019b86f1b328d051035a911954fe88269e42bf43366eb683332512"
-	pinnedPurposeModelSHA256    = "c0946644b37cbbad40317847c5378a0d77b173cefc74da338b0c4b204c1939ae"
+	pinnedPurposeModelSHA256    = "1000f8a688e013df9d75b520670879605fbb05446a07eb84dabd6a7f4d8db6e1"
 )
 
 const (
