@@ -14,7 +14,7 @@ import (
 // it reads, to its vocabulary (purpose_lexicon.go), to the sentence
 // splitting or to the folding changes it, and with it the analyzer id, so
 // cached answers of an older reading are never reused.
-const PurposeVersion = "offline-purpose-7"
+const PurposeVersion = "offline-purpose-8"
 
 // MaxPurposeEntryBytes bounds the text the purpose analyzer reads of one
 // entry. An entry whose segments are longer, or are not valid UTF-8, is not
@@ -458,6 +458,7 @@ func (a *Purpose) readEntry(e Entry) ([]Proposal, int) {
 				sr.or(p.readSentence(d, seg[r[0]:r[1]], len(rs) == 0))
 				sr.plain = d
 			}
+			p.readDecoded(&sr, seg[r[0]:r[1]], f, len(rs) == 0)
 			sr.readStructureFlags(p)
 			sr.start, sr.end, sr.seg = r[0], r[1], si
 			rs = append(rs, sr)
