@@ -193,10 +193,9 @@ func scanClass(s string, i, min int, class func(byte) bool, pad bool) (int, int)
 // decodeBase64Runs: runs of at least decodeMinRun characters of the
 // standard or the URL-safe alphabet that decode to plain text.
 func decodeBase64Runs(s string) (string, bool) {
-	out, changed := s, false
 	for _, url := range []bool{false, true} {
 		class := func(c byte) bool { return isB64(c, url) }
-		d, ok := replaceRuns(out, func(t string, i int) (int, int) { return scanClass(t, i, decodeMinRun, class, true) }, func(run string) (string, bool) {
+		d, ok := replaceRuns(s, func(t string, i int) (int, int) { return scanClass(t, i, decodeMinRun, class, true) }, func(run string) (string, bool) {
 			raw := strings.TrimRight(run, "=")
 			encs := []*base64.Encoding{base64.RawStdEncoding}
 			if url {
@@ -211,10 +210,12 @@ func decodeBase64Runs(s string) (string, bool) {
 			return "", false
 		})
 		if ok {
-			out, changed = d, true
+			// One alphabet per pass: the other would read into what this
+			// one decoded, a level deeper than the depth bound counts.
+			return d, true
 		}
 	}
-	return out, changed
+	return s, false
 }
 
 func isHex(c byte) bool {
