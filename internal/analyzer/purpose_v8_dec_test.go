@@ -35,7 +35,6 @@ func htmlNumeric(s string) string {
 	return b.String()
 }
 
-
 func uEscapes(s string) string {
 	var b strings.Builder
 	for _, r := range s {
