@@ -73,7 +73,7 @@ func (p entryPurpose) readDecoded(sr *sentenceReading, orig, f string, first boo
 // decoders in the order they are tried on each text.
 var decoders = []func(string) (string, bool){
 	decodeBase64Runs, decodeHexRuns, decodePercent, decodeEscapes, decodeEntities,
-	decodeROT13, decodeSeparated, decodeMixedScript, decodeLeet,
+	decodeROT13, decodeSeparated, decodeMixedScript, decodeLeet, decodeTagChars, decodeSelectorBytes,
 }
 
 // decodeHidden returns the decoded forms of s, breadth first to
@@ -679,4 +679,86 @@ var (
 // concealment (what it erases is what the user would have seen).
 func readHiddenEscape(f string) bool {
 	return strings.IndexByte(f, 0x1b) >= 0 && pxEraseEscape.MatchString(f) && pxEmitVerb.MatchString(f)
+}
+
+// decodeTagChars: text written in Unicode tag characters (U+E0020 to
+// U+E007E, each an ASCII character that renders as nothing, which fold
+// drops as invisible) is read as the ASCII it spells, on its own line.
+// A short run (a flag's subdivision tag, "gbeng") spells no plain text.
+func decodeTagChars(s string) (string, bool) {
+	if !strings.Contains(s, "\xf3\xa0\x80") && !strings.Contains(s, "\xf3\xa0\x81") {
+		return s, false
+	}
+	return replaceRuneRuns(s, func(r rune) bool { return r >= 0xE0020 && r <= 0xE007E }, func(rs []rune) []byte {
+		b := make([]byte, len(rs))
+		for i, r := range rs {
+			b[i] = byte(r - 0xE0000)
+		}
+		return b
+	})
+}
+
+// decodeSelectorBytes: bytes hidden in variation selectors (VS1 to VS16
+// for 0 to 15, VS17 to VS256 for 16 to 255), eight or more in a row, read
+// when they spell plain text.
+func decodeSelectorBytes(s string) (string, bool) {
+	if !strings.Contains(s, "\xef\xb8") && !strings.Contains(s, "\xf3\xa0\x84") && !strings.Contains(s, "\xf3\xa0\x85") && !strings.Contains(s, "\xf3\xa0\x86") && !strings.Contains(s, "\xf3\xa0\x87") {
+		return s, false
+	}
+	return replaceRuneRuns(s, func(r rune) bool { return r >= 0xFE00 && r <= 0xFE0F || r >= 0xE0100 && r <= 0xE01EF }, func(rs []rune) []byte {
+		b := make([]byte, len(rs))
+		for i, r := range rs {
+			if r <= 0xFE0F {
+				b[i] = byte(r - 0xFE00)
+			} else {
+				b[i] = byte(r - 0xE0100 + 16)
+			}
+		}
+		return b
+	})
+}
+
+// replaceRuneRuns replaces each run of at least eight runes of class (at
+// most decodeMaxRuns runs) by what conv makes of it, on its own line, when
+// that is plain text.
+func replaceRuneRuns(s string, class func(rune) bool, conv func([]rune) []byte) (string, bool) {
+	var b strings.Builder
+	var run []rune
+	changed, runs := false, 0
+	runStart := 0
+	flush := func(end int) {
+		if len(run) >= 8 && runs < decodeMaxRuns {
+			runs++
+			if d := conv(run); plainText(string(d)) {
+				b.WriteByte('\n')
+				b.Write(d)
+				b.WriteByte('\n')
+				changed = true
+				run = run[:0]
+				return
+			}
+		}
+		b.WriteString(s[runStart:end])
+		run = run[:0]
+	}
+	for i, r := range s {
+		if class(r) {
+			if len(run) == 0 {
+				runStart = i
+			}
+			run = append(run, r)
+			continue
+		}
+		if len(run) > 0 {
+			flush(i)
+		}
+		b.WriteRune(r)
+	}
+	if len(run) > 0 {
+		flush(len(s))
+	}
+	if !changed {
+		return s, false
+	}
+	return b.String(), true
 }
