@@ -458,6 +458,7 @@ func (a *Purpose) readEntry(e Entry) ([]Proposal, int) {
 				sr.or(p.readSentence(d, seg[r[0]:r[1]], len(rs) == 0))
 				sr.plain = d
 			}
+			p.readDecoded(&sr, seg[r[0]:r[1]], f, len(rs) == 0)
 			sr.readStructureFlags(p)
 			sr.start, sr.end, sr.seg = r[0], r[1], si
 			rs = append(rs, sr)

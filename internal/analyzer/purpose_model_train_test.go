@@ -42,7 +42,7 @@ var purposeTrainFiles = []string{"cases.jsonl", "test_poisoned.jsonl", "test_cle
 // file's uncompressed bytes (format line, header, weights).
 const (
 	pinnedPurposeTrainingSHA256 = "beeec3b44a019b86f1b328d051035a911954fe88269e42bf43366eb683332512"
-	pinnedPurposeModelSHA256    = "1000f8a688e013df9d75b520670879605fbb05446a07eb84dabd6a7f4d8db6e1"
+	pinnedPurposeModelSHA256    = "72b8a7d418f9049650b65c2f911e6d1fa90b5cbe09681eaf94f2a144c1d65b2e"
 )
 
 const (
