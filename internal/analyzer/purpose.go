@@ -14,7 +14,7 @@ import (
 // it reads, to its vocabulary (purpose_lexicon.go), to the sentence
 // splitting or to the folding changes it, and with it the analyzer id, so
 // cached answers of an older reading are never reused.
-const PurposeVersion = "offline-purpose-7"
+const PurposeVersion = "offline-purpose-8"
 
 // MaxPurposeEntryBytes bounds the text the purpose analyzer reads of one
 // entry. An entry whose segments are longer, or are not valid UTF-8, is not
@@ -511,12 +511,12 @@ func (a *Purpose) readEntry(e Entry) ([]Proposal, int) {
 				Quote: quote, Category: c.category, Rationale: "offline purpose reading: " + c.category})
 		}
 		if a.trace != nil {
-			a.trace(e, sr, sentenceContext{kind: e.Kind, deviant: deviant})
+			a.trace(e, sr, sentenceContext{kind: e.Kind, deviant: deviant, p: p, orig: quote, taking: taking})
 		}
 		if a.model != nil {
 			// The second stage: a category the rules did not give the
 			// sentence, when the model's score reaches its threshold.
-			feats = modelFeatures(feats[:0], sr, sentenceContext{kind: e.Kind, deviant: deviant})
+			feats = a.model.features(feats[:0], sr, sentenceContext{kind: e.Kind, deviant: deviant, p: p, orig: quote, taking: taking})
 			if cat, ok := a.model.modelCategory(feats, [3]bool{sr.exfil, sr.override, sr.conceal}); ok && !p.modelNeedsData(cat, sr.folded) && modelAdmits(cat, sr) {
 				found = true
 				if k := [2]string{quote, cat}; !seen[k] {
@@ -527,7 +527,7 @@ func (a *Purpose) readEntry(e Entry) ([]Proposal, int) {
 			}
 		}
 		if a.structModel != nil || a.traceStruct != nil {
-			if a.readStructModel(e, p, sr, quote, sentenceContext{kind: e.Kind, deviant: deviant}, taking, seen, &out, &sbuf) {
+			if a.readStructModel(e, p, sr, quote, sentenceContext{kind: e.Kind, deviant: deviant, p: p, orig: quote, taking: taking}, taking, seen, &out, &sbuf) {
 				found = true
 			}
 		}
