@@ -40,15 +40,16 @@ var (
 // mdlCandidates are the candidates the protocol compares; v1 is the
 // reading shipped before this one (its features and threshold rule).
 var mdlCandidates = map[string]mdlCandidate{
-	"v1":        {fsV1, purposeTrain},
+	"v1":        {fsV1, mdlCandidatesV1cfg},
+	"shipped":   {purposeFeatureSet, purposeTrain},
 	"v1g":       {fsV1, cfgGated},
 	"all":       {fsAll, cfgGated},
 	"concepts":  {fsConcepts, cfgGated},
 	"words":     {fsWords, cfgGated},
 	"wordsbi":   {fsWordsBi, cfgGated},
-	"all-ung":   {fsAll, purposeTrain},
-	"conc-ung":  {fsConcepts, purposeTrain},
-	"words-ung": {fsWords, purposeTrain},
+	"all-ung":   {fsAll, mdlCandidatesV1cfg},
+	"conc-ung":  {fsConcepts, mdlCandidatesV1cfg},
+	"words-ung": {fsWords, mdlCandidatesV1cfg},
 	"all-p95":   {fsAll, cfgWith(func(c *purposeTrainConfig) { c.precision = 0.95 })},
 	"all-g1":    {fsAll, cfgWith(func(c *purposeTrainConfig) { c.gated, c.fpPer500 = true, 1 })},
 	"all-g95":   {fsAll, cfgWith(func(c *purposeTrainConfig) { c.gated, c.fpPer500, c.precision = true, 1, 0.95 })},
@@ -56,12 +57,18 @@ var mdlCandidates = map[string]mdlCandidate{
 	"all-pw30":  {fsAll, cfgWith(func(c *purposeTrainConfig) { c.maxPosWeight = 30 })},
 	"all-res":   {fsAll, cfgWith(func(c *purposeTrainConfig) { c.residual = true })},
 	"words-p95": {fsWords, cfgWith(func(c *purposeTrainConfig) { c.precision = 0.95 })},
+	"all-f1":    {fsAll, cfgWith(func(c *purposeTrainConfig) { c.fpPer500 = 1 })},
+	"all-f13":   {fsAll, cfgWith(func(c *purposeTrainConfig) { c.fpPer500 = 1.0 / 3 })},
+	"all-gate":  {fsAll, cfgWith(func(c *purposeTrainConfig) { c.gated = true })},
 	"v1-p95":    {fsV1, cfgWith(func(c *purposeTrainConfig) { c.precision = 0.95 })},
 }
 
+// mdlCandidatesV1cfg is offline-purpose-7's training configuration.
+var mdlCandidatesV1cfg = purposeTrainConfig{epochs: purposeTrainEpochs, lr: 0.5, l2: purposeTrainL2, maxPosWeight: 10}
+
 // cfgWith is the shipped configuration changed by f.
 func cfgWith(f func(*purposeTrainConfig)) purposeTrainConfig {
-	c := purposeTrain
+	c := mdlCandidatesV1cfg
 	f(&c)
 	return c
 }
