@@ -42,7 +42,7 @@ var purposeTrainFiles = []string{"cases.jsonl", "test_poisoned.jsonl", "test_cle
 // file's uncompressed bytes (format line, header, weights).
 const (
 	pinnedPurposeTrainingSHA256 = "beeec3b44a019b86f1b328d051035a911954fe88269e42bf43366eb683332512"
-	pinnedPurposeModelSHA256    = "c0946644b37cbbad40317847c5378a0d77b173cefc74da338b0c4b204c1939ae"
+	pinnedPurposeModelSHA256    = "6419af8ae1deeae0fbdff1d534f4ad9cd7e8f532d9df5e77b8c7f02f06c1776c"
 )
 
 const (
