@@ -512,12 +512,12 @@ func (a *Purpose) readEntry(e Entry) ([]Proposal, int) {
 				Quote: quote, Category: c.category, Rationale: "offline purpose reading: " + c.category})
 		}
 		if a.trace != nil {
-			a.trace(e, sr, sentenceContext{kind: e.Kind, deviant: deviant})
+			a.trace(e, sr, sentenceContext{kind: e.Kind, deviant: deviant, p: p, orig: quote, taking: taking})
 		}
 		if a.model != nil {
 			// The second stage: a category the rules did not give the
 			// sentence, when the model's score reaches its threshold.
-			feats = modelFeatures(feats[:0], sr, sentenceContext{kind: e.Kind, deviant: deviant})
+			feats = a.model.features(feats[:0], sr, sentenceContext{kind: e.Kind, deviant: deviant, p: p, orig: quote, taking: taking})
 			if cat, ok := a.model.modelCategory(feats, [3]bool{sr.exfil, sr.override, sr.conceal}); ok && !p.modelNeedsData(cat, sr.folded) && modelAdmits(cat, sr) {
 				found = true
 				if k := [2]string{quote, cat}; !seen[k] {
@@ -528,7 +528,7 @@ func (a *Purpose) readEntry(e Entry) ([]Proposal, int) {
 			}
 		}
 		if a.structModel != nil || a.traceStruct != nil {
-			if a.readStructModel(e, p, sr, quote, sentenceContext{kind: e.Kind, deviant: deviant}, taking, seen, &out, &sbuf) {
+			if a.readStructModel(e, p, sr, quote, sentenceContext{kind: e.Kind, deviant: deviant, p: p, orig: quote, taking: taking}, taking, seen, &out, &sbuf) {
 				found = true
 			}
 		}

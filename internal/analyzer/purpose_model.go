@@ -69,11 +69,19 @@ type purposeModelHeader struct {
 
 // purposeFeaturesVersion names modelFeatures; a change to it is a new
 // model and a new PurposeVersion.
-const purposeFeaturesVersion = "purpose-features-1"
+const purposeFeaturesVersion = "purpose-features-2"
 
 type purposeModel struct {
 	hdr purposeModelHeader
 	w   [3][]int16
+	// fs is the feature set the model reads: purposeFeatureSet for a
+	// model file (the fold tests set others).
+	fs modelFeatureSet
+}
+
+// features is modelFeaturesWith under the model's feature set.
+func (m *purposeModel) features(buf []uint32, sr sentenceReading, ctx sentenceContext) []uint32 {
+	return modelFeaturesWith(buf, sr, ctx, m.fs)
 }
 
 var (
@@ -114,6 +122,7 @@ func parsePurposeModel(data []byte) (*purposeModel, error) {
 		return nil, err
 	}
 	m.w = w
+	m.fs = purposeFeatureSet
 	for c := range 3 {
 		if math.IsNaN(m.hdr.Scale[c]) || math.IsNaN(m.hdr.Bias[c]) || math.IsNaN(m.hdr.Threshold[c]) {
 			return nil, fmt.Errorf("%w: not a number in the header", errPurposeModel)
@@ -222,39 +231,25 @@ func widestMargin(sc, threshold [3]float64, given [3]bool) (string, bool) {
 type sentenceContext struct {
 	kind    string
 	deviant bool // a rule found something elsewhere in the entry
+	// The ninth reading's concept features (purpose_model8.go) read the
+	// entry's purpose, the sentence's original bytes and whether the rules
+	// found a taking elsewhere in the entry.
+	p      entryPurpose
+	orig   string
+	taking bool
 }
 
-// modelFeatures appends the hashed features of one sentence to buf:
-// word unigrams and bigrams, character 3- and 4-grams of the folded text
-// (and of its deobfuscated form when it differs), the first word (an
-// imperative's verb), the entry's kind, and the rules' readings
-// (addressed, data named, sink, negation, trigger, and the categories
-// and deviant-only forms the rules concluded). Linear in the sentence,
-// bounded by maxModelSentenceBytes.
+// modelFeatures appends the hashed features of one sentence to buf under
+// the shipped feature set (purpose_model8.go): word unigrams and bigrams,
+// character 3- and 4-grams of the folded text (and of its deobfuscated
+// form when it differs), the first word (an imperative's verb), the
+// entry's kind, the rules' readings (addressed, data named, sink,
+// negation, trigger, and the categories and deviant-only forms the rules
+// concluded), and the ninth reading's concepts and their pairs, as
+// purposeFeatureSet chooses. Linear in the sentence, bounded by
+// maxModelSentenceBytes.
 func modelFeatures(buf []uint32, sr sentenceReading, ctx sentenceContext) []uint32 {
-	buf = wordAndCharFeatures(buf, capText(sr.folded))
-	if sr.plain != "" && sr.plain != sr.folded {
-		buf = wordAndCharFeatures(buf, capText(sr.plain))
-	}
-	buf = append(buf, featureHash("k:", ctx.kind))
-	flag := func(on bool, name string) {
-		if on {
-			buf = append(buf, featureHash("r:", name))
-		}
-	}
-	flag(sr.exfil, "exfil")
-	flag(sr.override, "override")
-	flag(sr.conceal, "conceal")
-	flag(sr.concealIfDeviant, "conceal-if-deviant")
-	flag(sr.first, "first")
-	flag(ctx.deviant, "deviant")
-	flag(sr.addressed, "addressed")
-	flag(sr.dataNamed, "data")
-	flag(sr.sinkNamed, "sink")
-	flag(sr.negated, "negated")
-	flag(sr.trigger, "trigger")
-	flag(sr.userNamed, "user")
-	return buf
+	return modelFeaturesWith(buf, sr, ctx, purposeFeatureSet)
 }
 
 func capText(s string) string {

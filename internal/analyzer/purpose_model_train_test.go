@@ -42,7 +42,7 @@ var purposeTrainFiles = []string{"cases.jsonl", "test_poisoned.jsonl", "test_cle
 // file's uncompressed bytes (format line, header, weights).
 const (
 	pinnedPurposeTrainingSHA256 = "beeec3b44a019b86f1b328d051035a911954fe88269e42bf43366eb683332512"
-	pinnedPurposeModelSHA256    = "72b8a7d418f9049650b65c2f911e6d1fa90b5cbe09681eaf94f2a144c1d65b2e"
+	pinnedPurposeModelSHA256    = "05e3ac6d926eaf7435d809529020c7405723129cdcbc8c2ba978946fd5a0c49b"
 )
 
 const (
@@ -157,6 +157,9 @@ type trainSentence struct {
 	rules  [3]bool
 	label  [3]bool
 	any    bool // overlaps a span of any category
+	// gate: the category is one the stage may propose on the sentence
+	// (modelAdmits and not modelNeedsData), as readEntry applies them.
+	gate [3]bool
 }
 
 func categoryIndex(c string) int {
@@ -171,6 +174,11 @@ func categoryIndex(c string) int {
 // trainSentences reads every case with the rules alone and returns its
 // sentences with their features.
 func trainSentences(cases []trainCase) []trainSentence {
+	return trainSentencesWith(cases, purposeFeatureSet)
+}
+
+// trainSentencesWith is trainSentences under the feature set fs.
+func trainSentencesWith(cases []trainCase, fs modelFeatureSet) []trainSentence {
 	var out []trainSentence
 	a := &Purpose{}
 	for _, c := range cases {
@@ -193,7 +201,10 @@ func trainSentences(cases []trainCase) []trainSentence {
 		}
 		a.trace = func(_ Entry, sr sentenceReading, ctx sentenceContext) {
 			ts := trainSentence{caseID: c.ID, clean: c.Kind == "clean", rules: [3]bool{sr.exfil, sr.override, sr.conceal}}
-			ts.feats = modelFeatures(nil, sr, ctx)
+			ts.feats = modelFeaturesWith(nil, sr, ctx, fs)
+			for k, cat := range purposeModelCategories {
+				ts.gate[k] = !ctx.p.modelNeedsData(cat, sr.folded) && modelAdmits(cat, sr)
+			}
 			for _, s := range spans {
 				if sr.start < s.b && s.a < sr.end && s.cat >= 0 {
 					ts.label[s.cat] = true
@@ -216,12 +227,28 @@ type purposeTrainConfig struct {
 	// maxPosWeight caps the weight of a positive sentence (the class
 	// balance, divided by 4, at least 1).
 	maxPosWeight float64
+	// gated: thresholds are chosen on the sentences the gate admits
+	// (modelAdmits, modelNeedsData), as the stage proposes; fpPer500, when
+	// positive, is each category's budget of false proposals on clean
+	// cases per 500 clean cases of the threshold part; precision, when
+	// positive, replaces purposeTrainPrecision.
+	gated     bool
+	fpPer500  float64
+	precision float64
+	// residual: each class is trained on the sentences the rules did not
+	// already give it (the stage only ever scores those).
+	residual bool
 }
 
 // purposeTrain is the configuration the shipped model is trained with,
 // chosen on the inner validation part of the design part
 // (TestPurposeModelCurves), never on the held-out part.
-var purposeTrain = purposeTrainConfig{epochs: purposeTrainEpochs, lr: 0.5, l2: purposeTrainL2, maxPosWeight: 10}
+//
+// offline-purpose-8 adds the clean budget: each category's threshold keeps
+// at most a third of a false proposal per 500 clean cases of the held-out
+// part (so the three together at most one), chosen with the folds over
+// dev, test and test2 (TestPurposeMdlFolds).
+var purposeTrain = purposeTrainConfig{epochs: purposeTrainEpochs, lr: 0.5, l2: purposeTrainL2, maxPosWeight: 10, fpPer500: 1.0 / 3}
 
 func trainPurposeModel(design, heldout []trainSentence, trainingSHA string) []byte {
 	return trainPurposeModelWith(purposeTrain, design, heldout, trainingSHA)
@@ -258,6 +285,9 @@ func trainPurposeModelWith(cfg purposeTrainConfig, design, heldout []trainSenten
 			lr := cfg.lr / math.Sqrt(float64(ep+1))
 			for _, i := range order {
 				s := design[i]
+				if cfg.residual && s.rules[c] {
+					continue
+				}
 				v := featureNorm(len(s.feats))
 				z := 0.0
 				for _, h := range s.feats {
@@ -297,25 +327,39 @@ func trainPurposeModelWith(cfg purposeTrainConfig, design, heldout []trainSenten
 		type sc struct {
 			s       float64
 			correct bool
+			clean   bool
 		}
 		var cand []sc
+		cleanCases := map[string]bool{}
 		for _, s := range heldout {
-			if s.rules[c] {
+			if s.clean {
+				cleanCases[s.caseID] = true
+			}
+			if s.rules[c] || (cfg.gated && !s.gate[c]) {
 				continue
 			}
-			cand = append(cand, sc{m.scores(s.feats)[c], s.label[c]})
+			cand = append(cand, sc{m.scores(s.feats)[c], s.label[c], s.clean})
 		}
-		sort.Slice(cand, func(i, j int) bool { return cand[i].s > cand[j].s })
-		thr, ok, good := 1.0, 0, 0
+		sort.SliceStable(cand, func(i, j int) bool { return cand[i].s > cand[j].s })
+		prec := purposeTrainPrecision
+		if cfg.precision > 0 {
+			prec = cfg.precision
+		}
+		thr, ok, good, fpClean := 1.0, 0, 0, 0
 		for i, x := range cand {
 			if x.s < purposeMinThreshold {
 				break
 			}
 			if x.correct {
 				good++
+			} else if x.clean {
+				fpClean++
 			}
 			ok = i + 1
-			if good >= purposeMinCorrect && float64(good)/float64(ok) >= purposeTrainPrecision && (i+1 == len(cand) || cand[i+1].s < x.s) {
+			if cfg.fpPer500 > 0 && float64(fpClean)*500 > cfg.fpPer500*float64(len(cleanCases)) {
+				break
+			}
+			if good >= purposeMinCorrect && float64(good)/float64(ok) >= prec && (i+1 == len(cand) || cand[i+1].s < x.s) {
 				thr = x.s
 			}
 		}
@@ -500,7 +544,7 @@ func TestPurposeModelCurves(t *testing.T) {
 		}
 	}
 	for _, cfg := range []purposeTrainConfig{
-		{8, 0.2, 1e-5, 10}, {20, 0.5, 1e-6, 10}, {30, 1.0, 1e-6, 10}, {30, 1.0, 1e-7, 4}, {50, 2.0, 1e-7, 10},
+		{8, 0.2, 1e-5, 10, false, 0, 0, false}, {20, 0.5, 1e-6, 10, false, 0, 0, false}, {30, 1.0, 1e-6, 10, false, 0, 0, false}, {30, 1.0, 1e-7, 4, false, 0, 0, false}, {50, 2.0, 1e-7, 10, false, 0, 0, false},
 	} {
 		curves(fmt.Sprintf("inner %+v", cfg), trainPurposeModelWith(cfg, its, ivs, trainSHA), ivs)
 	}
