@@ -367,10 +367,14 @@ func decodeROT13(s string) (string, bool) {
 	if !asciiLetters(s) {
 		return s, false
 	}
-	r := rot13(s)
+	// The written form is read first: a sentence that already reads as
+	// English (the common case) is not rotated.
 	words, known := dictShare(s)
-	_, rknown := dictShare(r)
-	if words >= 3 && rknown*10 >= words*6 && known*10 <= words*3 {
+	if words < 3 || known*10 > words*3 {
+		return s, false
+	}
+	r := rot13(s)
+	if _, rknown := dictShare(r); rknown*10 >= words*6 {
 		return r, true
 	}
 	return s, false

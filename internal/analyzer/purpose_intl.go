@@ -480,31 +480,48 @@ type intlLang struct {
 var intlLangs = compileIntl(intlLexicon)
 
 func compileIntl(lex []intlLanguage) []intlLang {
-	scripts := map[string]*unicode.RangeTable{"ru": unicode.Cyrillic, "ar": unicode.Arabic, "hi": unicode.Devanagari, "zh": unicode.Han, "ja": unicode.Katakana, "ko": unicode.Hangul}
 	out := make([]intlLang, 0, len(lex))
 	for _, l := range lex {
-		il := intlLang{lang: l.lang, script: scripts[l.lang]}
+		il := intlLang{lang: l.lang, script: intlScripts[l.lang]}
 		for c := intlConcept(0); c < nIntlConcepts; c++ {
-			for _, w := range strings.Fields(l.words[c]) {
-				t := intlTerm{}
-				if strings.HasPrefix(w, "~") {
-					t.anywhere = true
-					w = w[1:]
-				}
-				if strings.HasSuffix(w, "*") {
-					t.prefix = true
-					w = w[:len(w)-1]
-				}
-				w = strings.ReplaceAll(w, "_", " ")
-				r, _ := utf8.DecodeRuneInString(w)
-				if unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul) {
-					t.anywhere = true
-				}
-				t.text = foldIntl(w)
-				il.terms[c] = append(il.terms[c], t)
-			}
+			il.terms[c] = compileIntlTerms(l.words[c])
 		}
 		out = append(out, il)
+	}
+	return out
+}
+
+// intlScripts is the script of each language of the multilingual readings
+// (purpose_intl.go's and purpose_intl8.go's) that is not written in Latin
+// letters.
+var intlScripts = map[string]*unicode.RangeTable{
+	"ru": unicode.Cyrillic, "uk": unicode.Cyrillic, "ar": unicode.Arabic, "fa": unicode.Arabic, "hi": unicode.Devanagari,
+	"zh": unicode.Han, "ja": unicode.Katakana, "ko": unicode.Hangul, "el": unicode.Greek, "he": unicode.Hebrew, "th": unicode.Thai,
+}
+
+// compileIntlTerms reads one lexicon entry: words separated by spaces, "~"
+// before a word that matches anywhere, "*" after a word prefix, "_" for a
+// space inside a term; a term in a script written without spaces between
+// words (Han, kana, Hangul, Thai) matches anywhere.
+func compileIntlTerms(words string) []intlTerm {
+	var out []intlTerm
+	for _, w := range strings.Fields(words) {
+		t := intlTerm{}
+		if strings.HasPrefix(w, "~") {
+			t.anywhere = true
+			w = w[1:]
+		}
+		if strings.HasSuffix(w, "*") {
+			t.prefix = true
+			w = w[:len(w)-1]
+		}
+		w = strings.ReplaceAll(w, "_", " ")
+		r, _ := utf8.DecodeRuneInString(w)
+		if unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul, unicode.Thai) {
+			t.anywhere = true
+		}
+		t.text = foldIntl(w)
+		out = append(out, t)
 	}
 	return out
 }
@@ -518,27 +535,31 @@ func wordRune(r rune) bool {
 	return unicode.IsLetter(r) || unicode.IsMark(r) || unicode.IsDigit(r)
 }
 
-// has reports whether term t occurs in f.
-func (t intlTerm) in(f string) bool {
+// in reports whether term t occurs in f.
+func (t intlTerm) in(f string) bool { return t.index(f) >= 0 }
+
+// index is the byte offset of t's first occurrence in f as a term (a whole
+// word, a word prefix, or anywhere), or -1.
+func (t intlTerm) index(f string) int {
 	for from := 0; from <= len(f); {
 		i := strings.Index(f[from:], t.text)
 		if i < 0 {
-			return false
+			return -1
 		}
 		i += from
 		j := i + len(t.text)
 		if t.anywhere {
-			return true
+			return i
 		}
 		before, _ := utf8.DecodeLastRuneInString(f[:i])
 		after, _ := utf8.DecodeRuneInString(f[j:])
 		if (i == 0 || !wordRune(before)) && (t.prefix || j == len(f) || !wordRune(after)) {
-			return true
+			return i
 		}
 		_, n := utf8.DecodeRuneInString(f[i:])
 		from = i + n
 	}
-	return false
+	return -1
 }
 
 type intlMask uint32
@@ -561,10 +582,13 @@ func (m intlMask) any(cs ...intlConcept) bool {
 	return false
 }
 
-func (l *intlLang) read(f string) intlMask {
-	var m intlMask
-	for c := intlConcept(0); c < nIntlConcepts; c++ {
-		for _, t := range l.terms[c] {
+func (l *intlLang) read(f string) intlMask { return intlMask(conceptMask(l.terms[:], f)) }
+
+// conceptMask has bit c set when one of terms[c] occurs in f.
+func conceptMask(terms [][]intlTerm, f string) uint32 {
+	var m uint32
+	for c, ts := range terms {
+		for _, t := range ts {
 			if t.in(f) {
 				m |= 1 << c
 				break

@@ -5,7 +5,6 @@ import (
 	"regexp"
 	"strings"
 	"unicode"
-	"unicode/utf8"
 )
 
 // The ninth reading's non-English core frames (offline-purpose-8,
@@ -348,76 +347,24 @@ type intl8Lang struct {
 
 var intl8Langs = compileIntl8(intl8Lexicon)
 
-var intl8Scripts = map[string]*unicode.RangeTable{
-	"ru": unicode.Cyrillic, "uk": unicode.Cyrillic, "ar": unicode.Arabic, "fa": unicode.Arabic, "hi": unicode.Devanagari,
-	"zh": unicode.Han, "ja": unicode.Katakana, "ko": unicode.Hangul, "el": unicode.Greek, "he": unicode.Hebrew, "th": unicode.Thai,
-}
-
-func compileIntl8Terms(words string) []intlTerm {
-	var out []intlTerm
-	for _, w := range strings.Fields(words) {
-		t := intlTerm{}
-		if strings.HasPrefix(w, "~") {
-			t.anywhere = true
-			w = w[1:]
-		}
-		if strings.HasSuffix(w, "*") {
-			t.prefix = true
-			w = w[:len(w)-1]
-		}
-		w = strings.ReplaceAll(w, "_", " ")
-		r, _ := utf8.DecodeRuneInString(w)
-		if unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul, unicode.Thai) {
-			t.anywhere = true
-		}
-		t.text = foldIntl(w)
-		out = append(out, t)
-	}
-	return out
-}
-
 func compileIntl8(lex []intl8Language) []intl8Lang {
 	out := make([]intl8Lang, 0, len(lex))
 	for _, l := range lex {
-		il := intl8Lang{base: intlLang{lang: l.lang, script: intl8Scripts[l.lang]}, shared: -1}
+		il := intl8Lang{base: intlLang{lang: l.lang, script: intlScripts[l.lang]}, shared: -1}
 		for i := range intlLangs {
 			if intlLangs[i].lang == l.lang {
 				il.shared = i
 			}
 		}
 		for c := intlConcept(0); c < nIntlConcepts; c++ {
-			il.base.terms[c] = compileIntl8Terms(l.base[c])
+			il.base.terms[c] = compileIntlTerms(l.base[c])
 		}
 		for c := intl8Concept(0); c < n8Concepts; c++ {
-			il.extra[c] = compileIntl8Terms(l.extra[c])
+			il.extra[c] = compileIntlTerms(l.extra[c])
 		}
 		out = append(out, il)
 	}
 	return out
-}
-
-// index is the byte offset of t's first occurrence in f, or -1 (the same
-// matching as intlTerm.in).
-func (t intlTerm) index(f string) int {
-	for from := 0; from <= len(f); {
-		i := strings.Index(f[from:], t.text)
-		if i < 0 {
-			return -1
-		}
-		i += from
-		j := i + len(t.text)
-		if t.anywhere {
-			return i
-		}
-		before, _ := utf8.DecodeLastRuneInString(f[:i])
-		after, _ := utf8.DecodeRuneInString(f[j:])
-		if (i == 0 || !wordRune(before)) && (t.prefix || j == len(f) || !wordRune(after)) {
-			return i
-		}
-		_, n := utf8.DecodeRuneInString(f[i:])
-		from = i + n
-	}
-	return -1
 }
 
 // firstOf is the first offset at which one of ts occurs in f, or -1.
@@ -460,18 +407,7 @@ func (l *intl8Lang) firstBase(c intlConcept, g string) int {
 	return i
 }
 
-func (l *intl8Lang) readExtra(g string) intl8Mask {
-	var m intl8Mask
-	for c := intl8Concept(0); c < n8Concepts; c++ {
-		for _, t := range l.extra[c] {
-			if t.in(g) {
-				m |= 1 << c
-				break
-			}
-		}
-	}
-	return m
-}
+func (l *intl8Lang) readExtra(g string) intl8Mask { return intl8Mask(conceptMask(l.extra[:], g)) }
 
 // A literal value in the sentence: an address or number of the external
 // kind, or a run of six digits or more (an account, a phone number).

@@ -267,53 +267,7 @@ func capText(s string) string {
 // apostrophes) of s, their bigrams, the first word, and the character 3-
 // and 4-grams of the words joined by single spaces, padded with a space.
 func wordAndCharFeatures(buf []uint32, s string) []uint32 {
-	prevStart, prevEnd := -1, -1
-	first := true
-	// Characters of the normalised text, as rune start offsets into s
-	// with a boundary marker between words, kept in a small ring.
-	var ring [4]rune
-	nring := 0
-	pushRune := func(r rune) {
-		ring[0], ring[1], ring[2], ring[3] = ring[1], ring[2], ring[3], r
-		nring++
-		if nring >= 3 {
-			buf = append(buf, runeGramHash('3', ring[1:4]))
-		}
-		if nring >= 4 {
-			buf = append(buf, runeGramHash('4', ring[0:4]))
-		}
-	}
-	pushRune(' ')
-	i := 0
-	for i < len(s) {
-		r, n := utf8.DecodeRuneInString(s[i:])
-		if !modelWordRune(r) {
-			i += n
-			continue
-		}
-		j := i
-		for j < len(s) {
-			r2, n2 := utf8.DecodeRuneInString(s[j:])
-			if !modelWordRune(r2) {
-				break
-			}
-			pushRune(r2)
-			j += n2
-		}
-		pushRune(' ')
-		w := s[i:j]
-		buf = append(buf, featureHash("w:", w))
-		if first {
-			buf = append(buf, featureHash("f:", w))
-			first = false
-		}
-		if prevStart >= 0 {
-			buf = append(buf, featureHash2("b:", s[prevStart:prevEnd], w))
-		}
-		prevStart, prevEnd = i, j
-		i = j
-	}
-	return buf
+	return wordFeaturesWith(buf, s, modelFeatureSet{words: true, bigrams: true, chars: true})
 }
 
 func modelWordRune(r rune) bool {

@@ -98,12 +98,12 @@ func conceptPairHash(a, b int) uint32 {
 	return h & featureMask
 }
 
-// wordFeaturesWith is wordAndCharFeatures with each group chosen by fs
-// (the same hashes, in the same order, for the groups it emits).
+// wordFeaturesWith hashes the word groups fs chooses of s (the hashes of
+// wordAndCharFeatures, which is all three, in the same order): the words
+// (runs of letters, digits and apostrophes) and the first word, their
+// bigrams, and the character 3- and 4-grams of the words joined by single
+// spaces, padded with a space.
 func wordFeaturesWith(buf []uint32, s string, fs modelFeatureSet) []uint32 {
-	if fs.words && fs.bigrams && fs.chars {
-		return wordAndCharFeatures(buf, s)
-	}
 	prevStart, prevEnd := -1, -1
 	first := true
 	var ring [4]rune
