@@ -79,6 +79,11 @@ purpose-model: ## Retrain the purpose analyzer's second stage (internal/analyzer
 purpose-folds: ## The purpose analyzer's leave-one-part-out folds by hand (dev, test, test2, test3): train on three parts, score on the fourth, print each fold and the average (development material only; several CPU minutes)
 	$(GO) test -count=1 -v -timeout 60m -run '^TestPurposeFolds$$' ./internal/analyzer -folds
 
+.PHONY: purpose-mdl-folds
+purpose-mdl-folds: ## The model stage's feature sets compared on the dev/test/test2 folds and on test3 (trained on the other three): the v1 features against the shipped ones (issue 16's ninth reading; several CPU minutes)
+	$(GO) test -count=1 -v -timeout 60m -run '^TestPurposeMdlFolds$$' ./internal/analyzer -mdl-folds v1,shipped
+	$(GO) test -count=1 -v -timeout 60m -run '^TestPurposeMdlFolds$$' ./internal/analyzer -mdl-folds v1,shipped -mdl-test3
+
 .PHONY: purpose-model-check
 purpose-model-check: ## Train the purpose model again and fail unless the committed purpose_model.bin is its output byte for byte (make test runs it; an ordinary go test checks only the pinned hashes)
 	$(GO) test -count=1 -run '^TestPurposeModelFile$$' ./internal/analyzer -retrain
