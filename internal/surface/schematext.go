@@ -46,6 +46,13 @@ const schemaGapLimit = 8
 // maxSchemaSteps bounds the resolution steps one schema's reading may take.
 const maxSchemaSteps = 20000
 
+// schemaVisitLimit bounds the schema expressions one schema's reading
+// visits, a constant reused under several keys counted at each use: past it
+// the schema is a gap. (The step limit, counted by the resolutions a reuse
+// takes, is met first in the cases tested; this bound does not depend on
+// how the resolution counts its steps.)
+const schemaVisitLimit = 20000
+
 // schemaDepthLimit bounds the walk over one schema (nested shapes and
 // resolution hops together); past it the schema is a gap, never read in part.
 const schemaDepthLimit = 96
@@ -58,11 +65,15 @@ type schemaGap struct {
 
 // schemaRead is the reading of one tool's schema.
 type schemaRead struct {
-	x     *extractor
-	c     *collector
-	tool  string
-	seen  map[progKey]bool
-	roots map[progKey]bool // zodRoot's answers
+	x    *extractor
+	c    *collector
+	tool string
+	// seen holds the expressions open on the walk's path, each with the
+	// count of lazy schemas open when it was entered, plus one.
+	seen map[progKey]int
+	// visits counts the expressions read, reuse included.
+	visits int
+	roots  map[progKey]bool // zodRoot's answers
 	// lazyOpen are the lazy schemas being read (schematext_lazy.go).
 	lazyOpen map[progKey]bool
 	schemaGaps
@@ -115,7 +126,7 @@ func (r *schemaRead) stop() bool { return r.c.need != nil || r.x.exceeded }
 // jsParamDescriptions reads the parameter texts of a JavaScript schema
 // expression and records the gaps.
 func (x *extractor) jsParamDescriptions(c *collector, tool string, f *file, n nid, e *env) {
-	r := &schemaRead{x: x, c: c, tool: tool, seen: map[progKey]bool{}}
+	r := &schemaRead{x: x, c: c, tool: tool, seen: map[progKey]int{}}
 	if x.siteOver || x.exceeded {
 		return
 	}
@@ -177,11 +188,30 @@ func (r *schemaRead) node(f *file, n nid, e *env, path string, depth int) {
 		r.gap(f, n, "schema nested past the reading's depth")
 		return
 	}
+	// seen holds the expressions open on the walk's path, not every one
+	// read: a schema constant used under two keys (`command: S, cmd: S`)
+	// is read under each key, so each key's text is recorded (until
+	// 2.3.14 the second use was skipped, and a schema met inside itself
+	// was read as nothing there). An expression met again inside itself
+	// is a cycle: a gap, but for a cycle through a lazy schema opened
+	// inside it (the converters write the schema once and refer to it
+	// there, schematext_lazy.go; without a lazy the schema cannot be built
+	// referring to itself). Reuse is bounded by the depth, the reading's
+	// step limit and schemaVisitLimit.
 	k := progKey{f, n, e}
-	if r.seen[k] {
+	if open := r.seen[k]; open > 0 {
+		if len(r.lazyOpen) < open {
+			r.gap(f, n, "schema refers to itself")
+		}
 		return
 	}
-	r.seen[k] = true // a schema shared by two members is read once
+	r.visits++
+	if r.visits > schemaVisitLimit {
+		r.gap(f, n, "schema reused past the reading's limit of "+strconv.Itoa(schemaVisitLimit)+" expressions")
+		return
+	}
+	r.seen[k] = len(r.lazyOpen) + 1
+	defer delete(r.seen, k)
 	switch f.kind(n) {
 	case "parenthesized_expression", "as_expression", "satisfies_expression", "non_null_expression", "await_expression", "type_assertion":
 		if in := exprChild(f, n); in >= 0 {
