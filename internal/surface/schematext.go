@@ -235,6 +235,15 @@ func (r *schemaRead) node(f *file, n nid, e *env, path string, depth int) {
 		if r.shapeMember(f, n, e, path, depth) { // schematext_arrow.go
 			return
 		}
+		if f.kind(n) == "identifier" {
+			// A name declared once, never assigned, as a call of esbuild's
+			// spread helpers is read as that call, under the binding the
+			// name is read with (schematext_esbuild.go).
+			if init := r.x.writtenInit(f, n); init >= 0 && init != n && r.x.esbuildSpreadCall(f, init) {
+				r.node(f, init, e, path, depth+1)
+				return
+			}
+		}
 		r.resolved(f, n, e, path, depth+1, func(g *file, m nid, ge *env) { r.node(g, m, ge, path, depth+1) })
 	case "new_expression":
 		r.newSchema(f, n, e, path, depth+1)
@@ -323,6 +332,12 @@ func (r *schemaRead) members(f *file, n nid, e *env, depth int, each func(key st
 		r.gap(f, n, "schema nested past the reading's depth")
 		return
 	}
+	if f.kind(n) == "call_expression" {
+		// esbuild's lowered spread, read as the literal it stands for
+		// (schematext_esbuild.go; callers have checked the call).
+		r.esbuildSpreadMembers(f, n, e, depth, each)
+		return
+	}
 	for _, c := range f.named(n) {
 		if r.stop() {
 			return
@@ -360,7 +375,7 @@ func (r *schemaRead) members(f *file, n nid, e *env, depth int, each func(key st
 				r.gap(f, c, "schema spread not read")
 				continue
 			}
-			if f.kind(arg) == "object" {
+			if f.kind(arg) == "object" || r.x.esbuildSpreadCall(f, arg) {
 				r.members(f, arg, e, depth+1, each)
 				continue
 			}
@@ -516,33 +531,45 @@ func (r *schemaRead) jsonSub(f *file, n nid, e *env, path string, depth int) {
 	case "true", "false":
 	case "object":
 		r.json(f, n, e, path, false, depth+1)
+	case "call_expression":
+		if r.x.esbuildSpreadCall(f, n) { // schematext_esbuild.go
+			r.json(f, n, e, path, false, depth+1)
+			return
+		}
+		r.jsonSubResolved(f, n, e, path, depth)
 	case "parenthesized_expression", "as_expression", "satisfies_expression", "non_null_expression":
 		if in := exprChild(f, n); in >= 0 {
 			r.jsonSub(f, in, e, path, depth+1)
 			return
 		}
 		r.gap(f, n, "schema expression not read")
-	case "identifier", "member_expression", "subscript_expression", "call_expression":
-		v := r.x.eval(f, n, e)
-		if r.need(f, n, v) {
-			return
-		}
-		if v.k == vBool || v.k == vUndefined {
-			return
-		}
-		if v.k == vObject && v.f != nil && v.n >= 0 && v.f.kind(v.n) == "object" && !(v.f == f && v.n == n) {
-			r.json(v.f, v.n, v.env, path, false, depth+1)
-			return
-		}
-		r.gap(f, n, "subschema not resolved: "+reasonOf(v))
+	case "identifier", "member_expression", "subscript_expression":
+		r.jsonSubResolved(f, n, e, path, depth)
 	default:
 		r.gap(f, n, "subschema written as "+f.kind(n)+" not read")
 	}
 }
 
+// jsonSubResolved reads a subschema written as a name, a member or a call
+// by the object literal it resolves to.
+func (r *schemaRead) jsonSubResolved(f *file, n nid, e *env, path string, depth int) {
+	v := r.x.eval(f, n, e)
+	if r.need(f, n, v) {
+		return
+	}
+	if v.k == vBool || v.k == vUndefined {
+		return
+	}
+	if v.k == vObject && v.f != nil && v.n >= 0 && v.f.kind(v.n) == "object" && !(v.f == f && v.n == n) {
+		r.json(v.f, v.n, v.env, path, false, depth+1)
+		return
+	}
+	r.gap(f, n, "subschema not resolved: "+reasonOf(v))
+}
+
 // jsonObject resolves an object of named subschemas and hands on each.
 func (r *schemaRead) jsonObject(f *file, n nid, e *env, depth int, each func(string, *file, nid, *env)) {
-	if f.kind(n) != "object" {
+	if f.kind(n) != "object" && !r.x.esbuildSpreadCall(f, n) {
 		v := r.x.eval(f, n, e)
 		if r.need(f, n, v) {
 			return
