@@ -236,10 +236,15 @@ func (r *schemaRead) node(f *file, n nid, e *env, path string, depth int) {
 			return
 		}
 		if f.kind(n) == "identifier" {
-			// A name declared once, never assigned, as a call of esbuild's
-			// spread helpers is read as that call, under the binding the
-			// name is read with (schematext_esbuild.go).
+			// A name declared once, never assigned and used only here, as
+			// a call of esbuild's spread helpers is read as that call,
+			// under the binding the name is read with: nothing else can
+			// change the object it holds (schematext_esbuild.go).
 			if init := r.x.writtenInit(f, n); init >= 0 && init != n && r.x.esbuildSpreadCall(f, init) {
+				if !r.x.usedOnlyAt(f, n) {
+					r.gap(f, n, "schema built by esbuild's spread helper and used elsewhere too")
+					return
+				}
 				r.node(f, init, e, path, depth+1)
 				return
 			}

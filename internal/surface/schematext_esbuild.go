@@ -446,6 +446,44 @@ func (x *extractor) copyIf(f *file, n nid, a, b, p, test string) bool {
 	return ok && x.esbuildHelperAt(f, dv) == esbuildDefNormalProp
 }
 
+// usedOnlyAt reports whether the name at id, a declared name, is used
+// nowhere but at id (its declaration aside) in the function or file that
+// declares it: no member written, no Object.assign, no alias.
+func (x *extractor) usedOnlyAt(f *file, id nid) bool {
+	name := f.text(id)
+	b, ok := x.lookup(f, id, name)
+	if !ok || b.kind != bDecl {
+		return false
+	}
+	scope := nid(0)
+	for a := f.parent(b.decl); a >= 0; a = f.parent(a) {
+		if functionKind(f.kind(a)) {
+			scope = a
+			break
+		}
+	}
+	only := true
+	f.walk(scope, func(n nid) bool {
+		if !only {
+			return false
+		}
+		switch f.kind(n) {
+		case "identifier", "shorthand_property_identifier", "shorthand_property_identifier_pattern":
+		default:
+			return true
+		}
+		if n == id || n == b.id || f.text(n) != name {
+			return true
+		}
+		if ub, found := x.lookup(f, n, name); found && ub.decl != b.decl {
+			return true // another binding of the same name
+		}
+		only = false
+		return false
+	})
+	return only
+}
+
 // esbuildSpreadMembers lists the members of a call of esbuild's spread
 // helpers, as the object literal {...a, ...b} would list them: a must be
 // written fresh (an object literal or another such call).
