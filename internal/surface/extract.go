@@ -68,6 +68,11 @@ type extractor struct {
 	// the answer depends on the function's text only, and call asks it on
 	// every evaluation of a call.
 	changedParams map[progKey]string
+	// esbuildHelpers memoises which of esbuild's spread helpers a
+	// function is, writtenNames the names a file writes through a pattern,
+	// an update or a loop (schematext_esbuild.go).
+	esbuildHelpers map[progKey]esbuildHelper
+	writtenNames   map[*file]map[string]bool
 	// entryCount and entryTotal count the entries kept, per kind and in
 	// all, against the entries cap.
 	entryCount map[string]int

@@ -126,6 +126,11 @@ func FuzzExtractJS(f *testing.F) {
 		"const B = z.lazy(() => { return z.union([A, B]); }); const S = z.object({p: A}).extend({q: B}).describe('r');\n" +
 		"s.setRequestHandler(L, async () => ({tools: [{name: 'n', inputSchema: h(h(A))}, {name: 'm', inputSchema: h(S)}]}));\n" +
 		"s.tool('t', 'd', S.shape, () => {}); s.tool('u', 'd', z.object({}).pick({}).shape, () => {});"))
+	// 2.3.15: a schema reused under several keys and inside itself, and
+	// esbuild's lowered spread (schematext_esbuild.go).
+	f.Add([]byte("import {z} from 'zod'; const C = z.string().describe('c'); const D = z.object({a: C, b: C, s: D});\n" +
+		"const E = z.object({x: D, y: D, z: z.lazy(() => E)}); s.tool('r', 'd', {p: E, q: E}, () => {});"))
+	f.Add([]byte(esbuildHelpersSrc + esbuildServerSrc))
 	f.Fuzz(func(t *testing.T, src []byte) {
 		fuzzExtract(t, "index.js", src)
 	})

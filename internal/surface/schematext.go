@@ -46,6 +46,13 @@ const schemaGapLimit = 8
 // maxSchemaSteps bounds the resolution steps one schema's reading may take.
 const maxSchemaSteps = 20000
 
+// schemaVisitLimit bounds the schema expressions one schema's reading
+// visits, a constant reused under several keys counted at each use: past it
+// the schema is a gap. (The step limit, counted by the resolutions a reuse
+// takes, is met first in the cases tested; this bound does not depend on
+// how the resolution counts its steps.)
+const schemaVisitLimit = 20000
+
 // schemaDepthLimit bounds the walk over one schema (nested shapes and
 // resolution hops together); past it the schema is a gap, never read in part.
 const schemaDepthLimit = 96
@@ -58,11 +65,15 @@ type schemaGap struct {
 
 // schemaRead is the reading of one tool's schema.
 type schemaRead struct {
-	x     *extractor
-	c     *collector
-	tool  string
-	seen  map[progKey]bool
-	roots map[progKey]bool // zodRoot's answers
+	x    *extractor
+	c    *collector
+	tool string
+	// seen holds the expressions open on the walk's path, each with the
+	// count of lazy schemas open when it was entered, plus one.
+	seen map[progKey]int
+	// visits counts the expressions read, reuse included.
+	visits int
+	roots  map[progKey]bool // zodRoot's answers
 	// lazyOpen are the lazy schemas being read (schematext_lazy.go).
 	lazyOpen map[progKey]bool
 	schemaGaps
@@ -115,7 +126,7 @@ func (r *schemaRead) stop() bool { return r.c.need != nil || r.x.exceeded }
 // jsParamDescriptions reads the parameter texts of a JavaScript schema
 // expression and records the gaps.
 func (x *extractor) jsParamDescriptions(c *collector, tool string, f *file, n nid, e *env) {
-	r := &schemaRead{x: x, c: c, tool: tool, seen: map[progKey]bool{}}
+	r := &schemaRead{x: x, c: c, tool: tool, seen: map[progKey]int{}}
 	if x.siteOver || x.exceeded {
 		return
 	}
@@ -177,11 +188,30 @@ func (r *schemaRead) node(f *file, n nid, e *env, path string, depth int) {
 		r.gap(f, n, "schema nested past the reading's depth")
 		return
 	}
+	// seen holds the expressions open on the walk's path, not every one
+	// read: a schema constant used under two keys (`command: S, cmd: S`)
+	// is read under each key, so each key's text is recorded (until
+	// 2.3.14 the second use was skipped, and a schema met inside itself
+	// was read as nothing there). An expression met again inside itself
+	// is a cycle: a gap, but for a cycle through a lazy schema opened
+	// inside it (the converters write the schema once and refer to it
+	// there, schematext_lazy.go; without a lazy the schema cannot be built
+	// referring to itself). Reuse is bounded by the depth, the reading's
+	// step limit and schemaVisitLimit.
 	k := progKey{f, n, e}
-	if r.seen[k] {
+	if open := r.seen[k]; open > 0 {
+		if len(r.lazyOpen) < open {
+			r.gap(f, n, "schema refers to itself")
+		}
 		return
 	}
-	r.seen[k] = true // a schema shared by two members is read once
+	r.visits++
+	if r.visits > schemaVisitLimit {
+		r.gap(f, n, "schema reused past the reading's limit of "+strconv.Itoa(schemaVisitLimit)+" expressions")
+		return
+	}
+	r.seen[k] = len(r.lazyOpen) + 1
+	defer delete(r.seen, k)
 	switch f.kind(n) {
 	case "parenthesized_expression", "as_expression", "satisfies_expression", "non_null_expression", "await_expression", "type_assertion":
 		if in := exprChild(f, n); in >= 0 {
@@ -204,6 +234,20 @@ func (r *schemaRead) node(f *file, n nid, e *env, path string, depth int) {
 	case "identifier", "shorthand_property_identifier", "member_expression", "subscript_expression":
 		if r.shapeMember(f, n, e, path, depth) { // schematext_arrow.go
 			return
+		}
+		if f.kind(n) == "identifier" {
+			// A name declared once, never assigned and used only here, as
+			// a call of esbuild's spread helpers is read as that call,
+			// under the binding the name is read with: nothing else can
+			// change the object it holds (schematext_esbuild.go).
+			if init := r.x.writtenInit(f, n); init >= 0 && init != n && r.x.esbuildSpreadCall(f, init) {
+				if !r.x.usedOnlyAt(f, n) {
+					r.gap(f, n, "schema built by esbuild's spread helper and used elsewhere too")
+					return
+				}
+				r.node(f, init, e, path, depth+1)
+				return
+			}
 		}
 		r.resolved(f, n, e, path, depth+1, func(g *file, m nid, ge *env) { r.node(g, m, ge, path, depth+1) })
 	case "new_expression":
@@ -293,6 +337,12 @@ func (r *schemaRead) members(f *file, n nid, e *env, depth int, each func(key st
 		r.gap(f, n, "schema nested past the reading's depth")
 		return
 	}
+	if f.kind(n) == "call_expression" {
+		// esbuild's lowered spread, read as the literal it stands for
+		// (schematext_esbuild.go; callers have checked the call).
+		r.esbuildSpreadMembers(f, n, e, depth, each)
+		return
+	}
 	for _, c := range f.named(n) {
 		if r.stop() {
 			return
@@ -330,7 +380,7 @@ func (r *schemaRead) members(f *file, n nid, e *env, depth int, each func(key st
 				r.gap(f, c, "schema spread not read")
 				continue
 			}
-			if f.kind(arg) == "object" {
+			if f.kind(arg) == "object" || r.x.esbuildSpreadCall(f, arg) {
 				r.members(f, arg, e, depth+1, each)
 				continue
 			}
@@ -486,33 +536,45 @@ func (r *schemaRead) jsonSub(f *file, n nid, e *env, path string, depth int) {
 	case "true", "false":
 	case "object":
 		r.json(f, n, e, path, false, depth+1)
+	case "call_expression":
+		if r.x.esbuildSpreadCall(f, n) { // schematext_esbuild.go
+			r.json(f, n, e, path, false, depth+1)
+			return
+		}
+		r.jsonSubResolved(f, n, e, path, depth)
 	case "parenthesized_expression", "as_expression", "satisfies_expression", "non_null_expression":
 		if in := exprChild(f, n); in >= 0 {
 			r.jsonSub(f, in, e, path, depth+1)
 			return
 		}
 		r.gap(f, n, "schema expression not read")
-	case "identifier", "member_expression", "subscript_expression", "call_expression":
-		v := r.x.eval(f, n, e)
-		if r.need(f, n, v) {
-			return
-		}
-		if v.k == vBool || v.k == vUndefined {
-			return
-		}
-		if v.k == vObject && v.f != nil && v.n >= 0 && v.f.kind(v.n) == "object" && !(v.f == f && v.n == n) {
-			r.json(v.f, v.n, v.env, path, false, depth+1)
-			return
-		}
-		r.gap(f, n, "subschema not resolved: "+reasonOf(v))
+	case "identifier", "member_expression", "subscript_expression":
+		r.jsonSubResolved(f, n, e, path, depth)
 	default:
 		r.gap(f, n, "subschema written as "+f.kind(n)+" not read")
 	}
 }
 
+// jsonSubResolved reads a subschema written as a name, a member or a call
+// by the object literal it resolves to.
+func (r *schemaRead) jsonSubResolved(f *file, n nid, e *env, path string, depth int) {
+	v := r.x.eval(f, n, e)
+	if r.need(f, n, v) {
+		return
+	}
+	if v.k == vBool || v.k == vUndefined {
+		return
+	}
+	if v.k == vObject && v.f != nil && v.n >= 0 && v.f.kind(v.n) == "object" && !(v.f == f && v.n == n) {
+		r.json(v.f, v.n, v.env, path, false, depth+1)
+		return
+	}
+	r.gap(f, n, "subschema not resolved: "+reasonOf(v))
+}
+
 // jsonObject resolves an object of named subschemas and hands on each.
 func (r *schemaRead) jsonObject(f *file, n nid, e *env, depth int, each func(string, *file, nid, *env)) {
-	if f.kind(n) != "object" {
+	if f.kind(n) != "object" && !r.x.esbuildSpreadCall(f, n) {
 		v := r.x.eval(f, n, e)
 		if r.need(f, n, v) {
 			return

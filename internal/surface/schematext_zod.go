@@ -90,6 +90,14 @@ func (r *schemaRead) call(f *file, n nid, e *env, path string, depth int) {
 			r.gap(f, n, "schema built by another package's function ("+cv.spec+")")
 			return
 		}
+		if r.x.esbuildSpreadCall(f, n) { // schematext_esbuild.go, since 2.3.15
+			if r.x.esbuildSpreadJSON(f, n, 0) {
+				r.json(f, n, e, path, path == "", depth)
+			} else {
+				r.shape(f, n, e, path, depth)
+			}
+			return
+		}
 		r.helper(f, n, e, path, depth)
 		return
 	}
