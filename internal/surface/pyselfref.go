@@ -36,6 +36,15 @@ func (x *extractor) pySelfRefDecls(f *file, n, scope nid, name string, ds []nid)
 	if self < 0 {
 		return nil, false, ""
 	}
+	// A use inside a lambda, a def or a generator expression of the right
+	// side runs later, when x may be this assignment's own value: read as
+	// before (the union, this one included).
+	for a := f.parent(n); a >= 0 && a != f.field(self, "right"); a = f.parent(a) {
+		switch f.kind(a) {
+		case "lambda", "function_definition", "generator_expression", "class_definition":
+			return nil, false, ""
+		}
+	}
 	if x.pyGlobalIn(f, name) || x.pyNonlocalIn(f, name) {
 		return nil, true, "a global or nonlocal statement names " + name
 	}
