@@ -106,6 +106,8 @@ type extractor struct {
 	// read (pyconfig.go).
 	pyConf     []rundir.ConfigRead
 	pyGlobals  map[*file]map[string]bool
+	pyNonlocal map[*file]map[string]bool // pyselfref.go
+	pyEnumRead map[pyEnumKey]*pyEnumRead // pyenum.go
 	pyCalls    []*pyCallState
 	pyDictSrc  map[*string]*pyLocalDict
 	pyAnyOff   bool

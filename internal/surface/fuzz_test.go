@@ -157,6 +157,12 @@ func FuzzExtractPython(f *testing.F) {
 	f.Add([]byte("from mcp.server import Server\nfrom mcp.types import Tool\nfrom pydantic import BaseModel\nserver = Server('s')\nclass M(BaseModel):\n    '''M.'''\n    q: str\n" +
 		"@server.list_tools()\nasync def l():\n    return [Tool(name='a', description='A.', inputSchema={'type': 'object', 'description': 'Root.', 'properties': {'q': {'description': 'Q.', 'items': {'description': 'I.'}}}}),\n" +
 		"            Tool(name='b', description='B.', inputSchema=M.model_json_schema())]\n"))
+	// An Enum read whole (pyenum.go), x = g(x) (pyselfref.go) and a
+	// comprehension over the Enum read for every loop element.
+	f.Add([]byte("from fastmcp import FastMCP\nfrom fastmcp.tools import Tool\nfrom enum import Enum, unique\napp = FastMCP('s')\n" +
+		"@unique\nclass K(str, Enum):\n    \"K.\"\n    A = 'a'\n    B = 'b'\n    def d(self):\n        return 1\nT = {K.A: [('x', 'X.', True)], K.B: [('y', 'Y.', False)]}\n" +
+		"def keep(fs):\n    return [f for f in fs if f[2]]\ndef main(apis=[k.value for k in K], ro=False):\n    for api in apis:\n        try:\n            fs = T[K(api)]\n        except KeyError:\n            continue\n" +
+		"        if ro:\n            fs = keep(fs)\n        for name, description, *_ in fs:\n            app.add_tool(Tool.from_function(main, name=name, description=description))\n"))
 	f.Fuzz(func(t *testing.T, src []byte) {
 		fuzzExtract(t, "server.py", src)
 	})

@@ -368,6 +368,12 @@ func (x *extractor) elements(v val, e *env) ([]val, bool) {
 		// Elements pushed later onto the array a declaration names.
 		out = append(out, x.pushedElements(v, e)...)
 		return out, true
+	case vClass:
+		if v.f != nil && v.f.lang == LangPython {
+			if enum, _ := x.pyEnumClass(v, nil); enum {
+				return x.pyEnumIterate(v) // for m in E (pyenum.go)
+			}
+		}
 	}
 	return nil, false
 }

@@ -760,6 +760,9 @@ func (x *extractor) loopElement(f *file, loop nid, e *env, items func(*file, nid
 	if !ok {
 		return stop, false
 	}
+	if fr.isLoop && fr.items != nil && fr.index < len(fr.items) {
+		return fr.items[fr.index], true // read when the frame was made
+	}
 	its, ok := items(f, loop, e)
 	if !ok {
 		if len(its) == 1 {

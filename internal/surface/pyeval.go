@@ -288,6 +288,13 @@ func (x *extractor) evalPyIdent(f *file, n nid, name string, e *env) val {
 		return x.pyLoopBinding(f, loop, name, e)
 	}
 	ds := f.pyFacts.scopeDecls(f, scope)[name]
+	if own, applies, why := x.pySelfRefDecls(f, n, scope, name, ds); applies {
+		// x = g(x): the x before this assignment (pyselfref.go).
+		if why != "" {
+			return unknown("name " + name + " read in its own assignment: " + why)
+		}
+		ds = own
+	}
 	var alts []val
 	for _, d := range ds {
 		v := x.pyDeclValue(f, d, scope, name, e)
@@ -736,7 +743,7 @@ func (x *extractor) pyComprehension(f *file, n nid, e *env) val {
 	out := make([]val, 0, len(items))
 	s := scopeRef{f, n}
 	for i := range items {
-		ne := e.push(env{scope: s, index: i, isLoop: true})
+		ne := e.push(env{scope: s, index: i, isLoop: true, items: items})
 		out = append(out, x.eval(f, body, ne))
 	}
 	return val{k: vArray, n: none, elems: out}
@@ -849,6 +856,9 @@ func (x *extractor) evalPyCall(f *file, n nid, e *env) val {
 		}
 		return x.callPy(fn, args, e)
 	case vClass:
+		if enum, _ := x.pyEnumClass(fn, nil); enum {
+			return x.pyEnumLookup(fn, args) // E(v): a member by its value (pyenum.go)
+		}
 		return pyNewInstance(fn, args, e)
 	case vExternal:
 		last := fn.spec
@@ -1495,6 +1505,14 @@ func (x *extractor) pyAttrOf(obj val, attr string, e *env) val {
 	}
 	if v, ok := x.pyArgparseAttr(obj, attr); ok {
 		return v // a command-line option, read as its default (pyconfig.go)
+	}
+	if obj.pyEnum != nil {
+		switch attr {
+		case "value":
+			return obj.pyEnum.value
+		case "name":
+			return val{k: vText, txt: &textv{segs: []seg{{text: obj.pyEnum.name}}}}
+		}
 	}
 	v, _ := x.getProp(obj, attr, e)
 	return v

@@ -69,6 +69,9 @@ type val struct {
 	// rtdata marks an unknown that is the operator's data listed at run
 	// time (jsunread_runtime.go).
 	rtdata bool
+	// pyEnum marks a member of a package Enum read whole (pyenum.go): its
+	// name and value, read by .name and .value.
+	pyEnum *pyEnumRef
 }
 
 func unknown(reason string) val { return val{k: vUnknown, reason: reason} }
@@ -102,6 +105,11 @@ type env struct {
 	site   *callSite
 	index  int  // a loop or callback frame binds the index-th element
 	isLoop bool // index is meaningful
+	// items, on a Python comprehension's frame, are the elements it visits,
+	// read once by pyComprehension under the comprehension's own env: a
+	// reference to its variable takes items[index] instead of reading them
+	// again for every element (which made a comprehension quadratic).
+	items []val
 	// dead says why this scope's bindings could not be enumerated.
 	dead string
 	// calling marks the frame of a call being evaluated (not a binding
