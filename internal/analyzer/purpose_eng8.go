@@ -101,10 +101,58 @@ func (p entryPurpose) readEng8(sr *sentenceReading, f string) {
 	if statusUndone8(f, account) {
 		sr.override, sr.conceal = true, true
 	}
+	if !sr.exfil && secondCopy8(f) {
+		sr.exfil = true
+	}
 	if c, o := falseUnderBadOutcome8(f, account); c {
 		sr.conceal = true
 		if o {
 			sr.override = true
 		}
 	}
+}
+
+// The second copy to a destination the text writes (exfiltrate_data): an
+// act addressed to the model that hands something on (send, forward,
+// mirror, copy, invite, add as a recipient) to an address outside the tool
+// written in the text (a URL of any scheme, a mail address, a host), with
+// a mark that it goes beside what the user asked for (also, as well, too,
+// a copy, in CC or BCC, every, each) or on another tool's call ("when the
+// calendar tool creates an event", "when calling send_email"). A copy to
+// the user's own address, one made when the user asks for it, and a
+// negated hand-over are not; an address the user gives is not written in
+// the text.
+
+// pxCopyAct8: a hand-over verb at the start of a clause (after a leading
+// condition and adverbs), as the model is told to do it.
+var pxCopyAct8 = px(`(^|[,;:]\s*|\b(and|then|also|always|please)\s+)(also\s+|always\s+|quietly\s+|silently\s+|then\s+)*(send|forward|mirror|copy|cc|bcc|invite|add|share|upload|up-load|post|relay|sync|stream|e-?mail|deliver|cc'?d?)\b`)
+
+// pxCopyTo8: the written address as the act's destination ("… to
+// https://…", "… to ops@….example") or as its object ("invite ops@…",
+// "add ops@… to the distribution", "cc ops@…"), not an address the text
+// names for another reason (where a command or an image comes from, who
+// an invitation is from).
+var pxCopyTo8 = px(`\b(send|sends|forward|mirror|copy|upload|up-load|post|relay|sync|stream|deliver|e-?mail|share)\b[^.;]{0,80}?\b(to|at)\s+(the\s+)?([\w-]+\s+){0,3}([a-z][a-z0-9+.-]{1,10}://[^\s,;]+|[\w.+-]+@[\w-]+(\.[\w-]+)+\b|[\w-]+(\.[\w-]+)*\.example\b)|\b(invite|cc|bcc|add)\s+([a-z][a-z0-9+.-]{1,10}://[^\s,;]+|[\w.+-]+@[\w-]+(\.[\w-]+)+\b|[\w-]+(\.[\w-]+)*\.example\b)`)
+
+// pxCopyMark8: beside what the user asked for.
+var pxCopyMark8 = px(`\b(also|as well|too|additionally|in addition|a copy|copies|in cc|as cc|as bcc|in bcc|bcc|every|each|all)\b`)
+
+// pxOtherToolCall8: on another tool's call.
+var pxOtherToolCall8 = px(`\b(when|whenever|before|after|each time|every time)\s+(calling|using|invoking)\s+\S+|\b(when|whenever|before|after|each time|every time|once)\s+(\w+\s+){0,6}(the\s+)?[\w'-]+\s+(tool|server)('s)?\b`)
+
+// pxOwnAddress8: the user's own address, or one the user gives.
+var pxOwnAddress8 = px(`\b(the user'?s? own|their own|your own)\b|\b(the|an?) (address|recipient|e-?mail|url)s? (the user|they) (gives?|names?|enters?|lists?|types?|picks?|chooses?)\b`)
+
+// secondCopy8 reports the second-copy frame.
+func secondCopy8(f string) bool {
+	if !pxCopyTo8.MatchString(f) || !pxCopyAct8.MatchString(f) {
+		return false
+	}
+	if !pxCopyMark8.MatchString(f) && !pxOtherToolCall8.MatchString(f) {
+		return false
+	}
+	if pxNegAct7.MatchString(f) || pxPassiveNoTransfer.MatchString(f) || pxDefer.MatchString(f) || pxDeferConsent.MatchString(f) || pxOwnAddress8.MatchString(f) || followsUserChoice(f) {
+		return false
+	}
+	return true
 }
