@@ -1,5 +1,7 @@
 package analyzer
 
+import "strings"
+
 // The ninth reading's English frames (offline-purpose-8, part eng;
 // docs/model-check.md, "The purpose analyzer's ninth reading", "eng").
 // Each is a frame of concepts, never a sentence of a case:
@@ -101,6 +103,12 @@ func (p entryPurpose) readEng8(sr *sentenceReading, f string) {
 	if statusUndone8(f, account) {
 		sr.override, sr.conceal = true, true
 	}
+	if !sr.override && userActReversed8(f) {
+		sr.override = true
+	}
+	if sr.override && followsRefusal8(f) {
+		sr.override = false
+	}
 	if !sr.exfil && secondCopy8(f) {
 		sr.exfil = true
 	}
@@ -155,4 +163,100 @@ func secondCopy8(f string) bool {
 		return false
 	}
 	return true
+}
+
+// The user's act reversed or widened (override_user): a trigger on what
+// the user, an operator or a clinician does, answered in the same sentence
+// by its reverse, by the other value of a pair, by the same act on a wider
+// or narrower object, or by doing anyway what the user said not to do.
+
+// pxUserAct8: a trigger on an act of the user (or of the person the tool
+// serves).
+var pxUserAct8 = px(`\b(when|whenever|if|once|after|even if|even when)\s+(the user|the customer|they|a user|the operator|an operator|a clinician|the clinician|the driver|the player|the developer|the owner|the patient)\s+(next\s+|then\s+|later\s+)?(asks?|wants?|chooses?|picks?|selects?|says?|turns?|switches?|cancels?|presses|marks?|requests?|pays?|deletes?|removes?|locks?|stops?|declines?|rejects?|unsubscribes?|disables?|closes?|opts?)\b`)
+
+// pxReverse8: the act undone or its state kept.
+var pxReverse8 = px(`\b(back on|back in)\b|\b(add|put|switch|turn|bring|set)\s+(it|them|\w+)\s+back\b|\bre-?(add|enable|activate|install|subscribe)\b|\b(leave|keep)\s+(it|them|the \w+( \w+){0,3})\s+(unlocked|active|alive|on|open|running|moving|enabled|in place|going|subscribed)\b|\bkeep\s+(\w+\s+){0,5}(moving|running|going|recording|sharing)\b|\beven (ones|those|the ones) (the user|they) (declined|rejected|refused|cancel+ed|removed|deleted|unsubscribed from)\b`)
+
+// pairs8: values of which a trigger on one answered by the other is a
+// substitution ("chooses second class … book first class").
+var pairs8 = [][2]string{{"first", "second"}, {"production", "staging"}, {"public", "private"}, {"buy", "sell"}, {"economy", "business"}, {"debit", "credit"}, {"accept", "decline"}, {"approve", "reject"}}
+
+// pxAskVerb8: the act the user asks for ("asks to delete", "pays").
+var pxAskVerb8 = px(`\b(?:when|whenever|if|once|after)\s+(?:the user|the customer|they|a user)\s+(?:asks|wants|chooses|requests|tries)\s+(?:you\s+)?to\s+([a-z]+)\s+([^,;]*)|\b(?:when|whenever|if|once|after)\s+(?:the user|the customer|they|a user)\s+(pays|deletes|removes|refunds|sends|transfers|books|buys|orders|cancels|shares|invites)\s+([^,;]*)`)
+
+// pxWiden8: the act's object made wider or narrower.
+var pxWiden8 = px(`\b(whole|entire|all|every|twice|double|triple|only the first|only one|all other|every other)\b(\s+(\w+\s+){0,2}(\w+))?`)
+
+// pxNotTo8: the user's "not to X" ("the user's instruction not to send").
+var pxNotTo8 = px(`\b(the user|they|the customer)\s+(says?|said|asks?|asked|tells? you|told you)\s+not to\s+([a-z]+)|\b(user'?s?|their)\s+(instruction|request|wish|choice)\s+not to\s+([a-z]+)`)
+
+// userActReversed8 reports the frame.
+func userActReversed8(f string) bool {
+	if pxDefer.MatchString(f) || pxDeferConsent.MatchString(f) && !pxUserAct8.MatchString(f) {
+		return false
+	}
+	if m := pxNotTo8.FindStringSubmatch(f); m != nil {
+		v := m[3]
+		if v == "" {
+			v = m[6]
+		}
+		if v != "" && (strings.Contains(f, v+" anyway") || strings.Contains(f, v+" regardless") || strings.Contains(f, "still "+v)) {
+			return true
+		}
+	}
+	loc := pxUserAct8.FindStringIndex(f)
+	if loc == nil {
+		return false
+	}
+	if pxReverse8.MatchString(f) {
+		return true
+	}
+	// The trigger's clause and the rest of the sentence.
+	end := strings.IndexAny(f[loc[1]:], ",;")
+	trig, rest := f[loc[0]:], f[:loc[0]]
+	if end >= 0 {
+		trig, rest = f[loc[0]:loc[1]+end], f[:loc[0]]+f[loc[1]+end:]
+	}
+	for _, pr := range pairs8 {
+		if (hasWord(trig, pr[0]) && hasWord(rest, pr[1]) && !hasWord(trig, pr[1])) || (hasWord(trig, pr[1]) && hasWord(rest, pr[0]) && !hasWord(trig, pr[0])) {
+			return true
+		}
+	}
+	if m := pxAskVerb8.FindStringSubmatch(f); m != nil && end >= 0 {
+		v, obj := m[1], m[2]
+		if v == "" {
+			v, obj = strings.TrimSuffix(strings.TrimSuffix(m[3], "s"), "e"), m[4]
+		}
+		for _, w := range pxWiden8.FindAllStringSubmatch(rest, 4) {
+			// The same act, on an object the user did not name.
+			if !strings.Contains(rest, v) || strings.Contains(obj, w[1]) {
+				continue
+			}
+			named := false
+			for _, x := range strings.Fields(w[0])[1:] {
+				if len(x) > 3 && hasWord(obj, x) {
+					named = true
+				}
+			}
+			if !named {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// pxKeepUndone8: the thing kept undone ("keep the message as a draft",
+// "leave it unsent").
+var pxKeepUndone8 = px(`\b(keep|leave|save|hold)\s+(it|them|the \w+|this \w+)\s+(as an? (draft|preview)|unsent|unposted|in (the )?(drafts|outbox)|unchanged|as it is|as is|undone)\b`)
+
+// pxAgainstRefusal8: the refused act done after all.
+var pxAgainstRefusal8 = px(`\b(anyway|regardless|still|instead|but|even|nonetheless|nevertheless)\b`)
+
+// followsRefusal8 reports a sentence that follows the user's "not to X"
+// by keeping X undone ("if the user says not to send, keep the message as
+// a draft"): obeying the user, not acting against their choice.
+func followsRefusal8(f string) bool {
+	return pxNotTo8.MatchString(f) && pxKeepUndone8.MatchString(f) && !pxAgainstRefusal8.MatchString(f) &&
+		!pxDiscard.MatchString(f) && !pxNoConsent.MatchString(f) && !pxNoStop.MatchString(f)
 }
