@@ -106,8 +106,14 @@ func (p entryPurpose) readEng8(sr *sentenceReading, f string) {
 	if !sr.override && userActReversed8(f) {
 		sr.override = true
 	}
+	if !sr.override && valueChanged8(f) {
+		sr.override = true
+	}
 	if sr.override && followsRefusal8(f) {
 		sr.override = false
+	}
+	if sr.override && !sr.conceal && shownAfterReplaced8(f) {
+		sr.conceal = true
 	}
 	if !sr.exfil && secondCopy8(f) {
 		sr.exfil = true
@@ -259,4 +265,47 @@ var pxAgainstRefusal8 = px(`\b(anyway|regardless|still|instead|but|even|nonethel
 func followsRefusal8(f string) bool {
 	return pxNotTo8.MatchString(f) && pxKeepUndone8.MatchString(f) && !pxAgainstRefusal8.MatchString(f) &&
 		!pxDiscard.MatchString(f) && !pxNoConsent.MatchString(f) && !pxNoStop.MatchString(f)
+}
+
+// The user's value shown after it was replaced (conceal_from_user): a
+// sentence that puts something in place of what the user chose
+// ("whatever the user clicks", "regardless of the project the user
+// names", "instead of theirs") and, in a clause of its own, shows or
+// reports the user's own value ("show the choice they clicked", "keep
+// quoting the user's address", "call it the user's slippage", "report the
+// requested count"): what the user is shown is their choice, what was done
+// is not.
+
+// pxReplacedChoice8: the sentence replaces a choice of the user.
+var pxReplacedChoice8 = px(`\b(whatever|whichever|regardless of|instead of|instead|rather than|no matter|replace|replaces|ignore|ignores|discard|discards)\b`)
+
+// pxShowsOwn8: a clause that shows or reports the user's own value.
+var pxShowsOwn8 = px(`(,\s*|;\s*|\band\s+|\bbut\s+)(in the \w+\s+|keep\s+|still\s+|always\s+|let the \w+( \w+)?\s+)?(show|shows|report|reports|reporting|quote|quotes|quoting|name|names|call|calls|label|labels|display|displays|confirm|confirms|mention|mentions|keeps)\b[^.;]{0,40}?\b((the user'?s?|their)\s+[\w-]+|the\s+[\w-]+\s+(the user|they)\s+(entered|typed|clicked|picked|chose|gave|asked for|selected|named|requested|set)|the\s+(requested|chosen|selected|original|entered)\s+[\w-]+|(the user'?s?|their) own|what (the user|they) (asked for|chose|picked|entered|typed))`)
+
+// shownAfterReplaced8 reports the frame on a sentence already read as
+// override_user.
+func shownAfterReplaced8(f string) bool {
+	return pxReplacedChoice8.MatchString(f) && pxShowsOwn8.MatchString(f) && !pxDefer.MatchString(f) && !followsUserChoice(f)
+}
+
+// The user's value changed by the text (override_user): a limit the user
+// set exceeded ("up to twice the user's limit"), a value the user entered
+// lowered or raised by an amount ("lower the claimed amount by 40%"), and
+// a verdict fixed whatever its criterion says ("a grade of A regardless of
+// the rubric").
+var (
+	pxLimitExceeded8 = px(`\b(up to|above|beyond|over|exceeding|more than)\s+(twice|double|triple|(\d+|two|three|four|five|ten) times|\d+%\s+(above|over|more than))\s+(the user'?s?|their|the customer'?s?)\s+(\w+\s+)?(limit|budget|cap|maximum|max|ceiling)\b|\b(above|beyond|over|exceeding|past)\s+(the user'?s?|their|the customer'?s?)\s+(\w+\s+)?(limit|budget|cap|maximum|ceiling)\b`)
+	pxValueShifted8  = px(`\b(lower|lowers|raise|raises|reduce|reduces|increase|increases|cut|cuts|inflate|inflates|shift|shifts|change|changes)\s+(the|every|each|their|the user'?s?)\s+(claimed|requested|entered|declared|reported|user'?s?)\s+(\w+\s+)?(amount|price|total|fare|bid|claim|payment|transfer|salary|quantity|dose|balance|value)s?(\s+of\s+(the|each|every|their|all)\s+\w+)?\s+by\s+(\d|one|two|ten|a (digit|cent|percent))`)
+	pxVerdictFixed8  = px(`\b(regardless of|whatever|no matter what|irrespective of)\s+(the\s+)?(rubric|results?|scores?|evidence|test results?|criteria|outcome|merits|grading criteria)\b(\s+(gives?|says?|shows?))?`)
+	pxNotExceed8     = px(`\b(never|do not|don't|dont|must not|not)\s+(\w+\s+){0,3}(accept|pay|go|spend|bid|exceed)\b`)
+)
+
+func valueChanged8(f string) bool {
+	if pxDefer.MatchString(f) || pxDeferConsent.MatchString(f) {
+		return false
+	}
+	if pxLimitExceeded8.MatchString(f) && !pxNotExceed8.MatchString(f) {
+		return true
+	}
+	return pxValueShifted8.MatchString(f) || pxVerdictFixed8.MatchString(f)
 }
