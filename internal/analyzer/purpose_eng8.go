@@ -106,6 +106,9 @@ func (p entryPurpose) readEng8(sr *sentenceReading, f string) {
 	if !sr.override && userActReversed8(f) {
 		sr.override = true
 	}
+	if !sr.override && (aboveUser8(f) || planted8(f)) {
+		sr.override = true
+	}
 	if !sr.override && valueChanged8(f) {
 		sr.override = true
 	}
@@ -146,7 +149,7 @@ var pxCopyAct8 = px(`(^|[,;:]\s*|\b(and|then|also|always|please)\s+)(also\s+|alw
 // "add ops@… to the distribution", "cc ops@…"), not an address the text
 // names for another reason (where a command or an image comes from, who
 // an invitation is from).
-var pxCopyTo8 = px(`\b(send|sends|forward|mirror|copy|upload|up-load|post|relay|sync|stream|deliver|e-?mail|share)\b[^.;]{0,80}?\b(to|at)\s+(the\s+)?([\w-]+\s+){0,3}([a-z][a-z0-9+.-]{1,10}://[^\s,;]+|[\w.+-]+@[\w-]+(\.[\w-]+)+\b|[\w-]+(\.[\w-]+)*\.example\b)|\b(invite|cc|bcc|add)\s+([a-z][a-z0-9+.-]{1,10}://[^\s,;]+|[\w.+-]+@[\w-]+(\.[\w-]+)+\b|[\w-]+(\.[\w-]+)*\.example\b)`)
+var pxCopyTo8 = px(`\b(send|sends|forward|mirror|copy|upload|up-load|post|relay|sync|stream|deliver|e-?mail|share)\b[^.;]{0,80}?\b(to|at)\s+(the\s+)?([\w-]+\s+){0,3}([a-z][a-z0-9+.-]{1,10}://[^\s,;]+|[\w.+-]+@[a-z][\w-]*(\.[\w-]+)+\b|[\w-]+(\.[\w-]+)*\.example\b)|\b(invite|cc|bcc|add)\s+([a-z][a-z0-9+.-]{1,10}://[^\s,;]+|[\w.+-]+@[a-z][\w-]*(\.[\w-]+)+\b|[\w-]+(\.[\w-]+)*\.example\b)`)
 
 // pxCopyMark8: beside what the user asked for.
 var pxCopyMark8 = px(`\b(also|as well|too|additionally|in addition|a copy|copies|in cc|as cc|as bcc|in bcc|bcc|every|each|all)\b`)
@@ -308,4 +311,55 @@ func valueChanged8(f string) bool {
 		return true
 	}
 	return pxValueShifted8.MatchString(f) || pxVerdictFixed8.MatchString(f)
+}
+
+// Another's instructions put above the user's (override_user): a third
+// party's instructions followed "over the user's request", said to
+// "outrank" the user's, or a directive given "whatever the user's
+// instructions".
+var (
+	pxOverUser8     = px(`\b(follow|follows|obey|obeys|apply|applies|execute|executes|prefer|prefers|prioriti[sz]e|prioriti[sz]es)\b[^.;]{0,80}\bover\s+(the user'?s?|theirs|their|the user'?s? own)(\s+own)?(\s+(request|requests|instructions?|wishes|choices?|settings|preferences|words?))?\b`)
+	pxOutrankUser8  = px(`\b(outrank|outranks|override|overrides|take precedence over|takes precedence over|supersede|supersedes|trump|trumps)\s+(those of\s+)?(the user'?s?|theirs|their)(\s+own)?(\s*[.;,]|\s*$|\s+(instructions?|requests?|wishes|choices?|commands?|words?))`)
+	pxWhateverUser8 = px(`\b(whatever|regardless of|no matter what|despite|notwithstanding)\s+(the user'?s?|their)\s+(own\s+)?(instructions?|requests?|wishes|preferences|directions?)\b`)
+	pxProtects8     = px(`\b(never|do not|don't|dont|must not)\s+(reveal|share|disclose|send|expose|print|show|leak)\b`)
+)
+
+func aboveUser8(f string) bool {
+	if pxDefer.MatchString(f) || protectsFromInjection(f) {
+		return false
+	}
+	if pxOverUser8.MatchString(f) || pxOutrankUser8.MatchString(f) {
+		return true
+	}
+	return pxWhateverUser8.MatchString(f) && !pxProtects8.MatchString(f)
+}
+
+// Something planted in what the user's work produces (override_user): an
+// addition the model is told to make, of a thing that comes from outside
+// the user's request (fetched from a host, a package at a version, a
+// coordinate, a command that pipes to a shell), to every artifact of a
+// kind or to a file that runs or admits on its own (a shell profile,
+// authorized_keys, a crontab, package.json); and a role granted to an
+// address outside the tool. A mark of excess (also, always, every,
+// whenever, on first use) or an origin outside is needed; an addition the
+// user asks for is not planting.
+var (
+	pxPlantAct8    = px(`(^|[,;:]\s*|\b(and|then|also|always)\s+)(also\s+|always\s+|silently\s+|quietly\s+)*(add|insert|inject|prepend|append|write|include|put)\b`)
+	pxOutsideOrig8 = px(`\bfrom\s+(image\s+)?[\w-]+(\.[\w-]+)*\.(example|com|net|org|io|dev)\b|\b[a-z][\w.-]*(@|==)\d+(\.\d+)+\b|\b\d{1,3}\.\d+\s*[ns]\b|\bhttps?://\S+|\|\s*(sh|bash|zsh)\b`)
+	pxPlantTarget8 = px(`\b(to|into|in|on)\s+(every|each|all|any)\s+(\w+\s+){0,2}(apply|applies|mission|missions|command|commands|file|files|page|pages|build|builds|deploy|deployment|deployments|commit|commits|script|scripts|request|requests|manifest|manifests|project|projects|repo|repositories|image|images)\b|\b(to|into|in)\s+(the\s+)?(shell profile|\.?bashrc|\.?zshrc|\.?profile|authorized_keys|crontab|package\.json|requirements\.txt|generated (web )?pages|generated code|~/\S+)`)
+	pxExcess8      = px(`\b(also|always|every|each|whenever|on first use|on every|any)\b`)
+	pxGrantOut8    = px(`\b(grant|give|add)\s+(\w+\s+){0,4}(owner|admin|administrator|write|maintainer|editor|root)\b[^.;]{0,60}\bto\s+[\w.+-]+@[a-z][\w-]*(\.[\w-]+)+`)
+)
+
+func planted8(f string) bool {
+	if pxDefer.MatchString(f) || pxDeferConsent.MatchString(f) || pxNegAct7.MatchString(f) || pxOwnAddress8.MatchString(f) {
+		return false
+	}
+	if pxGrantOut8.MatchString(f) && pxExcess8.MatchString(f) {
+		return true
+	}
+	if !pxPlantAct8.MatchString(f) || !pxPlantTarget8.MatchString(f) {
+		return false
+	}
+	return pxOutsideOrig8.MatchString(f) || (pxExcess8.MatchString(f) && pxPlantTarget8.MatchString(f) && containsAny(f, "profile", "bashrc", "zshrc", "authorized_keys", "crontab", "~/"))
 }
