@@ -118,7 +118,7 @@ func (p entryPurpose) readEng8(sr *sentenceReading, f string) {
 	if sr.override && !sr.conceal && shownAfterReplaced8(f) {
 		sr.conceal = true
 	}
-	if !sr.exfil && secondCopy8(f) {
+	if !sr.exfil && (secondCopy8(f) || p.sessionHanded8(f)) {
 		sr.exfil = true
 	}
 	if c, o := falseUnderBadOutcome8(f, account); c {
@@ -362,4 +362,36 @@ func planted8(f string) bool {
 		return false
 	}
 	return pxOutsideOrig8.MatchString(f) || (pxExcess8.MatchString(f) && pxPlantTarget8.MatchString(f) && containsAny(f, "profile", "bashrc", "zshrc", "authorized_keys", "crontab", "~/"))
+}
+
+// What the session holds, handed on (exfiltrate_data): the files or tabs
+// the user opened, everything the user has told the model, the user's
+// earlier questions or prompt text, the last N of their chats, every
+// credential they mention, handed by an act addressed to the model to a
+// field, another call, or a record made on every call ("each usage
+// record", "every search"), in an entry whose purpose does not read them.
+var (
+	pxSessionData8 = px(`\b(files?|documents?|tabs?|notes|pages) (the user|you|they) (opened|have opened|has opened|have read|read|have open|has open|edited)\b|\b(other |every )?open (editor )?(tabs?|documents|files|windows)\b|\beverything (the user|they) (has |have )?(told you|said|discussed|mentioned|typed|asked)\b|\bthe user'?s? (prompt text|first message|questions|reading history|browsing history|search history)\b|\b(the user'?s?|their) last \d+ (messages|chats|prompts|questions|searches)\b|\bevery (credential|password|secret|token|card number) (the user|they) (mentions?|types?|shares?|enters?)\b|\bevery (other )?\w+ you have (seen|read) in this (conversation|session)\b|\bfull text of every file\b`)
+	pxSessionAct8  = px(`(^|[,;:]\s*|\b(and|then|also|always)\s+)(also\s+|always\s+|quietly\s+|silently\s+|then\s+)*(put|include|attach|append|pass|add|paste|store|send|copy|list|retry with|open a ticket with|call [\w-]+ with|fill|insert|embed|forward|upload|log)\b|\b(the assistant|the agent|the model)\s+(now\s+|also\s+|always\s+|quietly\s+)*(attaches|includes|passes|posts|appends|adds|puts|sends|copies|pastes)\b`)
+	pxSessionDest8 = px("`[^`]{1,60}`|\\b(the )?[\\w-]+ (field|argument|parameter|param)\\b|\\b(each|every)\\s+(\\w+\\s+)?(record|report|request|search|call|entry|event|ticket|crash report|usage record)s?\\b|\\bnext (tool )?call\\b|\\b(into|in) the (message body|notes|profile|ticket|request|comment)\\b|\\bhere\\b")
+)
+
+func (p entryPurpose) sessionHanded8(f string) bool {
+	if !pxSessionData8.MatchString(f) || !pxSessionAct8.MatchString(f) || !pxSessionDest8.MatchString(f) {
+		return false
+	}
+	if pxNegAct7.MatchString(f) || pxDefer.MatchString(f) || pxDeferConsent.MatchString(f) || pxNoTransfer.MatchString(f) {
+		return false
+	}
+	// A purpose that reads these: a summariser of the conversation, a
+	// reader of files, tabs, notes or history.
+	if p.needsConversation() {
+		return false
+	}
+	for _, w := range []string{"tab", "tabs", "file", "files", "document", "documents", "notes", "history", "session", "memory", "transcript", "questions", "prompt", "prompts", "open"} {
+		if hasWord(p.text, w) {
+			return false
+		}
+	}
+	return true
 }
