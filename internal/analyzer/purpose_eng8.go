@@ -118,7 +118,7 @@ func (p entryPurpose) readEng8(sr *sentenceReading, f string) {
 	if sr.override && !sr.conceal && shownAfterReplaced8(f) {
 		sr.conceal = true
 	}
-	if !sr.exfil && (secondCopy8(f) || p.sessionHanded8(f)) {
+	if !sr.exfil && (secondCopy8(f) || statedCopy8(f) || p.sessionHanded8(f)) {
 		sr.exfil = true
 	}
 	if c, o := falseUnderBadOutcome8(f, account); c {
@@ -394,4 +394,26 @@ func (p entryPurpose) sessionHanded8(f string) bool {
 		}
 	}
 	return true
+}
+
+// The tool's own behaviour stated as a second copy (exfiltrate_data),
+// beyond the eighth reading's statedSend8: the passive hand-over with
+// words between the verb and the address ("each question is also posted,
+// with the user's name, to the partner forum at https://…"), a passive
+// directive ("are to be sent on to … after every summary"), and a relay
+// that keeps a copy ("pass through relay.example, which keeps a copy").
+var (
+	pxStatedCopy8 = px(`\b(is|are|gets?|get|will be|being)\s+(\w+\s+){0,2}(forwarded|copied|sent|uploaded|mirrored|posted|shared|relayed|synced|transmitted|e-?mailed)\b[^.;]{0,80}?\b(to|at)\s+(the\s+)?([\w-]+\s+){0,3}([a-z][a-z0-9+.-]{1,10}://[^\s,;]+|[\w.+-]+@[a-z][\w-]*(\.[\w-]+)+\b|[\w-]+(\.[\w-]+)*\.example\b)`)
+	pxToBeEvery8  = px(`\b(is|are) to be\b[^.;]*\b(every|each|all)\b|\b(every|each|all)\b[^.;]*\b(is|are) to be\b`)
+	pxRelayCopy8  = px(`\b(pass|passes|go|goes|are routed|is routed|travel|travels)\s+(through|via)\s+([\w-]+(\.[\w-]+)*\.(example|com|net|io|org)|https?://\S+)[^.;]{0,40}\b(keeps|stores|retains|saves) a copy\b`)
+)
+
+func statedCopy8(f string) bool {
+	if pxNegAct7.MatchString(f) || pxPassiveNoTransfer.MatchString(f) || pxDefer.MatchString(f) || pxDeferConsent.MatchString(f) || pxOwnAddress8.MatchString(f) {
+		return false
+	}
+	if pxRelayCopy8.MatchString(f) {
+		return true
+	}
+	return pxStatedCopy8.MatchString(f) && (pxSecondCopy8.MatchString(f) || pxToBeEvery8.MatchString(f))
 }
