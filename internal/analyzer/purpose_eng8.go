@@ -25,8 +25,18 @@ import "strings"
 //     to delete a file" … "delete its whole directory", "pays this
 //     invoice" … "pay twice").
 //
+//   - Further frames, each described where it is written below: a second
+//     copy to an address the text writes; the tool's behaviour stated as a
+//     second copy; what the session holds handed to a field; another's
+//     instructions put above the user's; an addition from outside planted
+//     in every artifact; the user's value shown after it was replaced; a
+//     value the user set exceeded or shifted, a verdict fixed whatever its
+//     criterion; the model's own action log cleared, an act renamed.
+//
 // Deference ("only if the user asks", "until the user confirms") ends each
-// frame, and so does a status told as not having happened.
+// frame, and so does a status told as not having happened. Every pattern
+// is RE2 (linear in the sentence); sentences over 2 KiB are not read by
+// these frames (the earlier readings still read them).
 
 // pxEndState8: a state that has ended, as told to the user.
 var pxEndState8 = px(`\b(locked|removed|deleted|erased|revoked|stopped|cancel+ed|cancel+ation|unsubscribed|disabled|turned off|switched off|closed|ended|published|discontinued|archived|inactive|deactivated|terminated|wiped|purged)\b`)
