@@ -556,6 +556,7 @@ func (p entryPurpose) readSentence(f, orig string, first bool) sentenceReading {
 	// The seventh reading's frames (purpose_rules7.go).
 	p.readSeventh(&sr, f, orig)
 	p.readIntl8(&sr, f, orig) // the ninth reading's non-English frames (purpose_intl8.go)
+	p.readEng8(&sr, f)        // the ninth reading's English frames (purpose_eng8.go)
 	if (sr.conceal || sr.concealIfDeviant) && defersTelling(f) {
 		// Kept back until the user asks (purpose_rules6.go).
 		sr.conceal, sr.concealIfDeviant = false, false

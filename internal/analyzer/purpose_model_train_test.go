@@ -42,7 +42,7 @@ var purposeTrainFiles = []string{"cases.jsonl", "test_poisoned.jsonl", "test_cle
 // file's uncompressed bytes (format line, header, weights).
 const (
 	pinnedPurposeTrainingSHA256 = "beeec3b44a019b86f1b328d051035a911954fe88269e42bf43366eb683332512"
-	pinnedPurposeModelSHA256    = "05e3ac6d926eaf7435d809529020c7405723129cdcbc8c2ba978946fd5a0c49b"
+	pinnedPurposeModelSHA256    = "80116ce96872b11912fb302e962f05662d1b7a85bc584d0079a824feb78702ac"
 )
 
 const (
