@@ -90,23 +90,30 @@ func TestPythonEnumReadWhole(t *testing.T) {
 			files := map[string]string{"p/__init__.py": "", "p/meta.py": "Meta = type\ndef deco(f):\n    return f\n",
 				"p/server.py": pyEnumHead + tc.classes + tc.loop}
 			s, _ := capExtract(t, files, Options{})
-			checkNames(t, "tool", s.Tools, tc.tools, func(e rundir.Entry) string { return e.Name })
-			if tc.reason == "" {
-				if s.Outcome != vocab.OutcomeParsed {
-					t.Fatalf("outcome %s (%s); unresolved %+v", s.Outcome, s.OutcomeDetail, s.Unresolved)
-				}
-				return
-			}
-			if s.Outcome == vocab.OutcomeParsed {
-				t.Fatalf("outcome parsed, want a refusal containing %q", tc.reason)
-			}
-			var all []string
-			for _, u := range s.Unresolved {
-				all = append(all, u.Reason)
-			}
-			if !strings.Contains(strings.Join(all, "\n"), tc.reason) {
-				t.Errorf("no recorded reason contains %q: %q", tc.reason, all)
-			}
+			checkPyReading(t, s, tc.tools, tc.reason)
 		})
+	}
+}
+
+// checkPyReading checks a reading's tools by name and its outcome: parsed
+// when reason is empty, else refused with a recorded reason containing it.
+func checkPyReading(t *testing.T, s rundir.Surface, tools []string, reason string) {
+	t.Helper()
+	checkNames(t, "tool", s.Tools, tools, func(e rundir.Entry) string { return e.Name })
+	if reason == "" {
+		if s.Outcome != vocab.OutcomeParsed {
+			t.Fatalf("outcome %s (%s); unresolved %+v", s.Outcome, s.OutcomeDetail, s.Unresolved)
+		}
+		return
+	}
+	if s.Outcome == vocab.OutcomeParsed {
+		t.Fatalf("outcome parsed, want a refusal containing %q", reason)
+	}
+	var all []string
+	for _, u := range s.Unresolved {
+		all = append(all, u.Reason)
+	}
+	if !strings.Contains(strings.Join(all, "\n"), reason) {
+		t.Errorf("no recorded reason contains %q: %q", reason, all)
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/attestari/attestari/internal/rundir"
 	"github.com/attestari/attestari/internal/vocab"
 )
 
@@ -39,23 +38,7 @@ func TestPythonSelfReferentAssignment(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			files := map[string]string{"p/__init__.py": "", "p/server.py": pyEnumHead + tc.loop}
 			s, _ := capExtract(t, files, Options{})
-			checkNames(t, "tool", s.Tools, tc.tools, func(e rundir.Entry) string { return e.Name })
-			if tc.reason == "" {
-				if s.Outcome != vocab.OutcomeParsed {
-					t.Fatalf("outcome %s (%s); unresolved %+v", s.Outcome, s.OutcomeDetail, s.Unresolved)
-				}
-				return
-			}
-			if s.Outcome == vocab.OutcomeParsed {
-				t.Fatalf("outcome parsed, want a refusal containing %q", tc.reason)
-			}
-			var all []string
-			for _, u := range s.Unresolved {
-				all = append(all, u.Reason)
-			}
-			if !strings.Contains(strings.Join(all, "\n"), tc.reason) {
-				t.Errorf("no recorded reason contains %q: %q", tc.reason, all)
-			}
+			checkPyReading(t, s, tc.tools, tc.reason)
 		})
 	}
 }
