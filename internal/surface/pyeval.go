@@ -1206,7 +1206,7 @@ func (x *extractor) pyMember(v val, key string, e *env) (val, bool) {
 		}
 	}
 	body := f.field(class, "body")
-	var init nid = none
+	var init, clsAt nid = none, none
 	for _, st := range f.named(body) {
 		def := st
 		if f.kind(def) == "decorated_definition" {
@@ -1223,36 +1223,35 @@ func (x *extractor) pyMember(v val, key string, e *env) (val, bool) {
 			}
 		case "expression_statement":
 			for _, a := range f.named(def) {
-				if f.kind(a) == "assignment" && f.text(f.field(a, "left")) == key {
-					return x.eval(f, f.field(a, "right"), e), true
+				if f.kind(a) == "assignment" && f.text(f.field(a, "left")) == key && clsAt < 0 {
+					if v.k != vInstance {
+						return x.eval(f, f.field(a, "right"), e), true
+					}
+					clsAt = a
 				}
 			}
 		}
 	}
-	if init >= 0 {
-		var found []nid
-		f.walk(f.field(init, "body"), func(n nid) bool {
-			if f.kind(n) == "assignment" {
-				l := f.field(n, "left")
-				if f.kind(l) == "attribute" && f.text(f.field(l, "object")) == "self" && f.text(f.field(l, "attribute")) == key {
-					found = append(found, n)
-				}
-			}
-			return !pyFunctionKind(f.kind(n)) || n == init
-		})
-		if len(found) > 0 {
-			this := v
-			ie := e
-			if v.args != nil {
-				ie = e.push(env{scope: scopeRef{f, init}, args: v.args, this: &this, hasThis: true})
-			}
-			var alts []val
-			for _, a := range found {
-				alts = append(alts, x.eval(f, f.field(a, "right"), ie))
-			}
-			alts = append(alts, x.pyMemberElsewhere(f, class, init, key, ie)...)
-			return union(alts...), true
+	if clsAt >= 0 {
+		// An instance's own attribute hides the class's (pyinstattr.go).
+		return x.pyClassAttrOfInstance(v, init, clsAt, key, e), true
+	}
+	if init >= 0 && len(pySelfWrites(f, init, key)) > 0 {
+		this := v
+		ie := e
+		if v.args != nil {
+			ie = e.push(env{scope: scopeRef{f, init}, args: v.args, this: &this, hasThis: true})
 		}
+		alts, every := x.pySelfWriteValues(f, init, key, ie)
+		alts = append(alts, x.pyMemberElsewhere(f, class, init, key, ie)...)
+		if !every {
+			// On a path where __init__ does not set it, the instance shows
+			// what a base defines (pyinstattr.go).
+			if inh, found := x.pyInheritedMember(v, key, e); found && inh.k != vUndefined {
+				alts = append(alts, inh)
+			}
+		}
+		return union(alts...), true
 	}
 	alts := x.pyMemberElsewhere(f, class, init, key, e)
 	inh, found := x.pyInheritedMember(v, key, e)

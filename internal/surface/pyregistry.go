@@ -651,6 +651,7 @@ func (x *extractor) pyBasesMember(this val, f *file, cls nid, clsEnv *env, args 
 func (x *extractor) pyOwnMember(this, cls val, args []thunk, known, runs bool, key string, e *env) (val, bool) {
 	f := cls.f
 	body := f.field(cls.n, "body")
+	clsAt := none
 	for _, st := range f.named(body) {
 		def := st
 		if f.kind(def) == "decorated_definition" {
@@ -663,13 +664,39 @@ func (x *extractor) pyOwnMember(this, cls val, args []thunk, known, runs bool, k
 			}
 		case "expression_statement":
 			for _, a := range f.named(def) {
-				if f.kind(a) == "assignment" && f.text(f.field(a, "left")) == key {
-					return x.eval(f, f.field(a, "right"), cls.env), true
+				if f.kind(a) == "assignment" && f.text(f.field(a, "left")) == key && clsAt < 0 {
+					if this.k != vInstance {
+						return x.eval(f, f.field(a, "right"), cls.env), true
+					}
+					clsAt = a
 				}
 			}
 		}
 	}
 	init := pyClassMethodDef(f, cls.n, "__init__")
+	if clsAt >= 0 {
+		// A base's class attribute, read for an instance: hidden by what
+		// sets the instance's own attribute (pyinstattr.go).
+		if why := x.pyForeignConstructor(this, key); why != "" {
+			return unknown(why), true
+		}
+		var alts []val
+		shadowed := false
+		if init >= 0 && runs {
+			ie := e
+			if known {
+				ie = e.push(env{scope: scopeRef{f, init}, args: args, this: &this, hasThis: true})
+			}
+			var w []val
+			w, shadowed = x.pySelfWriteValues(f, init, key, ie)
+			alts = append(alts, w...)
+		}
+		alts = append(alts, x.pyMemberElsewhere(f, cls.n, init, key, e)...)
+		if !shadowed {
+			alts = append(alts, x.eval(f, f.field(clsAt, "right"), cls.env))
+		}
+		return union(alts...), true
+	}
 	if init < 0 || !runs {
 		return val{k: vUndefined}, false
 	}

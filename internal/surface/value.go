@@ -88,7 +88,8 @@ type thunk struct {
 	// command-line default, recorded as read only then: pyflags.go).
 	read func() val
 	// name is a Python keyword argument's name ("" when positional, "*"
-	// for an unpacked argument).
+	// for an unpacked list or an unreadable unpacking, "**" for an
+	// unpacked dict read when a parameter asks).
 	name string
 }
 
