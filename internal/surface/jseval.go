@@ -1087,7 +1087,7 @@ func (x *extractor) memberOf(v val, key string, e *env) (val, bool) {
 	f, class := v.f, v.n
 	for depth := 0; class >= 0 && depth < 8; depth++ {
 		body := f.field(class, "body")
-		var ctor nid = none
+		var ctor, field nid = none, none
 		for _, m := range f.named(body) {
 			switch f.kind(m) {
 			case "public_field_definition", "field_definition":
@@ -1095,9 +1095,9 @@ func (x *extractor) memberOf(v val, key string, e *env) (val, bool) {
 				if nameNode < 0 {
 					nameNode = f.field(m, "property")
 				}
-				if propKeyName(f, nameNode) == key {
+				if propKeyName(f, nameNode) == key && field < 0 {
 					if val := f.field(m, "value"); val >= 0 {
-						return x.eval(f, val, e), true
+						field = val
 					}
 				}
 			case "method_definition":
@@ -1114,6 +1114,11 @@ func (x *extractor) memberOf(v val, key string, e *env) (val, bool) {
 					return fv, true
 				}
 			}
+		}
+		if field >= 0 {
+			// A field's initialiser is the instance's value only where no
+			// this.key = … of the class replaces it (jsfields.go).
+			return x.fieldOfInstance(v, f, class, ctor, field, key, e), true
 		}
 		// this.key = value in a method of the class (set up by one method,
 		// read by another): each is one of the values the member holds.
