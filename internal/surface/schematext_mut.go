@@ -1,0 +1,655 @@
+package surface
+
+import "strconv"
+
+// Objects of a schema changed after they are built (methodology §5.3, since
+// 2.3.15). Where the schema reading reaches an object literal through a
+// declared name (`const m = {...}; server.tool(n, d, m, cb)`, a spread
+// `{...m}`, a member `S.a` of a constant table, an imported name), the
+// literal is read only when no use of that name in the package can change
+// the object after it is built; otherwise the schema is a gap naming the
+// use and its place. A use reads the object when it is:
+//
+//   - a member read as a value (m.a, m["a"]), a spread of it ({...m}), a test
+//     on it (typeof m, "a" in m, m === x, for (k in m)), a type (typeof m in
+//     a type);
+//   - an argument, or a member of an object or array literal that is an
+//     argument, of a registration call of the package (every registration:
+//     a shape reused by several tools stays read);
+//   - an argument of zod's builders (z.object(m), s.extend(m), …: zod copies
+//     or keeps the shape, it never writes it), or of Object.keys, values,
+//     entries, freeze, JSON.stringify, or a source of Object.assign (not its
+//     target);
+//   - `delete m.k` with k named (a literal key, or the element of a loop over
+//     a literal list): the reading leaves k out (a member under k is a gap
+//     unless it carries no text), as it did for a spread in a function.
+//
+// Any other use may change it: a member or computed write, a compound
+// assignment or ++/-- on a member, a method call on it or on a member
+// (m.a.push(…)), the target of Object.assign/defineProperty/setPrototypeOf,
+// an argument of any other call (a function of the package may write its
+// parameter), an alias (assigned to another name, put into an object or
+// array that is not a registration's argument, returned), an assignment
+// of the name itself. A name inside a function is looked for in that
+// function's body; a module-level name in its whole file and, when the
+// file exports it, in every file of the package importing it (by name, as
+// a namespace, or by require). For a member of a constant table (S.a), a
+// use under another key (S.b.x = …) does not change S.a; a use under S.a,
+// or of S itself, does. Walks are over the syntax trees already parsed,
+// bounded by the file.
+
+// mutChange is one use that may change an object, or the keys it deletes.
+type mutChange struct {
+	f      *file
+	at     nid
+	reason string
+}
+
+// mutZodBuilders are the zod methods given a shape that copy or keep it.
+var mutZodBuilders = map[string]bool{
+	"object": true, "strictObject": true, "looseObject": true, "extend": true, "safeExtend": true,
+	"merge": true, "partial": true, "required": true, "pick": true, "omit": true, "interface": true,
+}
+
+// mutReaders are builtins an object handed to only reads.
+var mutReaders = map[string]bool{
+	"Object.keys": true, "Object.values": true, "Object.entries": true, "Object.freeze": true,
+	"JSON.stringify": true, "Object.getOwnPropertyNames": true, "Object.isFrozen": true,
+}
+
+// mutDepthLimit bounds the climbs of this file (wrappers, member chains,
+// literals around a use).
+const mutDepthLimit = 64
+
+// literalChanges checks the object literal lit (of file f), reached by the
+// schema reading: when it is the initialiser of a declared name (or a
+// member of one, through pairs of object literals), every use of that name
+// is classified. ok false names the first change; del are the keys deleted.
+func (r *schemaRead) literalChanges(f *file, lit nid) (del []string, ch mutChange, ok bool) {
+	decl, path := mutDeclOf(f, lit)
+	if decl < 0 {
+		return nil, mutChange{}, true
+	}
+	return r.declChanges(f, decl, path)
+}
+
+// nameChanges checks the name at n (an identifier, or a member chain on
+// one) the schema reading resolved: its declaration's uses, under the path
+// of members n reads.
+func (r *schemaRead) nameChanges(f *file, n nid) (del []string, ch mutChange, ok bool) {
+	var path []string
+	for i := 0; i < mutDepthLimit && n >= 0; i++ {
+		switch f.kind(n) {
+		case "parenthesized_expression", "as_expression", "satisfies_expression", "non_null_expression":
+			n = exprChild(f, n)
+			continue
+		case "member_expression", "subscript_expression":
+			path = append([]string{mutKey(f, n)}, path...)
+			n = f.field(n, "object")
+			continue
+		case "identifier":
+			b, found := r.x.lookup(f, n, f.text(n))
+			if !found || b.kind != bDecl || f.kind(b.decl) != "variable_declarator" || f.field(b.decl, "name") != b.id {
+				return nil, mutChange{}, true
+			}
+			return r.declChanges(f, b.decl, path)
+		}
+		break
+	}
+	return nil, mutChange{}, true
+}
+
+// mutDeclOf climbs from an object literal to the declarator it initialises,
+// with the keys from the declared name down to it; decl < 0 when it is not
+// held by a declared name.
+func mutDeclOf(f *file, n nid) (decl nid, path []string) {
+	for i := 0; i < mutDepthLimit; i++ {
+		p := f.parent(n)
+		if p < 0 {
+			return none, nil
+		}
+		switch f.kind(p) {
+		case "parenthesized_expression", "as_expression", "satisfies_expression", "non_null_expression":
+		case "pair":
+			if f.field(p, "value") != n {
+				return none, nil
+			}
+			k := f.field(p, "key")
+			key := "*"
+			if f.kind(k) != "computed_property_name" {
+				key = propKeyName(f, k)
+			}
+			path = append([]string{key}, path...)
+			p = f.parent(p) // the object
+			if p < 0 || f.kind(p) != "object" {
+				return none, nil
+			}
+		case "array":
+			path = append([]string{"*"}, path...)
+		case "variable_declarator":
+			if f.field(p, "value") != n || f.kind(f.field(p, "name")) != "identifier" {
+				return none, nil
+			}
+			return p, path
+		default:
+			return none, nil
+		}
+		n = p
+	}
+	return none, nil
+}
+
+// mutKey is the key a member expression reads: its name, a literal index,
+// or "*" (any key).
+func mutKey(f *file, n nid) string {
+	if f.kind(n) == "member_expression" {
+		if p := f.field(n, "property"); f.kind(p) == "property_identifier" {
+			return f.text(p)
+		}
+		return "*"
+	}
+	if s, lit := f.stringValue(f.field(n, "index")); lit && f.kind(f.field(n, "index")) == "string" {
+		return s
+	}
+	return "*"
+}
+
+// mutAgree reports whether a use under keys k reaches the object at path p:
+// one is a prefix of the other ("*" matching any key).
+func mutAgree(k, p []string) bool {
+	for i := 0; i < len(k) && i < len(p); i++ {
+		if k[i] != p[i] && k[i] != "*" && p[i] != "*" {
+			return false
+		}
+	}
+	return true
+}
+
+// declChanges classifies every use of the name declared by decl in file f,
+// for the object at path below it.
+func (r *schemaRead) declChanges(f *file, decl nid, path []string) (del []string, ch mutChange, ok bool) {
+	id := f.field(decl, "name")
+	name := f.text(id)
+	scope := nid(0)
+	for a := f.parent(decl); a >= 0; a = f.parent(a) {
+		if functionKind(f.kind(a)) {
+			scope = a
+			break
+		}
+	}
+	ok = true
+	exported := scope == 0 && mutExportedDecl(f, decl)
+	f.walk(scope, func(n nid) bool {
+		if !ok {
+			return false
+		}
+		switch f.kind(n) {
+		case "identifier", "shorthand_property_identifier":
+		default:
+			return true
+		}
+		if n == id || f.text(n) != name {
+			return true
+		}
+		if ub, found := r.x.lookup(f, n, name); !found || ub.decl != decl {
+			return true // another binding of the same name
+		}
+		if p := f.parent(n); p >= 0 && f.kind(p) == "export_specifier" {
+			exported = true
+			return true
+		}
+		d, c, good := r.useChanges(f, n, path)
+		if !good {
+			ch, ok = c, false
+			return false
+		}
+		del = append(del, d...)
+		return true
+	})
+	if !ok || !exported {
+		return del, ch, ok
+	}
+	d, c, good := r.importerChanges(f, name, path)
+	return append(del, d...), c, good
+}
+
+// mutExportedDecl reports whether decl is declared under export.
+func mutExportedDecl(f *file, decl nid) bool {
+	p := f.parent(decl)
+	if p < 0 {
+		return false
+	}
+	q := f.parent(p)
+	return q >= 0 && f.kind(q) == "export_statement"
+}
+
+// importerChanges classifies the uses of an exported name of f in every
+// other file of the package that imports it.
+func (r *schemaRead) importerChanges(f *file, name string, path []string) (del []string, ch mutChange, ok bool) {
+	for _, g := range r.x.files {
+		if g == f || g.facts == nil || g.lang == LangPython {
+			continue
+		}
+		for _, im := range g.facts.imports {
+			if r.x.resolveModule(g, im.spec) != f {
+				continue
+			}
+			local, ns, refuse := mutImportLocal(g, im, name)
+			if refuse != "" {
+				return nil, mutChange{g, im.node, refuse}, false
+			}
+			if local == "" {
+				continue
+			}
+			ok = true
+			g.walk(0, func(n nid) bool {
+				if !ok {
+					return false
+				}
+				switch g.kind(n) {
+				case "identifier", "shorthand_property_identifier":
+				default:
+					return true
+				}
+				if g.text(n) != local {
+					return true
+				}
+				if p := g.parent(n); p >= 0 && (g.kind(p) == "import_specifier" || g.kind(p) == "namespace_import" || g.kind(p) == "import_clause") {
+					return true
+				}
+				if ub, found := r.x.lookup(g, n, local); !found || (ub.kind != bImport && !im.req) || (im.req && (ub.kind != bDecl || !g.contains(ub.decl, im.node))) {
+					return true // another binding of the same name
+				}
+				use := n
+				if ns {
+					p := g.parent(n)
+					if p < 0 || g.kind(p) != "member_expression" || g.field(p, "object") != n {
+						if g.kind(p) == "member_expression" || g.kind(p) == "subscript_expression" {
+							if mutKey(g, p) != "*" {
+								return true
+							}
+						}
+						var c mutChange
+						if _, c, ok = r.useChanges(g, n, append([]string{name}, path...)); !ok {
+							ch = c
+						}
+						return ok
+					}
+					if g.text(g.field(p, "property")) != name {
+						return true
+					}
+					use = p
+				}
+				d, c, good := r.useChanges(g, use, path)
+				if !good {
+					ch, ok = c, false
+					return false
+				}
+				del = append(del, d...)
+				return true
+			})
+			if !ok {
+				return del, ch, false
+			}
+		}
+	}
+	return del, ch, true
+}
+
+// mutImportLocal is the local name an import binds f's exported name to
+// (ns when it is bound to the whole module), or why the import is not read.
+func mutImportLocal(g *file, im importFact, name string) (local string, ns bool, refuse string) {
+	hit := false
+	for _, nm := range im.names {
+		if nm == name || nm == "*" || nm == "default" {
+			hit = true
+		}
+	}
+	if !hit && !im.req {
+		return "", false, ""
+	}
+	if im.req {
+		d := im.node
+		for i := 0; i < 8 && d >= 0 && g.kind(d) != "variable_declarator"; i++ {
+			switch g.kind(g.parent(d)) {
+			case "parenthesized_expression", "await_expression", "call_expression", "arguments", "variable_declarator":
+				d = g.parent(d)
+			default:
+				d = none
+			}
+		}
+		if d < 0 || g.kind(d) != "variable_declarator" {
+			return "", false, "a module exporting the name is required where its value is not a name"
+		}
+		nm := g.field(d, "name")
+		switch g.kind(nm) {
+		case "identifier":
+			return g.text(nm), true, ""
+		case "object_pattern":
+			for _, c := range g.named(nm) {
+				switch g.kind(c) {
+				case "shorthand_property_identifier_pattern":
+					if g.text(c) == name {
+						return name, false, ""
+					}
+				case "pair_pattern":
+					if propKeyName(g, g.field(c, "key")) == name {
+						if v := g.field(c, "value"); g.kind(v) == "identifier" {
+							return g.text(v), false, ""
+						}
+						return "", false, "the name is required into a pattern not read"
+					}
+				case "comment":
+				default:
+					return "", false, "the name is required into a pattern not read"
+				}
+			}
+			return "", false, ""
+		}
+		return "", false, "the name is required into a pattern not read"
+	}
+	var found string
+	var isNS bool
+	g.walk(im.node, func(n nid) bool {
+		switch g.kind(n) {
+		case "import_specifier":
+			imported := g.field(n, "name")
+			if g.text(imported) == name {
+				found = g.text(imported)
+				if a := g.field(n, "alias"); a >= 0 {
+					found = g.text(a)
+				}
+			}
+			return false
+		case "namespace_import":
+			for _, c := range g.named(n) {
+				if g.kind(c) == "identifier" {
+					found, isNS = g.text(c), true
+				}
+			}
+			return false
+		}
+		return true
+	})
+	return found, isNS, ""
+}
+
+// useChanges classifies one use n of the name (or the expression standing
+// for the object, for a namespace member): path is where the object read
+// is below the name.
+func (r *schemaRead) useChanges(f *file, n nid, path []string) (del []string, ch mutChange, ok bool) {
+	no := func(at nid, why string) ([]string, mutChange, bool) {
+		return nil, mutChange{f, at, why}, false
+	}
+	if f.kind(n) == "shorthand_property_identifier" {
+		// { m }: the object put into another literal.
+		if r.inRegistrationArgs(f, n) {
+			return nil, mutChange{}, true
+		}
+		return no(n, "the object is put into another object")
+	}
+	n = mutOuter(f, n)
+	p := f.parent(n)
+	if p < 0 {
+		return no(n, "the object is used where the reading does not follow")
+	}
+	var keys []string
+	top, last := n, none
+	for i := 0; i < mutDepthLimit; i++ {
+		q := f.parent(top)
+		if q >= 0 && (f.kind(q) == "member_expression" || f.kind(q) == "subscript_expression") && f.field(q, "object") == top {
+			keys = append(keys, mutKey(f, q))
+			last = q
+			top = mutOuter(f, q)
+			continue
+		}
+		break
+	}
+	if len(keys) > 0 && !mutAgree(keys, path) {
+		return nil, mutChange{}, true // a member under another key
+	}
+	q := f.parent(top)
+	if len(keys) > 0 {
+		switch f.kind(q) {
+		case "unary_expression":
+			if f.text(f.field(q, "operator")) == "delete" {
+				if len(keys) != len(path)+1 {
+					return no(q, "a member of the object is deleted")
+				}
+				ks, named := r.deletedKey(f, last, nil)
+				if !named {
+					return no(q, "a member of the object is deleted under a key not named")
+				}
+				return ks, mutChange{}, true
+			}
+			return nil, mutChange{}, true
+		case "assignment_expression", "augmented_assignment_expression":
+			if f.field(q, "left") == top {
+				return no(q, "a member of the object is written")
+			}
+			return nil, mutChange{}, true
+		case "update_expression":
+			return no(q, "a member of the object is incremented")
+		case "call_expression":
+			if f.field(q, "function") == top {
+				return no(q, "a method of the object is called")
+			}
+			return nil, mutChange{}, true
+		case "arguments":
+			// The object read, or one holding it, handed to a call; a member
+			// below it handed to a function of the package (which may
+			// write its parameter's members).
+			if ok, why := r.argumentReads(f, top, q); !ok && (len(keys) <= len(path) || r.packageFunction(f, f.parent(q))) {
+				return no(q, why)
+			}
+			return nil, mutChange{}, true
+		case "pair", "array", "shorthand_property_identifier", "variable_declarator", "assignment_pattern", "return_statement", "arrow_function":
+			if len(keys) <= len(path) {
+				// The object read (or one holding it) handed on.
+				if (f.kind(q) == "pair" || f.kind(q) == "array") && r.inRegistrationArgs(f, top) {
+					return nil, mutChange{}, true
+				}
+				return no(top, "a member holding the object is handed on")
+			}
+			return nil, mutChange{}, true
+		}
+		return nil, mutChange{}, true // a member read as a value
+	}
+	switch f.kind(p) {
+	case "spread_element", "type_query", "for_in_statement", "binary_expression", "ternary_expression", "if_statement", "template_substitution":
+		if f.kind(p) == "ternary_expression" && f.field(p, "condition") != n {
+			return no(p, "the object is chosen by a condition and handed on")
+		}
+		if f.kind(p) == "for_in_statement" && f.field(p, "right") != n {
+			return no(p, "the name is a loop's target")
+		}
+		return nil, mutChange{}, true
+	case "unary_expression":
+		switch f.text(f.field(p, "operator")) {
+		case "typeof", "!", "void":
+			return nil, mutChange{}, true
+		}
+		return no(p, "the object is deleted or changed by an operator")
+	case "arguments":
+		if ok, why := r.argumentReads(f, n, p); !ok {
+			return no(p, why)
+		}
+		return nil, mutChange{}, true
+	case "pair", "array":
+		if r.inRegistrationArgs(f, n) {
+			return nil, mutChange{}, true
+		}
+		return no(p, "the object is put into another object or array")
+	case "assignment_expression", "augmented_assignment_expression":
+		if f.field(p, "left") == n {
+			return no(p, "the name is assigned again")
+		}
+		return no(p, "the object is assigned to another name")
+	case "update_expression":
+		return no(p, "the name is incremented")
+	case "variable_declarator":
+		return no(p, "the object is given another name")
+	case "return_statement", "arrow_function", "yield_expression":
+		return no(p, "the object is returned")
+	case "export_specifier":
+		return nil, mutChange{}, true
+	}
+	return no(p, "the object is used as "+f.kind(p)+", not followed")
+}
+
+// mutOuter climbs the wrappers around an expression.
+func mutOuter(f *file, n nid) nid {
+	for i := 0; i < mutDepthLimit; i++ {
+		p := f.parent(n)
+		switch f.kind(p) {
+		case "parenthesized_expression", "as_expression", "satisfies_expression", "non_null_expression", "type_assertion":
+			n = p
+			continue
+		}
+		break
+	}
+	return n
+}
+
+// inRegistrationArgs reports whether n is (inside object and array
+// literals, through pairs' values) an argument of a registration call of
+// its file.
+func (r *schemaRead) inRegistrationArgs(f *file, n nid) bool {
+	for i := 0; i < mutDepthLimit; i++ {
+		p := f.parent(n)
+		if p < 0 {
+			return false
+		}
+		switch f.kind(p) {
+		case "parenthesized_expression", "as_expression", "satisfies_expression", "non_null_expression", "object", "array":
+		case "pair":
+			if f.field(p, "value") != n {
+				return false
+			}
+		case "arguments":
+			return r.registrationCall(f, f.parent(p))
+		default:
+			return false
+		}
+		n = p
+	}
+	return false
+}
+
+// registrationCall reports whether call is one of f's registration sites.
+func (r *schemaRead) registrationCall(f *file, call nid) bool {
+	if call < 0 || f.facts == nil {
+		return false
+	}
+	for _, s := range f.facts.sites {
+		if s.n == call {
+			return true
+		}
+	}
+	return false
+}
+
+// argumentReads reports whether an argument n of the call around args only
+// reads the object: a registration call, a zod builder, a builtin that
+// reads, a source of Object.assign.
+func (r *schemaRead) argumentReads(f *file, n, args nid) (bool, string) {
+	call := f.parent(args)
+	if call < 0 {
+		return false, "the object is an argument of a call not read"
+	}
+	if r.registrationCall(f, call) {
+		return true, ""
+	}
+	callee := f.field(call, "function")
+	ct := f.text(callee)
+	if mutReaders[ct] {
+		return true, ""
+	}
+	if ct == "Object.assign" {
+		if a := f.args(call); len(a) > 0 && a[0] != n {
+			return true, ""
+		}
+		return false, "the object is the target of Object.assign"
+	}
+	if f.kind(call) == "call_expression" && f.kind(callee) == "member_expression" && mutZodBuilders[f.text(f.field(callee, "property"))] {
+		if r.zodReceiver(f, f.field(callee, "object")) {
+			return true, ""
+		}
+	}
+	if ct != "" && len(ct) < 64 {
+		return false, "the object is handed to " + ct + "(…), which may change it"
+	}
+	return false, "the object is handed to a call, which may change it"
+}
+
+// zodReceiver reports whether recv (the receiver of a zod method) is zod's
+// namespace or a schema built from it.
+func (r *schemaRead) zodReceiver(f *file, recv nid) bool {
+	root := schemaChainRoot(f, recv)
+	if r.zodRoot(f, root, nil) {
+		return true
+	}
+	if f.kind(root) != "identifier" {
+		return false
+	}
+	v := r.x.eval(f, root, nil)
+	if v.f == nil || v.n < 0 || v.f.kind(v.n) != "call_expression" {
+		return false
+	}
+	return r.zodRoot(v.f, schemaChainRoot(v.f, v.n), v.env)
+}
+
+// unchanged checks the object v the schema reading reached at n (a name, a
+// member, a spread's argument): both the name written at n and the
+// declared name holding v's literal. A use that may change the object is a
+// gap at n naming the use and its place, and unchanged is false; keys the
+// package deletes from the literal are kept for members (r.deleted).
+func (r *schemaRead) unchanged(f *file, n nid, v val) bool {
+	del, ch, ok := r.nameChanges(f, n)
+	if ok && v.f != nil && v.n >= 0 && v.f.kind(v.n) == "object" {
+		var d []string
+		d, ch, ok = r.literalChanges(v.f, v.n)
+		del = append(del, d...)
+	}
+	if !ok {
+		r.gap(f, n, "schema object changed after it is built: "+ch.reason+" at "+ch.f.path+":"+strconv.Itoa(ch.f.lineOf(ch.at)))
+		return false
+	}
+	if len(del) > 0 && v.f != nil && v.n >= 0 && v.f.kind(v.n) == "object" {
+		if r.deleted == nil {
+			r.deleted = map[progKey][]string{}
+		}
+		k := progKey{v.f, v.n, nil}
+		r.deleted[k] = append(r.deleted[k], del...)
+	}
+	return true
+}
+
+// withoutDeleted wraps each so a member under a key the package deletes
+// from the literal is left out (a gap unless it carries no text).
+func (r *schemaRead) withoutDeleted(del []string, each func(key string, g *file, v nid, ge *env)) func(key string, g *file, v nid, ge *env) {
+	if len(del) == 0 {
+		return each
+	}
+	return func(key string, g *file, m nid, ge *env) {
+		for _, d := range del {
+			if d == key {
+				if !literalValue(g, m) {
+					r.gap(g, m, "schema member deleted by the package ("+key+") not read")
+				}
+				return
+			}
+		}
+		each(key, g, m, ge)
+	}
+}
+
+// packageFunction reports whether the callee of call resolves to a function
+// written in the package.
+func (r *schemaRead) packageFunction(f *file, call nid) bool {
+	if call < 0 || f.kind(call) != "call_expression" {
+		return false
+	}
+	v := r.x.eval(f, f.field(call, "function"), nil)
+	return v.f != nil && v.n >= 0 && functionKind(v.f.kind(v.n))
+}

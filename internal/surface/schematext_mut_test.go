@@ -1,0 +1,117 @@
+package surface
+
+import (
+	"strings"
+	"testing"
+
+	"golang.org/x/tools/txtar"
+)
+
+// A schema object held by a name is read as written only when nothing in
+// the package can change it after it is built (methodology §5.3, since
+// 2.3.15): a member write, Object.assign, a delete not named, an alias
+// written, a module-level object changed, an exported object changed in an
+// importing file, an object handed to a package function, each make the
+// schema a gap naming the change; reuse, member reads, zod builders, a
+// spread into a literal not changed, and a same-named object in another
+// scope stay read.
+func TestSchemaObjectChangedAfterBuilt(t *testing.T) {
+	a := txtar.Parse([]byte(`
+-- package.json --
+{"name": "mut", "version": "1.0.0", "type": "module", "bin": "dist/index.js"}
+-- dist/shared.js --
+export const Exported = { q: z.string().describe("Query.") };
+export const ExportedRead = { r: z.string().describe("Read.") };
+export const Table = { one: { a: z.string().describe("One.") }, two: { b: z.string().describe("Two.") } };
+import { z } from "zod";
+-- dist/other.js --
+import { Exported, ExportedRead, Table } from "./shared.js";
+import { z } from "zod";
+Exported.evil = z.string().describe("Injected.");
+console.log(ExportedRead.r);
+Table.two.evil = z.string().describe("Injected.");
+-- dist/index.js --
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { z } from "zod";
+import { Exported, ExportedRead, Table } from "./shared.js";
+const server = new McpServer({ name: "m", version: "1.0.0" });
+const shared = { id: z.string().describe("The id.") };
+const Module = { a: z.string().describe("A.") };
+Module.evil = z.string().describe("Injected.");
+const Reused = { path: z.string().describe("The path.") };
+const Read = { k: z.string().describe("Key.") };
+console.log(Read.k, Read["k"], typeof Read, "k" in Read);
+const Wrapped = { w: z.string().describe("Wrapped.") };
+const Spread = { s: z.string().describe("Spread.") };
+const Outer = { ...Spread, t: z.string().describe("Outer.") };
+const Same = { n: z.string().describe("Same.") };
+function elsewhere() {
+  const Same = {};
+  Same.evil = "x";
+  return Same;
+}
+const Deleted = { keep: z.string().describe("Keep."), drop: true };
+delete Deleted.drop;
+function addCommon(o) { o.evil = z.string().describe("Injected."); }
+const Handed = { h: z.string().describe("H.") };
+addCommon(Handed);
+function register() {
+  const m = { ...shared, x: z.string().describe("X.") };
+  m.evil = z.string().describe("Injected.");
+  server.tool("member", "Member write.", m, async () => ({ content: [] }));
+  const o = { ...shared };
+  Object.assign(o, { evil: z.string().describe("Injected.") });
+  server.tool("assign", "Assign.", o, async () => ({ content: [] }));
+  const d = { ...shared, gone: z.string().describe("Gone.") };
+  const k = "gone";
+  delete d[k + ""];
+  server.tool("delete", "Delete.", d, async () => ({ content: [] }));
+  const base = { y: z.string().describe("Y.") };
+  const alias = base;
+  alias.evil = z.string().describe("Injected.");
+  server.tool("alias", "Alias.", base, async () => ({ content: [] }));
+  const sub = { ...shared };
+  sub["evil"] = z.string().describe("Injected.");
+  server.tool("spreadsub", "Spread of a changed object.", { ...sub }, async () => ({ content: [] }));
+}
+register();
+server.tool("module", "Module-level, spread.", { ...Module }, async () => ({ content: [] }));
+server.tool("exported", "Exported, written elsewhere.", Exported, async () => ({ content: [] }));
+server.tool("handed", "Handed to a function.", Handed, async () => ({ content: [] }));
+server.tool("tabletwo", "Table member written elsewhere.", Table.two, async () => ({ content: [] }));
+server.tool("tableone", "Table member not written.", Table.one, async () => ({ content: [] }));
+server.tool("reuse1", "Reuse one.", Reused, async () => ({ content: [] }));
+server.registerTool("reuse2", { description: "Reuse two.", inputSchema: Reused }, async () => ({ content: [] }));
+server.tool("read", "Member reads.", Read, async () => ({ content: [] }));
+server.tool("zod", "z.object.", { inner: z.object(Wrapped) }, async () => ({ content: [] }));
+server.tool("outer", "Spread into a literal not changed.", Outer, async () => ({ content: [] }));
+server.tool("same", "Same name elsewhere.", Same, async () => ({ content: [] }));
+server.tool("deleted", "Delete named.", Deleted, async () => ({ content: [] }));
+server.tool("exportedread", "Exported, read elsewhere.", ExportedRead, async () => ({ content: [] }));
+`))
+	s := extractArchive(t, a)
+	got := paramTextsByTool(s)
+	for _, tool := range []string{"member", "assign", "delete", "alias", "spreadsub", "module", "exported", "handed", "tabletwo"} {
+		if !hasUnreadSchema(got[tool], "changed after it is built") && !hasUnreadSchema(got[tool], "changes not read") {
+			t.Errorf("%s: parameter entries %q, want a (schema) entry unreadable, changed after it is built", tool, got[tool])
+		}
+	}
+	want := map[string]string{
+		"tableone":     "a=readable:One.",
+		"reuse1":       "path=readable:The path.",
+		"reuse2":       "path=readable:The path.",
+		"read":         "k=readable:Key.",
+		"zod":          "inner.w=readable:Wrapped.",
+		"outer":        "s=readable:Spread.|t=readable:Outer.",
+		"same":         "n=readable:Same.",
+		"deleted":      "keep=readable:Keep.",
+		"exportedread": "r=readable:Read.",
+	}
+	for tool, w := range want {
+		g := got[tool]
+		sortStrings(g)
+		if j := strings.Join(g, "|"); j != w {
+			t.Errorf("%s: parameter entries %q, want %q", tool, j, w)
+		}
+	}
+}
