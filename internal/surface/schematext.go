@@ -78,7 +78,8 @@ type schemaRead struct {
 	lazyOpen map[progKey]bool
 	// deleted are the keys the package deletes from an object literal the
 	// schema reading reached through a name (schematext_mut.go).
-	deleted map[progKey][]string
+	deleted  map[progKey][]string
+	mutDepth int // literals followed by declChanges (schematext_mut.go)
 	schemaGaps
 }
 

@@ -45,12 +45,6 @@ type mutChange struct {
 	reason string
 }
 
-// mutZodBuilders are the zod methods given a shape that copy or keep it.
-var mutZodBuilders = map[string]bool{
-	"object": true, "strictObject": true, "looseObject": true, "extend": true, "safeExtend": true,
-	"merge": true, "partial": true, "required": true, "pick": true, "omit": true, "interface": true,
-}
-
 // mutReaders are builtins an object handed to only reads.
 var mutReaders = map[string]bool{
 	"Object.keys": true, "Object.values": true, "Object.entries": true, "Object.freeze": true,
@@ -60,6 +54,11 @@ var mutReaders = map[string]bool{
 // mutDepthLimit bounds the climbs of this file (wrappers, member chains,
 // literals around a use).
 const mutDepthLimit = 64
+
+// mutNestLimit bounds the declared literals followed from one object (an
+// object put into a literal held by another name is looked for under that
+// name too).
+const mutNestLimit = 8
 
 // literalChanges checks the object literal lit (of file f), reached by the
 // schema reading: when it is the initialiser of a declared name (or a
@@ -169,6 +168,11 @@ func mutAgree(k, p []string) bool {
 // for the object at path below it.
 func (r *schemaRead) declChanges(f *file, decl nid, path []string) (del []string, ch mutChange, ok bool) {
 	id := f.field(decl, "name")
+	if r.mutDepth >= mutNestLimit {
+		return nil, mutChange{f, decl, "the object is held through more than " + strconv.Itoa(mutNestLimit) + " literals"}, false
+	}
+	r.mutDepth++
+	defer func() { r.mutDepth-- }()
 	name := f.text(id)
 	scope := nid(0)
 	for a := f.parent(decl); a >= 0; a = f.parent(a) {
@@ -383,10 +387,7 @@ func (r *schemaRead) useChanges(f *file, n nid, path []string) (del []string, ch
 	}
 	if f.kind(n) == "shorthand_property_identifier" {
 		// { m }: the object put into another literal.
-		if r.inRegistrationArgs(f, n) {
-			return nil, mutChange{}, true
-		}
-		return no(n, "the object is put into another object")
+		return r.containerUse(f, n, path)
 	}
 	n = mutOuter(f, n)
 	p := f.parent(n)
@@ -446,8 +447,8 @@ func (r *schemaRead) useChanges(f *file, n nid, path []string) (del []string, ch
 		case "pair", "array", "shorthand_property_identifier", "variable_declarator", "assignment_pattern", "return_statement", "arrow_function":
 			if len(keys) <= len(path) {
 				// The object read (or one holding it) handed on.
-				if (f.kind(q) == "pair" || f.kind(q) == "array") && r.inRegistrationArgs(f, top) {
-					return nil, mutChange{}, true
+				if f.kind(q) == "pair" || f.kind(q) == "array" {
+					return r.containerUse(f, top, path[len(keys):])
 				}
 				return no(top, "a member holding the object is handed on")
 			}
@@ -476,10 +477,10 @@ func (r *schemaRead) useChanges(f *file, n nid, path []string) (del []string, ch
 		}
 		return nil, mutChange{}, true
 	case "pair", "array":
-		if r.inRegistrationArgs(f, n) {
-			return nil, mutChange{}, true
+		if f.kind(p) == "pair" && f.field(p, "value") != n {
+			return no(p, "the object is used as a key")
 		}
-		return no(p, "the object is put into another object or array")
+		return r.containerUse(f, n, path)
 	case "assignment_expression", "augmented_assignment_expression":
 		if f.field(p, "left") == n {
 			return no(p, "the name is assigned again")
@@ -511,29 +512,49 @@ func mutOuter(f *file, n nid) nid {
 	return n
 }
 
-// inRegistrationArgs reports whether n is (inside object and array
-// literals, through pairs' values) an argument of a registration call of
-// its file.
-func (r *schemaRead) inRegistrationArgs(f *file, n nid) bool {
+// containerUse classifies an object put into object and array literals (n
+// the use, rest where the object read is below it): inside the arguments
+// of a registration call, a zod method or esbuild's spread helpers it is
+// read; inside a literal held by a declared name, that name's uses are
+// classified for the object under the keys that lead to it; anywhere else
+// the object is handed on.
+func (r *schemaRead) containerUse(f *file, n nid, rest []string) (del []string, ch mutChange, ok bool) {
+	var keys []string
 	for i := 0; i < mutDepthLimit; i++ {
 		p := f.parent(n)
 		if p < 0 {
-			return false
+			break
 		}
 		switch f.kind(p) {
-		case "parenthesized_expression", "as_expression", "satisfies_expression", "non_null_expression", "object", "array":
+		case "parenthesized_expression", "as_expression", "satisfies_expression", "non_null_expression", "object":
+		case "array":
+			keys = append([]string{"*"}, keys...)
 		case "pair":
 			if f.field(p, "value") != n {
-				return false
+				return nil, mutChange{f, p, "the object is used as a key"}, false
 			}
+			k := f.field(p, "key")
+			key := "*"
+			if f.kind(k) != "computed_property_name" {
+				key = propKeyName(f, k)
+			}
+			keys = append([]string{key}, keys...)
 		case "arguments":
-			return r.registrationCall(f, f.parent(p))
+			if good, why := r.argumentReads(f, n, p); !good {
+				return nil, mutChange{f, p, why}, false
+			}
+			return nil, mutChange{}, true
+		case "variable_declarator":
+			if f.field(p, "value") != n || f.kind(f.field(p, "name")) != "identifier" {
+				return nil, mutChange{f, p, "the object is put into a literal destructured"}, false
+			}
+			return r.declChanges(f, p, append(keys, rest...))
 		default:
-			return false
+			return nil, mutChange{f, p, "the object is put into a literal that is handed on"}, false
 		}
 		n = p
 	}
-	return false
+	return nil, mutChange{f, n, "the object is put into a literal not followed"}, false
 }
 
 // registrationCall reports whether call is one of f's registration sites.
@@ -571,10 +592,11 @@ func (r *schemaRead) argumentReads(f *file, n, args nid) (bool, string) {
 		}
 		return false, "the object is the target of Object.assign"
 	}
-	if f.kind(call) == "call_expression" && f.kind(callee) == "member_expression" && mutZodBuilders[f.text(f.field(callee, "property"))] {
-		if r.zodReceiver(f, f.field(callee, "object")) {
-			return true, ""
-		}
+	if f.kind(call) == "call_expression" && f.kind(callee) == "member_expression" && r.zodReceiver(f, f.field(callee, "object")) {
+		return true, "" // zod keeps or copies what it is given, never writes it
+	}
+	if f.kind(call) == "call_expression" && r.x.esbuildSpreadCall(f, call) {
+		return true, "" // a spread, lowered (schematext_esbuild.go)
 	}
 	if ct != "" && len(ct) < 64 {
 		return false, "the object is handed to " + ct + "(…), which may change it"
@@ -605,8 +627,11 @@ func (r *schemaRead) zodReceiver(f *file, recv nid) bool {
 // gap at n naming the use and its place, and unchanged is false; keys the
 // package deletes from the literal are kept for members (r.deleted).
 func (r *schemaRead) unchanged(f *file, n nid, v val) bool {
+	if v.f == nil || v.n < 0 || (v.f.kind(v.n) != "object" && v.f.kind(v.n) != "array") {
+		return true // a schema built by a call: its shape is read where it is written
+	}
 	del, ch, ok := r.nameChanges(f, n)
-	if ok && v.f != nil && v.n >= 0 && v.f.kind(v.n) == "object" {
+	if ok {
 		var d []string
 		d, ch, ok = r.literalChanges(v.f, v.n)
 		del = append(del, d...)

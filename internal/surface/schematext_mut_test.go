@@ -75,6 +75,13 @@ function register() {
   server.tool("spreadsub", "Spread of a changed object.", { ...sub }, async () => ({ content: [] }));
 }
 register();
+const Held = { p: z.string().describe("P.") };
+const registry = { held: Held, other: {} };
+registry.held.evil = z.string().describe("Injected.");
+registry.other.x = 1;
+const Kept = { u: z.string().describe("U.") };
+const table = { kept: Kept, other: {} };
+table.other.x = 1;
 server.tool("module", "Module-level, spread.", { ...Module }, async () => ({ content: [] }));
 server.tool("exported", "Exported, written elsewhere.", Exported, async () => ({ content: [] }));
 server.tool("handed", "Handed to a function.", Handed, async () => ({ content: [] }));
@@ -87,11 +94,14 @@ server.tool("zod", "z.object.", { inner: z.object(Wrapped) }, async () => ({ con
 server.tool("outer", "Spread into a literal not changed.", Outer, async () => ({ content: [] }));
 server.tool("same", "Same name elsewhere.", Same, async () => ({ content: [] }));
 server.tool("deleted", "Delete named.", Deleted, async () => ({ content: [] }));
+server.tool("held", "Put into a literal written under its key.", Held, async () => ({ content: [] }));
+server.tool("kept", "Put into a literal written under another key.", Kept, async () => ({ content: [] }));
+server.tool("arrays", "zod's builders.", { list: z.array(z.object(Kept)), either: z.union([z.object(Kept), z.string()]) }, async () => ({ content: [] }));
 server.tool("exportedread", "Exported, read elsewhere.", ExportedRead, async () => ({ content: [] }));
 `))
 	s := extractArchive(t, a)
 	got := paramTextsByTool(s)
-	for _, tool := range []string{"member", "assign", "delete", "alias", "spreadsub", "module", "exported", "handed", "tabletwo"} {
+	for _, tool := range []string{"member", "assign", "delete", "alias", "spreadsub", "module", "exported", "handed", "tabletwo", "held"} {
 		if !hasUnreadSchema(got[tool], "changed after it is built") && !hasUnreadSchema(got[tool], "changes not read") {
 			t.Errorf("%s: parameter entries %q, want a (schema) entry unreadable, changed after it is built", tool, got[tool])
 		}
@@ -106,6 +116,8 @@ server.tool("exportedread", "Exported, read elsewhere.", ExportedRead, async () 
 		"same":         "n=readable:Same.",
 		"deleted":      "keep=readable:Keep.",
 		"exportedread": "r=readable:Read.",
+		"kept":         "u=readable:U.",
+		"arrays":       "either.u=readable:U.|list[].u=readable:U.",
 	}
 	for tool, w := range want {
 		g := got[tool]
