@@ -433,14 +433,20 @@ func (r *schemaRead) useChanges(f *file, n nid, path []string) (del []string, ch
 			return no(q, "a member of the object is incremented")
 		case "call_expression":
 			if f.field(q, "function") == top {
-				return no(q, "a method of the object is called")
+				if c, good := r.methodReads(f, q, last, len(keys)-1 > len(path)); !good {
+					return nil, c, false
+				}
 			}
 			return nil, mutChange{}, true
 		case "arguments":
 			// The object read, or one holding it, handed to a call; a member
 			// below it handed to a function of the package (which may
 			// write its parameter's members).
-			if ok, why := r.argumentReads(f, top, q); !ok && (len(keys) <= len(path) || r.packageFunction(f, f.parent(q))) {
+			var rest []string
+			if len(keys) <= len(path) {
+				rest = path[len(keys):]
+			}
+			if ok, why := r.argumentReads(f, top, q, rest); !ok && (len(keys) <= len(path) || r.packageFunction(f, f.parent(q))) {
 				return no(q, why)
 			}
 			return nil, mutChange{}, true
@@ -472,7 +478,7 @@ func (r *schemaRead) useChanges(f *file, n nid, path []string) (del []string, ch
 		}
 		return no(p, "the object is deleted or changed by an operator")
 	case "arguments":
-		if ok, why := r.argumentReads(f, n, p); !ok {
+		if ok, why := r.argumentReads(f, n, p, path); !ok {
 			return no(p, why)
 		}
 		return nil, mutChange{}, true
@@ -540,7 +546,7 @@ func (r *schemaRead) containerUse(f *file, n nid, rest []string) (del []string, 
 			}
 			keys = append([]string{key}, keys...)
 		case "arguments":
-			if good, why := r.argumentReads(f, n, p); !good {
+			if good, why := r.argumentReads(f, n, p, append(keys, rest...)); !good {
 				return nil, mutChange{f, p, why}, false
 			}
 			return nil, mutChange{}, true
@@ -573,7 +579,7 @@ func (r *schemaRead) registrationCall(f *file, call nid) bool {
 // argumentReads reports whether an argument n of the call around args only
 // reads the object: a registration call, a zod builder, a builtin that
 // reads, a source of Object.assign.
-func (r *schemaRead) argumentReads(f *file, n, args nid) (bool, string) {
+func (r *schemaRead) argumentReads(f *file, n, args nid, rest []string) (bool, string) {
 	call := f.parent(args)
 	if call < 0 {
 		return false, "the object is an argument of a call not read"
@@ -598,6 +604,14 @@ func (r *schemaRead) argumentReads(f *file, n, args nid) (bool, string) {
 	if f.kind(call) == "call_expression" && r.x.esbuildSpreadCall(f, call) {
 		return true, "" // a spread, lowered (schematext_esbuild.go)
 	}
+	if f.kind(call) == "call_expression" {
+		if c, good, known := r.calleeReads(f, call, n, rest); known {
+			if good {
+				return true, ""
+			}
+			return false, c.reason + " (in " + c.f.path + ":" + strconv.Itoa(c.f.lineOf(c.at)) + ")"
+		}
+	}
 	if ct != "" && len(ct) < 64 {
 		return false, "the object is handed to " + ct + "(…), which may change it"
 	}
@@ -611,7 +625,7 @@ func (r *schemaRead) zodReceiver(f *file, recv nid) bool {
 	if r.zodRoot(f, root, nil) {
 		return true
 	}
-	if f.kind(root) != "identifier" {
+	if f.kind(root) != "identifier" && f.kind(root) != "member_expression" {
 		return false
 	}
 	v := r.x.eval(f, root, nil)
@@ -629,6 +643,9 @@ func (r *schemaRead) zodReceiver(f *file, recv nid) bool {
 func (r *schemaRead) unchanged(f *file, n nid, v val) bool {
 	if v.f == nil || v.n < 0 || (v.f.kind(v.n) != "object" && v.f.kind(v.n) != "array") {
 		return true // a schema built by a call: its shape is read where it is written
+	}
+	if v.f.inVendoredRegion(v.n) {
+		return true // bundled third-party code (a bundled zod's namespace object)
 	}
 	del, ch, ok := r.nameChanges(f, n)
 	if ok {
@@ -677,4 +694,157 @@ func (r *schemaRead) packageFunction(f *file, call nid) bool {
 	}
 	v := r.x.eval(f, f.field(call, "function"), nil)
 	return v.f != nil && v.n >= 0 && functionKind(v.f.kind(v.n))
+}
+
+// mutReadMethods are the methods of arrays and objects that change neither
+// the receiver nor its elements (a callback given to one is read for what it
+// does to its parameters); mutHolding return some of the receiver's
+// elements, so their result is followed as the receiver is.
+var (
+	mutReadMethods = map[string]bool{
+		"map": true, "filter": true, "forEach": true, "find": true, "findIndex": true, "findLast": true, "findLastIndex": true,
+		"some": true, "every": true, "flatMap": true, "includes": true, "indexOf": true, "lastIndexOf": true, "slice": true,
+		"concat": true, "join": true, "at": true, "keys": true, "values": true, "entries": true, "hasOwnProperty": true,
+		"toString": true, "propertyIsEnumerable": true,
+	}
+	mutHolding = map[string]bool{"filter": true, "find": true, "findLast": true, "slice": true, "concat": true, "at": true, "values": true, "entries": true, "flatMap": true}
+)
+
+// methodReads classifies a method called on the object, or on a member
+// holding it (below: on a member inside it): a zod schema's method reads;
+// a method that only reads reads, its callbacks' parameters followed as the
+// object (any change of an element is a change) and a result holding
+// elements followed as the object; any other method may change it.
+func (r *schemaRead) methodReads(f *file, call, member nid, below bool) (mutChange, bool) {
+	no := mutChange{f, call, "a method of the object is called"}
+	if member < 0 || f.kind(member) != "member_expression" {
+		return no, false
+	}
+	recv := f.field(member, "object")
+	if below && r.zodReceiver(f, recv) {
+		return mutChange{}, true // a zod schema's method returns a new schema
+	}
+	method := f.text(f.field(member, "property"))
+	if !mutReadMethods[method] {
+		no.reason = "a method of the object is called (" + method + ")"
+		return no, false
+	}
+	if r.mutDepth >= mutNestLimit {
+		return mutChange{f, call, "the object is followed through more than " + strconv.Itoa(mutNestLimit) + " calls"}, false
+	}
+	r.mutDepth++
+	defer func() { r.mutDepth-- }()
+	for _, a := range f.args(call) {
+		a = unparen(f, a)
+		switch {
+		case functionKind(f.kind(a)):
+			for i := 0; i < 3; i++ {
+				if _, c, good := r.paramChanges(f, a, i, nil); !good {
+					return c, false
+				}
+			}
+		case literalValue(f, a):
+		default:
+			return mutChange{f, a, "a method of the object is called with an argument not read"}, false
+		}
+	}
+	if mutHolding[method] {
+		if _, c, good := r.useChanges(f, call, nil); !good {
+			return c, false
+		}
+	}
+	return mutChange{}, true
+}
+
+// calleeReads reads a call of a function of the package with the object as
+// its argument n: known when the callee resolves to a function written in
+// the package; good when the parameter n binds is a plain name whose uses in
+// the function only read the object (rest is where the object read is below
+// the argument).
+func (r *schemaRead) calleeReads(f *file, call, n nid, rest []string) (ch mutChange, good, known bool) {
+	v := r.x.eval(f, f.field(call, "function"), nil)
+	if v.f == nil || v.n < 0 || !functionKind(v.f.kind(v.n)) {
+		return mutChange{}, false, false
+	}
+	idx := -1
+	for i, a := range f.args(call) {
+		if a == n || f.contains(a, n) {
+			if a != n && mutOuter(f, n) != a && unparen(f, a) != n {
+				return mutChange{f, a, "the object is handed to a function of the package inside an expression"}, false, true
+			}
+			idx = i
+		}
+		if f.kind(a) == "spread_element" {
+			return mutChange{f, a, "the object is handed to a function of the package with a spread argument"}, false, true
+		}
+	}
+	if idx < 0 {
+		return mutChange{f, call, "the object is handed to a function of the package"}, false, true
+	}
+	if r.mutDepth >= mutNestLimit {
+		return mutChange{f, call, "the object is followed through more than " + strconv.Itoa(mutNestLimit) + " calls"}, false, true
+	}
+	r.mutDepth++
+	defer func() { r.mutDepth-- }()
+	_, ch, good = r.paramChanges(v.f, v.n, idx, rest)
+	return ch, good, true
+}
+
+// paramChanges classifies the uses, in function fn, of its parameter at
+// index idx as uses of the object (at rest below it). A parameter that is
+// not a plain name, a function using arguments, is a change; a missing
+// parameter receives nothing.
+func (r *schemaRead) paramChanges(f *file, fn nid, idx int, rest []string) (del []string, ch mutChange, ok bool) {
+	var params []nid
+	if p := f.field(fn, "parameter"); p >= 0 {
+		params = []nid{p}
+	} else if ps := f.field(fn, "parameters"); ps >= 0 {
+		params = nonComment(f, ps)
+	}
+	if idx >= len(params) {
+		return nil, mutChange{}, true
+	}
+	p := params[idx]
+	switch f.kind(p) {
+	case "identifier":
+	case "required_parameter", "optional_parameter":
+		p = f.field(p, "pattern")
+		if p < 0 || f.kind(p) != "identifier" {
+			return nil, mutChange{f, params[idx], "the object is handed to a parameter that is not a plain name"}, false
+		}
+	default:
+		return nil, mutChange{f, p, "the object is handed to a parameter that is not a plain name"}, false
+	}
+	name := f.text(p)
+	ok = true
+	f.walk(fn, func(n nid) bool {
+		if !ok {
+			return false
+		}
+		switch f.kind(n) {
+		case "identifier", "shorthand_property_identifier":
+		default:
+			return true
+		}
+		if f.text(n) == "arguments" {
+			if b, found := r.x.lookup(f, n, "arguments"); !found || b.kind == bParam && b.fn == fn {
+				ch, ok = mutChange{f, n, "a function handed the object reads its arguments"}, false
+				return false
+			}
+		}
+		if n == p || f.text(n) != name {
+			return true
+		}
+		if b, found := r.x.lookup(f, n, name); !found || b.kind != bParam || b.id != p {
+			return true // another binding of the same name
+		}
+		d, c, good := r.useChanges(f, n, rest)
+		if !good {
+			ch, ok = c, false
+			return false
+		}
+		del = append(del, d...)
+		return true
+	})
+	return del, ch, ok
 }

@@ -75,6 +75,17 @@ function register() {
   server.tool("spreadsub", "Spread of a changed object.", { ...sub }, async () => ({ content: [] }));
 }
 register();
+const reg = (t) => { server.tool(t.name, t.description, t.args, async () => ({ content: [] })); };
+const viaHelper = { name: "helper", description: "Through a helper that only reads.", args: { v: z.string().describe("V.") } };
+reg(viaHelper);
+const Walked = { w2: z.string().describe("W2.") };
+const walkedList = [Walked];
+walkedList.forEach((t) => { t.evil = z.string().describe("Injected."); });
+const Filtered = { f: z.string().describe("F.") };
+const filteredList = [Filtered];
+filteredList.filter(Boolean)[0].evil = z.string().describe("Injected.");
+const Zods = { opt: z.string().describe("Opt.").optional() };
+const Unwrapped = { ...Zods, req: Zods.opt.unwrap() };
 const Held = { p: z.string().describe("P.") };
 const registry = { held: Held, other: {} };
 registry.held.evil = z.string().describe("Injected.");
@@ -97,11 +108,14 @@ server.tool("deleted", "Delete named.", Deleted, async () => ({ content: [] }));
 server.tool("held", "Put into a literal written under its key.", Held, async () => ({ content: [] }));
 server.tool("kept", "Put into a literal written under another key.", Kept, async () => ({ content: [] }));
 server.tool("arrays", "zod's builders.", { list: z.array(z.object(Kept)), either: z.union([z.object(Kept), z.string()]) }, async () => ({ content: [] }));
+server.tool("walked", "An element changed in a callback.", Walked, async () => ({ content: [] }));
+server.tool("filtered", "An element of a filter's result changed.", Filtered, async () => ({ content: [] }));
+server.tool("unwrapped", "A zod method on a member.", Unwrapped, async () => ({ content: [] }));
 server.tool("exportedread", "Exported, read elsewhere.", ExportedRead, async () => ({ content: [] }));
 `))
 	s := extractArchive(t, a)
 	got := paramTextsByTool(s)
-	for _, tool := range []string{"member", "assign", "delete", "alias", "spreadsub", "module", "exported", "handed", "tabletwo", "held"} {
+	for _, tool := range []string{"member", "assign", "delete", "alias", "spreadsub", "module", "exported", "handed", "tabletwo", "held", "walked", "filtered"} {
 		if !hasUnreadSchema(got[tool], "changed after it is built") && !hasUnreadSchema(got[tool], "changes not read") {
 			t.Errorf("%s: parameter entries %q, want a (schema) entry unreadable, changed after it is built", tool, got[tool])
 		}
@@ -117,6 +131,8 @@ server.tool("exportedread", "Exported, read elsewhere.", ExportedRead, async () 
 		"deleted":      "keep=readable:Keep.",
 		"exportedread": "r=readable:Read.",
 		"kept":         "u=readable:U.",
+		"helper":       "v=readable:V.",
+		"unwrapped":    "opt=readable:Opt.|req=readable:Opt.",
 		"arrays":       "either.u=readable:U.|list[].u=readable:U.",
 	}
 	for tool, w := range want {
