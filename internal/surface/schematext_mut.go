@@ -1,6 +1,9 @@
 package surface
 
-import "strconv"
+import (
+	"os"
+	"strconv"
+)
 
 // Objects of a schema changed after they are built (methodology §5.3, since
 // 2.3.15). Where the schema reading reaches an object literal through a
@@ -258,8 +261,9 @@ func (r *schemaRead) importerChanges(f *file, name string, path []string) (del [
 				if g.text(n) != local {
 					return true
 				}
-				if p := g.parent(n); p >= 0 && (g.kind(p) == "import_specifier" || g.kind(p) == "namespace_import" || g.kind(p) == "import_clause") {
-					return true
+				if p := g.parent(n); p >= 0 && (g.kind(p) == "import_specifier" || g.kind(p) == "namespace_import" || g.kind(p) == "import_clause" ||
+					(g.kind(p) == "variable_declarator" && g.field(p, "name") == n)) {
+					return true // the binding itself
 				}
 				if ub, found := r.x.lookup(g, n, local); !found || (ub.kind != bImport && !im.req) || (im.req && (ub.kind != bDecl || !g.contains(ub.decl, im.node))) {
 					return true // another binding of the same name
@@ -406,10 +410,14 @@ func (r *schemaRead) useChanges(f *file, n nid, path []string) (del []string, ch
 		}
 		break
 	}
-	if len(keys) > 0 && !mutAgree(keys, path) {
+	q := f.parent(top)
+	agree := keys
+	if len(keys) > 0 && f.kind(q) == "call_expression" && f.field(q, "function") == top {
+		agree = keys[:len(keys)-1] // a method reaches its receiver through this
+	}
+	if len(keys) > 0 && !mutAgree(agree, path) {
 		return nil, mutChange{}, true // a member under another key
 	}
-	q := f.parent(top)
 	if len(keys) > 0 {
 		switch f.kind(q) {
 		case "unary_expression":
@@ -464,8 +472,11 @@ func (r *schemaRead) useChanges(f *file, n nid, path []string) (del []string, ch
 	}
 	switch f.kind(p) {
 	case "spread_element", "type_query", "for_in_statement", "binary_expression", "ternary_expression", "if_statement", "template_substitution":
-		if f.kind(p) == "ternary_expression" && f.field(p, "condition") != n {
-			return no(p, "the object is chosen by a condition and handed on")
+		if (f.kind(p) == "ternary_expression" && f.field(p, "condition") != n) ||
+			(f.kind(p) == "binary_expression" && mutLogical[f.text(f.field(p, "operator"))]) {
+			// cond ? m : o, m || o, m ?? o: the value may be the object,
+			// followed as the object.
+			return r.nestedUse(f, p, path)
 		}
 		if f.kind(p) == "for_in_statement" && f.field(p, "right") != n {
 			return no(p, "the name is a loop's target")
@@ -555,6 +566,13 @@ func (r *schemaRead) containerUse(f *file, n nid, rest []string) (del []string, 
 				return nil, mutChange{f, p, "the object is put into a literal destructured"}, false
 			}
 			return r.declChanges(f, p, append(keys, rest...))
+		case "assignment_expression":
+			if name := cjsExportName(f, f.field(p, "left")); name != "" && f.field(p, "right") == n {
+				// exports.X = { … }: every use of exports.X in the file and
+				// of X in the files requiring or importing it.
+				return r.cjsExportChanges(f, p, name, append(keys, rest...))
+			}
+			return nil, mutChange{f, p, "the object is put into a literal that is handed on"}, false
 		default:
 			return nil, mutChange{f, p, "the object is put into a literal that is handed on"}, false
 		}
@@ -644,6 +662,9 @@ func (r *schemaRead) unchanged(f *file, n nid, v val) bool {
 	if v.f == nil || v.n < 0 || (v.f.kind(v.n) != "object" && v.f.kind(v.n) != "array") {
 		return true // a schema built by a call: its shape is read where it is written
 	}
+	if (f.kind(n) == "identifier" || f.kind(n) == "member_expression") && r.zodRoot(f, n, nil) {
+		return true // zod's namespace (a bundled copy's object)
+	}
 	if v.f.inVendoredRegion(v.n) {
 		return true // bundled third-party code (a bundled zod's namespace object)
 	}
@@ -652,6 +673,9 @@ func (r *schemaRead) unchanged(f *file, n nid, v val) bool {
 		var d []string
 		d, ch, ok = r.literalChanges(v.f, v.n)
 		del = append(del, d...)
+	}
+	if !ok && os.Getenv("MUTDEBUG") != "" {
+		println("MUTDEBUG", f.path, f.lineOf(n), f.text(n), "|", f.kind(f.parent(n)), f.text(f.parent(n))[:min(80, len(f.text(f.parent(n))))])
 	}
 	if !ok {
 		r.gap(f, n, "schema object changed after it is built: "+ch.reason+" at "+ch.f.path+":"+strconv.Itoa(ch.f.lineOf(ch.at)))
@@ -725,6 +749,11 @@ func (r *schemaRead) methodReads(f *file, call, member nid, below bool) (mutChan
 		return mutChange{}, true // a zod schema's method returns a new schema
 	}
 	method := f.text(f.field(member, "property"))
+	if !mutReadMethods[method] && r.thislessMethod(f, member) {
+		// The package's own function, which cannot reach the object
+		// through this; its arguments are uses of their own.
+		return mutChange{}, true
+	}
 	if !mutReadMethods[method] {
 		no.reason = "a method of the object is called (" + method + ")"
 		return no, false
@@ -847,4 +876,94 @@ func (r *schemaRead) paramChanges(f *file, fn nid, idx int, rest []string) (del 
 		return true
 	})
 	return del, ch, ok
+}
+
+// mutLogical are the operators whose value may be an operand.
+var mutLogical = map[string]bool{"||": true, "??": true, "&&": true}
+
+// nestedUse follows an expression whose value may be the object as a use of
+// it, bounded by mutNestLimit.
+func (r *schemaRead) nestedUse(f *file, n nid, path []string) (del []string, ch mutChange, ok bool) {
+	if r.mutDepth >= mutNestLimit {
+		return nil, mutChange{f, n, "the object is followed through more than " + strconv.Itoa(mutNestLimit) + " expressions"}, false
+	}
+	r.mutDepth++
+	defer func() { r.mutDepth-- }()
+	return r.useChanges(f, n, path)
+}
+
+// cjsExportName is X for exports.X or module.exports.X, else "".
+func cjsExportName(f *file, left nid) string {
+	if f.kind(left) != "member_expression" {
+		return ""
+	}
+	switch f.text(f.field(left, "object")) {
+	case "exports", "module.exports":
+		return f.text(f.field(left, "property"))
+	}
+	return ""
+}
+
+// cjsExportChanges classifies the uses of a CommonJS export X (assigned at
+// assign): exports.X read in its file as a use of the object, and X in every
+// file of the package importing or requiring it.
+func (r *schemaRead) cjsExportChanges(f *file, assign nid, name string, path []string) (del []string, ch mutChange, ok bool) {
+	if r.mutDepth >= mutNestLimit {
+		return nil, mutChange{f, assign, "the object is held through more than " + strconv.Itoa(mutNestLimit) + " literals"}, false
+	}
+	r.mutDepth++
+	defer func() { r.mutDepth-- }()
+	ok = true
+	left := f.field(assign, "left")
+	f.walk(0, func(n nid) bool {
+		if !ok {
+			return false
+		}
+		if f.kind(n) != "member_expression" || n == left || cjsExportName(f, n) != name {
+			return true
+		}
+		if p := f.parent(n); f.kind(p) == "assignment_expression" && f.field(p, "left") == n && isVoid0(f, f.field(p, "right")) {
+			return true // tsc's exports.X = void 0 before the assignment
+		}
+		d, c, good := r.useChanges(f, n, path)
+		if !good {
+			ch, ok = c, false
+			return false
+		}
+		del = append(del, d...)
+		return true
+	})
+	if !ok {
+		return del, ch, false
+	}
+	d, c, good := r.importerChanges(f, name, path)
+	return append(del, d...), c, good
+}
+
+// thislessMethod reports whether the method member calls resolves to a
+// function of the package that cannot reach its receiver: an arrow
+// function, or a function whose body has no this outside nested functions.
+func (r *schemaRead) thislessMethod(f *file, member nid) bool {
+	v := r.x.eval(f, member, nil)
+	if v.f == nil || v.n < 0 || !functionKind(v.f.kind(v.n)) {
+		return false
+	}
+	g, fn := v.f, v.n
+	if g.kind(fn) == "arrow_function" {
+		return true
+	}
+	uses := false
+	g.walk(fn, func(n nid) bool {
+		if uses {
+			return false
+		}
+		if n != fn && functionKind(g.kind(n)) && g.kind(n) != "arrow_function" {
+			return false
+		}
+		if g.kind(n) == "this" || g.kind(n) == "super" || (g.kind(n) == "identifier" && g.text(n) == "arguments") {
+			uses = true
+		}
+		return true
+	})
+	return !uses
 }

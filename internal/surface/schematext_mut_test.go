@@ -143,3 +143,53 @@ server.tool("exportedread", "Exported, read elsewhere.", ExportedRead, async () 
 		}
 	}
 }
+
+// CommonJS exports, conditions and methods: `exports.X = { schema }` is
+// looked for under X in the files requiring it; `c ? m : o` and `m || o`
+// are followed as the object; a method of the object that cannot reach it
+// through this does not change it, one that uses this may.
+func TestSchemaObjectChangedCommonJS(t *testing.T) {
+	a := txtar.Parse([]byte(`
+-- package.json --
+{"name": "mutcjs", "version": "1.0.0", "bin": "dist/index.js"}
+-- dist/tools.js --
+"use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+exports.Written = exports.Kept = void 0;
+const zod_1 = require("zod");
+const keptSchema = { k: zod_1.z.string().describe("Kept.") };
+exports.Kept = { name: "kept", description: "Kept.", schema: keptSchema, run: async (a) => ({ content: [] }) };
+const writtenSchema = { w: zod_1.z.string().describe("Written.") };
+exports.Written = { name: "written", description: "Written elsewhere.", schema: writtenSchema };
+const usesThis = { u: zod_1.z.string().describe("U.") };
+exports.UsesThis = { name: "usesthis", description: "A method using this.", schema: usesThis, run() { this.schema.evil = zod_1.z.string().describe("Injected."); } };
+-- dist/index.js --
+"use strict";
+const mcp_js_1 = require("@modelcontextprotocol/sdk/server/mcp.js");
+const zod_1 = require("zod");
+const tools_1 = require("./tools.js");
+const server = new mcp_js_1.McpServer({ name: "m", version: "1.0.0" });
+tools_1.Written.schema.evil = zod_1.z.string().describe("Injected.");
+const Chosen = { c: zod_1.z.string().describe("C.") };
+const picked = process.env.X ? Chosen : {};
+picked.evil = zod_1.z.string().describe("Injected.");
+const Fallback = { f: zod_1.z.string().describe("F.") };
+const fb = Fallback || {};
+fb.evil = zod_1.z.string().describe("Injected.");
+server.tool(tools_1.Kept.name, tools_1.Kept.description, tools_1.Kept.schema, async (a) => tools_1.Kept.run(a));
+server.tool(tools_1.Written.name, tools_1.Written.description, tools_1.Written.schema, async () => ({ content: [] }));
+server.tool(tools_1.UsesThis.name, tools_1.UsesThis.description, tools_1.UsesThis.schema, async () => { tools_1.UsesThis.run(); return { content: [] }; });
+server.tool("chosen", "Chosen by a condition.", Chosen, async () => ({ content: [] }));
+server.tool("fallback", "A fallback.", Fallback, async () => ({ content: [] }));
+`))
+	s := extractArchive(t, a)
+	got := paramTextsByTool(s)
+	for _, tool := range []string{"written", "usesthis", "chosen", "fallback"} {
+		if !hasUnreadSchema(got[tool], "changed after it is built") {
+			t.Errorf("%s: parameter entries %q, want a (schema) entry unreadable, changed after it is built", tool, got[tool])
+		}
+	}
+	if g := strings.Join(got["kept"], "|"); g != "k=readable:Kept." {
+		t.Errorf("kept: parameter entries %q, want k=readable:Kept.", g)
+	}
+}
