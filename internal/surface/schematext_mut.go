@@ -506,8 +506,16 @@ func (r *schemaRead) useChanges(f *file, n nid, path []string) (del []string, ch
 	case "update_expression":
 		return no(p, "the name is incremented")
 	case "variable_declarator":
+		if f.field(p, "value") == n && f.kind(f.field(p, "name")) == "identifier" {
+			// const a = m: a's uses are the object's.
+			return r.declChanges(f, p, path)
+		}
 		return no(p, "the object is given another name")
 	case "return_statement", "arrow_function", "yield_expression":
+		if name := tscReexportGetter(f, p); name != "" {
+			// Object.defineProperty(exports, "X", { get: function () { return m; } })
+			return r.cjsExportChanges(f, none, name, path)
+		}
 		return no(p, "the object is returned")
 	case "export_specifier":
 		return nil, mutChange{}, true
@@ -662,8 +670,8 @@ func (r *schemaRead) unchanged(f *file, n nid, v val) bool {
 	if v.f == nil || v.n < 0 || (v.f.kind(v.n) != "object" && v.f.kind(v.n) != "array") {
 		return true // a schema built by a call: its shape is read where it is written
 	}
-	if (f.kind(n) == "identifier" || f.kind(n) == "member_expression") && r.zodRoot(f, n, nil) {
-		return true // zod's namespace (a bundled copy's object)
+	if frozenNamespace(v.f, v.n) {
+		return true // Object.freeze({ object: objectType, … }): a bundled namespace
 	}
 	if v.f.inVendoredRegion(v.n) {
 		return true // bundled third-party code (a bundled zod's namespace object)
@@ -745,7 +753,7 @@ func (r *schemaRead) methodReads(f *file, call, member nid, below bool) (mutChan
 		return no, false
 	}
 	recv := f.field(member, "object")
-	if below && r.zodReceiver(f, recv) {
+	if r.zodReceiver(f, recv) {
 		return mutChange{}, true // a zod schema's method returns a new schema
 	}
 	method := f.text(f.field(member, "property"))
@@ -909,12 +917,15 @@ func cjsExportName(f *file, left nid) string {
 // file of the package importing or requiring it.
 func (r *schemaRead) cjsExportChanges(f *file, assign nid, name string, path []string) (del []string, ch mutChange, ok bool) {
 	if r.mutDepth >= mutNestLimit {
-		return nil, mutChange{f, assign, "the object is held through more than " + strconv.Itoa(mutNestLimit) + " literals"}, false
+		return nil, mutChange{f, 0, "the object is held through more than " + strconv.Itoa(mutNestLimit) + " literals"}, false
 	}
 	r.mutDepth++
 	defer func() { r.mutDepth-- }()
 	ok = true
-	left := f.field(assign, "left")
+	left := none
+	if assign >= 0 {
+		left = f.field(assign, "left")
+	}
 	f.walk(0, func(n nid) bool {
 		if !ok {
 			return false
@@ -966,4 +977,66 @@ func (r *schemaRead) thislessMethod(f *file, member nid) bool {
 		return true
 	})
 	return !uses
+}
+
+// frozenNamespace reports whether the object literal lit is the argument of
+// Object.freeze and every member is a name (a bundle's namespace object,
+// `Object.freeze({ __proto__: null, object: objectType, … })`): no member
+// can be written, deleted or added, and no member is a literal of its own.
+func frozenNamespace(f *file, lit nid) bool {
+	if f.kind(lit) != "object" {
+		return false
+	}
+	args := f.parent(mutOuter(f, lit))
+	if args < 0 || f.kind(args) != "arguments" || f.text(f.field(f.parent(args), "function")) != "Object.freeze" {
+		return false
+	}
+	for _, c := range f.named(lit) {
+		switch f.kind(c) {
+		case "comment", "shorthand_property_identifier":
+		case "pair":
+			switch f.kind(f.field(c, "value")) {
+			case "identifier", "null":
+			default:
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// tscReexportGetter is X when ret (a return, or an arrow's body) is the
+// return of the getter tsc writes for a re-export,
+// Object.defineProperty(exports, "X", { enumerable: true, get: function () { return m.X; } }).
+func tscReexportGetter(f *file, ret nid) string {
+	fn := ret
+	if f.kind(fn) != "arrow_function" {
+		fn = f.parent(ret) // the body
+		if fn < 0 || f.kind(fn) != "statement_block" || len(nonComment(f, fn)) != 1 {
+			return ""
+		}
+		fn = f.parent(fn)
+	}
+	if fn < 0 || !functionKind(f.kind(fn)) {
+		return ""
+	}
+	pair := f.parent(fn)
+	if pair < 0 || f.kind(pair) != "pair" || propKeyName(f, f.field(pair, "key")) != "get" {
+		return ""
+	}
+	args := f.parent(f.parent(pair))
+	if args < 0 || f.kind(args) != "arguments" || f.text(f.field(f.parent(args), "function")) != "Object.defineProperty" {
+		return ""
+	}
+	a := f.args(f.parent(args))
+	if len(a) != 3 || f.text(a[0]) != "exports" || f.parent(f.parent(pair)) != args || a[2] != f.parent(pair) {
+		return ""
+	}
+	name, lit := f.stringValue(a[1])
+	if !lit || f.kind(a[1]) != "string" {
+		return ""
+	}
+	return name
 }
