@@ -3,6 +3,7 @@ package surface
 import (
 	"os"
 	"strconv"
+	"strings"
 )
 
 // Objects of a schema changed after they are built (methodology §5.3, since
@@ -980,9 +981,11 @@ func (r *schemaRead) thislessMethod(f *file, member nid) bool {
 }
 
 // frozenNamespace reports whether the object literal lit is the argument of
-// Object.freeze and every member is a name (a bundle's namespace object,
+// Object.freeze and every member is a name, a getter of a name or a literal
+// (a bundle's namespace object,
 // `Object.freeze({ __proto__: null, object: objectType, … })`): no member
-// can be written, deleted or added, and no member is a literal of its own.
+// can be written, deleted or added, and no member is an object literal of
+// its own (one reached through a name is checked where it is read).
 func frozenNamespace(f *file, lit nid) bool {
 	if f.kind(lit) != "object" {
 		return false
@@ -994,9 +997,19 @@ func frozenNamespace(f *file, lit nid) bool {
 	for _, c := range f.named(lit) {
 		switch f.kind(c) {
 		case "comment", "shorthand_property_identifier":
+		case "method_definition":
+			// get util () { return lib_util; }: a getter of a name.
+			body := f.field(c, "body")
+			st := nonComment(f, body)
+			if !strings.HasPrefix(f.text(c), "get ") || len(st) != 1 || f.kind(st[0]) != "return_statement" {
+				return false
+			}
+			if rv := nonComment(f, st[0]); len(rv) != 1 || f.kind(rv[0]) != "identifier" {
+				return false
+			}
 		case "pair":
 			switch f.kind(f.field(c, "value")) {
-			case "identifier", "null":
+			case "identifier", "null", "undefined", "string", "number", "true", "false":
 			default:
 				return false
 			}
