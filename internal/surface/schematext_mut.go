@@ -234,12 +234,46 @@ func mutExportedDecl(f *file, decl nid) bool {
 // importerChanges classifies the uses of an exported name of f in every
 // other file of the package that imports it.
 func (r *schemaRead) importerChanges(f *file, name string, path []string) (del []string, ch mutChange, ok bool) {
+	if r.mutDepth >= mutNestLimit {
+		return nil, mutChange{f, 0, "the object is re-exported through more than " + strconv.Itoa(mutNestLimit) + " modules"}, false
+	}
+	r.mutDepth++
+	defer func() { r.mutDepth-- }()
 	for _, g := range r.x.files {
 		if g == f || g.facts == nil || g.lang == LangPython {
 			continue
 		}
+		// Re-exports: export * from "./f", export { name as x } from "./f"
+		// make g export the object too.
+		var again []string
+		for _, st := range g.facts.stars {
+			if r.x.resolveModule(g, st) == f {
+				again = append(again, name)
+			}
+		}
+		for en, ex := range g.facts.exports {
+			if ex.kind == exReexport && ex.name == name && r.x.resolveModule(g, ex.spec) == f {
+				again = append(again, en)
+			}
+		}
+		for _, en := range again {
+			if d, c, good := r.importerChanges(g, en, path); !good {
+				return nil, c, false
+			} else {
+				del = append(del, d...)
+			}
+		}
 		for _, im := range g.facts.imports {
 			if r.x.resolveModule(g, im.spec) != f {
+				continue
+			}
+			if im.req && tscExportStar(g, im.node) {
+				// __exportStar(require("./f"), exports): g exports name too.
+				d, c, good := r.cjsExportChanges(g, none, name, path)
+				if !good {
+					return nil, c, false
+				}
+				del = append(del, d...)
 				continue
 			}
 			local, ns, refuse := mutImportLocal(g, im, name)
@@ -442,7 +476,11 @@ func (r *schemaRead) useChanges(f *file, n nid, path []string) (del []string, ch
 			return no(q, "a member of the object is incremented")
 		case "call_expression":
 			if f.field(q, "function") == top {
-				if c, good := r.methodReads(f, q, last, len(keys)-1 > len(path)); !good {
+				var rest []string
+				if len(keys)-1 <= len(path) {
+					rest = path[len(keys)-1:]
+				}
+				if c, good := r.methodReads(f, q, last, len(keys)-1 > len(path), rest); !good {
 					return nil, c, false
 				}
 			}
@@ -748,7 +786,7 @@ var (
 // a method that only reads reads, its callbacks' parameters followed as the
 // object (any change of an element is a change) and a result holding
 // elements followed as the object; any other method may change it.
-func (r *schemaRead) methodReads(f *file, call, member nid, below bool) (mutChange, bool) {
+func (r *schemaRead) methodReads(f *file, call, member nid, below bool, rest []string) (mutChange, bool) {
 	no := mutChange{f, call, "a method of the object is called"}
 	if member < 0 || f.kind(member) != "member_expression" {
 		return no, false
@@ -772,12 +810,25 @@ func (r *schemaRead) methodReads(f *file, call, member nid, below bool) (mutChan
 	}
 	r.mutDepth++
 	defer func() { r.mutDepth-- }()
+	// An element is the object's member under rest's first key (any
+	// element when the receiver is the object itself: nil, the whole).
+	var elem []string
+	if len(rest) > 0 && !below {
+		elem = rest[1:]
+	}
+	whole := rest
+	if below {
+		whole = nil
+	}
 	for _, a := range f.args(call) {
 		a = unparen(f, a)
 		switch {
 		case functionKind(f.kind(a)):
-			for i := 0; i < 3; i++ {
-				if _, c, good := r.paramChanges(f, a, i, nil); !good {
+			for i, pr := range [][]string{elem, nil, whole} {
+				if i == 1 {
+					continue // the index
+				}
+				if _, c, good := r.paramChanges(f, a, i, pr); !good {
 					return c, false
 				}
 			}
@@ -787,7 +838,11 @@ func (r *schemaRead) methodReads(f *file, call, member nid, below bool) (mutChan
 		}
 	}
 	if mutHolding[method] {
-		if _, c, good := r.useChanges(f, call, nil); !good {
+		res := whole
+		if method == "find" || method == "findLast" || method == "at" {
+			res = elem
+		}
+		if _, c, good := r.useChanges(f, call, res); !good {
 			return c, false
 		}
 	}
@@ -934,8 +989,8 @@ func (r *schemaRead) cjsExportChanges(f *file, assign nid, name string, path []s
 		if f.kind(n) != "member_expression" || n == left || cjsExportName(f, n) != name {
 			return true
 		}
-		if p := f.parent(n); f.kind(p) == "assignment_expression" && f.field(p, "left") == n && isVoid0(f, f.field(p, "right")) {
-			return true // tsc's exports.X = void 0 before the assignment
+		if p := f.parent(n); f.kind(p) == "assignment_expression" && f.field(p, "left") == n && voidChain(f, f.field(p, "right")) {
+			return true // tsc's exports.X = exports.Y = void 0 before the assignment
 		}
 		d, c, good := r.useChanges(f, n, path)
 		if !good {
@@ -1052,4 +1107,32 @@ func tscReexportGetter(f *file, ret nid) string {
 		return ""
 	}
 	return name
+}
+
+// voidChain reports whether n is void 0, or an assignment chain ending in it
+// (tsc's exports.A = exports.B = void 0).
+func voidChain(f *file, n nid) bool {
+	for i := 0; i < 4096 && n >= 0; i++ {
+		if isVoid0(f, n) {
+			return true
+		}
+		if f.kind(n) != "assignment_expression" {
+			return false
+		}
+		n = f.field(n, "right")
+	}
+	return false
+}
+
+// tscExportStar reports whether req (a require call) is the first argument
+// of tsc's __exportStar(require("./m"), exports).
+func tscExportStar(f *file, req nid) bool {
+	args := f.parent(mutOuter(f, req))
+	if args < 0 || f.kind(args) != "arguments" {
+		return false
+	}
+	call := f.parent(args)
+	a := f.args(call)
+	callee := f.text(f.field(call, "function"))
+	return (callee == "__exportStar" || strings.HasSuffix(callee, ".__exportStar")) && len(a) == 2 && a[0] == mutOuter(f, req) && f.text(a[1]) == "exports"
 }
