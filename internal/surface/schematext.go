@@ -80,6 +80,7 @@ type schemaRead struct {
 	// schema reading reached through a name (schematext_mut.go).
 	deleted  map[progKey][]string
 	mutDepth int // literals followed by declChanges (schematext_mut.go)
+	mutSteps int // nodes its walks visited
 	schemaGaps
 }
 

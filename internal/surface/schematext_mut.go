@@ -62,7 +62,17 @@ const mutDepthLimit = 64
 // mutNestLimit bounds the declared literals followed from one object (an
 // object put into a literal held by another name is looked for under that
 // name too).
-const mutNestLimit = 8
+const mutNestLimit = 16
+
+// mutStepLimit bounds the nodes the walks of this file visit for one
+// schema: past it the object is taken as changed.
+const mutStepLimit = 2000000
+
+// mutTick counts one node visited; true when the limit is passed.
+func (r *schemaRead) mutTick() bool {
+	r.mutSteps++
+	return r.mutSteps > mutStepLimit
+}
 
 // literalChanges checks the object literal lit (of file f), reached by the
 // schema reading: when it is the initialiser of a declared name (or a
@@ -191,6 +201,10 @@ func (r *schemaRead) declChanges(f *file, decl nid, path []string) (del []string
 		if !ok {
 			return false
 		}
+		if r.mutTick() {
+			ch, ok = mutChange{f, n, "the uses of the object passed the reading's limit of " + strconv.Itoa(mutStepLimit) + " nodes"}, false
+			return false
+		}
 		switch f.kind(n) {
 		case "identifier", "shorthand_property_identifier":
 		default:
@@ -286,6 +300,10 @@ func (r *schemaRead) importerChanges(f *file, name string, path []string) (del [
 			ok = true
 			g.walk(0, func(n nid) bool {
 				if !ok {
+					return false
+				}
+				if r.mutTick() {
+					ch, ok = mutChange{g, n, "the uses of the object passed the reading's limit of " + strconv.Itoa(mutStepLimit) + " nodes"}, false
 					return false
 				}
 				switch g.kind(n) {
@@ -914,6 +932,10 @@ func (r *schemaRead) paramChanges(f *file, fn nid, idx int, rest []string) (del 
 		if !ok {
 			return false
 		}
+		if r.mutTick() {
+			ch, ok = mutChange{f, n, "the uses of the object passed the reading's limit of " + strconv.Itoa(mutStepLimit) + " nodes"}, false
+			return false
+		}
 		switch f.kind(n) {
 		case "identifier", "shorthand_property_identifier":
 		default:
@@ -984,6 +1006,10 @@ func (r *schemaRead) cjsExportChanges(f *file, assign nid, name string, path []s
 	}
 	f.walk(0, func(n nid) bool {
 		if !ok {
+			return false
+		}
+		if r.mutTick() {
+			ch, ok = mutChange{f, n, "the uses of the object passed the reading's limit of " + strconv.Itoa(mutStepLimit) + " nodes"}, false
 			return false
 		}
 		if f.kind(n) != "member_expression" || n == left || cjsExportName(f, n) != name {
