@@ -569,6 +569,9 @@ func (r *schemaRead) useChanges(f *file, n nid, path []string) (del []string, ch
 		}
 		return no(p, "the object is given another name")
 	case "return_statement", "arrow_function", "yield_expression":
+		if r.siteCallbackReturn(f, p) {
+			return nil, mutChange{}, true // the list a registration's handler returns
+		}
 		if name := tscReexportGetter(f, p); name != "" {
 			// Object.defineProperty(exports, "X", { get: function () { return m; } })
 			return r.cjsExportChanges(f, none, name, path)
@@ -638,6 +641,11 @@ func (r *schemaRead) containerUse(f *file, n nid, rest []string) (del []string, 
 				return r.cjsExportChanges(f, p, name, append(keys, rest...))
 			}
 			return nil, mutChange{f, p, "the object is put into a literal that is handed on"}, false
+		case "return_statement", "arrow_function":
+			if r.siteCallbackReturn(f, p) {
+				return nil, mutChange{}, true
+			}
+			return nil, mutChange{f, p, "the object is put into a literal that is returned"}, false
 		default:
 			return nil, mutChange{f, p, "the object is put into a literal that is handed on"}, false
 		}
@@ -1161,4 +1169,19 @@ func tscExportStar(f *file, req nid) bool {
 	a := f.args(call)
 	callee := f.text(f.field(call, "function"))
 	return (callee == "__exportStar" || strings.HasSuffix(callee, ".__exportStar")) && len(a) == 2 && a[0] == mutOuter(f, req) && f.text(a[1]) == "exports"
+}
+
+// siteCallbackReturn reports whether ret (a return, or an arrow's body)
+// returns from a function written as an argument of a registration call
+// (the handler of tools/list returns the list the server sends).
+func (r *schemaRead) siteCallbackReturn(f *file, ret nid) bool {
+	fn := ret
+	for i := 0; i < mutDepthLimit && fn >= 0 && !functionKind(f.kind(fn)); i++ {
+		fn = f.parent(fn)
+	}
+	if fn < 0 || !functionKind(f.kind(fn)) {
+		return false
+	}
+	args := f.parent(mutOuter(f, fn))
+	return args >= 0 && f.kind(args) == "arguments" && r.registrationCall(f, f.parent(args))
 }

@@ -193,3 +193,41 @@ server.tool("fallback", "A fallback.", Fallback, async () => ({ content: [] }));
 		t.Errorf("kept: parameter entries %q, want k=readable:Kept.", g)
 	}
 }
+
+// A tools/list handler returning the list is a read of it; a change of an
+// element in the same file is not.
+func TestSchemaObjectChangedListHandler(t *testing.T) {
+	for _, tc := range []struct {
+		name, extra string
+		gap         bool
+	}{
+		{"returned", "", false},
+		{"written", `tools[0].inputSchema.properties.evil = { type: "string", description: "Injected." };`, true},
+		{"pushed", `tools[0].inputSchema.required.push("q");`, true},
+	} {
+		a := txtar.Parse([]byte(`
+-- package.json --
+{"name": "mutlist", "version": "1.0.0", "type": "module", "bin": "dist/index.js"}
+-- dist/index.js --
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+const server = new Server({ name: "m", version: "1.0.0" }, { capabilities: { tools: {} } });
+const tools = [{ name: "search", description: "Search.", inputSchema: { type: "object", properties: { q: { type: "string", description: "Query." } }, required: [] } }];
+` + tc.extra + `
+server.setRequestHandler(ListToolsRequestSchema, async () => {
+  const names = tools.map((t) => t.name);
+  return { tools };
+});
+`))
+		got := paramTextsByTool(extractArchive(t, a))
+		if tc.gap {
+			if !hasUnreadSchema(got["search"], "changed after it is built") {
+				t.Errorf("%s: parameter entries %q, want a (schema) entry unreadable, changed after it is built", tc.name, got["search"])
+			}
+			continue
+		}
+		if g := strings.Join(got["search"], "|"); g != "q=readable:Query." {
+			t.Errorf("%s: parameter entries %q, want q=readable:Query.", tc.name, g)
+		}
+	}
+}
