@@ -141,12 +141,7 @@ func (x *extractor) jsParamDescriptions(c *collector, tool string, f *file, n ni
 	// limit still counts them.
 	saved, before := x.siteLimit, x.steps
 	x.siteLimit = x.steps + maxSchemaSteps
-	// The schema the site resolved to may be a literal held by a name (a
-	// list of tools, a config object): read only when nothing changes it
-	// (schematext_mut.go).
-	if k := f.kind(n); (k != "object" && k != "array") || r.unchanged(f, n, val{k: vObject, f: f, n: n, env: e}) {
-		r.node(f, n, e, "", 0)
-	}
+	r.node(f, n, e, "", 0)
 	if x.siteOver {
 		r.gap(f, n, "the schema's reading passed its limit of "+strconv.Itoa(maxSchemaSteps)+" steps")
 	}

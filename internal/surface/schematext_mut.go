@@ -1,7 +1,6 @@
 package surface
 
 import (
-	"os"
 	"strconv"
 	"strings"
 )
@@ -746,9 +745,6 @@ func (r *schemaRead) unchanged(f *file, n nid, v val) bool {
 		var d []string
 		d, ch, ok = r.literalChanges(v.f, v.n)
 		del = append(del, d...)
-	}
-	if !ok && os.Getenv("MUTDEBUG") != "" {
-		println("MUTDEBUG", f.path, f.lineOf(n), f.text(n), "|", f.kind(f.parent(n)), f.text(f.parent(n))[:min(80, len(f.text(f.parent(n))))])
 	}
 	if !ok {
 		r.gap(f, n, "schema object changed after it is built: "+ch.reason+" at "+ch.f.path+":"+strconv.Itoa(ch.f.lineOf(ch.at)))
