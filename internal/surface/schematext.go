@@ -79,8 +79,9 @@ type schemaRead struct {
 	// deleted are the keys the package deletes from an object literal the
 	// schema reading reached through a name (schematext_mut.go).
 	deleted  map[progKey][]string
-	mutDepth int // literals followed by declChanges (schematext_mut.go)
-	mutSteps int // nodes its walks visited
+	mutDepth int             // literals followed by declChanges (schematext_mut.go)
+	mutSteps int             // nodes its walks visited
+	mutArgs  map[progKey]val // parameters bound to a literal by the call followed
 	schemaGaps
 }
 

@@ -901,6 +901,25 @@ func (r *schemaRead) calleeReads(f *file, call, n nid, rest []string) (ch mutCha
 	}
 	r.mutDepth++
 	defer func() { r.mutDepth-- }()
+	// The argument's literal, when it is one held by a name: a method
+	// called on the parameter is then looked up in it (thislessMethod).
+	if av := r.x.eval(f, f.args(call)[idx], nil); av.f != nil && av.n >= 0 && av.f.kind(av.n) == "object" {
+		if p := mutParamID(v.f, v.n, idx); p >= 0 {
+			if r.mutArgs == nil {
+				r.mutArgs = map[progKey]val{}
+			}
+			k := progKey{v.f, p, nil}
+			prev, had := r.mutArgs[k]
+			r.mutArgs[k] = av
+			defer func() {
+				if had {
+					r.mutArgs[k] = prev
+				} else {
+					delete(r.mutArgs, k)
+				}
+			}()
+		}
+	}
 	_, ch, good = r.paramChanges(v.f, v.n, idx, rest)
 	return ch, good, true
 }
@@ -1042,6 +1061,24 @@ func (r *schemaRead) cjsExportChanges(f *file, assign nid, name string, path []s
 // function, or a function whose body has no this outside nested functions.
 func (r *schemaRead) thislessMethod(f *file, member nid) bool {
 	v := r.x.eval(f, member, nil)
+	if recv := f.field(member, "object"); f.kind(recv) == "identifier" && f.kind(f.field(member, "property")) == "property_identifier" {
+		// p.m() with p a parameter bound to a literal of the package
+		// (calleeReads): the literal's member m.
+		if b, found := r.x.lookup(f, recv, f.text(recv)); found && b.kind == bParam {
+			if av, ok := r.mutArgs[progKey{f, b.id, nil}]; ok {
+				v = val{}
+				name := f.text(f.field(member, "property"))
+				for _, c := range av.f.named(av.n) {
+					if av.f.kind(c) == "pair" && propKeyName(av.f, av.f.field(c, "key")) == name {
+						v = val{f: av.f, n: av.f.field(c, "value")}
+					}
+					if av.f.kind(c) == "spread_element" || (av.f.kind(c) == "method_definition" && av.f.text(av.f.field(c, "name")) == name) {
+						return false
+					}
+				}
+			}
+		}
+	}
 	if v.f == nil || v.n < 0 || !functionKind(v.f.kind(v.n)) {
 		return false
 	}
@@ -1180,4 +1217,28 @@ func (r *schemaRead) siteCallbackReturn(f *file, ret nid) bool {
 	}
 	args := f.parent(mutOuter(f, fn))
 	return args >= 0 && f.kind(args) == "arguments" && r.registrationCall(f, f.parent(args))
+}
+
+// mutParamID is the identifier of fn's parameter at idx when it is a plain
+// name, else none.
+func mutParamID(f *file, fn nid, idx int) nid {
+	var params []nid
+	if p := f.field(fn, "parameter"); p >= 0 {
+		params = []nid{p}
+	} else if ps := f.field(fn, "parameters"); ps >= 0 {
+		params = nonComment(f, ps)
+	}
+	if idx >= len(params) {
+		return none
+	}
+	p := params[idx]
+	switch f.kind(p) {
+	case "identifier":
+		return p
+	case "required_parameter", "optional_parameter":
+		if q := f.field(p, "pattern"); q >= 0 && f.kind(q) == "identifier" {
+			return q
+		}
+	}
+	return none
 }
