@@ -63,11 +63,11 @@ const mutDepthLimit = 64
 // name too).
 const mutNestLimit = 16
 
-// mutStepLimit bounds the nodes the walks of this file visit for one
+// mutStepLimit bounds the uses the walks of this file classify for one
 // schema: past it the object is taken as changed.
 const mutStepLimit = 2000000
 
-// mutTick counts one node visited; true when the limit is passed.
+// mutTick counts one use classified; true when the limit is passed.
 func (r *schemaRead) mutTick() bool {
 	r.mutSteps++
 	return r.mutSteps > mutStepLimit
@@ -196,12 +196,12 @@ func (r *schemaRead) declChanges(f *file, decl nid, path []string) (del []string
 	}
 	ok = true
 	exported := scope == 0 && mutExportedDecl(f, decl)
-	f.walk(scope, func(n nid) bool {
+	mutEach(r.x.usesOf(f, scope, name), func(n nid) bool {
 		if !ok {
 			return false
 		}
 		if r.mutTick() {
-			ch, ok = mutChange{f, n, "the uses of the object passed the reading's limit of " + strconv.Itoa(mutStepLimit) + " nodes"}, false
+			ch, ok = mutChange{f, n, "the uses of the object passed the reading's limit of " + strconv.Itoa(mutStepLimit) + " uses"}, false
 			return false
 		}
 		switch f.kind(n) {
@@ -297,12 +297,12 @@ func (r *schemaRead) importerChanges(f *file, name string, path []string) (del [
 				continue
 			}
 			ok = true
-			g.walk(0, func(n nid) bool {
+			mutEach(r.x.usesOf(g, 0, local), func(n nid) bool {
 				if !ok {
 					return false
 				}
 				if r.mutTick() {
-					ch, ok = mutChange{g, n, "the uses of the object passed the reading's limit of " + strconv.Itoa(mutStepLimit) + " nodes"}, false
+					ch, ok = mutChange{g, n, "the uses of the object passed the reading's limit of " + strconv.Itoa(mutStepLimit) + " uses"}, false
 					return false
 				}
 				switch g.kind(n) {
@@ -515,6 +515,10 @@ func (r *schemaRead) useChanges(f *file, n nid, path []string) (del []string, ch
 			}
 			return nil, mutChange{}, true
 		case "pair", "array", "shorthand_property_identifier", "variable_declarator", "assignment_pattern", "return_statement", "arrow_function":
+			if len(keys) <= len(path) && f.kind(q) == "variable_declarator" && f.field(q, "value") == top && f.kind(f.field(q, "name")) == "identifier" {
+				// const d = table[k]: d's uses are the object's, below.
+				return r.declChanges(f, q, path[len(keys):])
+			}
 			if len(keys) <= len(path) {
 				// The object read (or one holding it) handed on.
 				if f.kind(q) == "pair" || f.kind(q) == "array" {
@@ -951,24 +955,18 @@ func (r *schemaRead) paramChanges(f *file, fn nid, idx int, rest []string) (del 
 	}
 	name := f.text(p)
 	ok = true
-	f.walk(fn, func(n nid) bool {
+	for _, n := range r.x.usesOf(f, fn, "arguments") {
+		if b, found := r.x.lookup(f, n, "arguments"); !found || b.kind == bParam && b.fn == fn {
+			return nil, mutChange{f, n, "a function handed the object reads its arguments"}, false
+		}
+	}
+	mutEach(r.x.usesOf(f, fn, name), func(n nid) bool {
 		if !ok {
 			return false
 		}
 		if r.mutTick() {
-			ch, ok = mutChange{f, n, "the uses of the object passed the reading's limit of " + strconv.Itoa(mutStepLimit) + " nodes"}, false
+			ch, ok = mutChange{f, n, "the uses of the object passed the reading's limit of " + strconv.Itoa(mutStepLimit) + " uses"}, false
 			return false
-		}
-		switch f.kind(n) {
-		case "identifier", "shorthand_property_identifier":
-		default:
-			return true
-		}
-		if f.text(n) == "arguments" {
-			if b, found := r.x.lookup(f, n, "arguments"); !found || b.kind == bParam && b.fn == fn {
-				ch, ok = mutChange{f, n, "a function handed the object reads its arguments"}, false
-				return false
-			}
 		}
 		if n == p || f.text(n) != name {
 			return true
@@ -1027,15 +1025,28 @@ func (r *schemaRead) cjsExportChanges(f *file, assign nid, name string, path []s
 	if assign >= 0 {
 		left = f.field(assign, "left")
 	}
-	f.walk(0, func(n nid) bool {
+	var exps []nid
+	for _, e := range r.x.usesOf(f, 0, "exports") {
+		if m := f.parent(e); m >= 0 && f.kind(m) == "member_expression" && f.field(m, "object") == e {
+			exps = append(exps, m)
+		}
+	}
+	for _, e := range r.x.usesOf(f, 0, "module") {
+		if m := f.parent(e); m >= 0 && f.kind(m) == "member_expression" && f.field(m, "object") == e && f.text(f.field(m, "property")) == "exports" {
+			if mm := f.parent(m); mm >= 0 && f.kind(mm) == "member_expression" && f.field(mm, "object") == m {
+				exps = append(exps, mm)
+			}
+		}
+	}
+	mutEach(exps, func(n nid) bool {
 		if !ok {
 			return false
 		}
 		if r.mutTick() {
-			ch, ok = mutChange{f, n, "the uses of the object passed the reading's limit of " + strconv.Itoa(mutStepLimit) + " nodes"}, false
+			ch, ok = mutChange{f, n, "the uses of the object passed the reading's limit of " + strconv.Itoa(mutStepLimit) + " uses"}, false
 			return false
 		}
-		if f.kind(n) != "member_expression" || n == left || cjsExportName(f, n) != name {
+		if n == left || cjsExportName(f, n) != name {
 			return true
 		}
 		if p := f.parent(n); f.kind(p) == "assignment_expression" && f.field(p, "left") == n && voidChain(f, f.field(p, "right")) {
@@ -1241,4 +1252,39 @@ func mutParamID(f *file, fn nid, idx int) nid {
 		}
 	}
 	return none
+}
+
+// usesOf lists the identifiers and shorthand members named name inside
+// root, from the file's index (built once per file).
+func (x *extractor) usesOf(f *file, root nid, name string) []nid {
+	idx, ok := x.nameUses[f]
+	if !ok {
+		idx = map[string][]nid{}
+		f.walk(0, func(n nid) bool {
+			switch f.kind(n) {
+			case "identifier", "shorthand_property_identifier":
+				idx[f.text(n)] = append(idx[f.text(n)], n)
+			}
+			return true
+		})
+		if x.nameUses == nil {
+			x.nameUses = map[*file]map[string][]nid{}
+		}
+		x.nameUses[f] = idx
+	}
+	var out []nid
+	lo, hi := f.start(root), f.end(root)
+	for _, n := range idx[name] {
+		if f.start(n) >= lo && f.end(n) <= hi && f.contains(root, n) {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// mutEach calls fn for each node in order.
+func mutEach(ns []nid, fn func(nid) bool) {
+	for _, n := range ns {
+		fn(n)
+	}
 }
