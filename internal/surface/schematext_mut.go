@@ -510,7 +510,7 @@ func (r *schemaRead) useChanges(f *file, n nid, path []string) (del []string, ch
 			if len(keys) <= len(path) {
 				rest = path[len(keys):]
 			}
-			if ok, why := r.argumentReads(f, top, q, rest); !ok && (len(keys) <= len(path) || r.packageFunction(f, f.parent(q))) {
+			if ok, why := r.argumentReads(f, top, q, rest); !ok && (len(keys) <= len(path) || r.packageFunction(f, f.parent(q)) || mutWriters[f.text(f.field(f.parent(q), "function"))]) {
 				return no(q, why)
 			}
 			return nil, mutChange{}, true
@@ -526,7 +526,16 @@ func (r *schemaRead) useChanges(f *file, n nid, path []string) (del []string, ch
 				}
 				return no(top, "a member holding the object is handed on")
 			}
-			return nil, mutChange{}, true
+			// A member inside the object given a name or put into a
+			// literal: a part of the object, its uses followed as the
+			// object's (any change through it is a change).
+			if f.kind(q) == "variable_declarator" && f.field(q, "value") == top && f.kind(f.field(q, "name")) == "identifier" {
+				return r.declChanges(f, q, nil)
+			}
+			if f.kind(q) == "pair" || f.kind(q) == "array" {
+				return r.containerUse(f, top, nil)
+			}
+			return no(top, "a member of the object is handed on")
 		}
 		return nil, mutChange{}, true // a member read as a value
 	}
@@ -1287,4 +1296,10 @@ func mutEach(ns []nid, fn func(nid) bool) {
 	for _, n := range ns {
 		fn(n)
 	}
+}
+
+// mutWriters are builtins that write their first argument.
+var mutWriters = map[string]bool{
+	"Object.assign": true, "Object.defineProperty": true, "Object.defineProperties": true, "Object.setPrototypeOf": true,
+	"Reflect.set": true, "Reflect.defineProperty": true, "Reflect.deleteProperty": true, "Reflect.setPrototypeOf": true,
 }

@@ -90,6 +90,11 @@ walkedList.forEach((t) => { t.evil = z.string().describe("Injected."); });
 const Filtered = { f: z.string().describe("F.") };
 const filteredList = [Filtered];
 filteredList.filter(Boolean)[0].evil = z.string().describe("Injected.");
+const Nested = { inner: { type: "object", properties: { n: { type: "string", description: "N." } } } };
+const part = Nested.inner.properties;
+part.evil = { type: "string", description: "Injected." };
+const Assigned = { inner: { type: "object", properties: { a: { type: "string", description: "A2." } } } };
+Object.assign(Assigned.inner.properties, { evil: { type: "string", description: "Injected." } });
 const Zods = { opt: z.string().describe("Opt.").optional() };
 const Unwrapped = { ...Zods, req: Zods.opt.unwrap() };
 const Held = { p: z.string().describe("P.") };
@@ -114,6 +119,8 @@ server.tool("deleted", "Delete named.", Deleted, async () => ({ content: [] }));
 server.tool("held", "Put into a literal written under its key.", Held, async () => ({ content: [] }));
 server.tool("kept", "Put into a literal written under another key.", Kept, async () => ({ content: [] }));
 server.tool("arrays", "zod's builders.", { list: z.array(z.object(Kept)), either: z.union([z.object(Kept), z.string()]) }, async () => ({ content: [] }));
+server.registerTool("nested", { description: "A part aliased and written.", inputSchema: { type: "object", properties: Nested } }, async () => ({ content: [] }));
+server.registerTool("assigned", { description: "A part assigned into.", inputSchema: { type: "object", properties: Assigned } }, async () => ({ content: [] }));
 server.tool("walked", "An element changed in a callback.", Walked, async () => ({ content: [] }));
 server.tool("filtered", "An element of a filter's result changed.", Filtered, async () => ({ content: [] }));
 server.tool("unwrapped", "A zod method on a member.", Unwrapped, async () => ({ content: [] }));
@@ -121,7 +128,7 @@ server.tool("exportedread", "Exported, read elsewhere.", ExportedRead, async () 
 `))
 	s := extractArchive(t, a)
 	got := paramTextsByTool(s)
-	for _, tool := range []string{"member", "assign", "delete", "alias", "spreadsub", "module", "exported", "handed", "tabletwo", "held", "walked", "filtered", "thisrun"} {
+	for _, tool := range []string{"member", "assign", "delete", "alias", "spreadsub", "module", "exported", "handed", "tabletwo", "held", "walked", "filtered", "thisrun", "nested", "assigned"} {
 		if !hasUnreadSchema(got[tool], "changed after it is built") && !hasUnreadSchema(got[tool], "changes not read") {
 			t.Errorf("%s: parameter entries %q, want a (schema) entry unreadable, changed after it is built", tool, got[tool])
 		}
