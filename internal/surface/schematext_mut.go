@@ -528,7 +528,11 @@ func (r *schemaRead) useChanges(f *file, n nid, path []string) (del []string, ch
 			}
 			// A member inside the object given a name or put into a
 			// literal: a part of the object, its uses followed as the
-			// object's (any change through it is a change).
+			// object's (any change through it is a change), unless it is
+			// a text, a number or a boolean (nothing to change).
+			if r.primitiveMember(f, top) {
+				return nil, mutChange{}, true
+			}
 			if f.kind(q) == "variable_declarator" && f.field(q, "value") == top && f.kind(f.field(q, "name")) == "identifier" {
 				return r.declChanges(f, q, nil)
 			}
@@ -1302,4 +1306,49 @@ func mutEach(ns []nid, fn func(nid) bool) {
 var mutWriters = map[string]bool{
 	"Object.assign": true, "Object.defineProperty": true, "Object.defineProperties": true, "Object.setPrototypeOf": true,
 	"Reflect.set": true, "Reflect.defineProperty": true, "Reflect.deleteProperty": true, "Reflect.setPrototypeOf": true,
+}
+
+// primitiveMember reports whether the member expression m is known to hold
+// a text, a number or a boolean: by the general evaluation, or, on a
+// parameter bound to a literal by the call followed (mutArgs), by the
+// literal's member written as such a literal.
+func (r *schemaRead) primitiveMember(f *file, m nid) bool {
+	m = unparen(f, m)
+	if f.kind(m) != "member_expression" {
+		return false
+	}
+	if v := r.x.eval(f, m, nil); v.k == vText || v.k == vNumber || v.k == vBool {
+		return true
+	}
+	recv := f.field(m, "object")
+	if f.kind(recv) != "identifier" || f.kind(f.field(m, "property")) != "property_identifier" {
+		return false
+	}
+	b, found := r.x.lookup(f, recv, f.text(recv))
+	if !found || b.kind != bParam {
+		return false
+	}
+	av, ok := r.mutArgs[progKey{f, b.id, nil}]
+	if !ok {
+		return false
+	}
+	name := f.text(f.field(m, "property"))
+	for _, c := range av.f.named(av.n) {
+		switch av.f.kind(c) {
+		case "spread_element", "method_definition":
+			return false
+		case "pair":
+			if propKeyName(av.f, av.f.field(c, "key")) == name {
+				switch av.f.kind(av.f.field(c, "value")) {
+				case "string", "number", "true", "false":
+					return true
+				case "template_string":
+					_, lit := av.f.stringValue(av.f.field(c, "value"))
+					return lit
+				}
+				return false
+			}
+		}
+	}
+	return false
 }
