@@ -1085,6 +1085,9 @@ func (r *schemaRead) cjsExportChanges(f *file, assign nid, name string, path []s
 // function, or a function whose body has no this outside nested functions.
 func (r *schemaRead) thislessMethod(f *file, member nid) bool {
 	v := r.x.eval(f, member, nil)
+	if (v.f == nil || v.n < 0) && r.thislessInTable(f, member) {
+		return true
+	}
 	if recv := f.field(member, "object"); f.kind(recv) == "identifier" && f.kind(f.field(member, "property")) == "property_identifier" {
 		// p.m() with p a parameter bound to a literal of the package
 		// (calleeReads): the literal's member m.
@@ -1106,7 +1109,12 @@ func (r *schemaRead) thislessMethod(f *file, member nid) bool {
 	if v.f == nil || v.n < 0 || !functionKind(v.f.kind(v.n)) {
 		return false
 	}
-	g, fn := v.f, v.n
+	return thislessFunction(v.f, v.n)
+}
+
+// thislessFunction reports whether fn is an arrow function, or a function
+// with no this, super or arguments outside nested functions.
+func thislessFunction(g *file, fn nid) bool {
 	if g.kind(fn) == "arrow_function" {
 		return true
 	}
@@ -1351,4 +1359,73 @@ func (r *schemaRead) primitiveMember(f *file, m nid) bool {
 		}
 	}
 	return false
+}
+
+// thislessInTable reports whether d.m() with d declared as T[k] (an element
+// of a table chosen at run time) calls, for every element of T, a function
+// that cannot reach its receiver: T an object literal, every member's value
+// an object literal (or a name of one) whose member m resolves to such a
+// function. Bounded by the table's size.
+func (r *schemaRead) thislessInTable(f *file, member nid) bool {
+	recv := f.field(member, "object")
+	name := f.text(f.field(member, "property"))
+	if f.kind(recv) != "identifier" || f.kind(f.field(member, "property")) != "property_identifier" {
+		return false
+	}
+	b, found := r.x.lookup(f, recv, f.text(recv))
+	if !found || b.kind != bDecl || f.kind(b.decl) != "variable_declarator" {
+		return false
+	}
+	init := unparen(f, f.field(b.decl, "value"))
+	if init < 0 || f.kind(init) != "subscript_expression" {
+		return false
+	}
+	tv := r.x.eval(f, f.field(init, "object"), nil)
+	if tv.f == nil || tv.n < 0 || tv.f.kind(tv.n) != "object" {
+		return false
+	}
+	t := tv.f
+	elems := 0
+	for _, c := range t.named(tv.n) {
+		switch t.kind(c) {
+		case "comment":
+			continue
+		case "pair", "shorthand_property_identifier":
+		default:
+			return false
+		}
+		ev := c
+		if t.kind(c) == "pair" {
+			ev = t.field(c, "value")
+		}
+		el := r.x.eval(t, ev, nil)
+		if el.f == nil || el.n < 0 || el.f.kind(el.n) != "object" {
+			return false
+		}
+		hit := false
+		for _, m := range el.f.named(el.n) {
+			switch el.f.kind(m) {
+			case "spread_element":
+				return false
+			case "method_definition":
+				if el.f.text(el.f.field(m, "name")) == name {
+					return false
+				}
+			case "pair":
+				if propKeyName(el.f, el.f.field(m, "key")) != name {
+					continue
+				}
+				fv := r.x.eval(el.f, el.f.field(m, "value"), nil)
+				if fv.f == nil || fv.n < 0 || !functionKind(fv.f.kind(fv.n)) || !thislessFunction(fv.f, fv.n) {
+					return false
+				}
+				hit = true
+			}
+		}
+		if !hit {
+			return false
+		}
+		elems++
+	}
+	return elems > 0
 }
