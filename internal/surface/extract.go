@@ -90,6 +90,9 @@ type extractor struct {
 	// constWriteIdx is, per JS/TS file, every write of a name or property
 	// (jsconst.go), built when a substitution is first read as a constant.
 	constWriteIdx map[*file]*constWrites
+	// nameUses is, per JS/TS file, every identifier and shorthand member
+	// by its text, in order (schematext_mut.go).
+	nameUses map[*file]map[string][]nid
 	// compoundForms caches, per `let` declarator appended to with +=, the
 	// order of its appends (jsunread2_compound.go).
 	compoundForms map[compoundKey]*compoundForm

@@ -76,6 +76,12 @@ type schemaRead struct {
 	roots  map[progKey]bool // zodRoot's answers
 	// lazyOpen are the lazy schemas being read (schematext_lazy.go).
 	lazyOpen map[progKey]bool
+	// deleted are the keys the package deletes from an object literal the
+	// schema reading reached through a name (schematext_mut.go).
+	deleted  map[progKey][]string
+	mutDepth int             // literals followed by declChanges (schematext_mut.go)
+	mutSteps int             // nodes its walks visited
+	mutArgs  map[progKey]val // parameters bound to a literal by the call followed
 	schemaGaps
 }
 
@@ -304,6 +310,9 @@ func (r *schemaRead) resolved(f *file, n nid, e *env, path string, depth int, th
 			return
 		}
 	}
+	if !r.unchanged(f, n, v) { // schematext_mut.go
+		return
+	}
 	then(v.f, v.n, v.env)
 }
 
@@ -343,6 +352,7 @@ func (r *schemaRead) members(f *file, n nid, e *env, depth int, each func(key st
 		r.esbuildSpreadMembers(f, n, e, depth, each)
 		return
 	}
+	each = r.withoutDeleted(r.deleted[progKey{f, n, nil}], each) // schematext_mut.go
 	for _, c := range f.named(n) {
 		if r.stop() {
 			return
@@ -566,6 +576,9 @@ func (r *schemaRead) jsonSubResolved(f *file, n nid, e *env, path string, depth 
 		return
 	}
 	if v.k == vObject && v.f != nil && v.n >= 0 && v.f.kind(v.n) == "object" && !(v.f == f && v.n == n) {
+		if !r.unchanged(f, n, v) {
+			return
+		}
 		r.json(v.f, v.n, v.env, path, false, depth+1)
 		return
 	}
@@ -586,6 +599,9 @@ func (r *schemaRead) jsonObject(f *file, n nid, e *env, depth int, each func(str
 			r.gap(f, n, "schema properties not resolved: "+reasonOf(v))
 			return
 		}
+		if !r.unchanged(f, n, v) {
+			return
+		}
 		f, n, e = v.f, v.n, v.env
 	}
 	r.members(f, n, e, depth, func(key string, g *file, v nid, ge *env) { each(key, g, v, ge) })
@@ -600,6 +616,9 @@ func (r *schemaRead) jsonArray(f *file, n nid, e *env, path string, depth int) {
 		}
 		if v.f == nil || v.n < 0 || v.f.kind(v.n) != "array" {
 			r.gap(f, n, "schema list not resolved: "+reasonOf(v))
+			return
+		}
+		if !r.unchanged(f, n, v) {
 			return
 		}
 		f, n, e = v.f, v.n, v.env

@@ -492,6 +492,9 @@ func (r *schemaRead) spreadOf(f *file, c, arg nid, v val, e *env, depth int, eac
 		r.gap(f, c, "schema spread of an object the package changes not read")
 		return
 	}
+	if !r.unchanged(f, arg, v) { // a module-level name, an importer, an alias (schematext_mut.go)
+		return
+	}
 	if len(del) > 0 {
 		inner := each
 		each = func(key string, g *file, m nid, ge *env) {
