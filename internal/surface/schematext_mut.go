@@ -6,7 +6,7 @@ import (
 )
 
 // Objects of a schema changed after they are built (methodology §5.3, since
-// 2.3.15). Where the schema reading reaches an object literal through a
+// 2.3.16). Where the schema reading reaches an object literal through a
 // declared name (`const m = {...}; server.tool(n, d, m, cb)`, a spread
 // `{...m}`, a member `S.a` of a constant table, an imported name), the
 // literal is read only when no use of that name in the package can change

@@ -9,7 +9,7 @@ import (
 
 // A schema object held by a name is read as written only when nothing in
 // the package can change it after it is built (methodology §5.3, since
-// 2.3.15): a member write, Object.assign, a delete not named, an alias
+// 2.3.16): a member write, Object.assign, a delete not named, an alias
 // written, a module-level object changed, an exported object changed in an
 // importing file, an object handed to a package function, each make the
 // schema a gap naming the change; reuse, member reads, zod builders, a
