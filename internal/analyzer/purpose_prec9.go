@@ -53,7 +53,7 @@ func sinkExternal9(f string) bool {
 var pxAsksKeepInformed9 = px(`\b(if|when|whenever|once)\s+(the user|the human|they)\s+(asks?|wants?|requests?)\s+(you\s+)?to\s+keep\s+(the\s+|their\s+|his\s+|her\s+)?([a-z][\w-]*)\s+(informed|updated|posted|in the loop)\b`)
 
 // pxMailLocal9: the local part of a mail address.
-var pxMailLocal9 = px(`\b([\w.+-]+)@[a-z][\w-]*(\.[\w-]+)*\.[a-z]{2,}\b`)
+var pxMailLocal9 = px(`\b([\w.+-]+)@([\w-]+\.)+[a-z]{2,}\b`)
 
 // asksToKeepInformed9 reports a sentence whose only choice of the user is a
 // request to keep a party informed, and whose every mail address is that
