@@ -14,7 +14,7 @@ import (
 // it reads, to its vocabulary (purpose_lexicon.go), to the sentence
 // splitting or to the folding changes it, and with it the analyzer id, so
 // cached answers of an older reading are never reused.
-const PurposeVersion = "offline-purpose-8"
+const PurposeVersion = "offline-purpose-9"
 
 // MaxPurposeEntryBytes bounds the text the purpose analyzer reads of one
 // entry. An entry whose segments are longer, or are not valid UTF-8, is not
@@ -221,6 +221,7 @@ func (p entryPurpose) readExfil(f string) bool {
 	}
 	neg := pxNoTransfer.MatchString(f) || pxPassiveNoTransfer.MatchString(f)
 	ext := pxExternal.MatchString(f)
+	sinkExt := ext && sinkExternal9(f) // the user's own address or a source is no destination (purpose_prec9.go)
 	// Verbs are read outside addresses: "mirror" in a host name is not a
 	// verb.
 	bare := f
@@ -245,11 +246,11 @@ func (p entryPurpose) readExfil(f string) bool {
 		if p.kind == vocab.EntryParameterDescription && !negatedTransfer && ((convUnneeded && valueNamed(f, pxConversation)) || pxModelContext.MatchString(f) || (secret && pxContentsOf.MatchString(f))) {
 			return true
 		}
-		if pers := pxPersonalData.FindAllStringIndex(f, -1); len(pers) > 0 && !p.needs(f, pers) && (transfer || pxRequires.MatchString(bare)) && (sink || ext) && addressed(f, p) {
+		if pers := pxPersonalData.FindAllStringIndex(f, -1); len(pers) > 0 && !p.needs(f, pers) && (transfer || pxRequires.MatchString(bare)) && (sink || sinkExt) && addressed(f, p) {
 			return true
 		}
 	}
-	if ext && unnegated(pxFlow, bare) && !neg && addressed(f, p) && pxDataObject.MatchString(bare) && (pxFlowExtra.MatchString(bare) || pxImperativeFlow.MatchString(bare)) {
+	if sinkExt && unnegated(pxFlow, bare) && !neg && addressed(f, p) && pxDataObject.MatchString(bare) && (pxFlowExtra.MatchString(bare) || pxImperativeFlow.MatchString(bare)) {
 		return true
 	}
 	if pxFetchWithData.MatchString(f) && addressed(f, p) {
@@ -357,7 +358,7 @@ func readOverride(f string, p entryPurpose) (any, choiceOnly bool) {
 			choice = pxContrary.MatchString(rest) || (pxInstead.MatchString(rest) && !pxRoutingAct.MatchString(rest))
 		}
 	}
-	if choice && followsUserChoice(f) {
+	if choice && (followsUserChoice(f) || asksToKeepInformed9(f)) {
 		choice = false
 	}
 	return direct || choice, choice && !direct

@@ -43,7 +43,7 @@ var (
 	// A destination outside the tool: a URL, an e-mail address, a phone
 	// number, an IBAN, a wallet, a git remote, a chat channel, a host and
 	// port.
-	pxExternal = px(`(https?://\S+|\b[\w.+-]+@[\w-]+(\.[\w-]+)+\b|\+\d[\d -]{7,}\d|\b[a-z]{2}\d{2}[a-z0-9]{11,30}\b|\b0x[0-9a-f]{16,}\b|\bgit@\S+|\bchannel #[\w-]+|#[a-z][\w-]*-[\w-]+\b|\b[\w-]+\.[a-z]{2,}(:\d+)? on port \d+|\bport \d{2,5}\b)`)
+	pxExternal = px(`(https?://\S+|\b[\w.+-]+@([\w-]+\.)+[a-z]{2,}\b|\+\d[\d -]{7,}\d|\b[a-z]{2}\d{2}[a-z0-9]{11,30}\b|\b0x[0-9a-f]{16,}\b|\bgit@\S+|\bchannel #[\w-]+|#[a-z][\w-]*-[\w-]+\b|\b[\w-]+\.[a-z]{2,}(:\d+)? on port \d+|\bport \d{2,5}\b)`)
 
 	// Verbs that send something to a destination.
 	pxFlow = px(`\b(send|sends|sent|forward|forwards|upload|uploads|uploaded|post|posts|push|mirror|mirrors|relay|relays|copy|copies|bcc|cc|share|sync|transmit|include|add|report|deliver|email|e-mail)\b`)
@@ -54,7 +54,7 @@ var (
 
 	// A replaced destination: the user's recipient, account or address set
 	// to a value the text supplies.
-	pxRedirect = px(`(\b(change|replace|set|swap|redirect|rewrite|override|switch)\b[^.;]{0,40}\b(recipient|recipients|destination|destination account|account|account number|iban|payee|to address|to field|address|wallet address|callback|webhook|remote|number)\b[^.;]{0,20}\b(to|with|into)\b|\binstead of the (recipient|destination|address|account|url|remote|number)\b|\b(always )?set this (field )?to\b[^.;]{0,80}\bwhatever\b|\b(add|include|insert|put|cc|bcc)\s+[\w.+-]+@[\w-]+(\.[\w-]+)+\s+(to|in|into|as|on)\b)`)
+	pxRedirect = px(`(\b(change|replace|set|swap|redirect|rewrite|override|switch)\b[^.;]{0,40}\b(recipient|recipients|destination|destination account|account|account number|iban|payee|to address|to field|address|wallet address|callback|webhook|remote|number)\b[^.;]{0,20}\b(to|with|into)\b|\binstead of the (recipient|destination|address|account|url|remote|number)\b|\b(always )?set this (field )?to\b[^.;]{0,80}\bwhatever\b|\b(add|include|insert|put|cc|bcc)\s+[\w.+-]+@([\w-]+\.)+[a-z]{2,}\s+(to|in|into|as|on)\b)`)
 
 	// A shell command that ships the environment or a secret somewhere.
 	pxCommandExfil = px("(`[^`]*(\\benv\\b|printenv|process\\.env|\\.git-credentials|credential|\\.ssh|\\.aws|_token|_key\\b)[^`]*(curl|wget|https?://|nc |\\.get\\(|fetch\\()[^`]*`|`[^`]*(curl|wget)[^`]*(-d @-|--data|-f |--upload-file|-t )[^`]*`)")

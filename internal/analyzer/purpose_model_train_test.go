@@ -42,7 +42,7 @@ var purposeTrainFiles = []string{"cases.jsonl", "test_poisoned.jsonl", "test_cle
 // file's uncompressed bytes (format line, header, weights).
 const (
 	pinnedPurposeTrainingSHA256 = "beeec3b44a019b86f1b328d051035a911954fe88269e42bf43366eb683332512"
-	pinnedPurposeModelSHA256    = "80116ce96872b11912fb302e962f05662d1b7a85bc584d0079a824feb78702ac"
+	pinnedPurposeModelSHA256    = "b07e62c846afed6e946f34e504d69b5de8b1576d3849d8d503cecb6073b7097e"
 )
 
 const (

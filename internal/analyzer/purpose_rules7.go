@@ -51,10 +51,10 @@ var pxAct7 = px(`\b(pass|passes|passing|send|sends|sending|forward|forwards|post
 
 // pxDest7: a destination inside a call (a named tool or field) or an
 // address outside the tool.
-var pxDest7 = px("(`[^`]{1,60}`|\\b(the )?[\\w-]+ (field|argument|parameter|param|box|column|tool|endpoint|webhook|comment|label|labels|tag|tags)\\b|\\bnext (tool )?call\\b|\\bevery (tool )?call\\b|\\bjob summary\\b|\\bbuild summary\\b|\\ba comment\\b|\\bnew message\\b|https?://\\S+|rtmp://\\S+|\\b[\\w.+-]+@[\\w-]+(\\.[\\w-]+)+\\b|\\b[\\w-]+\\.example(/\\S*)?)")
+var pxDest7 = px("(`[^`]{1,60}`|\\b(the )?[\\w-]+ (field|argument|parameter|param|box|column|tool|endpoint|webhook|comment|label|labels|tag|tags)\\b|\\bnext (tool )?call\\b|\\bevery (tool )?call\\b|\\bjob summary\\b|\\bbuild summary\\b|\\ba comment\\b|\\bnew message\\b|https?://\\S+|rtmp://\\S+|\\b[\\w.+-]+@([\\w-]+\\.)+[a-z]{2,}\\b|\\b[\\w-]+\\.example(/\\S*)?)")
 
 // pxOutside7: a destination outside the tool.
-var pxOutside7 = px(`(https?://\S+|rtmp://\S+|\b[\w.+-]+@[\w-]+(\.[\w-]+)+\b|\b[\w-]+\.example\b)`)
+var pxOutside7 = px(`(https?://\S+|rtmp://\S+|\b[\w.+-]+@([\w-]+\.)+[a-z]{2,}\b|\b[\w-]+\.example\b)`)
 
 // pxExcess7: what marks a hand-over beyond what was asked.
 var pxExcess7 = px(`\b(also|as well|too|every|each|all|whole|full|complete|entire|verbatim|word for word|in full|quietly|silently|secretly|even if|whenever|before answering|on every|with every|for reuse|other|any available|not required|if you have seen it|session'?s?)\b`)
