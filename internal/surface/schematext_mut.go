@@ -463,6 +463,13 @@ func (r *schemaRead) useChanges(f *file, n nid, path []string) (del []string, ch
 		break
 	}
 	q := f.parent(top)
+	if len(keys) > 0 && keys[0] == "length" && f.kind(f.parent(n)) == "member_expression" {
+		// The length of an array or a text is a number, never the object
+		// or one of its elements (the path's "*" stands for an element).
+		if o := r.x.eval(f, n, nil); o.k == vArray || o.k == vText {
+			return nil, mutChange{}, true
+		}
+	}
 	agree := keys
 	if len(keys) > 0 && f.kind(q) == "call_expression" && f.field(q, "function") == top {
 		agree = keys[:len(keys)-1] // a method reaches its receiver through this

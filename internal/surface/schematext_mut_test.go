@@ -104,6 +104,11 @@ registry.other.x = 1;
 const Kept = { u: z.string().describe("U.") };
 const table = { kept: Kept, other: {} };
 table.other.x = 1;
+const Counted = { c: z.string().describe("C.") };
+const countedList = [Counted];
+const status = { count: countedList.length };
+export function statusOf() { return { n: status.count }; }
+server.tool("counted", "Its list's length handed on.", Counted, async () => ({ content: [] }));
 server.tool("module", "Module-level, spread.", { ...Module }, async () => ({ content: [] }));
 server.tool("exported", "Exported, written elsewhere.", Exported, async () => ({ content: [] }));
 server.tool("handed", "Handed to a function.", Handed, async () => ({ content: [] }));
@@ -135,6 +140,7 @@ server.tool("exportedread", "Exported, read elsewhere.", ExportedRead, async () 
 	}
 	want := map[string]string{
 		"tableone":     "a=readable:One.",
+		"counted":      "c=readable:C.",
 		"reuse1":       "path=readable:The path.",
 		"reuse2":       "path=readable:The path.",
 		"read":         "k=readable:Key.",
