@@ -34,6 +34,7 @@ var publishedSHA256 = map[string]string{
 	"2.3.13": "5d7b4c7d0b6a5f608b74171a4e6573f6a1111dd98071120233adb9d6376f4fca",
 	"2.3.14": "f64da81dee26632d5a894ab25c0cab2672c912725fd479d9c8c0939795c4fce1",
 	"2.3.15": "2d9179d979019b4397963eec81556cd96cc718bd3663e641d191165f25b9a8ab",
+	"2.3.16": "25814b89e1a14f42b6410b7aac6d24312c1b0948f24e4fd76f81e104540908fa",
 }
 
 func TestDocumentFirstLineIsVersion(t *testing.T) {
@@ -279,6 +280,9 @@ func TestExtractorAllowed(t *testing.T) {
 	if !ExtractorAllowed("2.3.15", "syntax-tree-17") {
 		t.Fatal("2.3.15 with syntax-tree-17 refused")
 	}
+	if !ExtractorAllowed("2.3.16", "syntax-tree-18") {
+		t.Fatal("2.3.16 with syntax-tree-18 refused")
+	}
 	refused := [][2]string{
 		{"2.3.2", "syntax-tree-3"}, // its advertised names were read under the older rule
 		{"2.3.1", "syntax-tree-2"},
@@ -308,6 +312,8 @@ func TestExtractorAllowed(t *testing.T) {
 		{"2.3.14", "syntax-tree-15"}, // it read a function that changes its argument and returns it by the return alone
 		{"2.3.13", "syntax-tree-16"},
 		{"2.3.15", "syntax-tree-16"}, // a version pair never published
+		{"2.3.16", "syntax-tree-17"}, // it read a schema object changed after it was built, and a class's attribute for an instance, as written
+		{"2.3.15", "syntax-tree-18"},
 		{"2.3.14", "syntax-tree-17"},
 		{"2.3.0", "syntax-tree-3"},
 		{"2.2.0", "syntax-tree-2"},
