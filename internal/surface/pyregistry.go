@@ -700,27 +700,14 @@ func (x *extractor) pyOwnMember(this, cls val, args []thunk, known, runs bool, k
 	if init < 0 || !runs {
 		return val{k: vUndefined}, false
 	}
-	var found []nid
-	f.walk(f.field(init, "body"), func(n nid) bool {
-		if f.kind(n) == "assignment" {
-			l := f.field(n, "left")
-			if f.kind(l) == "attribute" && f.text(f.field(l, "object")) == "self" && f.text(f.field(l, "attribute")) == key {
-				found = append(found, n)
-			}
-		}
-		return !pyFunctionKind(f.kind(n)) && f.kind(n) != "class_definition"
-	})
-	if len(found) == 0 {
+	if len(pySelfWrites(f, init, key)) == 0 {
 		return val{k: vUndefined}, false
 	}
 	ie := e
 	if known {
 		ie = e.push(env{scope: scopeRef{f, init}, args: args, this: &this, hasThis: true})
 	}
-	var alts []val
-	for _, a := range found {
-		alts = append(alts, x.eval(f, f.field(a, "right"), ie))
-	}
+	alts, _ := x.pySelfWriteValues(f, init, key, ie)
 	return union(alts...), true
 }
 
