@@ -390,15 +390,9 @@ func (r *schemaRead) members(f *file, n nid, e *env, depth int, each func(key st
 				r.gap(f, c, "schema spread not read")
 				continue
 			}
-			if f.kind(arg) == "object" || r.x.esbuildSpreadCall(f, arg) {
-				r.members(f, arg, e, depth+1, each)
-				continue
-			}
-			v := r.x.eval(f, arg, e)
-			if r.need(f, n, v) {
+			if r.spreadArg(f, n, c, arg, e, depth, each) {
 				return
 			}
-			r.spreadOf(f, c, arg, v, e, depth, each) // schematext_spread.go
 		default:
 			r.gap(f, c, "schema member written as "+f.kind(c)+" not read")
 		}

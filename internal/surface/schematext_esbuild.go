@@ -500,15 +500,7 @@ func (r *schemaRead) esbuildSpreadMembers(f *file, n nid, e *env, depth int, eac
 	if r.stop() || b < 0 {
 		return
 	}
-	if f.kind(b) == "object" || r.x.esbuildSpreadCall(f, b) {
-		r.members(f, b, e, depth+1, each)
-		return
-	}
-	v := r.x.eval(f, b, e)
-	if r.need(f, n, v) {
-		return
-	}
-	r.spreadOf(f, b, b, v, e, depth, each)
+	r.spreadArg(f, n, b, b, e, depth, each)
 }
 
 // esbuildSpreadJSON reports whether the object literal a call of esbuild's

@@ -484,6 +484,24 @@ func (r *schemaRead) deletedKey(f *file, m nid, e *env) ([]string, bool) {
 	return keys, true
 }
 
+// spreadArg reads the members a spread of arg gives (the element at c of
+// the literal at n, or an esbuild helper call n's argument): an object
+// literal or another esbuild spread call member by member, anything else
+// through its value (spreadOf). It reports whether the reading must stop
+// because arg's value waits on a binding (need).
+func (r *schemaRead) spreadArg(f *file, n, c, arg nid, e *env, depth int, each func(key string, g *file, v nid, ge *env)) (stop bool) {
+	if f.kind(arg) == "object" || r.x.esbuildSpreadCall(f, arg) {
+		r.members(f, arg, e, depth+1, each)
+		return false
+	}
+	v := r.x.eval(f, arg, e)
+	if r.need(f, n, v) {
+		return true
+	}
+	r.spreadOf(f, c, arg, v, e, depth, each)
+	return false
+}
+
 // spreadOf reads a spread of arg (valued v) in an object literal of a
 // schema: the object's members, less what the package deletes from it.
 func (r *schemaRead) spreadOf(f *file, c, arg nid, v val, e *env, depth int, each func(key string, g *file, v nid, ge *env)) {
@@ -495,19 +513,5 @@ func (r *schemaRead) spreadOf(f *file, c, arg nid, v val, e *env, depth int, eac
 	if !r.unchanged(f, arg, v) { // a module-level name, an importer, an alias (schematext_mut.go)
 		return
 	}
-	if len(del) > 0 {
-		inner := each
-		each = func(key string, g *file, m nid, ge *env) {
-			for _, d := range del {
-				if d == key {
-					if !literalValue(g, m) {
-						r.gap(g, m, "schema member deleted by the package ("+key+") not read")
-					}
-					return
-				}
-			}
-			inner(key, g, m, ge)
-		}
-	}
-	r.spreadValue(f, c, v, e, depth+1, each)
+	r.spreadValue(f, c, v, e, depth+1, r.withoutDeleted(del, each)) // schematext_mut.go
 }
