@@ -1234,14 +1234,10 @@ func (x *extractor) pyMember(v val, key string, e *env) (val, bool) {
 	}
 	if clsAt >= 0 {
 		// An instance's own attribute hides the class's (pyinstattr.go).
-		return x.pyClassAttrOfInstance(v, init, clsAt, key, e), true
+		return x.pyClassAttrOfInstance(v, v, init, true, pyInitEnv(v, f, init, v.args, v.args != nil, e), clsAt, e, key, e), true
 	}
 	if init >= 0 && len(pySelfWrites(f, init, key)) > 0 {
-		this := v
-		ie := e
-		if v.args != nil {
-			ie = e.push(env{scope: scopeRef{f, init}, args: v.args, this: &this, hasThis: true})
-		}
+		ie := pyInitEnv(v, f, init, v.args, v.args != nil, e)
 		alts, every := x.pySelfWriteValues(f, init, key, ie)
 		alts = append(alts, x.pyMemberElsewhere(f, class, init, key, ie)...)
 		if !every {

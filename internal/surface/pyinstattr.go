@@ -10,40 +10,48 @@ package surface
 // was read for every instance, whatever the constructor was given: a
 // fail-open (`Spec(name="a", description="…")` listed with the default).
 
-// pyClassAttrOfInstance reads attribute key of instance v whose class body
-// assigns key at clsAt: the union of the values that can set the
-// instance's own attribute and, unless __init__ sets it on every path, the
-// class attribute; unknown when the constructor is another package's and
-// may be handed the attribute.
-func (x *extractor) pyClassAttrOfInstance(v val, init, clsAt nid, key string, e *env) val {
-	f := v.f
-	if why := x.pyForeignConstructor(v, key); why != "" {
+// pyClassAttrOfInstance reads attribute key of instance this that class
+// cls (this's own class, or a package base of it) assigns at clsAt, read
+// under clsEnv: the union of the values that can set the instance's own
+// attribute (cls's __init__ init, when it runs, under ie; cls's other
+// methods; for this's own class without an __init__, a package base's
+// methods) and, unless __init__ sets it on every path, the class
+// attribute; unknown when the constructor is another package's and may be
+// handed the attribute.
+func (x *extractor) pyClassAttrOfInstance(this, cls val, init nid, runs bool, ie *env, clsAt nid, clsEnv *env, key string, e *env) val {
+	f := cls.f
+	if why := x.pyForeignConstructor(this, key); why != "" {
 		return unknown(why)
 	}
 	var alts []val
 	shadowed := false
-	if init >= 0 {
-		this := v
-		ie := e
-		if v.args != nil {
-			ie = e.push(env{scope: scopeRef{f, init}, args: v.args, this: &this, hasThis: true})
-		}
+	if init >= 0 && runs {
 		alts, shadowed = x.pySelfWriteValues(f, init, key, ie)
 	}
-	alts = append(alts, x.pyMemberElsewhere(f, v.n, init, key, e)...)
-	if init < 0 && x.pyBaseWritesSelf(v, key, map[scopeRef]bool{}) {
+	alts = append(alts, x.pyMemberElsewhere(f, cls.n, init, key, e)...)
+	own := cls.f == this.f && cls.n == this.n
+	if own && init < 0 && x.pyBaseWritesSelf(this, key, map[scopeRef]bool{}) {
 		// A package base's method sets the attribute (its __init__ through
 		// the constructor, or another method): any of its values.
-		if inh, found := x.pyInheritedMember(v, key, e); found {
+		if inh, found := x.pyInheritedMember(this, key, e); found {
 			alts = append(alts, inh)
 		} else {
 			alts = append(alts, unknown("attribute "+key+" set by a base class the extractor does not read"))
 		}
 	}
 	if !shadowed {
-		alts = append(alts, x.eval(f, f.field(clsAt, "right"), e))
+		alts = append(alts, x.eval(f, f.field(clsAt, "right"), clsEnv))
 	}
 	return union(alts...)
+}
+
+// pyInitEnv is the environment __init__ init of file f runs in for the
+// instance this: its parameters bound to args when known, else e as it is.
+func pyInitEnv(this val, f *file, init nid, args []thunk, known bool, e *env) *env {
+	if !known || init < 0 {
+		return e
+	}
+	return e.push(env{scope: scopeRef{f, init}, args: args, this: &this, hasThis: true})
 }
 
 // pySelfWriteValues reads the values `self.key = …` assigns in __init__

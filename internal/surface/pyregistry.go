@@ -677,25 +677,7 @@ func (x *extractor) pyOwnMember(this, cls val, args []thunk, known, runs bool, k
 	if clsAt >= 0 {
 		// A base's class attribute, read for an instance: hidden by what
 		// sets the instance's own attribute (pyinstattr.go).
-		if why := x.pyForeignConstructor(this, key); why != "" {
-			return unknown(why), true
-		}
-		var alts []val
-		shadowed := false
-		if init >= 0 && runs {
-			ie := e
-			if known {
-				ie = e.push(env{scope: scopeRef{f, init}, args: args, this: &this, hasThis: true})
-			}
-			var w []val
-			w, shadowed = x.pySelfWriteValues(f, init, key, ie)
-			alts = append(alts, w...)
-		}
-		alts = append(alts, x.pyMemberElsewhere(f, cls.n, init, key, e)...)
-		if !shadowed {
-			alts = append(alts, x.eval(f, f.field(clsAt, "right"), cls.env))
-		}
-		return union(alts...), true
+		return x.pyClassAttrOfInstance(this, cls, init, runs, pyInitEnv(this, f, init, args, known, e), clsAt, cls.env, key, e), true
 	}
 	if init < 0 || !runs {
 		return val{k: vUndefined}, false
@@ -703,11 +685,7 @@ func (x *extractor) pyOwnMember(this, cls val, args []thunk, known, runs bool, k
 	if len(pySelfWrites(f, init, key)) == 0 {
 		return val{k: vUndefined}, false
 	}
-	ie := e
-	if known {
-		ie = e.push(env{scope: scopeRef{f, init}, args: args, this: &this, hasThis: true})
-	}
-	alts, _ := x.pySelfWriteValues(f, init, key, ie)
+	alts, _ := x.pySelfWriteValues(f, init, key, pyInitEnv(this, f, init, args, known, e))
 	return union(alts...), true
 }
 
