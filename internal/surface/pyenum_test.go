@@ -109,6 +109,12 @@ func checkPyReading(t *testing.T, s rundir.Surface, tools []string, reason strin
 	if s.Outcome == vocab.OutcomeParsed {
 		t.Fatalf("outcome parsed, want a refusal containing %q", reason)
 	}
+	checkReason(t, s, reason)
+}
+
+// checkReason checks that a recorded reason of s contains reason.
+func checkReason(t *testing.T, s rundir.Surface, reason string) {
+	t.Helper()
 	var all []string
 	for _, u := range s.Unresolved {
 		all = append(all, u.Reason)

@@ -1,7 +1,6 @@
 package surface
 
 import (
-	"strings"
 	"testing"
 
 	"github.com/attestari/attestari/internal/vocab"
@@ -142,13 +141,7 @@ SPECS = [Spec()]
 			if tc.reason == "" {
 				return
 			}
-			var all []string
-			for _, u := range s.Unresolved {
-				all = append(all, u.Reason)
-			}
-			if !strings.Contains(strings.Join(all, "\n"), tc.reason) {
-				t.Errorf("no recorded reason contains %q: %q", tc.reason, all)
-			}
+			checkReason(t, s, tc.reason)
 		})
 	}
 }
