@@ -1234,7 +1234,7 @@ func (x *extractor) pyMember(v val, key string, e *env) (val, bool) {
 	}
 	if clsAt >= 0 {
 		// An instance's own attribute hides the class's (pyinstattr.go).
-		return x.pyClassAttrOfInstance(v, v, init, true, pyInitEnv(v, f, init, v.args, v.args != nil, e), clsAt, e, key, e), true
+		return x.pyClassAttrOfInstance(v, v, init, v.args, v.args != nil, true, pyInitEnv(v, f, init, v.args, v.args != nil, e), clsAt, e, key, e), true
 	}
 	if init >= 0 && len(pySelfWrites(f, init, key)) > 0 {
 		ie := pyInitEnv(v, f, init, v.args, v.args != nil, e)

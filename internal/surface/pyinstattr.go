@@ -18,7 +18,7 @@ package surface
 // methods) and, unless __init__ sets it on every path, the class
 // attribute; unknown when the constructor is another package's and may be
 // handed the attribute.
-func (x *extractor) pyClassAttrOfInstance(this, cls val, init nid, runs bool, ie *env, clsAt nid, clsEnv *env, key string, e *env) val {
+func (x *extractor) pyClassAttrOfInstance(this, cls val, init nid, args []thunk, known, runs bool, ie *env, clsAt nid, clsEnv *env, key string, e *env) val {
 	f := cls.f
 	if why := x.pyForeignConstructor(this, key); why != "" {
 		return unknown(why)
@@ -29,11 +29,13 @@ func (x *extractor) pyClassAttrOfInstance(this, cls val, init nid, runs bool, ie
 		alts, shadowed = x.pySelfWriteValues(f, init, key, ie)
 	}
 	alts = append(alts, x.pyMemberElsewhere(f, cls.n, init, key, e)...)
-	own := cls.f == this.f && cls.n == this.n
-	if own && init < 0 && x.pyBaseWritesSelf(this, key, map[scopeRef]bool{}) {
-		// A package base's method sets the attribute (its __init__ through
-		// the constructor, or another method): any of its values.
-		if inh, found := x.pyInheritedMember(this, key, e); found {
+	if x.pyBaseWritesSelf(cls, key, runs, map[scopeRef]bool{{cls.f, cls.n}: true}) {
+		// A package base's method sets the attribute (an __init__ the
+		// construction reaches, or another method), whether cls is this's
+		// own class or a base of it (since 2.3.17; until 2.3.16 only for
+		// this's own class without an __init__): any of its values.
+		seen := map[scopeRef]bool{{cls.f, cls.n}: true, {this.f, this.n}: true}
+		if inh, found := x.pyBasesMember(this, f, cls.n, cls.env, args, known && runs, key, e, seen); found {
 			alts = append(alts, inh)
 		} else {
 			alts = append(alts, unknown("attribute "+key+" set by a base class the extractor does not read"))
@@ -145,25 +147,46 @@ func (x *extractor) pyForeignBase(cls val, seen map[scopeRef]bool) string {
 }
 
 // pyBaseWritesSelf reports whether a method of a package base of class v
-// (any depth) assigns self.key.
-func (x *extractor) pyBaseWritesSelf(v val, key string, seen map[scopeRef]bool) bool {
-	bases, _, _ := x.pyPackageBases(v.f, v.n, v.env)
-	for _, b := range bases {
+// (any depth) assigns self.key: a method other than __init__ (it may be
+// called at any time), or the __init__ of a base that the construction
+// reaches. runs tells whether v's own __init__ runs (or, v having none,
+// whether the construction reaches v); a base's __init__ runs when v's
+// runs and v has none or calls the base's (super().__init__(...),
+// Base.__init__(self, ...)). The walk follows the bases written, depth
+// first, bounded by a seen set of 64 classes.
+func (x *extractor) pyBaseWritesSelf(v val, key string, runs bool, seen map[scopeRef]bool) bool {
+	if v.f == nil || v.n < 0 || v.f.kind(v.n) != "class_definition" {
+		return false
+	}
+	bases, nodes, _, _ := x.pyBasesWritten(v.f, v.n, v.env)
+	init := pyClassMethodDef(v.f, v.n, "__init__")
+	for i, b := range bases {
 		at := scopeRef{b.f, b.n}
 		if b.f == nil || seen[at] || len(seen) > 64 {
 			continue
 		}
 		seen[at] = true
+		brun := runs
+		if init >= 0 {
+			_, _, ok := pySuperInitCall(v.f, init, pyFirstBase(v.f, v.n, nodes[i]), nodes[i])
+			brun = runs && ok
+		}
 		for _, st := range b.f.named(b.f.field(b.n, "body")) {
 			def := st
 			if b.f.kind(def) == "decorated_definition" {
 				def = b.f.field(def, "definition")
 			}
-			if b.f.kind(def) == "function_definition" && len(pySelfWrites(b.f, def, key)) > 0 {
+			if b.f.kind(def) != "function_definition" {
+				continue
+			}
+			if b.f.text(b.f.field(def, "name")) == "__init__" && !brun {
+				continue
+			}
+			if len(pySelfWrites(b.f, def, key)) > 0 {
 				return true
 			}
 		}
-		if x.pyBaseWritesSelf(b, key, seen) {
+		if x.pyBaseWritesSelf(b, key, brun, seen) {
 			return true
 		}
 	}

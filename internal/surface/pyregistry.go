@@ -677,7 +677,7 @@ func (x *extractor) pyOwnMember(this, cls val, args []thunk, known, runs bool, k
 	if clsAt >= 0 {
 		// A base's class attribute, read for an instance: hidden by what
 		// sets the instance's own attribute (pyinstattr.go).
-		return x.pyClassAttrOfInstance(this, cls, init, runs, pyInitEnv(this, f, init, args, known, e), clsAt, cls.env, key, e), true
+		return x.pyClassAttrOfInstance(this, cls, init, args, known, runs, pyInitEnv(this, f, init, args, known, e), clsAt, cls.env, key, e), true
 	}
 	if init < 0 || !runs {
 		return val{k: vUndefined}, false
