@@ -1205,6 +1205,9 @@ func (x *extractor) pyMember(v val, key string, e *env) (val, bool) {
 			return x.pyEnumMember(v, key), true
 		}
 	}
+	if why := x.pyOutsideWrite(v, key); why != "" {
+		return unknown(why), true
+	}
 	body := f.field(class, "body")
 	var init, clsAt nid = none, none
 	for _, st := range f.named(body) {

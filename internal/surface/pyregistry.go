@@ -34,6 +34,10 @@ type pyRegistryCache struct {
 	// method through obj.m(...) may bind obj's own method first, and so on;
 	// the chain is bounded like any resolution.
 	nesting int
+	// outWrites indexes the attribute writes from outside a class, by
+	// attribute (pyoutwrite.go); outBusy counts the checks in progress.
+	outWrites map[string][]pyOutWrite
+	outBusy   int
 }
 
 // pyContainerMethods are the methods that add to a dict, list or set.

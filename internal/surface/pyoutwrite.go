@@ -1,0 +1,130 @@
+package surface
+
+import "strconv"
+
+// An attribute assigned on an instance from outside its class (methodology
+// §5.2, identifier resolution; since 2.3.17). `spec = Spec(); spec.description
+// = "…"` (also `+=` and `setattr(spec, "description", …)`) replaces what the
+// class gives the instance: until 2.3.16 the class's value was read (a
+// fail-open, section 15's known limit). Every such write of the package
+// whose object resolves to an instance of the same package class makes the
+// attribute of that class's instances a place not read, with the write's
+// place; instances told apart by the call that made them (a different
+// first argument node) are not confused. A write whose object the extractor
+// does not resolve is not counted (Not done, docs/versions/2.3.17/pyb.md).
+
+// pyOutWrite is one assignment to attribute key of an object other than self.
+type pyOutWrite struct {
+	f        *file
+	site, on nid // the statement or call; the object written through
+}
+
+// pyOutWrites indexes, once per package, the writes `X.key = …`,
+// `X.key += …` and `setattr(X, "key", …)` of the Python files, X not
+// `self`, by key.
+func (x *extractor) pyOutWrites() map[string][]pyOutWrite {
+	if x.pyReg.outWrites != nil {
+		return x.pyReg.outWrites
+	}
+	idx := map[string][]pyOutWrite{}
+	for _, f := range x.files {
+		if f.lang != LangPython || f.pyFacts == nil {
+			continue
+		}
+		f.walk(0, func(n nid) bool {
+			switch f.kind(n) {
+			case "assignment", "augmented_assignment":
+				l := f.field(n, "left")
+				if f.kind(l) == "attribute" {
+					if on := f.field(l, "object"); f.text(on) != "self" {
+						k := f.text(f.field(l, "attribute"))
+						idx[k] = append(idx[k], pyOutWrite{f, n, on})
+					}
+				}
+			case "call":
+				if f.text(f.field(n, "function")) == "setattr" {
+					if a := f.named(f.field(n, "arguments")); len(a) >= 2 && f.text(a[0]) != "self" {
+						if kv := pyStringText(f, a[1]); kv.k == vText {
+							if k, ok := plainText(kv); ok {
+								idx[k] = append(idx[k], pyOutWrite{f, n, a[0]})
+							}
+						}
+					}
+				}
+			}
+			return true
+		})
+	}
+	x.pyReg.outWrites = idx
+	return idx
+}
+
+// pyOutsideWrite is why attribute key of instance v of a package class is
+// not read: a write from outside the class to the attribute of an object
+// that resolves to an instance of v's class (the same instance as far as
+// the extractor can tell); "" when there is none.
+func (x *extractor) pyOutsideWrite(v val, key string) string {
+	if v.k != vInstance || v.f == nil || x.pyReg.outBusy > 0 {
+		return ""
+	}
+	ws := x.pyOutWrites()[key]
+	if len(ws) == 0 {
+		return ""
+	}
+	x.pyReg.outBusy++
+	defer func() { x.pyReg.outBusy-- }()
+	for _, w := range ws {
+		if x.pyWritesInstance(w, v) {
+			return "attribute " + key + " of an instance assigned from outside its class at " + w.f.path + ":" + strconv.Itoa(w.f.lineOf(w.site))
+		}
+	}
+	return ""
+}
+
+// pyWritesInstance reports whether write w's object resolves to instance v:
+// under no frame, or under each frame of the scope it needs (at most 256).
+func (x *extractor) pyWritesInstance(w pyOutWrite, v val) bool {
+	o := x.eval(w.f, w.on, nil)
+	if o.k != vNeed {
+		return pySameInstance(o, v, 0)
+	}
+	frames, _, need2 := x.instances(o.need, nil)
+	if need2 != nil {
+		return false
+	}
+	for i, fr := range frames {
+		if i >= 256 || x.exceeded {
+			break
+		}
+		if pySameInstance(x.eval(w.f, w.on, (*env)(nil).push(fr)), v, 0) {
+			return true
+		}
+	}
+	return false
+}
+
+// pySameInstance reports whether o (or an alternative of it) is an
+// instance of v's class not made by another call: instances whose first
+// arguments are different nodes are different objects.
+func pySameInstance(o, v val, depth int) bool {
+	switch o.k {
+	case vUnion:
+		if depth > 16 {
+			return false
+		}
+		for _, a := range o.elems {
+			if pySameInstance(a, v, depth+1) {
+				return true
+			}
+		}
+	case vInstance:
+		if o.f != v.f || o.n != v.n {
+			return false
+		}
+		if len(o.args) > 0 && len(v.args) > 0 && (o.args[0].f != v.args[0].f || o.args[0].n != v.args[0].n) {
+			return false
+		}
+		return true
+	}
+	return false
+}
