@@ -21,17 +21,20 @@ type pyOutWrite struct {
 
 // pyOutWrites indexes, once per package, the writes `X.key = …`,
 // `X.key += …` and `setattr(X, "key", …)` of the Python files, X not
-// `self`, by key.
+// `self`, by key, of the files that run with the server.
 func (x *extractor) pyOutWrites() map[string][]pyOutWrite {
 	if x.pyReg.outWrites != nil {
 		return x.pyReg.outWrites
 	}
 	idx := map[string][]pyOutWrite{}
 	for _, f := range x.files {
-		if f.lang != LangPython || f.pyFacts == nil {
-			continue
+		if f.lang != LangPython || f.pyFacts == nil || !f.runnable() {
+			continue // a test, spec or example file does not run with the server
 		}
 		f.walk(0, func(n nid) bool {
+			if f.inVendoredRegion(n) {
+				return false
+			}
 			switch f.kind(n) {
 			case "assignment", "augmented_assignment":
 				l := f.field(n, "left")
