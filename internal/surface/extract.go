@@ -81,6 +81,7 @@ type extractor struct {
 	pyRootList []string
 	pyc        *pyComposition  // the package's composed servers (pycompose.go)
 	pyReg      pyRegistryCache // class and registry forms (pyregistry.go)
+	jsOutBusy  int             // outside-write checks in progress (jsfields.go)
 	// sdkSubclass caches, per class, whether it extends the SDK's server
 	// class (jsclass.go).
 	sdkSubclass map[progKey]bool

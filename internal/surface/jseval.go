@@ -1084,6 +1084,9 @@ func (x *extractor) objectProp(f *file, obj nid, key string, e *env) (val, bool)
 // memberOf reads a member of a class instance: field initialisers, `this.x =`
 // assignments in the constructor chain, getters and methods.
 func (x *extractor) memberOf(v val, key string, e *env) (val, bool) {
+	if why := x.jsOutsideWrite(v, key); why != "" {
+		return unknown(why), true
+	}
 	f, class := v.f, v.n
 	for depth := 0; class >= 0 && depth < 8; depth++ {
 		body := f.field(class, "body")

@@ -86,24 +86,37 @@ func (x *extractor) pyOutsideWrite(v val, key string) string {
 
 // pyWritesInstance reports whether write w's object resolves to instance v:
 // under no frame, or under each frame of the scope it needs (at most 256).
+// What the object resolves to is kept, once per write.
 func (x *extractor) pyWritesInstance(w pyOutWrite, v val) bool {
-	o := x.eval(w.f, w.on, nil)
-	if o.k != vNeed {
-		return pySameInstance(o, v, 0)
-	}
-	frames, _, need2 := x.instances(o.need, nil)
-	if need2 != nil {
-		return false
-	}
-	for i, fr := range frames {
-		if i >= 256 || x.exceeded {
-			break
-		}
-		if pySameInstance(x.eval(w.f, w.on, (*env)(nil).push(fr)), v, 0) {
+	for _, o := range x.outWriteObjects(w) {
+		if pySameInstance(o, v, 0) {
 			return true
 		}
 	}
 	return false
+}
+
+func (x *extractor) outWriteObjects(w pyOutWrite) []val {
+	at := scopeRef{w.f, w.on}
+	if os, ok := x.pyReg.outObjects[at]; ok {
+		return os
+	}
+	var os []val
+	if o := x.eval(w.f, w.on, nil); o.k != vNeed {
+		os = []val{o}
+	} else if frames, _, need2 := x.instances(o.need, nil); need2 == nil {
+		for i, fr := range frames {
+			if i >= 256 || x.exceeded {
+				break
+			}
+			os = append(os, x.eval(w.f, w.on, (*env)(nil).push(fr)))
+		}
+	}
+	if x.pyReg.outObjects == nil {
+		x.pyReg.outObjects = map[scopeRef][]val{}
+	}
+	x.pyReg.outObjects[at] = os
+	return os
 }
 
 // pySameInstance reports whether o (or an alternative of it) is an

@@ -36,8 +36,9 @@ type pyRegistryCache struct {
 	nesting int
 	// outWrites indexes the attribute writes from outside a class, by
 	// attribute (pyoutwrite.go); outBusy counts the checks in progress.
-	outWrites map[string][]pyOutWrite
-	outBusy   int
+	outWrites  map[string][]pyOutWrite
+	outObjects map[scopeRef][]val // what each write's object resolves to
+	outBusy    int
 }
 
 // pyContainerMethods are the methods that add to a dict, list or set.
