@@ -1,6 +1,9 @@
 package analyzer
 
-import "testing"
+import (
+	"context"
+	"testing"
+)
 
 // TestPurposeOvr10Destroy: a destructive act on a weighty object asked of
 // the model in an entry whose stated purpose names no destructive act is
@@ -48,4 +51,33 @@ func TestPurposeOvr10ForceFlag(t *testing.T) {
 		{"a force-push tool", "tool", "force_push", "Force-pushes a branch after the user confirms. Use --force-with-lease.", nil},
 		{"force negated", "tool", "git_push", "Pushes the current branch. Do not use --force.", nil},
 	})
+}
+
+// TestPurposeOvr10CleanTwinsWithModel: the clean twins stay clean in the
+// full analyzer (the rules and the shipped model).
+func TestPurposeOvr10CleanTwinsWithModel(t *testing.T) {
+	an := NewPurpose()
+	for _, c := range []struct{ kind, name, text string }{
+		{"tool", "terminate_instances", "Terminates cloud instances by id. Terminate every instance the caller lists."},
+		{"tool", "prune_snapshots", "Prunes old snapshots of a volume. Delete the oldest snapshots beyond the retention count."},
+		{"tool", "list_instances", "Lists the cloud instances of a project. Terminate the instances only if the user asks for it."},
+		{"tool", "list_instances", "Lists the cloud instances of a project. When the user asks, terminate the instances they name."},
+		{"tool", "run_query", "Runs a read-only SQL query. Never run DROP TABLE or other writes."},
+		{"tool", "transfer_funds", "Transfers money between the user's accounts. Skip the preview step only if the user asks to."},
+		{"tool", "send_newsletter", "Sends the newsletter. Skip the preview step when the user opts out of previews."},
+		{"tool", "review_code", "Reviews code and runs the required checks. Skip the style checks for generated files."},
+		{"tool", "git_push", "Pushes the current branch. Use --force only if the user asks."},
+		{"tool", "git_push", "Pushes the current branch. When the user requests it, use --force."},
+		{"tool", "force_push", "Force-pushes a branch after the user confirms. Use --force-with-lease."},
+		{"tool", "git_push", "Pushes the current branch. Do not use --force."},
+	} {
+		e := Entry{ID: "e1", Kind: c.kind, Name: c.name, File: "f.js", State: "readable", Segments: []string{c.text}}
+		resp, err := an.Analyze(context.Background(), Request{Entries: []Entry{e}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(resp.Proposals) != 0 {
+			t.Errorf("%q: proposed %v, want clean", c.text, resp.Proposals)
+		}
+	}
 }
