@@ -31,7 +31,9 @@ var (
 	pxSafeguard10 = px(pxImper10 + `(skip|bypass|disable|turn off|circumvent|switch off)\s+((the|any|all|its|their|every)\s+)?([\w-]+\s+){0,2}?(identity|security|required|safety|review|preview|sign-?off|verification|2fa|mfa|fraud|compliance|integrity|signature|kyc)\s+(checks?|steps?|reviews?|verifications?|prompts?|screens?|gates?)\b` +
 		`|\bwithout\s+(running|passing|waiting for)\s+(the\s+)?(required|mandatory|ci|status|security|review)\s+(checks?|tests?|reviews?)\b` +
 		`|\b(the\s+)?(user'?s?\s+)?(confirmation|approval|sign-?off|review)\s+step\s+(is|was)\s+(not needed|unnecessary|not required|skipped)\b`)
-	pxForceFlag10 = px(pxImper10 + `(use|pass|add|run with|push with|retry with|rerun with)\s+` + "`?" + `--(force|no-verify|skip-checks|insecure|allow-unsigned)\b`)
+	pxBinding10        = px(pxImper10 + `(sign|approve|accept|merge|purchase|buy|pay|place|confirm|close|submit)\b[^.;]{0,80}(\bon (the user'?s?|their) behalf\b|\b(the user|they) (has|have) not (seen|read|approved|agreed)\b|\bwithout (replying|review|reviewing|reading|showing)\b|\bdirectly$)`)
+	pxPurposeBinding10 = px(`\b(sign|approv|accept|merg|purchas|buy|pay|order|checkout|confirm|clos|submit|rsvp|invit)\w*`)
+	pxForceFlag10      = px(pxImper10 + `(use|pass|add|run with|push with|retry with|rerun with)\s+` + "`?" + `--(force|no-verify|skip-checks|insecure|allow-unsigned)\b`)
 	// The user's own request or a deferral: the act is theirs.
 	pxUserAsks10 = px(`\b(if|when|whenever|unless|once|only if|only when)\s+(the user|the human|they|the operator|the caller)\s+(explicitly\s+)?(asks?|requests?|wants?|says?|chooses?|opts?|confirms?|approves?|tells?|passes|sets)\b|\b(only|unless)\s+(if|when)\b|\bat the user'?s? request\b|\bif asked\b`)
 	pxNeg10      = px(`\b(do not|don't|dont|never|must not|should not|cannot|can't|no need to|avoid)\b`)
@@ -55,6 +57,8 @@ func (p entryPurpose) readOvr10(sr *sentenceReading, f string) {
 	case pxDestroy10.MatchString(f) && !pxPurposeDestroy10.MatchString(p.text):
 		sr.override = true
 	case pxSafeguard10.MatchString(f) && !pxPurposeSafeguard10.MatchString(p.text):
+		sr.override = true
+	case pxBinding10.MatchString(f) && !pxPurposeBinding10.MatchString(p.text):
 		sr.override = true
 	case pxForceFlag10.MatchString(f) && !pxPurposeForce10.MatchString(p.text):
 		sr.override = true
