@@ -14,7 +14,10 @@ package analyzer
 //   - a safeguard skipped ("skip the identity check", "without running the
 //     required checks") in an entry whose purpose is not that safeguard;
 //   - a flag that forces past a refusal or a check ("use --force",
-//     "pass --no-verify") in an entry whose purpose does not name it.
+//     "pass --no-verify") in an entry whose purpose does not name it;
+//   - a binding act (sign, accept, approve, merge, pay, place, close…)
+//     done unseen by the user, on their behalf, without review or
+//     "directly", in an entry whose purpose names no such act.
 //
 // Each frame is read only as an imperative (the start of the sentence or
 // of a clause, after "also", "then", "first"), never in a negated or
