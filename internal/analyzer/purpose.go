@@ -14,7 +14,7 @@ import (
 // it reads, to its vocabulary (purpose_lexicon.go), to the sentence
 // splitting or to the folding changes it, and with it the analyzer id, so
 // cached answers of an older reading are never reused.
-const PurposeVersion = "offline-purpose-9"
+const PurposeVersion = "offline-purpose-10"
 
 // MaxPurposeEntryBytes bounds the text the purpose analyzer reads of one
 // entry. An entry whose segments are longer, or are not valid UTF-8, is not
@@ -558,6 +558,7 @@ func (p entryPurpose) readSentence(f, orig string, first bool) sentenceReading {
 	p.readSeventh(&sr, f, orig)
 	p.readIntl8(&sr, f, orig) // the ninth reading's non-English frames (purpose_intl8.go)
 	p.readEng8(&sr, f)        // the ninth reading's English frames (purpose_eng8.go)
+	p.readOvr10(&sr, f)       // the eleventh reading's purpose-scope frames (purpose_ovr10.go)
 	if (sr.conceal || sr.concealIfDeviant) && defersTelling(f) {
 		// Kept back until the user asks (purpose_rules6.go).
 		sr.conceal, sr.concealIfDeviant = false, false
