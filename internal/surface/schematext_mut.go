@@ -718,6 +718,9 @@ func (r *schemaRead) argumentReads(f *file, n, args nid, rest []string) (bool, s
 	if f.kind(call) == "call_expression" && r.x.esbuildSpreadCall(f, call) {
 		return true, "" // a spread, lowered (schematext_esbuild.go)
 	}
+	if f.kind(call) == "call_expression" && r.x.sdkFromJSONSchema(f, call) {
+		return true, "" // the v2 SDK's fromJsonSchema(S) keeps S as it is (schematext_sdk.go)
+	}
 	if f.kind(call) == "call_expression" {
 		if c, good, known := r.calleeReads(f, call, n, rest); known {
 			if good {

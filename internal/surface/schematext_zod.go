@@ -86,6 +86,10 @@ func (r *schemaRead) call(f *file, n nid, e *env, path string, depth int) {
 			r.converter(f, n, args, 0, e, path, depth)
 			return
 		}
+		if cv.k == vExternal && cv.spec == mcpServerFromJSONSchema { // schematext_sdk.go, since 2.3.17
+			r.fromJSONSchema(f, n, args, e, path, depth)
+			return
+		}
 		if cv.k == vExternal {
 			r.gap(f, n, "schema built by another package's function ("+cv.spec+")")
 			return
