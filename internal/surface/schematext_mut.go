@@ -599,6 +599,11 @@ func (r *schemaRead) useChanges(f *file, n nid, path []string) (del []string, ch
 			// Object.defineProperty(exports, "X", { get: function () { return m; } })
 			return r.cjsExportChanges(f, none, name, path)
 		}
+		if f.kind(p) != "yield_expression" {
+			if c, good, known := r.returnCallers(f, p, path); known {
+				return nil, c, good
+			}
+		}
 		return no(p, "the object is returned")
 	case "export_specifier":
 		return nil, mutChange{}, true
@@ -667,6 +672,9 @@ func (r *schemaRead) containerUse(f *file, n nid, rest []string) (del []string, 
 		case "return_statement", "arrow_function":
 			if r.siteCallbackReturn(f, p) {
 				return nil, mutChange{}, true
+			}
+			if c, good, known := r.returnCallers(f, p, append(keys, rest...)); known {
+				return nil, c, good
 			}
 			return nil, mutChange{f, p, "the object is put into a literal that is returned"}, false
 		default:

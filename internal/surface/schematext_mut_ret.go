@@ -1,0 +1,96 @@
+package surface
+
+import "strconv"
+
+// Returns followed to their callers (since 2.3.17, part ret). An object
+// returned by a function of the package (itself, or inside the literal the
+// function returns) only aliases it where a caller uses the result: when
+// the function is bound to a name that is not exported and every use of
+// that name in its scope is a direct call (`build()`), each call's result is
+// classified as the object, under the keys leading to it, with the rules of
+// useChanges. A use of the function name that is not a call (exported,
+// passed as a callback, put into a literal, assigned) lets unknown code call
+// it: a gap. A function with no name (an arrow handed to another call, a
+// method of a literal) cannot be enumerated either: a gap. Bounded by
+// mutNestLimit like the other follows.
+
+// returnCallers classifies the callers of the function returning at ret
+// (a return statement, or an arrow function's expression body); path is
+// where the object is below the returned value. known false when the
+// function cannot be enumerated (the caller keeps its gap).
+func (r *schemaRead) returnCallers(f *file, ret nid, path []string) (ch mutChange, ok, known bool) {
+	fn := ret
+	for i := 0; i < mutDepthLimit && fn >= 0 && !functionKind(f.kind(fn)); i++ {
+		fn = f.parent(fn)
+	}
+	if fn < 0 || !functionKind(f.kind(fn)) {
+		return mutChange{}, false, false
+	}
+	var nameID nid = none
+	switch f.kind(fn) {
+	case "function_declaration":
+		nameID = f.field(fn, "name")
+		if p := f.parent(fn); p >= 0 && f.kind(p) == "export_statement" {
+			return mutChange{}, false, false
+		}
+	case "arrow_function", "function_expression", "function":
+		d := f.parent(mutOuter(f, fn))
+		if d < 0 || f.kind(d) != "variable_declarator" || unparen(f, f.field(d, "value")) != fn || f.kind(f.field(d, "name")) != "identifier" || mutExportedDecl(f, d) {
+			return mutChange{}, false, false
+		}
+		nameID = f.field(d, "name")
+	}
+	if nameID < 0 || f.kind(nameID) != "identifier" {
+		return mutChange{}, false, false
+	}
+	if r.mutDepth >= mutNestLimit {
+		return mutChange{f, ret, "the object is followed through more than " + strconv.Itoa(mutNestLimit) + " returns"}, false, true
+	}
+	r.mutDepth++
+	defer func() { r.mutDepth-- }()
+	name := f.text(nameID)
+	scope := nid(0)
+	for a := f.parent(fn); a >= 0; a = f.parent(a) {
+		if functionKind(f.kind(a)) {
+			scope = a
+			break
+		}
+	}
+	ok = true
+	calls := 0
+	mutEach(r.x.usesOf(f, scope, name), func(n nid) bool {
+		if !ok {
+			return false
+		}
+		if r.mutTick() {
+			ch, ok = mutChange{f, n, "the uses of the object passed the reading's limit of " + strconv.Itoa(mutStepLimit) + " uses"}, false
+			return false
+		}
+		if n == nameID || f.text(n) != name {
+			return true
+		}
+		if f.kind(n) == "shorthand_property_identifier" {
+			ch, ok = mutChange{f, n, "the function returning the object is handed on"}, false
+			return false
+		}
+		if f.kind(n) != "identifier" {
+			return true
+		}
+		if b, found := r.x.lookup(f, n, name); !found || b.id != nameID {
+			return true // another binding of the same name
+		}
+		o := mutOuter(f, n)
+		call := f.parent(o)
+		if call < 0 || f.kind(call) != "call_expression" || f.field(call, "function") != o {
+			ch, ok = mutChange{f, n, "the function returning the object is used other than called"}, false
+			return false
+		}
+		calls++
+		if _, c, good := r.useChanges(f, call, path); !good {
+			ch, ok = c, false
+			return false
+		}
+		return true
+	})
+	return ch, ok, true
+}
