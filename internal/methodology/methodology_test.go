@@ -35,6 +35,7 @@ var publishedSHA256 = map[string]string{
 	"2.3.14": "f64da81dee26632d5a894ab25c0cab2672c912725fd479d9c8c0939795c4fce1",
 	"2.3.15": "2d9179d979019b4397963eec81556cd96cc718bd3663e641d191165f25b9a8ab",
 	"2.3.16": "25814b89e1a14f42b6410b7aac6d24312c1b0948f24e4fd76f81e104540908fa",
+	"2.3.17": "54346e134c9149c3282c2d2dccfaff717fd1b7ed49b405707a599d52f837c6ce",
 }
 
 func TestDocumentFirstLineIsVersion(t *testing.T) {
@@ -283,6 +284,9 @@ func TestExtractorAllowed(t *testing.T) {
 	if !ExtractorAllowed("2.3.16", "syntax-tree-18") {
 		t.Fatal("2.3.16 with syntax-tree-18 refused")
 	}
+	if !ExtractorAllowed("2.3.17", "syntax-tree-19") {
+		t.Fatal("2.3.17 with syntax-tree-19 refused")
+	}
 	refused := [][2]string{
 		{"2.3.2", "syntax-tree-3"}, // its advertised names were read under the older rule
 		{"2.3.1", "syntax-tree-2"},
@@ -313,6 +317,8 @@ func TestExtractorAllowed(t *testing.T) {
 		{"2.3.13", "syntax-tree-16"},
 		{"2.3.15", "syntax-tree-16"}, // a version pair never published
 		{"2.3.16", "syntax-tree-17"}, // it read a schema object changed after it was built, and a class's attribute for an instance, as written
+		{"2.3.17", "syntax-tree-18"}, // it read a class's attribute for an instance written from outside its class or by a base of a base as the class wrote it
+		{"2.3.16", "syntax-tree-19"},
 		{"2.3.15", "syntax-tree-18"},
 		{"2.3.14", "syntax-tree-17"},
 		{"2.3.0", "syntax-tree-3"},
