@@ -285,3 +285,12 @@ func enclosingFunction(f *file, n nid) nid {
 	}
 	return none
 }
+
+// nameScope is where a name declared at n can be used: the innermost
+// function around n, or the file's root (node 0) at module level.
+func nameScope(f *file, n nid) nid {
+	if fn := enclosingFunction(f, n); fn >= 0 {
+		return fn
+	}
+	return 0
+}

@@ -455,13 +455,7 @@ func (x *extractor) usedOnlyAt(f *file, id nid) bool {
 	if !ok || b.kind != bDecl {
 		return false
 	}
-	scope := nid(0)
-	for a := f.parent(b.decl); a >= 0; a = f.parent(a) {
-		if functionKind(f.kind(a)) {
-			scope = a
-			break
-		}
-	}
+	scope := nameScope(f, b.decl)
 	only := true
 	f.walk(scope, func(n nid) bool {
 		if !only {

@@ -187,13 +187,7 @@ func (r *schemaRead) declChanges(f *file, decl nid, path []string) (del []string
 	r.mutDepth++
 	defer func() { r.mutDepth-- }()
 	name := f.text(id)
-	scope := nid(0)
-	for a := f.parent(decl); a >= 0; a = f.parent(a) {
-		if functionKind(f.kind(a)) {
-			scope = a
-			break
-		}
-	}
+	scope := nameScope(f, decl)
 	ok = true
 	exported := scope == 0 && mutExportedDecl(f, decl)
 	mutEach(r.x.usesOf(f, scope, name), func(n nid) bool {

@@ -49,13 +49,7 @@ func (r *schemaRead) returnCallers(f *file, ret nid, path []string) (ch mutChang
 	r.mutDepth++
 	defer func() { r.mutDepth-- }()
 	name := f.text(nameID)
-	scope := nid(0)
-	for a := f.parent(fn); a >= 0; a = f.parent(a) {
-		if functionKind(f.kind(a)) {
-			scope = a
-			break
-		}
-	}
+	scope := nameScope(f, fn)
 	ok = true
 	calls := 0
 	mutEach(r.x.usesOf(f, scope, name), func(n nid) bool {

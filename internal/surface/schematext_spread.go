@@ -357,13 +357,7 @@ func (r *schemaRead) spreadChanges(f *file, id nid, e *env) (del []string, ok bo
 	if !found || b.kind != bDecl || f.kind(b.decl) != "variable_declarator" {
 		return nil, true
 	}
-	scope := none
-	for a := f.parent(b.decl); a >= 0; a = f.parent(a) {
-		if functionKind(f.kind(a)) {
-			scope = a
-			break
-		}
-	}
+	scope := enclosingFunction(f, b.decl)
 	if scope < 0 {
 		return nil, true
 	}
