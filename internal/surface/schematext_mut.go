@@ -195,7 +195,7 @@ func (r *schemaRead) declChanges(f *file, decl nid, path []string) (del []string
 			return false
 		}
 		if r.mutTick() {
-			ch, ok = mutChange{f, n, "the uses of the object passed the reading's limit of " + strconv.Itoa(mutStepLimit) + " uses"}, false
+			ch, ok = mutLimitPassed(f, n), false
 			return false
 		}
 		switch f.kind(n) {
@@ -296,7 +296,7 @@ func (r *schemaRead) importerChanges(f *file, name string, path []string) (del [
 					return false
 				}
 				if r.mutTick() {
-					ch, ok = mutChange{g, n, "the uses of the object passed the reading's limit of " + strconv.Itoa(mutStepLimit) + " uses"}, false
+					ch, ok = mutLimitPassed(g, n), false
 					return false
 				}
 				switch g.kind(n) {
@@ -990,7 +990,7 @@ func (r *schemaRead) paramChanges(f *file, fn nid, idx int, rest []string) (del 
 			return false
 		}
 		if r.mutTick() {
-			ch, ok = mutChange{f, n, "the uses of the object passed the reading's limit of " + strconv.Itoa(mutStepLimit) + " uses"}, false
+			ch, ok = mutLimitPassed(f, n), false
 			return false
 		}
 		if n == p || f.text(n) != name {
@@ -1068,7 +1068,7 @@ func (r *schemaRead) cjsExportChanges(f *file, assign nid, name string, path []s
 			return false
 		}
 		if r.mutTick() {
-			ch, ok = mutChange{f, n, "the uses of the object passed the reading's limit of " + strconv.Itoa(mutStepLimit) + " uses"}, false
+			ch, ok = mutLimitPassed(f, n), false
 			return false
 		}
 		if n == left || cjsExportName(f, n) != name {
@@ -1440,4 +1440,10 @@ func (r *schemaRead) thislessInTable(f *file, member nid) bool {
 		elems++
 	}
 	return elems > 0
+}
+
+// mutLimitPassed is the change recorded where the uses followed for one
+// schema pass mutStepLimit: past it the object counts as changed.
+func mutLimitPassed(f *file, n nid) mutChange {
+	return mutChange{f, n, "the uses of the object passed the reading's limit of " + strconv.Itoa(mutStepLimit) + " uses"}
 }

@@ -57,7 +57,7 @@ func (r *schemaRead) returnCallers(f *file, ret nid, path []string) (ch mutChang
 			return false
 		}
 		if r.mutTick() {
-			ch, ok = mutChange{f, n, "the uses of the object passed the reading's limit of " + strconv.Itoa(mutStepLimit) + " uses"}, false
+			ch, ok = mutLimitPassed(f, n), false
 			return false
 		}
 		if n == nameID || f.text(n) != name {
