@@ -191,9 +191,6 @@ func (r *schemaRead) declChanges(f *file, decl nid, path []string) (del []string
 	ok = true
 	exported := scope == 0 && mutExportedDecl(f, decl)
 	mutEach(r.x.usesOf(f, scope, name), func(n nid) bool {
-		if !ok {
-			return false
-		}
 		if r.mutTick() {
 			ch, ok = mutLimitPassed(f, n), false
 			return false
@@ -292,9 +289,6 @@ func (r *schemaRead) importerChanges(f *file, name string, path []string) (del [
 			}
 			ok = true
 			mutEach(r.x.usesOf(g, 0, local), func(n nid) bool {
-				if !ok {
-					return false
-				}
 				if r.mutTick() {
 					ch, ok = mutLimitPassed(g, n), false
 					return false
@@ -986,9 +980,6 @@ func (r *schemaRead) paramChanges(f *file, fn nid, idx int, rest []string) (del 
 		}
 	}
 	mutEach(r.x.usesOf(f, fn, name), func(n nid) bool {
-		if !ok {
-			return false
-		}
 		if r.mutTick() {
 			ch, ok = mutLimitPassed(f, n), false
 			return false
@@ -1064,9 +1055,6 @@ func (r *schemaRead) cjsExportChanges(f *file, assign nid, name string, path []s
 		}
 	}
 	mutEach(exps, func(n nid) bool {
-		if !ok {
-			return false
-		}
 		if r.mutTick() {
 			ch, ok = mutLimitPassed(f, n), false
 			return false
@@ -1315,10 +1303,13 @@ func (x *extractor) usesOf(f *file, root nid, name string) []nid {
 	return out
 }
 
-// mutEach calls fn for each node in order.
+// mutEach calls fn for each node in order, until fn returns false (a change
+// was found: the uses after it are not classified).
 func mutEach(ns []nid, fn func(nid) bool) {
 	for _, n := range ns {
-		fn(n)
+		if !fn(n) {
+			return
+		}
 	}
 }
 

@@ -53,9 +53,6 @@ func (r *schemaRead) returnCallers(f *file, ret nid, path []string) (ch mutChang
 	ok = true
 	calls := 0
 	mutEach(r.x.usesOf(f, scope, name), func(n nid) bool {
-		if !ok {
-			return false
-		}
 		if r.mutTick() {
 			ch, ok = mutLimitPassed(f, n), false
 			return false
