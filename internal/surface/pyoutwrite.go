@@ -13,8 +13,9 @@ import "strconv"
 // first argument node) are not confused. A write whose object the extractor
 // does not resolve is not counted (Not done, docs/versions/2.3.17/pyb.md).
 
-// pyOutWrite is one assignment to attribute key of an object other than self.
-type pyOutWrite struct {
+// outsideWrite is one assignment to attribute key of an object other than
+// self (Python) or this (JavaScript, jsOutsideWrite).
+type outsideWrite struct {
 	f        *file
 	site, on nid // the statement or call; the object written through
 }
@@ -22,11 +23,11 @@ type pyOutWrite struct {
 // pyOutWrites indexes, once per package, the writes `X.key = …`,
 // `X.key += …` and `setattr(X, "key", …)` of the Python files, X not
 // `self`, by key, of the files that run with the server.
-func (x *extractor) pyOutWrites() map[string][]pyOutWrite {
+func (x *extractor) pyOutWrites() map[string][]outsideWrite {
 	if x.pyReg.outWrites != nil {
 		return x.pyReg.outWrites
 	}
-	idx := map[string][]pyOutWrite{}
+	idx := map[string][]outsideWrite{}
 	for _, f := range x.files {
 		if f.lang != LangPython || f.pyFacts == nil || !f.runnable() {
 			continue // a test, spec or example file does not run with the server
@@ -41,7 +42,7 @@ func (x *extractor) pyOutWrites() map[string][]pyOutWrite {
 				if f.kind(l) == "attribute" {
 					if on := f.field(l, "object"); f.text(on) != "self" {
 						k := f.text(f.field(l, "attribute"))
-						idx[k] = append(idx[k], pyOutWrite{f, n, on})
+						idx[k] = append(idx[k], outsideWrite{f, n, on})
 					}
 				}
 			case "call":
@@ -49,7 +50,7 @@ func (x *extractor) pyOutWrites() map[string][]pyOutWrite {
 					if a := f.named(f.field(n, "arguments")); len(a) >= 2 && f.text(a[0]) != "self" {
 						if kv := pyStringText(f, a[1]); kv.k == vText {
 							if k, ok := plainText(kv); ok {
-								idx[k] = append(idx[k], pyOutWrite{f, n, a[0]})
+								idx[k] = append(idx[k], outsideWrite{f, n, a[0]})
 							}
 						}
 					}
@@ -77,17 +78,17 @@ func (x *extractor) pyOutsideWrite(v val, key string) string {
 	x.pyReg.outBusy++
 	defer func() { x.pyReg.outBusy-- }()
 	for _, w := range ws {
-		if x.pyWritesInstance(w, v) {
+		if x.writesInstance(w, v) {
 			return "attribute " + key + " of an instance assigned from outside its class at " + w.f.path + ":" + strconv.Itoa(w.f.lineOf(w.site))
 		}
 	}
 	return ""
 }
 
-// pyWritesInstance reports whether write w's object resolves to instance v:
+// writesInstance reports whether write w's object resolves to instance v:
 // under no frame, or under each frame of the scope it needs (at most 256).
 // What the object resolves to is kept, once per write.
-func (x *extractor) pyWritesInstance(w pyOutWrite, v val) bool {
+func (x *extractor) writesInstance(w outsideWrite, v val) bool {
 	for _, o := range x.outWriteObjects(w) {
 		if pySameInstance(o, v, 0) {
 			return true
@@ -96,7 +97,7 @@ func (x *extractor) pyWritesInstance(w pyOutWrite, v val) bool {
 	return false
 }
 
-func (x *extractor) outWriteObjects(w pyOutWrite) []val {
+func (x *extractor) outWriteObjects(w outsideWrite) []val {
 	at := scopeRef{w.f, w.on}
 	if os, ok := x.pyReg.outObjects[at]; ok {
 		return os

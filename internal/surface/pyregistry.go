@@ -36,7 +36,7 @@ type pyRegistryCache struct {
 	nesting int
 	// outWrites indexes the attribute writes from outside a class, by
 	// attribute (pyoutwrite.go); outBusy counts the checks in progress.
-	outWrites  map[string][]pyOutWrite
+	outWrites  map[string][]outsideWrite
 	outObjects map[scopeRef][]val // what each write's object resolves to
 	outBusy    int
 }
