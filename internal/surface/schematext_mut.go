@@ -180,6 +180,11 @@ func mutAgree(k, p []string) bool {
 // declChanges classifies every use of the name declared by decl in file f,
 // for the object at path below it.
 func (r *schemaRead) declChanges(f *file, decl nid, path []string) (del []string, ch mutChange, ok bool) {
+	if hit, put := r.declMemo(f, decl, path, &del, &ch, &ok); hit {
+		return del, ch, ok
+	} else if put != nil {
+		defer put()
+	}
 	id := f.field(decl, "name")
 	if r.mutDepth >= mutNestLimit {
 		return nil, mutChange{f, decl, "the object is held through more than " + strconv.Itoa(mutNestLimit) + " literals"}, false

@@ -36,7 +36,7 @@ func (r *schemaRead) returnCallers(f *file, ret nid, path []string) (ch mutChang
 	case "arrow_function", "function_expression", "function":
 		d := f.parent(mutOuter(f, fn))
 		if d < 0 || f.kind(d) != "variable_declarator" || unparen(f, f.field(d, "value")) != fn || f.kind(f.field(d, "name")) != "identifier" || mutExportedDecl(f, d) {
-			return mutChange{}, false, false
+			return r.handlerMemberCallers(f, fn, ret, path) // schematext_mut_handler.go
 		}
 		nameID = f.field(d, "name")
 	}
@@ -77,7 +77,7 @@ func (r *schemaRead) returnCallers(f *file, ret nid, path []string) (ch mutChang
 			return false
 		}
 		calls++
-		if _, c, good := r.useChanges(f, call, path); !good {
+		if _, c, good := r.useChanges(f, r.awaitedResult(f, call, f, ret), path); !good {
 			ch, ok = c, false
 			return false
 		}
