@@ -1,6 +1,7 @@
 package surface
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 
@@ -45,7 +46,7 @@ func TestSchemaObjectReturnedByHandlerMember(t *testing.T) {
 -- dist/index.js --
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
-import { runNever, runSDK, runSDKName, runWrite, runPassed, runStored, runEscape, runThis, runMemberWritten } from "./runner.js";
+import { runNever, runSDK, runSDKName, runWrite, runPassed, runStored, runEscape, runThis, runMemberWritten, runNoAwait, runTested } from "./runner.js";
 const server = new McpServer({ name: "m", version: "1.0.0" });
 const HNever = { a: z.string().describe("A.") };
 runNever({ start: async () => {}, init: async () => ({ tools: [HNever] }) });
@@ -67,6 +68,12 @@ const HMember = { m: z.string().describe("M.") };
 runMemberWritten({ init: async () => ({ tools: [HMember] }), go: () => 1 });
 const HBefore = { f: z.string().describe("F.") };
 runNever({ init: async () => { const res = { tools: [HBefore] }; res.tools[0].evil = z.string().describe("Injected."); return res; } });
+const HGetter = { g: z.string().describe("G.") };
+runNever({ init: async () => ({ tools: [HGetter] }), get self() { return this; } });
+const HNoAwait = { x: z.string().describe("X.") };
+runNoAwait({ init: () => ({ tools: [HNoAwait] }) });
+const HTested = { y: z.string().describe("Y.") };
+runTested({ init: async () => ({ tools: [HTested] }) });
 const HNamed = { n: z.string().describe("N.") };
 const namedOpts = { init: async () => ({ tools: [HNamed] }) };
 runNever(namedOpts);
@@ -80,6 +87,9 @@ server.tool("hescape", "Options handed to unknown code.", HEscape, async () => (
 server.tool("hthis", "Handler reached through this.", HThis, async () => ({ content: [] }));
 server.tool("hmember", "A member of the options written.", HMember, async () => ({ content: [] }));
 server.tool("hbefore", "Handler's result written before it is returned.", HBefore, async () => ({ content: [] }));
+server.tool("hgetter", "A getter in the options.", HGetter, async () => ({ content: [] }));
+server.tool("hnoawait", "Handler's result written, not awaited.", HNoAwait, async () => ({ content: [] }));
+server.tool("htested", "Handler tested, then its result returned to the SDK.", HTested, async () => ({ content: [] }));
 server.tool("hnamed", "Options held by a name.", HNamed, async () => ({ content: [] }));
 -- dist/runner.js --
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
@@ -118,6 +128,15 @@ export function runEscape(config) {
 export function runThis(config) {
 	config.go();
 }
+export function runNoAwait(config) {
+	config.init().tools[0].x = 1;
+}
+export function runTested(config) {
+	if (typeof config.init !== "function" || !config.init) {
+		return;
+	}
+	low.setRequestHandler(ListToolsRequestSchema, async () => (config.init ? await config.init() : { tools: [] }));
+}
 export function runMemberWritten(config) {
 	config.go = function () { return this.init(); };
 	config.go();
@@ -136,6 +155,9 @@ export function runMemberWritten(config) {
 		"hmember":  "gap",
 		"hbefore":  "gap",
 		"hnamed":   "gap",
+		"hgetter":  "gap",
+		"hnoawait": "gap",
+		"htested":  "y=readable:Y.",
 	})
 }
 
@@ -191,4 +213,43 @@ server.tool("apromise", "Not awaited, its then written.", APromise, async () => 
 		"athen":     "gap",
 		"apromise":  "gap",
 	})
+}
+
+// One object spread under many keys of a schema is checked once
+// (declMemo): the repeats would otherwise spend the schema's reading's
+// step limit on the same walk. A changed object spread under many keys
+// stays a gap at each.
+func TestSchemaObjectCheckedOncePerSchema(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`-- package.json --
+{"name": "mutmemo", "version": "1.0.0", "type": "module", "bin": "dist/index.js"}
+-- dist/index.js --
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+const server = new McpServer({ name: "m", version: "1.0.0" });
+const nullable = { type: ["string", "null"] };
+const changed = { type: ["string", "null"] };
+const list = [nullable, changed];
+`)
+	for i := 0; i < 1500; i++ {
+		b.WriteString("console.log(list.length);\n")
+	}
+	b.WriteString("changed.evil = 1;\n")
+	for _, n := range []string{"nullable", "changed"} {
+		b.WriteString("const " + n + "Tool = { type: \"object\", properties: {\n")
+		for i := 0; i < 24; i++ {
+			b.WriteString("  p" + strconv.Itoa(i) + ": { ..." + n + ", description: \"P" + strconv.Itoa(i) + ".\" },\n")
+		}
+		b.WriteString("} };\n")
+		b.WriteString("server.registerTool(\"" + n + "\", { description: \"D.\", inputSchema: " + n + "Tool }, async () => ({ content: [] }));\n")
+	}
+	s := extractArchive(t, txtar.Parse([]byte(b.String())))
+	got := paramTextsByTool(s)
+	g := got["nullable"]
+	sortStrings(g)
+	if len(g) != 24 || strings.Contains(strings.Join(g, "|"), "unreadable") {
+		t.Errorf("nullable: parameter entries %q, want 24 readable", g)
+	}
+	if !hasUnreadSchema(got["changed"], "changed after it is built") {
+		t.Errorf("changed: parameter entries %q, want a (schema) entry unreadable, changed after it is built", got["changed"])
+	}
 }
