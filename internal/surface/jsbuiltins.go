@@ -519,6 +519,11 @@ func (x *extractor) entries(v val, e *env) (keys, vals []val, ok bool) {
 					kv = literalText(f, f.start(k), f.end(k), "js_string")
 				case "string":
 					kv = x.eval(f, k, v.env)
+				case "computed_property_name":
+					var ok bool
+					if kv, ok = x.computedEntryKey(f, v.n, c, v.env); !ok { // jsidm_keys.go
+						return nil, nil, false
+					}
 				default:
 					return nil, nil, false
 				}
