@@ -24,6 +24,14 @@ func (x *extractor) evalMethodCall(f *file, n, callee nid, args []nid, e *env) (
 	if f.kind(objNode) == "identifier" && f.text(objNode) == "Array" && method == "from" && len(args) == 1 {
 		return x.eval(f, args[0], e), true
 	}
+	if f.kind(objNode) == "identifier" && f.text(objNode) == "Array" && method == "from" {
+		if _, declared := x.lookup(f, objNode, "Array"); declared {
+			return val{}, false
+		}
+		if v, ok := x.arrayFromMapped(f, args, e); ok {
+			return v, true // Array.from(src, fn), Array.from({ length: N }, fn) (jsidm_arrayfrom.go)
+		}
+	}
 	if v, ok := x.promisePassThrough(f, objNode, method, args, e); ok {
 		return v, true // Promise.all(list), Promise.resolve(v) (jsregistry.go)
 	}
