@@ -24,6 +24,14 @@ func (x *extractor) evalMethodCall(f *file, n, callee nid, args []nid, e *env) (
 	if f.kind(objNode) == "identifier" && f.text(objNode) == "Array" && method == "from" && len(args) == 1 {
 		return x.eval(f, args[0], e), true
 	}
+	if f.kind(objNode) == "identifier" && f.text(objNode) == "Array" && method == "from" {
+		if _, declared := x.lookup(f, objNode, "Array"); declared {
+			return val{}, false
+		}
+		if v, ok := x.arrayFromMapped(f, args, e); ok {
+			return v, true // Array.from(src, fn), Array.from({ length: N }, fn) (jsidm_arrayfrom.go)
+		}
+	}
 	if v, ok := x.promisePassThrough(f, objNode, method, args, e); ok {
 		return v, true // Promise.all(list), Promise.resolve(v) (jsregistry.go)
 	}
@@ -519,6 +527,11 @@ func (x *extractor) entries(v val, e *env) (keys, vals []val, ok bool) {
 					kv = literalText(f, f.start(k), f.end(k), "js_string")
 				case "string":
 					kv = x.eval(f, k, v.env)
+				case "computed_property_name":
+					var ok bool
+					if kv, ok = x.computedEntryKey(f, v.n, c, v.env); !ok { // jsidm_keys.go
+						return nil, nil, false
+					}
 				default:
 					return nil, nil, false
 				}

@@ -900,10 +900,11 @@ func (x *extractor) evalMember(f *file, n nid, e *env) val {
 			}
 			key = s
 		case vNumber:
-			key = f.text(idx)
-			if kv.f == nil {
-				key = kv.reason
+			s, ok := numberKey(kv) // String(n): o[ONE] is o["1"] (jsidm_keys.go)
+			if !ok {
+				return unknown("member name computed at run time")
 			}
+			key = s
 		default:
 			return unknown("member name computed at run time")
 		}

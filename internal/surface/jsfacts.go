@@ -664,8 +664,10 @@ func objectHasKey(f *file, obj nid, key string) bool {
 // propKeyName returns the static name of a property key node, or "".
 func propKeyName(f *file, k nid) string {
 	switch f.kind(k) {
-	case "property_identifier", "private_property_identifier", "identifier", "number":
+	case "property_identifier", "private_property_identifier", "identifier":
 		return f.text(k)
+	case "number":
+		return numberPropKey(f, k) // { 1.0: x } is the property "1" (jsidm_keys.go)
 	case "string":
 		s, _ := f.stringValue(k)
 		return s
