@@ -65,7 +65,7 @@ func (x *extractor) jsOutsideWrite(v val, key string) string {
 			if on < 0 || g.kind(on) == "this" || g.inVendoredRegion(a) {
 				continue
 			}
-			if x.writesInstance(outsideWrite{g, a, on}, v) {
+			if x.writesInstance(outsideWrite{f: g, site: a, on: on}, v) {
 				return "member " + key + " of an instance assigned from outside its class at " + g.path + ":" + strconv.Itoa(g.lineOf(a))
 			}
 		}
