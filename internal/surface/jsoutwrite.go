@@ -97,6 +97,9 @@ func jsIndexWrite(g *file, n nid, idx map[string][]outsideWrite) {
 				}
 			}
 		case "Object.defineProperty", "Reflect.set", "Reflect.defineProperty", "Reflect.deleteProperty":
+			if jsTscFieldDeclaration(g, n, a) {
+				return
+			}
 			k := anyKey
 			if len(a) > 1 {
 				k = jsLitKey(g, a[1])
@@ -112,6 +115,39 @@ func jsIndexWrite(g *file, n nid, idx map[string][]outsideWrite) {
 			add(anyKey, a[0])
 		}
 	}
+}
+
+// jsTscFieldDeclaration reports whether call n (arguments a) is tsc's
+// lowering of a field declared without a value, `Object.defineProperty(this,
+// "key", { …, value: void 0 })` as a statement of a constructor's own
+// block: the instance's member is undefined until the constructor's own
+// assignments, which the class reading follows (jsfields.go).
+func jsTscFieldDeclaration(g *file, n nid, a []nid) bool {
+	if g.text(g.field(n, "function")) != "Object.defineProperty" || len(a) != 3 || g.kind(a[0]) != "this" || g.kind(a[2]) != "object" {
+		return false
+	}
+	st := g.parent(n)
+	if g.kind(st) != "expression_statement" {
+		return false
+	}
+	ctor := g.parent(g.parent(st))
+	if g.kind(ctor) != "method_definition" || g.text(g.field(ctor, "name")) != "constructor" || g.field(ctor, "body") != g.parent(st) {
+		return false
+	}
+	undef := false
+	for _, c := range g.named(a[2]) {
+		if g.kind(c) != "pair" {
+			return false
+		}
+		switch propKeyName(g, g.field(c, "key")) {
+		case "value":
+			undef = isVoid0(g, g.field(c, "value")) || g.text(g.field(c, "value")) == "undefined"
+		case "enumerable", "configurable", "writable":
+		default:
+			return false // a getter or setter
+		}
+	}
+	return undef
 }
 
 // jsLitKey is the key a literal index names, anyKey for any other.

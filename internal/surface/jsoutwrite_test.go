@@ -95,6 +95,9 @@ func TestJSConstructorAssignsThis(t *testing.T) {
 		{"Object.assign(this, {other}): read", `constructor(n, o) { this.name = n; Object.assign(this, { summary: o }); }`, true},
 		{"this[k] = v in a loop: not read", `constructor(n, o) { this.name = n; for (const k in o) this[k] = o[k]; }`, false},
 		{"Object.assign(copy, o): read", `constructor(n, o) { this.name = n; const c = {}; Object.assign(c, o); }`, true},
+		{"tsc's field declaration then the constructor's value: read", `constructor(n, o) { Object.defineProperty(this, "description", { enumerable: true, configurable: true, writable: true, value: void 0 }); this.name = n; this.description = "Reads files."; }`, true},
+		{"Object.defineProperty(this) with a getter: not read", `constructor(n, o) { this.name = n; Object.defineProperty(this, "description", { get() { return o.description; } }); }`, false},
+		{"Object.defineProperty(this) with a value, not in the constructor's block: not read", `constructor(n, o) { this.name = n; if (o) { Object.defineProperty(this, "description", { value: void 0 }); } }`, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			src := `class Spec { description = "Reads files."; ` + tc.ctor + ` }
