@@ -85,14 +85,10 @@ func (x *extractor) pyOutsideWrite(v val, key string) string {
 	return ""
 }
 
-// writesInstance reports whether write w's object resolves to instance v:
-// under no frame, or under each frame of the scope it needs (at most 256).
-// What the object resolves to is kept, once per write.
-func (x *extractor) writesInstance(w outsideWrite, v val) bool {
-	hit, _ := x.outWriteHits(w, v) // pyoutwrite2.go
-	return hit
-}
-
+// outWriteObjects is what write w's object resolves to: under no frame,
+// or under each frame of the scope it needs (at most 256); kept once per
+// write. Python matches them in outWriteHits (pyoutwrite2.go), JavaScript
+// in jsWriteHits (jsoutwrite.go).
 func (x *extractor) outWriteObjects(w outsideWrite) []val {
 	at := scopeRef{w.f, w.on}
 	if os, ok := x.pyReg.outObjects[at]; ok {
