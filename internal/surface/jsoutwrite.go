@@ -29,8 +29,10 @@ import "strconv"
 // `Object.assign({}, spec)`) is another node and stays read. On `this`,
 // the forms other than `this.key = …` (which the class reading follows,
 // jsfields.go) write every instance of the method's class and of its
-// subclasses. A write whose object is not resolved is not counted (Not
-// done, docs/versions/2.3.18/wr.md).
+// subclasses. A write through `C.prototype` reaches every instance of C
+// and of its subclasses; a write whose object is the class C itself, a
+// static member read through C or a subclass of it. A write whose object
+// is not resolved is not counted (Not done, docs/versions/2.3.18/wr.md).
 
 // jsOutWrites indexes the writes above, once per package.
 func (x *extractor) jsOutWrites() map[string][]outsideWrite {
@@ -196,7 +198,7 @@ func jsLiteralKeys(g *file, src nid) []string {
 // jsLiteralWrite is jsMemberWrite for an object literal's member read
 // through an expression (evalMember).
 func (x *extractor) jsLiteralWrite(obj val, key string) string {
-	if obj.k != vObject {
+	if obj.k != vObject && obj.k != vClass {
 		return ""
 	}
 	return x.jsMemberWrite(obj, key)
@@ -210,7 +212,7 @@ func (x *extractor) jsMemberWrite(v val, key string) string {
 		return ""
 	}
 	switch {
-	case v.k == vInstance:
+	case v.k == vInstance, v.k == vClass && v.f.lang != LangPython:
 	case v.k == vObject && v.f.kind(v.n) == "object" && len(v.parts) == 0:
 	default:
 		return ""
@@ -225,8 +227,11 @@ func (x *extractor) jsMemberWrite(v val, key string) string {
 	for _, w := range ws {
 		if x.jsWriteHits(w, v) {
 			at := w.f.path + ":" + strconv.Itoa(w.f.lineOf(w.site))
-			if v.k == vObject {
+			switch {
+			case v.k == vObject:
 				return "member " + key + " of an object written at " + at
+			case v.k == vClass:
+				return "static member " + key + " of a class written at " + at
 			}
 			return "member " + key + " of an instance assigned from outside its class at " + at
 		}
@@ -241,7 +246,22 @@ func (x *extractor) jsWriteHits(w outsideWrite, v val) bool {
 		cls := thisClassOf(w.f, w.on)
 		return v.k == vInstance && cls >= 0 && x.jsClassChain(v, w.f, cls)
 	}
+	if w.f.kind(w.on) == "member_expression" && w.f.text(w.f.field(w.on, "property")) == "prototype" {
+		// C.prototype: every instance of C and of its subclasses.
+		if v.k != vInstance {
+			return false
+		}
+		for _, o := range x.outWriteObjects(outsideWrite{f: w.f, site: w.site, on: w.f.field(w.on, "object")}) {
+			if o.k == vClass && o.f != nil && x.jsClassChain(v, o.f, o.n) {
+				return true
+			}
+		}
+		return false
+	}
 	for _, o := range x.outWriteObjects(w) {
+		if o.k == vClass && o.f != nil && v.k == vClass && x.jsClassChain(v, o.f, o.n) {
+			return true // a static member, read through the class or a subclass
+		}
 		if jsSameObject(o, v, 0) {
 			return true
 		}
