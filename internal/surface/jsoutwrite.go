@@ -217,6 +217,9 @@ func (x *extractor) jsMemberWrite(v val, key string) string {
 	default:
 		return ""
 	}
+	if v.k == vClass && !x.jsClassDeclares(v, key) {
+		return "" // what the class reading gives is not the body's (undefined, or another route's)
+	}
 	idx := x.jsOutWrites()
 	ws := append(idx[key][:len(idx[key]):len(idx[key])], idx[anyKey]...)
 	if len(ws) == 0 {
@@ -284,6 +287,49 @@ func jsSameObject(o, v val, depth int) bool {
 		return v.k == vInstance && pySameInstance(o, v, 0)
 	case vObject:
 		return v.k == vObject && o.f == v.f && o.n == v.n
+	}
+	return false
+}
+
+// jsClassDeclares reports whether class v's body, or a package superclass's,
+// declares member key (a field or a method): what memberOf reads for a
+// member read through the class.
+func (x *extractor) jsClassDeclares(v val, key string) bool {
+	g, c, e := v.f, v.n, v.env
+	for depth := 0; c >= 0 && depth < 8; depth++ {
+		for _, m := range g.named(g.field(c, "body")) {
+			switch g.kind(m) {
+			case "public_field_definition", "field_definition":
+				nm := g.field(m, "name")
+				if nm < 0 {
+					nm = g.field(m, "property")
+				}
+				if propKeyName(g, nm) == key {
+					return true
+				}
+			case "method_definition":
+				if g.text(g.field(m, "name")) == key {
+					return true
+				}
+			}
+		}
+		heritage := g.childOfKind(c, "class_heritage")
+		if heritage < 0 {
+			return false
+		}
+		sup := heritage
+		if ex := g.childOfKind(heritage, "extends_clause"); ex >= 0 {
+			sup = ex
+		}
+		ch := g.named(sup)
+		if len(ch) == 0 {
+			return false
+		}
+		sv := x.eval(g, ch[0], e)
+		if sv.k != vClass || sv.f == nil {
+			return false
+		}
+		g, c, e = sv.f, sv.n, sv.env
 	}
 	return false
 }
