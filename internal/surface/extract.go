@@ -82,6 +82,8 @@ type extractor struct {
 	pyc        *pyComposition  // the package's composed servers (pycompose.go)
 	pyReg      pyRegistryCache // class and registry forms (pyregistry.go)
 	jsOutBusy  int             // outside-write checks in progress (jsfields.go)
+	// jsOut is the package's JS writes by key (jsoutwrite.go).
+	jsOut map[string][]outsideWrite
 	// sdkSubclass caches, per class, whether it extends the SDK's server
 	// class (jsclass.go).
 	sdkSubclass map[progKey]bool

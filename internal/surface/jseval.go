@@ -912,6 +912,9 @@ func (x *extractor) evalMember(f *file, n nid, e *env) val {
 	if obj.k == vExternal && obj.spec == "process" && key == "env" {
 		return unknown("environment variable")
 	}
+	if why := x.jsLiteralWrite(obj, key); why != "" {
+		return unknown(why) // a literal's member the package writes (jsoutwrite.go)
+	}
 	v, _ := x.getProp(obj, key, e)
 	v = x.keepClientProp(v, key, lastName(f, f.field(n, "object"))) // jsclientargs.go
 	v = x.keepRuntimeProp(v, key)                                   // jsunread_runtime.go

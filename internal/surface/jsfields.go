@@ -1,7 +1,5 @@
 package surface
 
-import "strconv"
-
 // A class field read for an instance (methodology §5.2, identifier
 // resolution; since 2.3.16). `class Spec { description = "Reads files.";
 // constructor(d) { if (d) this.description = d; } }` gives an instance the
@@ -44,31 +42,15 @@ func (x *extractor) fieldOfInstance(v val, f *file, class, ctor, field nid, key 
 }
 
 // jsOutsideWrite is why member key of instance v of a package class is not
-// read (since 2.3.17): an assignment `X.key = …` from outside the class (X
-// not `this`), in a file that runs with the server, whose object resolves
-// to an instance of v's class not made by another call (pySameInstance).
-// Until 2.3.16 the class's value was read (`const t = new Spec(); t.description
-// = "…"` listed with the field's text). "" when there is none; a write
-// whose object is not resolved is not counted.
+// read (since 2.3.17): a write from outside the class, in a file that runs
+// with the server, whose object resolves to an instance of v's class not
+// made by another call (pySameInstance); since 2.3.18 every form of write
+// (jsoutwrite.go). Until 2.3.16 the class's value was read (`const t = new
+// Spec(); t.description = "…"` listed with the field's text). "" when there
+// is none; a write whose object is not resolved is not counted.
 func (x *extractor) jsOutsideWrite(v val, key string) string {
-	if v.k != vInstance || v.f == nil || x.jsOutBusy > 0 {
+	if v.k != vInstance {
 		return ""
 	}
-	x.jsOutBusy++
-	defer func() { x.jsOutBusy-- }()
-	for _, g := range x.files {
-		if g.lang == LangPython || g.facts == nil || !g.runnable() {
-			continue
-		}
-		for _, a := range g.facts.propAssigns[key] {
-			on := g.field(g.field(a, "left"), "object")
-			if on < 0 || g.kind(on) == "this" || g.inVendoredRegion(a) {
-				continue
-			}
-			if x.writesInstance(outsideWrite{g, a, on}, v) {
-				return "member " + key + " of an instance assigned from outside its class at " + g.path + ":" + strconv.Itoa(g.lineOf(a))
-			}
-		}
-	}
-	return ""
+	return x.jsMemberWrite(v, key)
 }

@@ -1,7 +1,5 @@
 package surface
 
-import "strconv"
-
 // An attribute assigned on an instance from outside its class (methodology
 // §5.2, identifier resolution; since 2.3.17). `spec = Spec(); spec.description
 // = "…"` (also `+=` and `setattr(spec, "description", …)`) replaces what the
@@ -36,13 +34,14 @@ func (x *extractor) pyOutWrites() map[string][]outsideWrite {
 			if f.inVendoredRegion(n) {
 				return false
 			}
+			pyOtherOutWrites(f, n, idx) // pyoutwrite2.go
 			switch f.kind(n) {
 			case "assignment", "augmented_assignment":
 				l := f.field(n, "left")
 				if f.kind(l) == "attribute" {
 					if on := f.field(l, "object"); f.text(on) != "self" {
 						k := f.text(f.field(l, "attribute"))
-						idx[k] = append(idx[k], outsideWrite{f, n, on})
+						idx[k] = append(idx[k], outsideWrite{f: f, site: n, on: on})
 					}
 				}
 			case "call":
@@ -50,7 +49,7 @@ func (x *extractor) pyOutWrites() map[string][]outsideWrite {
 					if a := f.named(f.field(n, "arguments")); len(a) >= 2 && f.text(a[0]) != "self" {
 						if kv := pyStringText(f, a[1]); kv.k == vText {
 							if k, ok := plainText(kv); ok {
-								idx[k] = append(idx[k], outsideWrite{f, n, a[0]})
+								idx[k] = append(idx[k], outsideWrite{f: f, site: n, on: a[0]})
 							}
 						}
 					}
@@ -68,35 +67,28 @@ func (x *extractor) pyOutWrites() map[string][]outsideWrite {
 // that resolves to an instance of v's class (the same instance as far as
 // the extractor can tell); "" when there is none.
 func (x *extractor) pyOutsideWrite(v val, key string) string {
-	if v.k != vInstance || v.f == nil || x.pyReg.outBusy > 0 {
+	if (v.k != vInstance && v.k != vClass) || v.f == nil || x.pyReg.outBusy > 0 {
 		return ""
 	}
-	ws := x.pyOutWrites()[key]
+	idx := x.pyOutWrites()
+	ws := append(idx[key][:len(idx[key]):len(idx[key])], idx[anyKey]...)
 	if len(ws) == 0 {
 		return ""
 	}
 	x.pyReg.outBusy++
 	defer func() { x.pyReg.outBusy-- }()
 	for _, w := range ws {
-		if x.writesInstance(w, v) {
-			return "attribute " + key + " of an instance assigned from outside its class at " + w.f.path + ":" + strconv.Itoa(w.f.lineOf(w.site))
+		if hit, viaClass := x.outWriteHits(w, v); hit {
+			return pyOutWhy(w, key, viaClass)
 		}
 	}
 	return ""
 }
 
-// writesInstance reports whether write w's object resolves to instance v:
-// under no frame, or under each frame of the scope it needs (at most 256).
-// What the object resolves to is kept, once per write.
-func (x *extractor) writesInstance(w outsideWrite, v val) bool {
-	for _, o := range x.outWriteObjects(w) {
-		if pySameInstance(o, v, 0) {
-			return true
-		}
-	}
-	return false
-}
-
+// outWriteObjects is what write w's object resolves to: under no frame,
+// or under each frame of the scope it needs (at most 256); kept once per
+// write. Python matches them in outWriteHits (pyoutwrite2.go), JavaScript
+// in jsWriteHits (jsoutwrite.go).
 func (x *extractor) outWriteObjects(w outsideWrite) []val {
 	at := scopeRef{w.f, w.on}
 	if os, ok := x.pyReg.outObjects[at]; ok {
