@@ -983,6 +983,9 @@ func (x *extractor) getProp(v val, key string, e *env) (val, bool) {
 		}
 		return x.memberOf(v, key, e)
 	case vArray:
+		if why := x.pwWritten(v, key); why != "" {
+			return unknown(why), true // jspw_writes.go
+		}
 		if i, err := strconv.Atoi(key); err == nil {
 			els, ok := x.elements(v, e)
 			if !ok {
@@ -1016,6 +1019,9 @@ func (x *extractor) getProp(v val, key string, e *env) (val, bool) {
 		}
 		if v.f.lang == LangPython {
 			return x.pyDictGet(v, key, e)
+		}
+		if why := x.pwWritten(v, key); why != "" {
+			return unknown(why), true // jspw_writes.go
 		}
 		return x.objectProp(v.f, v.n, key, v.env)
 	case vText:
