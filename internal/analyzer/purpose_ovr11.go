@@ -112,6 +112,10 @@ func (p entryPurpose) readOvr11(sr *sentenceReading, f string) {
 	if pxNoUserValue11.MatchString(f) || protectsFromInjection(f) {
 		return
 	}
+	if stopUndone11(f) {
+		sr.override = true
+		return
+	}
 	if pxUserAsks10.MatchString(f) || pxDefer.MatchString(f) || followsUserChoice(f) {
 		// The user's request answered by another value: "when the user
 		// asks to change their password, set it to X instead".
@@ -132,7 +136,7 @@ func (p entryPurpose) readOvr11(sr *sentenceReading, f string) {
 		return false
 	}
 	switch {
-	case hit(pxDiscard11), hit(pxTreatAs11), hit(pxWiden11), hit(pxStanding11), hit(pxAgainstPicked11), againstChoiceClause11(f):
+	case hit(pxDiscard11), hit(pxTreatAs11), hit(pxWiden11), hit(pxStanding11), againstPicked11(f), againstChoiceClause11(f):
 		sr.override = true
 	case !pxPurposeAlter11.MatchString(p.text) && (alters11(f) || p.altersItself11(f)):
 		sr.override = true
@@ -141,8 +145,6 @@ func (p entryPurpose) readOvr11(sr *sentenceReading, f string) {
 	case hit(pxOtherToolAlter11):
 		sr.override = true
 	case p.kind == vocab.EntryParameterDescription && pxChoiceParam11.MatchString(p.text) && hit(pxAlwaysLiteral11):
-		sr.override = true
-	case stopUndone11(f):
 		sr.override = true
 	}
 }
@@ -180,6 +182,10 @@ func (p entryPurpose) altersItself11(f string) bool {
 // that the new value is the text's.
 func alters11(f string) bool {
 	for _, loc := range pxAlter11.FindAllStringIndex(f, 8) {
+		if pxModifierNext11.MatchString(f[loc[1]:]) {
+			// "change the date format": the value's form, not the value.
+			continue
+		}
 		if !negatedAt11(f, loc[0], loc[1]) && pxAlterMark11.MatchString(f[loc[0]:]) {
 			return true
 		}
@@ -255,6 +261,9 @@ func againstChoiceClause11(f string) bool {
 	return false
 }
 
+// pxModifierNext11: the value's noun used as a modifier of its form.
+var pxModifierNext11 = px(`^\s+(formats?|fields?|columns?|styles?|types?|separators?|precision|encoding|headers?|units?|picker|widget|input|box|schema|pattern|regex|parser)\b`)
+
 // pxClauseAct11: the clause asks for an act (an imperative at its start).
 var pxClauseAct11 = px(`^\s*((also|always|then|just|silently|quietly)\s+)*(choose|pick|select|book|buy|order|set|use|make|give|assign|rate|grade|score|rank|recommend|schedule|route|apply|charge|pay|sign|approve|accept|reject|decline|answer|reply|respond|translate|produce|write|return|mark|label|put|keep|leave)\b`)
 
@@ -286,3 +295,28 @@ func stopUndone11(f string) bool {
 // pxGrace11: a grace period or the user's confirmation first, not an
 // override ("keep it active until the end of the billing period").
 var pxGrace11 = px(`\b(until|till|for (\d+|one|two|a few|five|ten|thirty) (seconds?|minutes?|hours?|days?)|through the end|to the end|grace|undo|confirm\w*|after the user)\b`)
+
+// againstPicked11: an act against the value picked whatever it is, whose
+// clause does not point back at that value ("whichever currency is
+// picked, quote every price in it" follows it).
+func againstPicked11(f string) bool {
+	for _, m := range pxAgainstPicked11.FindAllStringIndex(f, 8) {
+		if negatedAt11(f, m[0], m[1]) {
+			continue
+		}
+		rest := f[m[1]:]
+		if i := strings.IndexAny(rest, ",;:"); i >= 0 {
+			rest = rest[:i]
+		}
+		if i := strings.Index(rest, " and "); i >= 0 {
+			rest = rest[:i]
+		}
+		if !pxRefBack11.MatchString(rest) {
+			return true
+		}
+	}
+	return false
+}
+
+// pxRefBack11: the chosen value referred back to.
+var pxRefBack11 = px(`\b(it|them|that one|the (chosen|picked|selected|requested|same) [\w-]+|their|the user'?s?)\b`)
