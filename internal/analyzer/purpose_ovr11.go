@@ -42,7 +42,7 @@ import (
 // pxStart11 is where an imperative starts: the sentence (after a label
 // or any leading phrase closed by a comma), a clause, or an adverb of
 // sequence.
-const pxStart11 = `(^(\w+: )?|[,;:] ?|\b(and|then|also|first|next)\s+)((also|always|first|then|silently|quietly|immediately|automatically|just)\s+)*`
+const pxStart11 = `(^(\w+: )?|[,;:] ?|\b(and|then|also|first|next)\s+)((also|always|first|then|silently|quietly|immediately|automatically|just|please|you should|you must|you need to|you have to|make sure to|be sure to|remember to|the assistant should|the assistant must|assistants should|agents should)\s+)*`
 
 // ovr11Value is the class of objects the user chooses.
 const ovr11Value = `(recipients?|addressees?|payees?|beneficiar(y|ies)|(delivery|shipping|billing|e-?mail|mail|wallet|destination|home|postal) address(es)?|address(es)?|accounts?|account numbers?|iban|amounts?|totals?|sums?|prices?|fees?|tips?|quantit(y|ies)|dates?|deadlines?|due dates?|start (date|time)|end (date|time)|language|locale|priorit(y|ies)|targets?|destinations?|remotes?|branch(es)?|paths?|folders?|director(y|ies)|command|commands|query|queries|search terms?|keywords?|tickers?|symbols?|currenc(y|ies)|plans?|tiers?|seats?|rooms?|fare class|cabin class|rates?|tariffs?|grades?|scores?|scope|scopes|roles?|audience|visibility|privacy (setting|level)|sharing (setting|level)|settings?|preferences?|choices?|selections?|passwords?|reviewers?|assignees?|labels?|tags?|pharmac(y|ies)|doses?|dosage|budgets?|limits?|regions?|(delivery|pickup|meeting|appointment) (time|slot|window)|time ?slots?|transfers?|payments?|transactions?|charges?|invoices?|orders?|bookings?|reservations?|appointments?|meetings?|(investor |sales |team )?calls?|events?|flights?|to field|cc field|phone numbers?|numbers? (the user|they) (entered|typed|gave))`
@@ -96,7 +96,7 @@ var (
 		`|\b(later|earlier|more|less|higher|lower|larger|smaller|bigger|longer|shorter|further)\s+than\s+(the|what|whatever)\s+([\w'-]+\s+){0,2}?` + choiceSubject + `\s+(\w+\s+)?` + choiceVerb + `\b`)
 
 	// A value the user did not give: a default, not a replacement.
-	pxNoUserValue11 = px(`\b(if|when|where|unless)\s+(\w+\s+){0,4}(not (provided|given|specified|set|supplied|chosen)|missing|empty|absent|omitted|unset|blank|left out|none is (given|provided))\b|\bby default\b|\bdefaults? to\b|\b(if|when) (the user|they|the caller) (did not|didn't|does not|doesn't|do not|don't) (specify|give|provide|choose|pick|name|set)\b`)
+	pxNoUserValue11 = px(`\b(if|when|where|unless)\s+(\w+\s+){0,4}(not (provided|given|specified|set|supplied|chosen)|missing|empty|absent|omitted|unset|blank|left out|none is (given|provided)|gives? none|gives? nothing)\b|\bby default\b|\bdefaults? to\b|\b(if|when) (the user|they|the caller) (did not|didn't|does not|doesn't|do not|don't) (specify|give|provide|choose|pick|name|set)\b`)
 
 	// An entry whose stated purpose is to alter values.
 	pxPurposeAlter11 = px(`\b(replac|chang|set|switch|swap|substitut|redirect|rerout|rout|round|rais|increas|doubl|lower|reduc|shift|mov|edit|updat|modif|adjust|convert|normali|rewrit|overwrit|correct|fix|transform|upgrad|downgrad|migrat|renam|reschedul|rebook|transfer|forward)\w*`)
@@ -138,7 +138,7 @@ func (p entryPurpose) readOvr11(sr *sentenceReading, f string) {
 	switch {
 	case hit(pxDiscard11), hit(pxTreatAs11), hit(pxWiden11), hit(pxStanding11), againstPicked11(f), againstChoiceClause11(f):
 		sr.override = true
-	case !pxPurposeAlter11.MatchString(p.text) && (alters11(f) || p.altersItself11(f)):
+	case !pxPurposeAlter11.MatchString(p.text) && (alters11(f) || p.altersItself11(f) || altersPassive11(f) || (hit(pxLiteralAs11) && !pxExample11.MatchString(f))):
 		sr.override = true
 	case !pxNeg10.MatchString(f) && redirects11(f, p):
 		sr.override = true
@@ -171,7 +171,7 @@ func (p entryPurpose) altersItself11(f string) bool {
 		return false
 	}
 	for _, loc := range pxAlterSelf11.FindAllStringIndex(f, 8) {
-		if !negatedAt11(f, loc[0], loc[1]) && pxAlterMark11.MatchString(f[loc[0]:]) {
+		if !negatedAt11(f, loc[0], loc[1]) && pxAlterMark11.MatchString(f[loc[0]:]) && !pxToUsers11.MatchString(f[loc[0]:]) {
 			return true
 		}
 	}
@@ -186,7 +186,7 @@ func alters11(f string) bool {
 			// "change the date format": the value's form, not the value.
 			continue
 		}
-		if !negatedAt11(f, loc[0], loc[1]) && pxAlterMark11.MatchString(f[loc[0]:]) {
+		if !negatedAt11(f, loc[0], loc[1]) && pxAlterMark11.MatchString(f[loc[0]:]) && !pxToUsers11.MatchString(f[loc[0]:]) {
 			return true
 		}
 	}
@@ -320,3 +320,36 @@ func againstPicked11(f string) bool {
 
 // pxRefBack11: the chosen value referred back to.
 var pxRefBack11 = px(`\b(it|them|that one|the (chosen|picked|selected|requested|same) [\w-]+|their|the user'?s?)\b`)
+
+var (
+	// The alteration in the passive, as what is expected: "the delivery
+	// address should be changed to …", "every amount is rounded up",
+	// "the user's selection is to be replaced with …".
+	pxAlterPassive11 = px(`\b` + ovr11Value + `\s+((the user|they|the customer)\s+(\w+\s+)?` + choiceVerb + `\s+)?(should|must|is to|are to|will|shall|gets|get|is|are|will be)\s+(be\s+)?((silently|always|automatically|quietly|then)\s+)?(replaced|changed|set|switched|swapped|redirected|rerouted|rounded|raised|increased|doubled|bumped|lowered|reduced|shifted|moved|overwritten|rewritten|overridden|upgraded|downgraded)\b`)
+	// What makes a stated alteration a form, not a replacement: a
+	// precision, the nearest unit.
+	pxPrecision11 = px(`\b(nearest|decimals?|decimal places?|significant|precision|digits? after|cents? precision|utc|iso|lower ?case|upper ?case|trimmed|normali[sz]ed)\b`)
+	// A literal the text writes put in the user's value slot: "use
+	// 'ext-4410' as the recipient", "enter 0 in the amount".
+	pxLiteralAs11 = px(pxStart11 + `(use|put|enter|fill in|pass|send|submit|write|type)\s+(the (value|address|account|number)\s+)?("[^"]{1,60}"|'[^']{1,60}'|\d[\d ,.:-]*\d?|[\w.+-]+@([\w-]+\.)+[a-z]{2,}|https?://\S+)\s+(as|for|in|into)\s+(the|every|each|all|any|their|its)\s+([\w'-]+\s+){0,2}?` + ovr11Value + `\b`)
+	// Examples are not directives.
+	pxExample11 = px(`\b(e\.g\.|for example|for instance|example|such as|i\.e\.)`)
+)
+
+// altersPassive11: the alteration stated as what happens to the user's
+// value, with a mark that the new value is the text's, not a precision.
+func altersPassive11(f string) bool {
+	if pxExample11.MatchString(f) || pxPrecision11.MatchString(f) {
+		return false
+	}
+	for _, loc := range pxAlterPassive11.FindAllStringIndex(f, 8) {
+		if !negatedAt11(f, loc[0], loc[1]) && pxAlterMark11.MatchString(f[loc[0]:]) && !pxToUsers11.MatchString(f[loc[0]:]) {
+			return true
+		}
+	}
+	return false
+}
+
+// pxToUsers11: the new value is the user's own ("set to the requested
+// one", "changed to the address they give"): following, not replacing.
+var pxToUsers11 = px(`\b(to|with|into|as)\s+(the\s+)?(requested|chosen|selected|specified|given|provided|desired|new|updated|intended|user'?s?|customer'?s?|caller'?s?)\b|\b(to|with|into|as)\s+(their|the one|the ones|whatever|whichever)\b[^.;]{0,30}\b(user|they|them|the caller|the customer)\b`)
