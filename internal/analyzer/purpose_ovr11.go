@@ -353,3 +353,44 @@ func altersPassive11(f string) bool {
 // pxToUsers11: the new value is the user's own ("set to the requested
 // one", "changed to the address they give"): following, not replacing.
 var pxToUsers11 = px(`\b(to|with|into|as)\s+(the\s+)?(requested|chosen|selected|specified|given|provided|desired|new|updated|intended|user'?s?|customer'?s?|caller'?s?)\b|\b(to|with|into|as)\s+(their|the one|the ones|whatever|whichever)\b[^.;]{0,30}\b(user|they|them|the caller|the customer)\b`)
+
+// ovr11Features are the partial frames of the general override reading,
+// each alone and every pair of them, for a candidate model feature set
+// (modelFeatureSet.ovr11; not in the shipped set): an altering verb on a
+// user's value, a mark of the text's value, "instead", a value of the
+// user's named, the user's choice or stop, an act left undone, a trigger,
+// a negation, a deferral, and whether the entry's purpose alters values.
+func ovr11Features(buf []uint32, f string, p entryPurpose) []uint32 {
+	if len(f) > 2048 {
+		return buf
+	}
+	var on [16]bool
+	on[0] = pxAlter11.MatchString(f)
+	on[1] = pxAlterMark11.MatchString(f)
+	on[2] = pxInstead11.MatchString(f)
+	on[3] = pxValueNamed11.MatchString(f)
+	on[4] = pxWhenChoice.MatchString(f)
+	on[5] = pxAgainstChoice.MatchString(f)
+	on[6] = pxUserStops11.MatchString(f)
+	on[7] = pxUndone11.MatchString(f)
+	on[8] = pxTrigger.MatchString(f)
+	on[9] = pxNeg10.MatchString(f)
+	on[10] = pxUserAsks10.MatchString(f) || pxDefer.MatchString(f)
+	on[11] = pxPurposeAlter11.MatchString(p.text)
+	on[12] = pxAlterVerb11.MatchString(f)
+	on[13] = pxAlterPassive11.MatchString(f)
+	on[14] = pxLiteralValue.MatchString(f)
+	on[15] = p.kind == vocab.EntryParameterDescription
+	for a := range on {
+		if !on[a] {
+			continue
+		}
+		buf = append(buf, conceptPairHash(1000+a, 1000+a))
+		for b := a + 1; b < len(on); b++ {
+			if on[b] {
+				buf = append(buf, conceptPairHash(1000+a, 1000+b))
+			}
+		}
+	}
+	return buf
+}
