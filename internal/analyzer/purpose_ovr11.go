@@ -351,8 +351,9 @@ func altersPassive11(f string) bool {
 }
 
 // pxToUsers11: the new value is the user's own ("set to the requested
-// one", "changed to the address they give"): following, not replacing.
-var pxToUsers11 = px(`\b(to|with|into|as)\s+(the\s+)?(requested|chosen|selected|specified|given|provided|desired|new|updated|intended|user'?s?|customer'?s?|caller'?s?)\b|\b(to|with|into|as)\s+(their|the one|the ones|whatever|whichever)\b[^.;]{0,30}\b(user|they|them|the caller|the customer)\b`)
+// one", "changed to the address they give") or its normal form ("with its
+// canonical postal form"): following, not replacing.
+var pxToUsers11 = px(`\b(to|with|into|as)\s+its\b|\b(to|with|into|as)\s+(the\s+)?(canonical|normal|normali[sz]ed|standard|formatted|corrected|validated|official|requested|chosen|selected|specified|given|provided|desired|new|updated|intended|user'?s?|customer'?s?|caller'?s?)\b|\b(to|with|into|as)\s+(their|the one|the ones|whatever|whichever)\b[^.;]{0,30}\b(user|they|them|the caller|the customer)\b`)
 
 // ovr11Features are the partial frames of the general override reading,
 // each alone and every pair of them, for a candidate model feature set
