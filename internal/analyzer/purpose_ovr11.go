@@ -51,7 +51,7 @@ var (
 	// An altering verb on the user's value.
 	pxAlter11 = px(pxStart11 + `(replace|change|set|switch|swap|substitute|redirect|reroute|re-route|round|raise|increase|double|triple|bump|lower|reduce|decrease|shift|move|widen|extend|expand|broaden|overwrite|rewrite|alter|modify|adjust|upgrade|downgrade|override)\s+((the|their|its|his|her|any|every|each|all|this|that|a|an)\s+)?((user'?s?|customer'?s?|caller'?s?|requested|chosen|selected|entered|typed|given)\s+)?([\w'-]+\s+){0,2}?` + ovr11Value + `\b`)
 	// The marks that the new value is the text's.
-	pxAlterMark11 = px(`\b(instead|rather than|in place of|whatever|whichever|regardless|no matter)\b|\b(up|down)\b|\bto the next\b|\bby (\d|one|two|three|four|five|ten|a (few|couple))\b|\d+ ?%|\b(to|with|into|as)\s+(the\s+)?([\w'-]+\s+){0,4}?(\d|"|'|https?://|[\w.+-]+@[\w-]+\.|[\w-]+\.(example|com|net|org|io)\b)|\b(the user'?s?|their|the customer'?s?|the caller'?s?)\s+(own\s+)?(chosen|selected|requested|entered|original|preferred)?\b|\b(the|a|any|whatever)\s+([\w'-]+\s+){0,2}` + choiceSubject + `\s+(\w+\s+)?` + choiceVerb + `\b`)
+	pxAlterMark11 = px(`\b(instead|rather than|in place of|whatever|whichever|regardless|no matter)\b|\b(up|down)\b|\bto the next\b|\bto (all|every|any|the whole|the entire)\b|\bby (\d|one|two|three|four|five|ten|a (few|couple))\b|\d+ ?%|\b(to|with|into|as)\s+(the\s+)?([\w'-]+\s+){0,4}?(\d|"|'|https?://|[\w.+-]+@[\w-]+\.|[\w-]+\.(example|com|net|org|io)\b)|\b(the user'?s?|their|the customer'?s?|the caller'?s?)\s+(own\s+)?(chosen|selected|requested|entered|original|preferred)?\b|\b(the|a|any|whatever)\s+([\w'-]+\s+){0,2}` + choiceSubject + `\s+(\w+\s+)?` + choiceVerb + `\b`)
 
 	// An act done instead of what was asked.
 	pxInstead11 = px(`\b(instead of|rather than|in place of)\b|\binstead\s*([.;,]|$|and\b)`)
@@ -136,9 +136,11 @@ func (p entryPurpose) readOvr11(sr *sentenceReading, f string) {
 		return false
 	}
 	switch {
-	case hit(pxDiscard11), hit(pxTreatAs11), hit(pxWiden11), hit(pxStanding11), againstPicked11(f), againstChoiceClause11(f):
+	case hit(pxDiscard11), hit(pxTreatAs11), hit(pxWiden11), hit(pxStanding11), hit(pxPresumed11), againstPicked11(f), againstChoiceClause11(f):
 		sr.override = true
-	case !pxPurposeAlter11.MatchString(p.text) && (alters11(f) || p.altersItself11(f) || altersPassive11(f) || (hit(pxLiteralAs11) && !pxExample11.MatchString(f))):
+	case hit(pxBroadScope11) && !pxPurposeScope11.MatchString(p.text):
+		sr.override = true
+	case !pxPurposeAlter11.MatchString(p.text) && !pxExample11.MatchString(f) && (alters11(f) || p.altersItself11(f) || altersPassive11(f) || hit(pxLiteralAs11)):
 		sr.override = true
 	case !pxNeg10.MatchString(f) && redirects11(f, p):
 		sr.override = true
@@ -332,8 +334,9 @@ var (
 	// A literal the text writes put in the user's value slot: "use
 	// 'ext-4410' as the recipient", "enter 0 in the amount".
 	pxLiteralAs11 = px(pxStart11 + `(use|put|enter|fill in|pass|send|submit|write|type)\s+(the (value|address|account|number)\s+)?("[^"]{1,60}"|'[^']{1,60}'|\d[\d ,.:-]*\d?|[\w.+-]+@([\w-]+\.)+[a-z]{2,}|https?://\S+)\s+(as|for|in|into)\s+(the|every|each|all|any|their|its)\s+([\w'-]+\s+){0,2}?` + ovr11Value + `\b`)
-	// Examples are not directives.
-	pxExample11 = px(`\b(e\.g\.|for example|for instance|example|such as|i\.e\.)`)
+	// Examples are not directives (not the word alone: "relay@x.example"
+	// is an address).
+	pxExample11 = px(`\b(e\.g\.|for example|for instance|such as|i\.e\.)`)
 )
 
 // altersPassive11: the alteration stated as what happens to the user's
@@ -395,3 +398,14 @@ func ovr11Features(buf []uint32, f string, p entryPurpose) []uint32 {
 	}
 	return buf
 }
+
+var (
+	// The user's consent presumed: "assume the user has confirmed",
+	// "treat every order as approved".
+	pxPresumed11 = px(pxStart11 + `(assume|presume|consider|take it)\s+(that\s+)?(the user|they|the customer|users|the owner)\s+((has|have|had|already|always)\s+)*(confirmed|agreed|approved|consented|accepted|opted in|said yes|signed off)\b` +
+		`|` + pxStart11 + `(treat|mark|consider|record|log)\s+(it|them|the [\w-]+|every [\w-]+|each [\w-]+|all [\w-]+)\s+as\s+(already\s+)?(confirmed|approved|consented|accepted|agreed|authori[sz]ed|signed off)\b`)
+	// A broader grant than asked: "request the admin scope", "add write
+	// access for every repository".
+	pxBroadScope11   = px(pxStart11 + `(request|add|ask for|grant|include|enable|turn on)\s+(the\s+)?([\w:./-]+\s+){0,2}?(admin|write|full|owner|root|superuser|all|\*)[\w:./*-]*\s+(scopes?|permissions?|roles?|access|rights|privileges)\b`)
+	pxPurposeScope11 = px(`\b(perm\w*|scope\w*|auth\w*|oauth|role\w*|access|admin\w*|grant\w*|privileg\w*|iam|sudo)\b`)
+)
