@@ -109,10 +109,12 @@ func (p entryPurpose) readOvr11(sr *sentenceReading, f string) {
 	if sr.first || sr.override || len(f) > 2048 {
 		return
 	}
-	if pxNoUserValue11.MatchString(f) || protectsFromInjection(f) {
+	// Each pattern is tried only when a word it needs is in the sentence
+	// (a plain substring test: the reading's cost stays small).
+	if (containsAny(f, "not ", "n't", "missing", "empty", "absent", "omitted", "unset", "blank", "left out", "none", "nothing", "default") && pxNoUserValue11.MatchString(f)) || protectsFromInjection(f) {
 		return
 	}
-	if stopUndone11(f) {
+	if containsAny(f, ovr11StopWords...) && stopUndone11(f) {
 		sr.override = true
 		return
 	}
@@ -127,7 +129,10 @@ func (p entryPurpose) readOvr11(sr *sentenceReading, f string) {
 	// Each frame is read where it matches, and a negation counts only in
 	// its own clause: "choose X whatever the user prefers, …, and do not
 	// mention it" is still a replacement.
-	hit := func(re *purposeRegexp) bool {
+	hit := func(re *purposeRegexp, words ...string) bool {
+		if len(words) > 0 && !containsAny(f, words...) {
+			return false
+		}
 		for _, m := range re.FindAllStringIndex(f, 8) {
 			if !negatedAt11(f, m[0], m[1]) {
 				return true
@@ -135,21 +140,28 @@ func (p entryPurpose) readOvr11(sr *sentenceReading, f string) {
 		}
 		return false
 	}
+	choiceWords := containsAny(f, "whatever", "whichever", "regardless", "no matter", "even ", "despite", "in spite", " than ")
 	switch {
-	case hit(pxDiscard11), hit(pxTreatAs11), hit(pxWiden11), hit(pxStanding11), hit(pxPresumed11), againstPicked11(f), againstChoiceClause11(f):
+	case hit(pxDiscard11, "ignor", "disregard", "discard", "drop", "overrid", "overwrit"), hit(pxTreatAs11, "treat"),
+		hit(pxWiden11, "not only", "not just", " other", " for "), hit(pxStanding11, "now on", "this point", "henceforth", "future", "rest of", "every re", "every an", "for all", "for every"),
+		hit(pxPresumed11, "assum", "presum", "consider", "take it", "treat", "mark", "record", "log"),
+		choiceWords && againstPicked11(f), choiceWords && againstChoiceClause11(f):
 		sr.override = true
-	case hit(pxBroadScope11) && !pxPurposeScope11.MatchString(p.text):
+	case hit(pxBroadScope11, "scope", "permission", "role", "access", "right", "privilege") && !pxPurposeScope11.MatchString(p.text):
 		sr.override = true
-	case !pxPurposeAlter11.MatchString(p.text) && !pxExample11.MatchString(f) && (alters11(f) || p.altersItself11(f) || altersPassive11(f) || hit(pxLiteralAs11)):
+	case !pxPurposeAlter11.MatchString(p.text) && !pxExample11.MatchString(f) && (alters11(f) || p.altersItself11(f) || (containsAny(f, " be ", " is ", " are ", " get") && altersPassive11(f)) || hit(pxLiteralAs11)):
 		sr.override = true
 	case !pxNeg10.MatchString(f) && redirects11(f, p):
 		sr.override = true
-	case hit(pxOtherToolAlter11):
+	case hit(pxOtherToolAlter11, "tool"):
 		sr.override = true
-	case p.kind == vocab.EntryParameterDescription && pxChoiceParam11.MatchString(p.text) && hit(pxAlwaysLiteral11):
+	case p.kind == vocab.EntryParameterDescription && pxChoiceParam11.MatchString(p.text) && hit(pxAlwaysLiteral11, "always"):
 		sr.override = true
 	}
 }
+
+// ovr11StopWords: a word pxUserStops11 needs.
+var ovr11StopWords = []string{"cancel", "stop", "opt", "unsubscri", "declin", "refus", "revok", " off", "disabl", "delet", "remov", "say"}
 
 // negatedAt11: a negation in the clause of the match [a, b): from the
 // last clause boundary before a to b.
