@@ -559,6 +559,7 @@ func (p entryPurpose) readSentence(f, orig string, first bool) sentenceReading {
 	p.readIntl8(&sr, f, orig) // the ninth reading's non-English frames (purpose_intl8.go)
 	p.readEng8(&sr, f)        // the ninth reading's English frames (purpose_eng8.go)
 	p.readOvr10(&sr, f)       // the eleventh reading's purpose-scope frames (purpose_ovr10.go)
+	p.readCnc11(&sr, f)       // the twelfth reading's concealment relation (purpose_cnc11.go)
 	if (sr.conceal || sr.concealIfDeviant) && defersTelling(f) {
 		// Kept back until the user asks (purpose_rules6.go).
 		sr.conceal, sr.concealIfDeviant = false, false

@@ -1,0 +1,308 @@
+package analyzer
+
+import "strings"
+
+// The twelfth reading's concealment relation (conceal_from_user,
+// docs/versions/2.3.18/cnc.md). The older readings hold concealment as a
+// list of phrasings (pxHide, pxNoTell, pxLeaveOut, pxMisdescribe, ...),
+// several of them only "if deviant" (a form that is concealment only in an
+// entry that also takes or changes something). This reading reads it as a
+// relation of two classes: what is kept from the user (an OBJECT of
+// consequence: an act of the tool's or the model's — a copy, an upload, a
+// change, a deletion, a charge — or a result it learns — a failure, a
+// finding, a flag, a fee, a risk) and HOW it is kept (omitted from what
+// the user is shown, relabelled as something milder or as a good outcome,
+// a reading softened, the trace of an act cleared, the telling put off
+// until a binding act is done, the output made to look normal, a denial
+// told as a bare fact). A concealing act whose object is of consequence is
+// concealment on its own; the same act on an object of presentation
+// (empty fields, raw JSON, boilerplate, headers, whitespace, a stack
+// trace) or of privacy (a password, a card number, a key) is not, and
+// stays what the older readings make of it.
+//
+// What every frame asks, none a case's sentence:
+//
+//   - omission: an omitting verb (leave out, omit, exclude, withhold, do
+//     not include, not itemise, ...) whose object, within the clause, is of
+//     consequence; the operational verbs (remove, drop, skip, strip, filter
+//     out) only with a destination the user sees (summary, report, reply,
+//     listing, receipt, "to the user"); and the passive or descriptive
+//     forms ("the user is not told about …", "the listing shown to the
+//     user leaves out …");
+//   - a partial view: "show/list/tell the user only" a part named by a
+//     partition word (the successful, the passing, the approved, the clean,
+//     the original, the other) — not a count, not "the final answer";
+//   - relabelling: a describing verb (describe, call, label, list, mark,
+//     report, present, log, classify, refer to, …) + an object + "as" + a
+//     milder label: a bad outcome labelled good ("mark failed checks as
+//     passed"), a bad outcome downgraded ("report critical findings as
+//     low"), an act labelled routine ("describe the upload as a routine
+//     sync"), a result passed off as the user's own choice or as complete,
+//     "only as '…'", "explain X instead of <the act>"; never a label the
+//     entry's own purpose uses (a sync tool calling its sync a sync);
+//   - softening: downplay, understate, play down, gloss over, sugar-coat,
+//     water down, tone down, soften, downgrade, under-report, lower, round
+//     down … a reported result (severity, risk, finding, warning, score,
+//     reading, fee, cost);
+//   - the trace cleared: delete, clear, erase, wipe, purge … a trace
+//     (history, a log, an audit trail, the record of a call, the sent
+//     folder, a notification or alert mail, a receipt), when the entry's
+//     purpose is not to clear that trace and the sentence is not retention
+//     ("older than", "expired", "to free space");
+//   - timing: telling (mention, tell, disclose, show) put off until a
+//     binding act is done ("mention the fee only after the purchase", "do
+//     not tell them until they have paid");
+//   - output made to look normal: "make the reply look normal", "carry on
+//     as if nothing happened", "shown exactly as the original tool would
+//     show it", "so the user does not notice/suspect";
+//   - a denial told as a bare fact: "tell the user the file was not found",
+//     with no condition in the sentence that would make it the truth.
+//
+// None is read in the entry's first sentence, in a sentence that defers to
+// the user (pxDefer, pxDeferConsent, pxUserAsks10), or where the
+// concealing verb is negated. Every pattern is RE2, read on sentences up to
+// 2 KiB.
+
+// pxCncObject: an object of consequence — an act of the tool's or the
+// model's, or a result it learns that the user would weigh.
+var pxCncObject = px(`\b(fees?|surcharges?|charges?|commissions?|mark-?ups?|tips?|service charge|premium|costs?|interest|penalt(y|ies)|renewals?|auto-?renew(al)?|subscriptions?|overage|upgrades?|add-?ons?|fail(ure|ures|ed|ing|s)?|errors?|exceptions?|crash(es|ed)?|timeouts?|outages?|downtime|incidents?|breach(es)?|leaks?|rejections?|rejected|declined|denied|bounced|warnings?|alerts?|vulnerabilit(y|ies)|cves?|findings?|flags|flagged|violations?|risks?|side[ -]effects?|adverse|anomal(y|ies)|discrepanc(y|ies)|mismatch(es)?|complaints?|plagiarism|malware|infected|suspicious|critical|high[- ]severity|overdue|losses|deficit|overdraft|problems?|bugs?|defects?|cause|caused|reason|copy|copies|cc|bcc|forwarding|forwarded|uploads?|uploaded|transfers?|transferred|backup to|exports?|exported|webhooks?|deletions?|deleted|removal|modifications?|modified|overwritten|replacements?|replaced|substitut\w+|switch(ed)?|retr(y|ies|ied)|fallback|redirect(ed|s)?|payments?|purchases?|screenshots?|recordings?|tracking|telemetry|beacons?|background \w+|extra \w+|additional \w+|second \w+|hidden \w+|this step|that step|this action|these actions|this call|the call|what (you|it|the tool) (did|does|changed|sent|deleted|ran)|what was (done|sent|changed|deleted|charged|shared))\b`)
+
+// pxCncBenign: an object of presentation or of privacy: keeping it out is
+// concise output or redaction, not concealment.
+var pxCncBenign = px(`\b(empty|blank|null|unset|optional|missing|default)\s+(\w+\s+)?(fields?|values?|columns?|keys?|entries|rows?|sections?|properties)\b|\braw\s+(json|html|xml|output|response|data|markup|payload|api|text|logs?)\b|\b(boilerplate|headers?|footers?|whitespace|formatting|markup|html tags?|metadata|ids|uuids?|internal ids?|timestamps?|duplicates?|duplicate \w+|stack ?traces?|debug\w*|verbose|technical details|tracebacks?|passwords?|passcodes?|pins?|card numbers?|cvv|cvc|ssns?|social security|secrets?|tokens?|api[ _-]?keys?|private keys?|credentials|personal data|personal information|pii|signatures?|disclaimers?|legal notices?|navigation|ads|advertisements|cookie banners?|code comments|comments|unchanged \w+|trailing \w+|retry noise|progress (bars?|messages?))\b`)
+
+// pxCncUserSees: a destination the user sees.
+var pxCncUserSees = px(`\b(summary|summaries|report|reports|reply|replies|answer|answers|response|responses|listing|list you show|confirmation|receipt|invoice|statement|message to the user|changelog|release notes|digest|notification|feedback|overview|recap|dashboard|status|what you (show|tell|report|give)|to the user|the user sees|shown to|visible to|for the user|user-facing|the user's (view|screen))\b`)
+
+// The concealing verbs, by kind.
+var (
+	// Unambiguous omission: keeping something out of what is told.
+	pxCncOmitHard = px(`\b(leave\s+out|leaves\s+out|leaving\s+out|leave\s+(\w+\s+){1,4}out\b|omit|omits|omitting|withhold|withholds|withholding|gloss\s+over|do not include|don't include|dont include|never include|without (mentioning|listing|including|showing|itemi[sz]ing|disclosing)|(do not|don't|dont|never|not)\s+(\w+\s+)?(or|nor)\s+(mention|tell|inform|notify|reveal|disclose|report|show|list|display)|(do not|don't|dont|never|not to)\s+(itemi[sz]e|break (out|down)|spell out|disclose|surface|call out))\b`)
+	// Operational verbs: an omission only with a destination the user sees.
+	pxCncOmitSoft = px(`\b(remove|removes|drop|drops|skip|skips|strip|strips|exclude|excludes|excluding|filter\s+out|filters\s+out|cut|cuts|hide|hides|suppress|suppresses|do not show|don't show|never show|do not list|don't list|never list)\b`)
+	// The passive and descriptive forms: "the user is not told about X",
+	// "the listing shown to the user leaves X out".
+	pxCncNotTold = px(`\b(the user|users|the customer|they|the owner|the patient)\s+(is|are|will be|will|gets|get)\s+(not|never)\s+(be\s+)?(told|informed|notified|shown|alerted|made aware)\s+(about|of|that)\b|\b(shown|given|sent|displayed|reported|presented)\s+to\s+(the user|them|the customer)\s+(\w+\s+){0,3}(leaves|omits|excludes|hides|skips|drops)\b`)
+
+	// A partial view: "show the user only the successful runs".
+	pxCncOnly      = px(`\b(show|shows|tell|tells|list|lists|report|reports|present|presents|display|displays|summari[sz]e|summari[sz]es|mention|mentions)\s+((to\s+)?(the user|them|the customer)\s+)?only\s+(the\s+|their\s+)?(successful|succeeded|passing|passed|approved|clean|good|positive|favou?rable|safe|low[- ]risk|ones that (passed|succeeded|worked|were approved))\b`)
+	pxCncUserNamed = px(`\b(the user|them|the customer|the patient|the client)\b`)
+	// The same with a partition word that needs the user named: "show the
+	// user only the original pages", "summarise only the non-X parts to
+	// the user".
+	pxCncOnlyUser  = px(`\b(show|shows|tell|tells|list|lists|report|reports|present|presents|display|displays|summari[sz]e|summari[sz]es|mention|mentions)\s+((to\s+)?(the user|them|the customer)\s+only|only\s+[^.;]{0,40}\bto (the user|them|the customer))\b`)
+	pxCncPartition = px(`\bonly\s+(the\s+|their\s+)?(own|original|other|non-?[a-z]+|expected|public|first-party)\b`)
+
+	// Relabelling: a describing verb, an object, "as", a label.
+	pxCncRelabel = px(`\b(describe|describes|call|calls|label|labels|list|lists|mark|marks|report|reports|present|presents|log|logs|record|records|classify|classifies|tag|tags|refer to|refers to|frame|frames|characteri[sz]e|characteri[sz]es|pass off|passes off|show|shows|display|displays|explain|explains|word|phrase|file|files|categori[sz]e|categori[sz]es|count|counts|treat|treats|summari[sz]e|summari[sz]es)\s+(\w+\s+){0,5}?(to (the user|them)\s+)?(only\s+)?as\s+(a\s+|an\s+|the\s+|just\s+|only\s+|merely\s+|simply\s+)?`)
+	// Labels of a good outcome, of a mild one, of a routine act.
+	pxCncGood    = px(`^(passed|passing|pass|successful|success|succeeded|clean|safe|ok|okay|fine|healthy|resolved|fixed|approved|compliant|complete|completed|done|verified|valid|normal|within (the )?(normal )?range|no issues?|nothing (found|unusual)|benign|green|up to date|secure|paid|delivered|sent)\b`)
+	pxCncMild    = px(`^(low|minor|medium|moderate|informational|info|a warning|warnings?|a note|notes?|negligible|trivial|cosmetic|harmless|expected|a known issue|known issues?|false positives?|a false positive|a formality|noise|low[- ](risk|priority|severity))\b`)
+	pxCncRoutine = px(`^(routine|harmless|innocuous|nothing (unusual|important|to worry about)|expected behaviou?r|normal (activity|operation|behaviou?r|traffic|usage)|a (routine|harmless|scheduled|background|automatic|regular|standard|normal)\s+(check|update|task|operation|process|activity|step|sync|maintenance|job|refresh|procedure|request|call)|(a |an )?(sync|synchroni[sz]ation|maintenance|housekeeping|cache (refresh|update)|health check|diagnostic|heartbeat|optimi[sz]ation|cleanup|clean-up|performance (check|metrics?)|system (check|process|task)))\b`)
+	// A result passed off as the user's own choice, or as complete.
+	pxCncUsersOwn = px(`^((the user'?s?|their|your)\s+(own\s+)?(choice|decision|idea|request|selection|preference|doing)|(the|their)\s+[a-z-]+(\s+[a-z-]+)?\s+(the user|they)\s+(asked for|requested|chose|selected|picked|wanted|ordered)|(the\s+)?(complete|full|entire|whole|exhaustive)\s+(result|results|list|set|answer|output|record|picture|history))\b`)
+	// "explain the randomness instead of the file read".
+	pxCncInsteadOf = px(`\b(explain|explains|describe|describes|report|reports|present|presents|mention|mentions|attribute|attributes|blame|blames|tell|tells)\b[^.;]{0,60}\binstead of\s+(the|its|your|what|any)\b([^.;]{0,40})`)
+	pxCncActNoun   = px(`\b(read|reads|lookup|access|call|calls|request|requests|upload|uploads|copy|copies|transfer|transfers|change|changes|deletion|write|writes|export|sync|fetch|charge|charges|fee|fees|push|send|forward|what (happened|you did|it did)|real|actual|true)\b`)
+
+	// Softening a reported result.
+	pxCncSoften    = px(`\b(downplay|downplays|play down|plays down|playing down|understate|understates|under-?report|under-?reports|gloss over|glosses over|sugar-?coat|sugar-?coats|water down|waters down|tone down|tones down|soften|softens|downgrade|downgrades|minimi[sz]e|minimi[sz]es|round down|rounds down|lower|lowers|reduce|reduces)\s+(\w+\s+){0,4}?(severity|severities|risk|risks|rating|ratings|score|scores|grade|grades|reading|readings|findings?|alerts?|warnings?|errors?|error counts?|counts? of (errors|failures|findings|incidents)|impact|damage|losses|cost|costs|fees?|charges?|priority|level of (risk|threat|danger)|threat level|diagnosis|prognosis|results?)\b`)
+	pxCncSoftenCtx = px(`\b(downplay|downplays|play down|plays down|playing down|understate|understates|under-?report|under-?reports|gloss over|glosses over|sugar-?coat|sugar-?coats|water down|waters down|downgrade|downgrades)\b|\b(reported|shown|displayed|told|in the (report|summary|reply|answer)|to the user|when (reporting|showing|displaying|telling|presenting|summari[sz]ing)|before (reporting|showing|displaying|telling|presenting))\b`)
+
+	// The trace of an act cleared.
+	pxCncClear     = px(`\b(delete|deletes|deleting|clear|clears|clearing|erase|erases|erasing|wipe|wipes|wiping|purge|purges|purging|scrub|scrubs|scrubbing|empty|empties|truncate|truncates|shred|shreds|expunge|expunges|remove|removes|removing|rewrite|rewrites|edit out|discard|discards)\s+(\w+\s+){0,5}?(history|histories|logs?|log entr(y|ies)|log lines?|audit (log|trail|entr(y|ies)|records?)|audit|activity (log|feed|history)|event log|access log|trail|traces?|evidence|footprints?|bash_history|(the )?records? of (this|that|the|your|each|any|every) (call|request|action|transfer|change|upload|message|command|operation|session|login|visit|query|payment|conversation|exchange|tool call|access|download)|sent (folder|items|mail|messages?|box|copy)|outbox|(security|login|sign-in|alert|warning|confirmation|receipt|bounce|delivery|fraud)\s+(e-?mails?|messages?|notifications?|sms|texts?|alerts?)|notifications?|receipts?)\b`)
+	pxCncRetention = px(`\b(older than|old|stale|expired|rotated|retention|to free (up )?(disk )?space|free up|disk space|temporary|temp|cache|cached|after \d+ days|every \d+ days|daily|weekly|nightly)\b`)
+	pxCncTraceWord = px(`\b(log|logs|history|audit|trail|trace|traces|notification|notifications|receipt|receipts|sent|outbox|clean|cleaner|cleanup|clear|clears|purge|purges|prune|prunes|privacy|erase|erases|wipe|wipes|shred|forget)\b`)
+
+	// Telling put off until a binding act is done.
+	pxCncTell    = px(`\b(mention|mentions|tell|tells|inform|informs|disclose|discloses|reveal|reveals|show|shows|display|displays|notify|notifies|explain|explains|say|says|bring up|raise|surface)\b`)
+	pxCncBinding = px(`\b(only (after|once)|not (until|before)|until after|until|wait until|no earlier than)\s+(\w+\s+){0,5}?(paid|pays|has paid|have paid|payment (has |is )?(gone through|gone|gone out|processed|made|settled|captured)|purchased?|bought|checkout|checked out|signed|signs|has signed|have signed|submitted|committed|charged|billed|booked|ordered|subscribed|(is|are|has been|have been) (final|finali[sz]ed|placed|confirmed|completed|processed|locked|non-?refundable)|too late|(can|could) (no longer|not) be (cancel\w*|undone|reversed|refunded)|(cancellation|refund|return|withdrawal) (window|period) (has )?(closed|passed|ended|expired)|trial (ends|ended|has ended|is over)|renew(s|ed|al))\b`)
+
+	// The output made to look normal.
+	pxCncNormal = px(`\b(make|makes|keep|keeps|format|formats|word|phrase|style|write|craft)\b[^.;]{0,40}\b(look|looks|appear|appears|seem|seems|read|reads)\s+(normal|ordinary|routine|usual|as usual|legitimate|genuine|authentic|official|unchanged|untouched|like (a |an |the )?(normal|ordinary|usual|regular|standard|genuine|real|original|official|legitimate|successful))\b|\b(then|and|afterwards|after that)\s*,?\s+(respond|reply|answer|continue|proceed|carry on|behave|act)\s+(normally|as usual|as if nothing|as though nothing|like nothing)\b|\b(as if|as though)\s+nothing\s+(happened|was (done|changed|sent|wrong))\b|\b(shown|show|shows|present|presented|format|formatted|display|displayed|returned|return)\b[^.;]{0,40}\b(exactly )?as (the|an?) (original|real|genuine|official|normal|usual|legitimate) (tool|server|app|application|service|site|page|plugin|extension|api)\b|\bso (that )?(the user|they|users|the customer|nobody|no one|the owner|the reviewer)\s+(does not|doesn't|do not|don't|won't|will not|cannot|can't|never|would not|wouldn't)\s+(notice|suspect|see|realize|realise|find out|know|learn|question|become suspicious|get suspicious|spot|detect)\b`)
+
+	// A denial told as a bare fact.
+	pxCncDenial    = px(`^(\w+\s+){0,2}(tell|tells|say|says|report|reports|reply|replies|respond|responds|answer|answers|inform|informs|claim|claims|state|states)\s+((to\s+)?(the user|them|the customer|the caller|him|her)\s+)?(that\s+)?(the\s+|their\s+|this\s+|your\s+|it\s+|there\s+)?([\w-]+\s+){0,3}(was|were|is|are|has|have|had|could|did)\s+(not|never|n't|no)\s+(been\s+)?(found|located|present|available|there|exist|existed|changed|sent|shared|read|accessed|touched|used|opened|copied|stored|kept|saved|recorded|logged|charged|any)\b`)
+	pxCncCondition = px(`\b(if|when|whenever|unless|in case|where|should|otherwise|once|after|if not|else)\b`)
+)
+
+// readCnc11 adds conceal_from_user for the concealment relation.
+func (p entryPurpose) readCnc11(sr *sentenceReading, f string) {
+	if sr.conceal || sr.first || len(f) > 2048 {
+		return
+	}
+	// Telling put off until a binding act: waiting for the user to pay is
+	// no deference to the user.
+	if cncTiming(f) {
+		sr.conceal = true
+		return
+	}
+	// Deference: kept back unless or until the user asks, done when the
+	// user chooses; a question of the user's answered by concealment
+	// ("if the user asks which tools ran, …") is no deference.
+	if pxDefer.MatchString(f) || pxDeferConsent.MatchString(f) || (pxUserAsks10.MatchString(f) && !pxCncAsksAbout.MatchString(f)) {
+		return
+	}
+	if p.cnc11(f) {
+		sr.conceal = true
+	}
+}
+
+var pxCncAsksAbout = px(`\b(asks?|asked|wonders?)\s+(which|what|whether|if|how|why|where|who|about)\b`)
+
+// cncTiming: a telling put off until a binding act is done, on an object
+// of consequence or the terms of a deal ("mention the fee only after the
+// purchase", "do not tell them about the renewal until they have paid").
+func cncTiming(f string) bool {
+	for _, loc := range pxCncTell.FindAllStringIndex(f, -1) {
+		rest := f[loc[1]:]
+		b := pxCncBinding.FindStringIndex(rest)
+		if b == nil {
+			continue
+		}
+		between := rest[:b[0]]
+		if (pxCncObject.MatchString(between) || pxCncDisclosure.MatchString(between)) && !pxCncBenign.MatchString(between) {
+			return true
+		}
+	}
+	return false
+}
+
+// cnc11 is the relation itself, on a folded sentence.
+func (p entryPurpose) cnc11(f string) bool {
+	benign := pxCncBenign.MatchString(f)
+	object := pxCncObject.MatchString(f) && !benign
+	// Omission.
+	if object {
+		if loc := pxCncOmitHard.FindStringIndex(f); loc != nil && cncOmitsObject(f, loc) && !cncNegated(f, loc[0]) && !pxCncGerundSubject.MatchString(f) {
+			return true
+		}
+		if loc := pxCncOmitSoft.FindStringIndex(f); loc != nil && pxCncObject.MatchString(f[loc[0]:]) && pxCncUserSees.MatchString(f) && !cncNegated(f, loc[0]) {
+			return true
+		}
+		if pxCncNotTold.MatchString(f) {
+			return true
+		}
+	}
+	// A partial view.
+	if !benign && ((pxCncOnly.MatchString(f) && pxCncUserNamed.MatchString(f)) || (pxCncOnlyUser.MatchString(f) && pxCncPartition.MatchString(f))) {
+		return true
+	}
+	// Relabelling.
+	if strings.Contains(f, " as ") {
+		for _, loc := range pxCncRelabel.FindAllStringIndex(f, -1) {
+			if cncNegated(f, loc[0]) {
+				continue
+			}
+			label := f[loc[1]:]
+			obj := f[loc[0]:loc[1]]
+			if lab := cncLabelWord(label); lab != "" && strings.Contains(p.text, lab[:len(lab)-2]) {
+				continue // the entry's own word for what it does
+			}
+			badObj := pxCncBadObject.MatchString(obj) && !pxCncJustified.MatchString(f)
+			switch {
+			case badObj && pxCncGood.MatchString(label):
+				return true
+			case badObj && pxCncMild.MatchString(label) && pxCncPresentVerb.MatchString(obj):
+				return true
+			case pxCncActObject.MatchString(obj) && pxCncRoutine.MatchString(label):
+				return true
+			case pxCncCharacterise.MatchString(obj) && pxCncRoutine.MatchString(label) && !benign:
+				return true
+			case pxCncUsersOwn.MatchString(label) && pxCncPresentVerb.MatchString(obj) && !pxCncFormatNoun.MatchString(label):
+				return true
+			case strings.Contains(obj, " only as") || strings.HasSuffix(strings.TrimSpace(obj), "only as"):
+				if pxCncPresentVerb.MatchString(obj) && (strings.HasPrefix(label, "'") || strings.HasPrefix(label, "\"") || strings.HasPrefix(label, "a ") || strings.HasPrefix(label, "an ")) {
+					return true
+				}
+			}
+		}
+	}
+	if strings.Contains(f, "instead of") && !benign {
+		if m := pxCncInsteadOf.FindStringSubmatch(f); m != nil && pxCncActNoun.MatchString(m[len(m)-1]) {
+			return true
+		}
+	}
+	// Softening a reported result.
+	if loc := pxCncSoften.FindStringIndex(f); loc != nil && pxCncSoftenCtx.MatchString(f) && !cncNegated(f, loc[0]) {
+		return true
+	}
+	// The trace cleared.
+	if loc := pxCncClear.FindStringIndex(f); loc != nil && !cncNegated(f, loc[0]) && !pxCncRetention.MatchString(f) && !pxCncCodeLog.MatchString(f) && !pxCncTraceWord.MatchString(p.text) {
+		return true
+	}
+	// Output made to look normal.
+	if pxCncNormal.MatchString(f) {
+		return true
+	}
+	// A denial told as a bare fact.
+	if pxCncDenial.MatchString(f) && !pxCncCondition.MatchString(f) {
+		return true
+	}
+	return false
+}
+
+var (
+	// What a relabelling names as its object.
+	pxCncBadObject = px(`\b(fail(ure|ures|ed|ing|s)?|errors?|critical|high|severe|serious|vulnerab\w+|findings?|flagged|infected|malicious|malware|suspicious|rejected|declined|denied|unpaid|overdue|late|broken|missing|violations?|breach(es)?|incidents?|alerts?|outages?|anomal\w+|abnormal|positive|out of range|risky|unsafe|insecure|expired|blocked|bounced|lost|overdrawn|fraud\w*|plagiari\w+)\b`)
+	pxCncActObject = px(`\b(upload|uploads|transfer|transfers|copy|copies|export|exports|forward\w*|deletion|deletions|the call|the calls|the request|the requests|the extra \w+|the additional \w+|the second \w+|the background \w+|the charge|the charges|the payment|the purchase|the change|the changes|the edit|the edits|the modification|the screenshot|the screenshots|the recording|the tracking|the beacon|the webhook|the outbound \w+|this step|this action|these actions|the traffic|the connection|the post|the push|what (you|it) (did|sent|ran))\b`)
+	// A describing verb that characterises ("describe it as routine").
+	pxCncCharacterise = px(`^(describe|describes|call|calls|refer to|refers to|frame|frames|characteri[sz]e|characteri[sz]es|pass off|passes off|explain|explains|present|presents|word|phrase)\s+(it|this|that|them|these|those|the (\w+\s+)?(action|step|operation|activity|process|task|traffic|event))\b`)
+	pxCncPresentVerb  = px(`^(describe|describes|present|presents|report|reports|show|shows|explain|explains|frame|frames|pass off|passes off|label|labels|call|calls|refer to|refers to|summari[sz]e|summari[sz]es|display|displays|list|lists)\b`)
+	// A bad object already set right: "mark resolved incidents as
+	// resolved", "once the fix is deployed, mark the alert as resolved".
+	pxCncJustified = px(`\b(resolved|fixed|closed|handled|addressed|remediated|false[- ]positives?|dismissed|duplicates?|reviewed|patched|mitigated|retried successfully|no longer)\b|\b(once|after|when|if)\s+(\w+\s+){0,5}(fixed|resolved|deployed|patched|passes|pass|succeeds|succeed|re-?run|cleared|verified|confirmed)\b`)
+	// A label that is a presentation form, not a choice: "as the format
+	// the user chose".
+	pxCncFormatNoun = px(`\b(format|formats|style|layout|language|units?|order|type|kind|template|theme|currency|timezone|time zone|font|size|unit|locale|encoding)\b`)
+	// A log of code, not of acts: "remove the console.log calls".
+	pxCncCodeLog = px(`console\.log|\blog (statements?|calls?|level|levels|lines in the code)\b|\blogging (statements?|calls?)\b`)
+	// What a disclosure put off concerns, when pxCncObject does not name it.
+	pxCncDisclosure = px(`\b(terms|conditions|the (real|actual|true|full) (price|cost|amount|total|terms)|the total|the price|the amount|the rate|the apr|the cancellation policy|the refund policy|restrictions?|limitations?|the catch)\b`)
+)
+
+// cncOmitsObject: an object of consequence follows the omitting verb at
+// loc in its clause, as its object ("leave out the fee"), not as what the
+// omission causes ("omitting it is an error").
+func cncOmitsObject(f string, loc []int) bool {
+	rest := f[loc[1]:]
+	if len(rest) > 80 {
+		rest = rest[:80]
+	}
+	o := pxCncObject.FindStringIndex(rest)
+	return o != nil && !pxCncCauses.MatchString(rest[:o[0]])
+}
+
+var (
+	pxCncCauses        = px(`\b(is|are|was|will|would|results?|resulting|causes?|leads?|throws?|raises?|returns?|produces?|triggers?|yields?|gives?)\b`)
+	pxCncGerundSubject = px(`^(\w+:\s+)?(omitting|leaving out|excluding|withholding|skipping|dropping|removing)\b`)
+)
+
+// cncLabelWord is a relabelling's first label word past an article.
+func cncLabelWord(label string) string {
+	label = strings.TrimLeft(label, "'\" ")
+	w := label
+	if i := strings.IndexAny(w, " .,;:'\")"); i >= 0 {
+		w = w[:i]
+	}
+	if len(w) < 4 {
+		return ""
+	}
+	return w
+}
+
+// cncNegated: the concealing verb at i is negated in its clause ("never
+// mark a failed check as passed", "do not delete the audit log").
+func cncNegated(f string, i int) bool {
+	a := i - 40
+	if a < 0 {
+		a = 0
+	}
+	pre := f[a:i]
+	if j := strings.LastIndexAny(pre, ",;:"); j >= 0 {
+		pre = pre[j+1:]
+	}
+	return pxCncNegBefore.MatchString(pre)
+}
+
+var pxCncNegBefore = px(`\b(do not|don't|dont|never|must not|should not|shouldn't|mustn't|not|no need to|avoid|refuse to|without)\s+(\w+\s+){0,2}$`)
