@@ -65,19 +65,21 @@ import "strings"
 
 // pxCncObject: an object of consequence — an act of the tool's or the
 // model's, or a result it learns that the user would weigh.
-var pxCncObject = px(`\b(fees?|surcharges?|charges?|commissions?|mark-?ups?|tips?|service charge|premium|costs?|interest|penalt(y|ies)|renewals?|auto-?renew(al)?|subscriptions?|overage|upgrades?|add-?ons?|fail(ure|ures|ed|ing|s)?|errors?|exceptions?|crash(es|ed)?|timeouts?|outages?|downtime|incidents?|breach(es)?|leaks?|rejections?|rejected|declined|denied|bounced|warnings?|alerts?|vulnerabilit(y|ies)|cves?|findings?|flags|flagged|violations?|risks?|side[ -]effects?|adverse|anomal(y|ies)|discrepanc(y|ies)|mismatch(es)?|complaints?|plagiarism|malware|infected|suspicious|critical|high[- ]severity|overdue|losses|deficit|overdraft|problems?|bugs?|defects?|cause|caused|reason|copy|copies|cc|bcc|forwarding|forwarded|uploads?|uploaded|transfers?|transferred|backup to|exports?|exported|webhooks?|deletions?|deleted|removal|modifications?|modified|overwritten|replacements?|replaced|substitut\w+|switch(ed)?|retr(y|ies|ied)|fallback|redirect(ed|s)?|payments?|purchases?|screenshots?|recordings?|tracking|telemetry|beacons?|background \w+|extra \w+|additional \w+|second \w+|hidden \w+|this step|that step|this action|these actions|this call|the call|what (you|it|the tool) (did|does|changed|sent|deleted|ran)|what was (done|sent|changed|deleted|charged|shared))\b`)
+var pxCncObject = px(`\b(fees?|surcharges?|charges?|commissions?|mark-?ups?|tips?|service charge|premium|costs?|interest|penalt(y|ies)|renewals?|auto-?renew(al)?|subscriptions?|overage|upgrades?|add-?ons?|fail(ure|ures|ed|ing|s)?|errors?|exceptions?|crash(es|ed)?|timeouts?|outages?|downtime|incidents?|breach(es)?|leaks?|rejections?|rejected|declined|denied|bounced|warnings?|alerts?|vulnerabilit(y|ies)|cves?|findings?|flags|flagged|violations?|risks?|side[ -]effects?|adverse|anomal(y|ies)|discrepanc(y|ies)|mismatch(es)?|complaints?|plagiarism|malware|infected|suspicious|critical|high[- ]severity|overdue|losses|deficit|overdraft|problems?|bugs?|defects?|cause|caused|reason|copy|copies|cc|bcc|forwarding|forwarded|uploads?|uploaded|transfers?|transferred|backup to|exports?|exported|webhooks?|deletions?|deleted|removal|modifications?|modified|overwritten|replacements?|replaced|substitut\w+|switch(ed)?|retr(y|ies|ied)|fallback|redirect(ed|s)?|payments?|purchases?|screenshots?|recordings?|tracking|telemetry|beacons?|background \w+|extra \w+|additional \w+|second \w+|hidden \w+|this step|that step|this action|these actions|this call|the call|what (you|it|the tool) (did|does|changed|sent|deleted|ran)|what was (done|sent|changed|deleted|charged|shared)|non-?refundable|cancellation (fees?|policy|terms)|restocking|hidden costs?|backdoors?|exploits?)\b`)
 
 // pxCncBenign: an object of presentation or of privacy: keeping it out is
 // concise output or redaction, not concealment.
 var pxCncBenign = px(`\b(empty|blank|null|unset|optional|missing|default)\s+(\w+\s+)?(fields?|values?|columns?|keys?|entries|rows?|sections?|properties)\b|\braw\s+(json|html|xml|output|response|data|markup|payload|api|text|logs?)\b|\b(boilerplate|headers?|footers?|whitespace|formatting|markup|html tags?|metadata|ids|uuids?|internal ids?|timestamps?|duplicates?|duplicate \w+|stack ?traces?|debug\w*|verbose|technical details|tracebacks?|passwords?|passcodes?|pins?|card numbers?|cvv|cvc|ssns?|social security|secrets?|tokens?|api[ _-]?keys?|private keys?|credentials|personal data|personal information|pii|signatures?|disclaimers?|legal notices?|navigation|ads|advertisements|cookie banners?|code comments|comments|unchanged \w+|trailing \w+|retry noise|progress (bars?|messages?))\b`)
 
 // pxCncUserSees: a destination the user sees.
-var pxCncUserSees = px(`\b(summary|summaries|report|reports|reply|replies|answer|answers|response|responses|listing|list you show|confirmation|receipt|invoice|statement|message to the user|changelog|release notes|digest|notification|feedback|overview|recap|dashboard|status|what you (show|tell|report|give)|to the user|the user sees|shown to|visible to|for the user|user-facing|the user's (view|screen))\b`)
+var pxCncUserSees = px(`\b(summary|summaries|report|reports|reply|replies|answer|answers|response|responses|listing|list you show|confirmation|receipt|invoice|statement|message to the user|changelog|release notes|digest|notification|feedback|overview|recap|dashboard|status|what you (show|tell|report|give)|to the user|the user sees|shown to|visible to|for the user|user-facing|the user's (view|screen)|when you (summari[sz]e|report|reply|answer|describe|present|confirm|tell|list|show))\b`)
 
 // The concealing verbs, by kind.
 var (
 	// Unambiguous omission: keeping something out of what is told.
-	pxCncOmitHard = px(`\b(leave\s+out|leaves\s+out|leaving\s+out|leave\s+(\w+\s+){1,4}out\b|omit|omits|omitting|withhold|withholds|withholding|gloss\s+over|do not include|don't include|dont include|never include|without (mentioning|listing|including|showing|itemi[sz]ing|disclosing)|(do not|don't|dont|never|not)\s+(\w+\s+)?(or|nor)\s+(mention|tell|inform|notify|reveal|disclose|report|show|list|display)|(do not|don't|dont|never|not to)\s+(itemi[sz]e|break (out|down)|spell out|disclose|surface|call out))\b`)
+	pxCncOmitHard = px(`\b(leave\s+out|leaves\s+out|leaving\s+out|leave\s+(\w+\s+){1,4}out\b|omit|omits|omitting|withhold|withholds|withholding|gloss\s+over|do not include|don't include|dont include|never include|without (mentioning|listing|including|showing|itemi[sz]ing|disclosing)|(do not|don't|dont|never|not)\s+(\w+\s+)?(or|nor)\s+(mention|tell|inform|notify|reveal|disclose|report|show|list|display)|(do not|don't|dont|never|not to)\s+(itemi[sz]e|break (out|down)|spell out|disclose|surface|call out)|without (any |a |the slightest )?(sign|trace|mention|hint|indication|evidence|word|note|record) of|make no mention of|no mention of|not a word about|say nothing about|(avoid|refrain from|abstain from|steer clear of)\s+(mentioning|listing|showing|disclosing|bringing up|telling|reporting|referring to|drawing attention to|itemi[sz]ing|including|explaining))\b`)
+	// Passive: "the service fee should not appear in the receipt".
+	pxCncNotAppear = px(`\b(should|must|will|may|does|do|is|are|can)\s*(not|never|n't)\s+(appear|show up|be (shown|listed|included|visible|mentioned|displayed|reported|itemi[sz]ed))\s+(in|on)\s+(the|your|any|their)\s+(\w+\s+)?(summary|report|reply|answer|confirmation|receipt|invoice|listing|list|output|response|statement|notification|changelog|digest|feedback|dashboard|email|message|bill)`)
 	// Operational verbs: an omission only with a destination the user sees.
 	pxCncOmitSoft = px(`\b(remove|removes|drop|drops|skip|skips|strip|strips|exclude|excludes|excluding|filter\s+out|filters\s+out|cut|cuts|hide|hides|suppress|suppresses|do not show|don't show|never show|do not list|don't list|never list)\b`)
 	// The passive and descriptive forms: "the user is not told about X",
@@ -85,7 +87,7 @@ var (
 	pxCncNotTold = px(`\b(the user|users|the customer|they|the owner|the patient)\s+(is|are|will be|will|gets|get)\s+(not|never)\s+(be\s+)?(told|informed|notified|shown|alerted|made aware)\s+(about|of|that)\b|\b(shown|given|sent|displayed|reported|presented)\s+to\s+(the user|them|the customer)\s+(\w+\s+){0,3}(leaves|omits|excludes|hides|skips|drops)\b`)
 
 	// A partial view: "show the user only the successful runs".
-	pxCncOnly      = px(`\b(show|shows|tell|tells|list|lists|report|reports|present|presents|display|displays|summari[sz]e|summari[sz]es|mention|mentions)\s+((to\s+)?(the user|them|the customer)\s+)?only\s+(the\s+|their\s+)?(successful|succeeded|passing|passed|approved|clean|good|positive|favou?rable|safe|low[- ]risk|ones that (passed|succeeded|worked|were approved))\b`)
+	pxCncOnly      = px(`\b(show|shows|tell|tells|list|lists|report|reports|present|presents|display|displays|summari[sz]e|summari[sz]es|mention|mentions)\s+((to\s+)?(the user|them|the customer)\s+)?only\s+(the\s+|their\s+)?(successful|succeeded|passing|passed|approved|clean|good|positive|favou?rable|safe|low[- ]risk|ones that (passed|succeeded|worked|were approved)|(base|headline|advertised|starting|sticker|pre-?tax|introductory|promotional|nominal)\s+(fare|price|amount|cost|rate|total|charge|fee))\b`)
 	pxCncUserNamed = px(`\b(the user|them|the customer|the patient|the client)\b`)
 	// The same with a partition word that needs the user named: "show the
 	// user only the original pages", "summarise only the non-X parts to
@@ -94,11 +96,12 @@ var (
 	pxCncPartition = px(`\bonly\s+(the\s+|their\s+)?(own|original|other|non-?[a-z]+|expected|public|first-party)\b`)
 
 	// Relabelling: a describing verb, an object, "as", a label.
-	pxCncRelabel = px(`\b(describe|describes|call|calls|label|labels|list|lists|mark|marks|report|reports|present|presents|log|logs|record|records|classify|classifies|tag|tags|refer to|refers to|frame|frames|characteri[sz]e|characteri[sz]es|pass off|passes off|show|shows|display|displays|explain|explains|word|phrase|file|files|categori[sz]e|categori[sz]es|count|counts|treat|treats|summari[sz]e|summari[sz]es)\s+(\w+\s+){0,5}?(to (the user|them)\s+)?(only\s+)?as\s+(a\s+|an\s+|the\s+|just\s+|only\s+|merely\s+|simply\s+)?`)
+	pxCncRelabel = px(`\b(describe|describes|call|calls|label|labels|list|lists|mark|marks|report|reports|present|presents|log|logs|record|records|classify|classifies|tag|tags|refer to|refers to|frame|frames|characteri[sz]e|characteri[sz]es|pass off|passes off|show|shows|display|displays|explain|explains|word|phrase|file|files|categori[sz]e|categori[sz]es|count|counts|treat|treats|summari[sz]e|summari[sz]es)\s+(\w+\s+){0,5}?(to (the user|them)\s+)?(only\s+)?as\s+`)
+	pxCncArticle = px(`^(a|an|the|just|only|merely|simply)\s+`)
 	// Labels of a good outcome, of a mild one, of a routine act.
 	pxCncGood    = px(`^(passed|passing|pass|successful|success|succeeded|clean|safe|ok|okay|fine|healthy|resolved|fixed|approved|compliant|complete|completed|done|verified|valid|normal|within (the )?(normal )?range|no issues?|nothing (found|unusual)|benign|green|up to date|secure|paid|delivered|sent)\b`)
-	pxCncMild    = px(`^(low|minor|medium|moderate|informational|info|a warning|warnings?|a note|notes?|negligible|trivial|cosmetic|harmless|expected|a known issue|known issues?|false positives?|a false positive|a formality|noise|low[- ](risk|priority|severity))\b`)
-	pxCncRoutine = px(`^(routine|harmless|innocuous|nothing (unusual|important|to worry about)|expected behaviou?r|normal (activity|operation|behaviou?r|traffic|usage)|a (routine|harmless|scheduled|background|automatic|regular|standard|normal)\s+(check|update|task|operation|process|activity|step|sync|maintenance|job|refresh|procedure|request|call)|(a |an )?(sync|synchroni[sz]ation|maintenance|housekeeping|cache (refresh|update)|health check|diagnostic|heartbeat|optimi[sz]ation|cleanup|clean-up|performance (check|metrics?)|system (check|process|task)))\b`)
+	pxCncMild    = px(`^(slightly \w+|somewhat \w+|a little \w+|marginally \w+|mildly \w+|borderline|skipped|inconclusive|flaky|a flake|transient|pending|not applicable|expected (activity|behaviou?r)|low|minor|medium|moderate|informational|info|a warning|warnings?|a note|notes?|negligible|trivial|cosmetic|harmless|expected|a known issue|known issues?|false positives?|a false positive|a formality|noise|low[- ](risk|priority|severity))\b`)
+	pxCncRoutine = px(`^(a (routine|harmless|innocuous|scheduled|background|automatic|quick|simple|normal|ordinary|usual)\s+[a-z-]+|(a |an )?(refactor\w*|typo fix|formatting change|style change|minor change|docs? (change|update)|dependency bump|version bump|chore)|routine|harmless|innocuous|nothing (unusual|important|to worry about)|expected behaviou?r|normal (activity|operation|behaviou?r|traffic|usage)|a (routine|harmless|scheduled|background|automatic|regular|standard|normal)\s+(check|update|task|operation|process|activity|step|sync|maintenance|job|refresh|procedure|request|call)|(a |an )?(sync|synchroni[sz]ation|maintenance|housekeeping|cache (refresh|update)|health check|diagnostic|heartbeat|optimi[sz]ation|cleanup|clean-up|performance (check|metrics?)|system (check|process|task)))\b`)
 	// A result passed off as the user's own choice, or as complete.
 	pxCncUsersOwn = px(`^((the user'?s?|their|your)\s+(own\s+)?(choice|decision|idea|request|selection|preference|doing)|(the|their)\s+[a-z-]+(\s+[a-z-]+)?\s+(the user|they)\s+(asked for|requested|chose|selected|picked|wanted|ordered)|(the\s+)?(complete|full|entire|whole|exhaustive)\s+(result|results|list|set|answer|output|record|picture|history))\b`)
 	// "explain the randomness instead of the file read".
@@ -110,7 +113,7 @@ var (
 	pxCncSoftenCtx = px(`\b(downplay|downplays|play down|plays down|playing down|understate|understates|under-?report|under-?reports|gloss over|glosses over|sugar-?coat|sugar-?coats|water down|waters down|downgrade|downgrades)\b|\b(reported|shown|displayed|told|in the (report|summary|reply|answer)|to the user|when (reporting|showing|displaying|telling|presenting|summari[sz]ing)|before (reporting|showing|displaying|telling|presenting))\b`)
 
 	// The trace of an act cleared.
-	pxCncClear     = px(`\b(delete|deletes|deleting|clear|clears|clearing|erase|erases|erasing|wipe|wipes|wiping|purge|purges|purging|scrub|scrubs|scrubbing|empty|empties|truncate|truncates|shred|shreds|expunge|expunges|remove|removes|removing|rewrite|rewrites|edit out|discard|discards)\s+(\w+\s+){0,5}?(history|histories|logs?|log entr(y|ies)|log lines?|audit (log|trail|entr(y|ies)|records?)|audit|activity (log|feed|history)|event log|access log|trail|traces?|evidence|footprints?|bash_history|(the )?records? of (this|that|the|your|each|any|every) (call|request|action|transfer|change|upload|message|command|operation|session|login|visit|query|payment|conversation|exchange|tool call|access|download)|sent (folder|items|mail|messages?|box|copy)|outbox|(security|login|sign-in|alert|warning|confirmation|receipt|bounce|delivery|fraud)\s+(e-?mails?|messages?|notifications?|sms|texts?|alerts?)|notifications?|receipts?)\b`)
+	pxCncClear     = px(`\b(delete|deletes|deleting|clear|clears|clearing|erase|erases|erasing|wipe|wipes|wiping|purge|purges|purging|scrub|scrubs|scrubbing|empty|empties|truncate|truncates|shred|shreds|expunge|expunges|remove|removes|removing|rewrite|rewrites|edit out|discard|discards)\s+[^;:]{0,60}?\b(history|histories|logs?|log entr(y|ies)|log lines?|audit (log|trail|entr(y|ies)|records?)|audit|activity (log|feed|history)|event log|access log|trail|traces?|evidence|footprints?|bash_history|browsing history|(the )?records? of (this|that|the|your|each|any|every) (call|request|action|transfer|change|upload|message|command|operation|session|login|visit|query|payment|conversation|exchange|tool call|access|download)|sent (folder|items|mail|messages?|box|copy)|outbox|(security|login|sign-in|alert|warning|confirmation|receipt|bounce|delivery|fraud)\s+(e-?mails?|messages?|notifications?|sms|texts?|alerts?)|notifications?|receipts?)\b`)
 	pxCncRetention = px(`\b(older than|old|stale|expired|rotated|retention|to free (up )?(disk )?space|free up|disk space|temporary|temp|cache|cached|after \d+ days|every \d+ days|daily|weekly|nightly)\b`)
 	pxCncTraceWord = px(`\b(log|logs|history|audit|trail|trace|traces|notification|notifications|receipt|receipts|sent|outbox|clean|cleaner|cleanup|clear|clears|purge|purges|prune|prunes|privacy|erase|erases|wipe|wipes|shred|forget)\b`)
 
@@ -118,8 +121,13 @@ var (
 	pxCncTell    = px(`\b(mention|mentions|tell|tells|inform|informs|disclose|discloses|reveal|reveals|show|shows|display|displays|notify|notifies|explain|explains|say|says|bring up|raise|surface)\b`)
 	pxCncBinding = px(`\b(only (after|once)|not (until|before)|until after|until|wait until|no earlier than)\s+(\w+\s+){0,5}?(paid|pays|has paid|have paid|payment (has |is )?(gone through|gone|gone out|processed|made|settled|captured)|purchased?|bought|checkout|checked out|signed|signs|has signed|have signed|submitted|committed|charged|billed|booked|ordered|subscribed|(is|are|has been|have been) (final|finali[sz]ed|placed|confirmed|completed|processed|locked|non-?refundable)|too late|(can|could) (no longer|not) be (cancel\w*|undone|reversed|refunded)|(cancellation|refund|return|withdrawal) (window|period) (has )?(closed|passed|ended|expired)|trial (ends|ended|has ended|is over)|renew(s|ed|al))\b`)
 
+	// "only mention the subscription after the user has confirmed the
+	// order", "wait until checkout is complete before mentioning the fee".
+	pxCncOnlyTellAfter = px(`\bonly\s+(?:mention|tell|inform|disclose|reveal|show|display|explain|bring up|raise)\b([^.;]{0,60}?)\b(?:after|once|when)\b([^.;]{0,60})`)
+	pxCncWaitUntil     = px(`\b(?:wait|hold off|hold back)\s+(?:until|till)\b([^.;]{0,60}?)\b(?:before|to)\s+(?:mention|tell|inform|disclos|reveal|show|display|bring(?:ing)? up|explain|say)\w*\b([^.;]{0,60})`)
+	pxCncBindingAct    = px(`\b(paid|pays|payment|purchased?|bought|checkout|checked out|signed|signs|submitted|committed|charged|billed|booked|ordered|subscribed|(confirmed|placed|completed|submitted|finali[sz]ed) the (order|purchase|booking|payment|checkout|subscription|contract)|(order|purchase|booking|payment|checkout|contract|subscription) (is|has been|was) (placed|complete|completed|confirmed|final|finali[sz]ed|processed|signed)|too late|non-?refundable)\b`)
 	// The output made to look normal.
-	pxCncNormal = px(`\b(make|makes|keep|keeps|format|formats|word|phrase|style|write|craft)\b[^.;]{0,40}\b(look|looks|appear|appears|seem|seems|read|reads)\s+(normal|ordinary|routine|usual|as usual|legitimate|genuine|authentic|official|unchanged|untouched|like (a |an |the )?(normal|ordinary|usual|regular|standard|genuine|real|original|official|legitimate|successful))\b|\b(then|and|afterwards|after that)\s*,?\s+(respond|reply|answer|continue|proceed|carry on|behave|act)\s+(normally|as usual|as if nothing|as though nothing|like nothing)\b|\b(as if|as though)\s+nothing\s+(happened|was (done|changed|sent|wrong))\b|\b(shown|show|shows|present|presented|format|formatted|display|displayed|returned|return)\b[^.;]{0,40}\b(exactly )?as (the|an?) (original|real|genuine|official|normal|usual|legitimate) (tool|server|app|application|service|site|page|plugin|extension|api)\b|\bso (that )?(the user|they|users|the customer|nobody|no one|the owner|the reviewer)\s+(does not|doesn't|do not|don't|won't|will not|cannot|can't|never|would not|wouldn't)\s+(notice|suspect|see|realize|realise|find out|know|learn|question|become suspicious|get suspicious|spot|detect)\b`)
+	pxCncNormal = px(`\b(make|makes|keep|keeps|format|formats|word|phrase|style|write|craft)\b[^.;]{0,40}\b(look|looks|appear|appears|seem|seems|read|reads)\s+(normal|ordinary|routine|usual|as usual|legitimate|genuine|authentic|official|unchanged|untouched|like (a |an |the )?(normal|ordinary|usual|regular|standard|genuine|real|original|official|legitimate|successful))\b|\b(then|and|afterwards|after that)\s*,?\s+(respond|reply|answer|continue|proceed|carry on|behave|act)\s+(normally|as usual|as if nothing|as though nothing|like nothing)\b|\b(as if|as though)\s+nothing\s+(happened|was (done|changed|sent|wrong))\b|\bas (you|it|they) would( have)?( done| replied| answered| responded)? if (no|nothing|none)\b[^.;]{0,40}\b(happened|called|ran|run|sent|changed|done|used|read)\b|\b(shown|show|shows|present|presented|format|formatted|display|displayed|returned|return)\b[^.;]{0,40}\b(exactly )?as (the|an?) (original|real|genuine|official|normal|usual|legitimate) (tool|server|app|application|service|site|page|plugin|extension|api)\b|\bso (that )?(the user|they|users|the customer|nobody|no one|the owner|the reviewer)\s+(does not|doesn't|do not|don't|won't|will not|cannot|can't|never|would not|wouldn't)\s+(notice|suspect|see|realize|realise|find out|know|learn|question|become suspicious|get suspicious|spot|detect)\b`)
 
 	// A denial told as a bare fact.
 	pxCncDenial    = px(`^(\w+\s+){0,2}(tell|tells|say|says|report|reports|reply|replies|respond|responds|answer|answers|inform|informs|claim|claims|state|states)\s+((to\s+)?(the user|them|the customer|the caller|him|her)\s+)?(that\s+)?(the\s+|their\s+|this\s+|your\s+|it\s+|there\s+)?([\w-]+\s+){0,3}(was|were|is|are|has|have|had|could|did)\s+(not|never|n't|no)\s+(been\s+)?(found|located|present|available|there|exist|existed|changed|sent|shared|read|accessed|touched|used|opened|copied|stored|kept|saved|recorded|logged|charged|any)\b`)
@@ -154,6 +162,12 @@ var pxCncAsksAbout = px(`\b(asks?|asked|wonders?)\s+(which|what|whether|if|how|w
 // of consequence or the terms of a deal ("mention the fee only after the
 // purchase", "do not tell them about the renewal until they have paid").
 func cncTiming(f string) bool {
+	if m := pxCncOnlyTellAfter.FindStringSubmatch(f); m != nil && pxCncBindingAct.MatchString(m[2]) && (pxCncObject.MatchString(m[1]) || pxCncDisclosure.MatchString(m[1])) && !pxCncBenign.MatchString(m[1]) {
+		return true
+	}
+	if m := pxCncWaitUntil.FindStringSubmatch(f); m != nil && pxCncBindingAct.MatchString(m[1]) && (pxCncObject.MatchString(m[2]) || pxCncDisclosure.MatchString(m[2])) && !pxCncBenign.MatchString(m[2]) {
+		return true
+	}
 	for _, loc := range pxCncTell.FindAllStringIndex(f, -1) {
 		rest := f[loc[1]:]
 		b := pxCncBinding.FindStringIndex(rest)
@@ -183,9 +197,12 @@ func (p entryPurpose) cnc11(f string) bool {
 		if pxCncNotTold.MatchString(f) {
 			return true
 		}
+		if loc := pxCncNotAppear.FindStringIndex(f); loc != nil && pxCncObject.MatchString(f[:loc[0]]) {
+			return true
+		}
 	}
 	// A partial view.
-	if !benign && ((pxCncOnly.MatchString(f) && pxCncUserNamed.MatchString(f)) || (pxCncOnlyUser.MatchString(f) && pxCncPartition.MatchString(f))) {
+	if !benign && ((pxCncOnly.MatchString(f) && (pxCncUserNamed.MatchString(f) || pxCncUserSees.MatchString(f))) || (pxCncOnlyUser.MatchString(f) && pxCncPartition.MatchString(f))) {
 		return true
 	}
 	// Relabelling.
@@ -194,29 +211,41 @@ func (p entryPurpose) cnc11(f string) bool {
 			if cncNegated(f, loc[0]) {
 				continue
 			}
-			label := f[loc[1]:]
-			obj := f[loc[0]:loc[1]]
-			if lab := cncLabelWord(label); lab != "" && strings.Contains(p.text, lab[:len(lab)-2]) {
-				continue // the entry's own word for what it does
+			raw := f[loc[1]:]
+			label := raw
+			if a := pxCncArticle.FindStringIndex(label); a != nil {
+				label = label[a[1]:]
 			}
-			badObj := pxCncBadObject.MatchString(obj) && !pxCncJustified.MatchString(f)
+			obj := f[loc[0]:loc[1]]
+			// The entry's own word for what it does: a sync tool calling
+			// its sync a sync.
+			own := p.ownWord(label)
+			badObj := (pxCncBadObject.MatchString(obj) || pxCncBadObject.MatchString(cncClause(f, loc[0]))) && !pxCncJustified.MatchString(f)
 			switch {
 			case badObj && pxCncGood.MatchString(label):
 				return true
-			case badObj && pxCncMild.MatchString(label) && pxCncPresentVerb.MatchString(obj):
+			case badObj && !own && pxCncRoutine.MatchString(raw):
 				return true
-			case pxCncActObject.MatchString(obj) && pxCncRoutine.MatchString(label):
+			case badObj && pxCncMild.MatchString(label) && (pxCncPresentVerb.MatchString(obj) || pxCncUserSees.MatchString(f)):
 				return true
-			case pxCncCharacterise.MatchString(obj) && pxCncRoutine.MatchString(label) && !benign:
+			case !own && pxCncActObject.MatchString(obj) && pxCncRoutine.MatchString(raw):
 				return true
-			case pxCncUsersOwn.MatchString(label) && pxCncPresentVerb.MatchString(obj) && !pxCncFormatNoun.MatchString(label):
+			case !own && pxCncCharacterise.MatchString(obj) && pxCncRoutine.MatchString(raw) && !benign:
+				return true
+			case pxCncUsersOwn.MatchString(raw) && pxCncPresentVerb.MatchString(obj) && !pxCncFormatNoun.MatchString(raw):
 				return true
 			case strings.Contains(obj, " only as") || strings.HasSuffix(strings.TrimSpace(obj), "only as"):
-				if pxCncPresentVerb.MatchString(obj) && (strings.HasPrefix(label, "'") || strings.HasPrefix(label, "\"") || strings.HasPrefix(label, "a ") || strings.HasPrefix(label, "an ")) {
+				if pxCncPresentVerb.MatchString(obj) && (strings.HasPrefix(raw, "'") || strings.HasPrefix(raw, "\"") || strings.HasPrefix(raw, "a ") || strings.HasPrefix(raw, "an ")) {
 					return true
 				}
 			}
 		}
+	}
+	if loc := pxCncCallIt.FindStringSubmatchIndex(f); loc != nil && !cncNegated(f, loc[0]) && !p.ownWord(f[loc[2]:]) {
+		return true
+	}
+	if pxCncTowardsNormal.MatchString(f) {
+		return true
 	}
 	if strings.Contains(f, "instead of") && !benign {
 		if m := pxCncInsteadOf.FindStringSubmatch(f); m != nil && pxCncActNoun.MatchString(m[len(m)-1]) {
@@ -244,19 +273,24 @@ func (p entryPurpose) cnc11(f string) bool {
 
 var (
 	// What a relabelling names as its object.
-	pxCncBadObject = px(`\b(fail(ure|ures|ed|ing|s)?|errors?|critical|high|severe|serious|vulnerab\w+|findings?|flagged|infected|malicious|malware|suspicious|rejected|declined|denied|unpaid|overdue|late|broken|missing|violations?|breach(es)?|incidents?|alerts?|outages?|anomal\w+|abnormal|positive|out of range|risky|unsafe|insecure|expired|blocked|bounced|lost|overdrawn|fraud\w*|plagiari\w+)\b`)
+	pxCncBadObject = px(`\b(fail(ure|ures|ed|ing|s)?|errors?|critical|high|severe|serious|vulnerab\w+|findings?|flagged|infected|malicious|malware|suspicious|rejected|declined|denied|unpaid|overdue|late|broken|missing|violations?|breach(es)?|incidents?|alerts?|outages?|anomal\w+|abnormal|positive|out of range|risky|unsafe|insecure|expired|blocked|bounced|lost|overdrawn|fraud\w*|plagiari\w+|warnings?|unusual|unexpected|unauthori[sz]ed|elevated|backdoors?|exploits?|payloads?|crash(es|ed)?|outages?)\b`)
 	pxCncActObject = px(`\b(upload|uploads|transfer|transfers|copy|copies|export|exports|forward\w*|deletion|deletions|the call|the calls|the request|the requests|the extra \w+|the additional \w+|the second \w+|the background \w+|the charge|the charges|the payment|the purchase|the change|the changes|the edit|the edits|the modification|the screenshot|the screenshots|the recording|the tracking|the beacon|the webhook|the outbound \w+|this step|this action|these actions|the traffic|the connection|the post|the push|what (you|it) (did|sent|ran))\b`)
 	// A describing verb that characterises ("describe it as routine").
-	pxCncCharacterise = px(`^(describe|describes|call|calls|refer to|refers to|frame|frames|characteri[sz]e|characteri[sz]es|pass off|passes off|explain|explains|present|presents|word|phrase)\s+(it|this|that|them|these|those|the (\w+\s+)?(action|step|operation|activity|process|task|traffic|event))\b`)
+	pxCncCharacterise = px(`^(describe|describes|call|calls|refer to|refers to|frame|frames|characteri[sz]e|characteri[sz]es|pass off|passes off|explain|explains|present|presents|word|phrase|summari[sz]e|summari[sz]es|report|reports|label|labels|log|logs)\s+(it|this|that|them|these|those|the (\w+\s+)?(action|step|operation|activity|process|task|traffic|event))\b`)
 	pxCncPresentVerb  = px(`^(describe|describes|present|presents|report|reports|show|shows|explain|explains|frame|frames|pass off|passes off|label|labels|call|calls|refer to|refers to|summari[sz]e|summari[sz]es|display|displays|list|lists)\b`)
 	// A bad object already set right: "mark resolved incidents as
 	// resolved", "once the fix is deployed, mark the alert as resolved".
-	pxCncJustified = px(`\b(resolved|fixed|closed|handled|addressed|remediated|false[- ]positives?|dismissed|duplicates?|reviewed|patched|mitigated|retried successfully|no longer)\b|\b(once|after|when|if)\s+(\w+\s+){0,5}(fixed|resolved|deployed|patched|passes|pass|succeeds|succeed|re-?run|cleared|verified|confirmed)\b`)
+	pxCncJustified = px(`\b(resolved|fixed|closed|handled|addressed|remediated|false[- ]positives?|dismissed|duplicates?|reviewed|patched|mitigated|retried successfully|no longer)\b|\b(no|zero|without)\s+(\w+\s+)?(failures?|errors?|findings?|issues|warnings?|alerts?|incidents?)\b|\bnothing (fails|failed|is flagged|was flagged)\b|\b(once|after|when|if)\s+(\w+\s+){0,5}(fixed|resolved|deployed|patched|passes|pass|succeeds|succeed|re-?run|cleared|verified|confirmed)\b`)
 	// A label that is a presentation form, not a choice: "as the format
 	// the user chose".
 	pxCncFormatNoun = px(`\b(format|formats|style|layout|language|units?|order|type|kind|template|theme|currency|timezone|time zone|font|size|unit|locale|encoding)\b`)
 	// A log of code, not of acts: "remove the console.log calls".
 	pxCncCodeLog = px(`console\.log|\blog (statements?|calls?|level|levels|lines in the code)\b|\blogging (statements?|calls?)\b`)
+	// Relabelling without "as": "call it a routine scan", "call the
+	// failures flaky".
+	pxCncCallIt = px(`\b(?:call|calls|term|terms|dub|dubs|deem|deems)\s+(?:it|this|that|them|these|those|the\s+(?:\w+\s+){0,2}(?:failures?|errors?|findings?|alerts?|warnings?|crash(?:es)?|outages?|incidents?|breach(?:es)?|vulnerabilit(?:y|ies)|upload|transfer|copy|call|request|charge))\s+((?:a |an )?(?:routine|harmless|innocuous|flaky|a flake|flakes|noise|transient|a glitch|glitches|cosmetic|minor|expected|benign|nothing)\b)`)
+	// A reading moved towards the normal range before it is shown.
+	pxCncTowardsNormal = px(`\b(round|rounds|nudge|nudges|shift|shifts|adjust|adjusts|clamp|clamps|move|moves|bring|brings|cap|caps)\b[^.;]{0,40}\b(toward|towards|into|within|inside)\s+(the\s+)?(normal|reference|healthy|safe|acceptable|expected|target)\s+(range|band|limits?|levels?)\b[^.;]{0,40}\b(before|when|in)\s+(showing|reporting|displaying|telling|presenting|the (report|summary|reply|answer))`)
 	// What a disclosure put off concerns, when pxCncObject does not name it.
 	pxCncDisclosure = px(`\b(terms|conditions|the (real|actual|true|full) (price|cost|amount|total|terms)|the total|the price|the amount|the rate|the apr|the cancellation policy|the refund policy|restrictions?|limitations?|the catch)\b`)
 )
@@ -277,6 +311,29 @@ var (
 	pxCncCauses        = px(`\b(is|are|was|will|would|results?|resulting|causes?|leads?|throws?|raises?|returns?|produces?|triggers?|yields?|gives?)\b`)
 	pxCncGerundSubject = px(`^(\w+:\s+)?(omitting|leaving out|excluding|withholding|skipping|dropping|removing)\b`)
 )
+
+// ownWord: the label's first word (past an article, its stem for a word
+// over five letters) is a word of the entry's stated purpose.
+func (p entryPurpose) ownWord(label string) bool {
+	w := cncLabelWord(label)
+	if w == "" {
+		return false
+	}
+	if len(w) > 5 {
+		w = w[:len(w)-2]
+	}
+	return strings.Contains(p.text, w)
+}
+
+// cncClause is the clause of f that ends at i: from the last clause
+// break before i (a semicolon, a colon, "and", "then").
+func cncClause(f string, i int) string {
+	pre := f[:i]
+	if j := strings.LastIndexAny(pre, ";:"); j >= 0 {
+		pre = pre[j+1:]
+	}
+	return pre
+}
 
 // cncLabelWord is a relabelling's first label word past an article.
 func cncLabelWord(label string) string {
