@@ -65,11 +65,11 @@ import "strings"
 
 // pxCncObject: an object of consequence — an act of the tool's or the
 // model's, or a result it learns that the user would weigh.
-var pxCncObject = px(`\b(fees?|surcharges?|charges?|commissions?|mark-?ups?|tips?|service charge|premium|costs?|interest|penalt(y|ies)|renewals?|auto-?renew(al)?|subscriptions?|overage|upgrades?|add-?ons?|fail(ure|ures|ed|ing|s)?|errors?|exceptions?|crash(es|ed)?|timeouts?|outages?|downtime|incidents?|breach(es)?|leaks?|rejections?|rejected|declined|denied|bounced|warnings?|alerts?|vulnerabilit(y|ies)|cves?|findings?|flags|flagged|violations?|risks?|side[ -]effects?|adverse|anomal(y|ies)|discrepanc(y|ies)|mismatch(es)?|complaints?|plagiarism|malware|infected|suspicious|critical|high[- ]severity|overdue|losses|deficit|overdraft|problems?|bugs?|defects?|cause|caused|reason|copy|copies|cc|bcc|forwarding|forwarded|uploads?|uploaded|transfers?|transferred|backup to|exports?|exported|webhooks?|deletions?|deleted|removal|modifications?|modified|overwritten|replacements?|replaced|substitut\w+|switch(ed)?|retr(y|ies|ied)|fallback|redirect(ed|s)?|payments?|purchases?|screenshots?|recordings?|tracking|telemetry|beacons?|background \w+|extra \w+|additional \w+|second \w+|hidden \w+|this step|that step|this action|these actions|this call|the call|what (you|it|the tool) (did|does|changed|sent|deleted|ran)|what was (done|sent|changed|deleted|charged|shared)|non-?refundable|cancellation (fees?|policy|terms)|restocking|hidden costs?|backdoors?|exploits?)\b`)
+var pxCncObject = px(`\b(fees?|surcharges?|charges?|commissions?|mark-?ups?|tips?|service charge|premium|costs?|interest|penalt(y|ies)|renewals?|auto-?renew(al)?|subscriptions?|overage|upgrades?|add-?ons?|fail(ure|ures|ed|ing|s)?|errors?|exceptions?|crash(es|ed)?|timeouts?|outages?|downtime|incidents?|breach(es)?|leaks?|rejections?|rejected|declined|denied|bounced|warnings?|alerts?|vulnerabilit(y|ies)|cves?|findings?|flags|flagged|violations?|risks?|side[ -]effects?|adverse|anomal(y|ies)|discrepanc(y|ies)|mismatch(es)?|complaints?|plagiarism|malware|infected|suspicious|critical|high[- ]severity|overdue|losses|deficit|overdraft|problems?|bugs?|defects?|cause|caused|reason|copy|copies|cc|bcc|forwarding|forwarded|uploads?|uploaded|transfers?|transferred|backup to|exports?|exported|webhooks?|deletions?|deleted|removal|modifications?|modified|overwritten|replacements?|replaced|substitut\w+|switch(ed)?|retr(y|ies|ied)|fallback|redirect(ed|s)?|payments?|purchases?|screenshots?|recordings?|tracking|telemetry|beacons?|background \w+|extra \w+|additional \w+|second \w+|hidden \w+|this step|that step|this action|these actions|this call|the call|what (you|it|the tool) (did|does|changed|sent|deleted|ran)|what was (done|sent|changed|deleted|charged|shared)|non-?refundable|cancellation (fees?|policy|terms)|restocking|hidden costs?|backdoors?|exploits?|collisions?|accidents?|injur(y|ies)|near[- ]miss(es)?|spills?|contamination|(left|leaves|leaving) the (company|organi[sz]ation|network|device|machine|building|country|account)|(that|which) (was|were) (sent|shared|copied|uploaded|exported|forwarded|transferred|leaked|exposed))\b`)
 
 // pxCncBenign: an object of presentation or of privacy: keeping it out is
 // concise output or redaction, not concealment.
-var pxCncBenign = px(`\b(empty|blank|null|unset|optional|missing|default)\s+(\w+\s+)?(fields?|values?|columns?|keys?|entries|rows?|sections?|properties)\b|\braw\s+(json|html|xml|output|response|data|markup|payload|api|text|logs?)\b|\b(boilerplate|headers?|footers?|whitespace|formatting|markup|html tags?|metadata|ids|uuids?|internal ids?|timestamps?|duplicates?|duplicate \w+|stack ?traces?|debug\w*|verbose|technical details|tracebacks?|passwords?|passcodes?|pins?|card numbers?|cvv|cvc|ssns?|social security|secrets?|tokens?|api[ _-]?keys?|private keys?|credentials|personal data|personal information|pii|signatures?|disclaimers?|legal notices?|navigation|ads|advertisements|cookie banners?|code comments|comments|unchanged \w+|trailing \w+|retry noise|progress (bars?|messages?))\b`)
+var pxCncBenign = px(`\b(empty|blank|null|unset|optional|missing|default)\s+(\w+\s+)?(fields?|values?|columns?|keys?|entries|rows?|sections?|properties)\b|\braw\s+(json|html|xml|output|response|data|markup|payload|api|text|logs?)\b|\b(boilerplate|headers?|footers?|whitespace|formatting|markup|html tags?|metadata|ids|uuids?|internal ids?|timestamps?|duplicates?|duplicate \w+|stack ?traces?|debug\w*|verbose|technical details|tracking (numbers?|codes?|ids?|links?|urls?)|tracebacks?|passwords?|passcodes?|pins?|card numbers?|cvv|cvc|ssns?|social security|secrets?|tokens?|api[ _-]?keys?|private keys?|credentials|personal data|personal information|pii|signatures?|disclaimers?|legal notices?|navigation|ads|advertisements|cookie banners?|code comments|comments|unchanged \w+|trailing \w+|retry noise|progress (bars?|messages?))\b`)
 
 // pxCncUserSees: a destination the user sees.
 var pxCncUserSees = px(`\b(summary|summaries|report|reports|reply|replies|answer|answers|response|responses|listing|list you show|confirmation|receipt|invoice|statement|message to the user|changelog|release notes|digest|notification|feedback|overview|recap|dashboard|status|what you (show|tell|report|give)|to the user|the user sees|shown to|visible to|for the user|user-facing|the user's (view|screen)|when you (summari[sz]e|report|reply|answer|describe|present|confirm|tell|list|show))\b`)
@@ -99,7 +99,7 @@ var (
 	pxCncRelabel = px(`\b(describe|describes|call|calls|label|labels|list|lists|mark|marks|report|reports|present|presents|log|logs|record|records|classify|classifies|tag|tags|refer to|refers to|frame|frames|characteri[sz]e|characteri[sz]es|pass off|passes off|show|shows|display|displays|explain|explains|word|phrase|file|files|categori[sz]e|categori[sz]es|count|counts|treat|treats|summari[sz]e|summari[sz]es)\s+(\w+\s+){0,5}?(to (the user|them)\s+)?(only\s+)?as\s+`)
 	pxCncArticle = px(`^(a|an|the|just|only|merely|simply)\s+`)
 	// Labels of a good outcome, of a mild one, of a routine act.
-	pxCncGood    = px(`^(passed|passing|pass|successful|success|succeeded|clean|safe|ok|okay|fine|healthy|resolved|fixed|approved|compliant|complete|completed|done|verified|valid|normal|within (the )?(normal )?range|no issues?|nothing (found|unusual)|benign|green|up to date|secure|paid|delivered|sent)\b`)
+	pxCncGood    = px(`^(no (incidents?|issues|problems|errors|findings|alerts|collisions|failures|anomalies|violations|threats|risks)|passed|passing|pass|successful|success|succeeded|clean|safe|ok|okay|fine|healthy|resolved|fixed|approved|compliant|complete|completed|done|verified|valid|normal|within (the )?(normal )?range|no issues?|nothing (found|unusual)|benign|green|up to date|secure|paid|delivered|sent)\b`)
 	pxCncMild    = px(`^(slightly \w+|somewhat \w+|a little \w+|marginally \w+|mildly \w+|borderline|skipped|inconclusive|flaky|a flake|transient|pending|not applicable|expected (activity|behaviou?r)|low|minor|medium|moderate|informational|info|a warning|warnings?|a note|notes?|negligible|trivial|cosmetic|harmless|expected|a known issue|known issues?|false positives?|a false positive|a formality|noise|low[- ](risk|priority|severity))\b`)
 	pxCncRoutine = px(`^(a (routine|harmless|innocuous|scheduled|background|automatic|quick|simple|normal|ordinary|usual)\s+[a-z-]+|(a |an )?(refactor\w*|typo fix|formatting change|style change|minor change|docs? (change|update)|dependency bump|version bump|chore)|routine|harmless|innocuous|nothing (unusual|important|to worry about)|expected behaviou?r|normal (activity|operation|behaviou?r|traffic|usage)|a (routine|harmless|scheduled|background|automatic|regular|standard|normal)\s+(check|update|task|operation|process|activity|step|sync|maintenance|job|refresh|procedure|request|call)|(a |an )?(sync|synchroni[sz]ation|maintenance|housekeeping|cache (refresh|update)|health check|diagnostic|heartbeat|optimi[sz]ation|cleanup|clean-up|performance (check|metrics?)|system (check|process|task)))\b`)
 	// A result passed off as the user's own choice, or as complete.
@@ -119,7 +119,7 @@ var (
 
 	// Telling put off until a binding act is done.
 	pxCncTell    = px(`\b(mention|mentions|tell|tells|inform|informs|disclose|discloses|reveal|reveals|show|shows|display|displays|notify|notifies|explain|explains|say|says|bring up|raise|surface)\b`)
-	pxCncBinding = px(`\b(only (after|once)|not (until|before)|until after|until|wait until|no earlier than)\s+(\w+\s+){0,5}?(paid|pays|has paid|have paid|payment (has |is )?(gone through|gone|gone out|processed|made|settled|captured)|purchased?|bought|checkout|checked out|signed|signs|has signed|have signed|submitted|committed|charged|billed|booked|ordered|subscribed|(is|are|has been|have been) (final|finali[sz]ed|placed|confirmed|completed|processed|locked|non-?refundable)|too late|(can|could) (no longer|not) be (cancel\w*|undone|reversed|refunded)|(cancellation|refund|return|withdrawal) (window|period) (has )?(closed|passed|ended|expired)|trial (ends|ended|has ended|is over)|renew(s|ed|al))\b`)
+	pxCncBinding = px(`\b(only (after|once)|not (until|before)|until after|until|wait until|no earlier than)\s+(\w+\s+){0,5}?(paid|pays|has paid|have paid|payment (has |is )?(gone through|gone|gone out|processed|made|settled|captured)|purchased?|bought|checkout|checked out|signed|signs|has signed|have signed|submitted|committed|charged|billed|booked|ordered|subscribed|(is|are|has been|have been) (finali[sz]ed|placed|confirmed|completed|processed|locked|non-?refundable)|too late|(can|could) (no longer|not) be (cancel\w*|undone|reversed|refunded)|(cancellation|refund|return|withdrawal) (window|period) (has )?(closed|passed|ended|expired)|trial (ends|ended|has ended|is over)|renew(s|ed|al))\b`)
 
 	// "only mention the subscription after the user has confirmed the
 	// order", "wait until checkout is complete before mentioning the fee".
@@ -127,11 +127,12 @@ var (
 	pxCncWaitUntil     = px(`\b(?:wait|hold off|hold back)\s+(?:until|till)\b([^.;]{0,60}?)\b(?:before|to)\s+(?:mention|tell|inform|disclos|reveal|show|display|bring(?:ing)? up|explain|say)\w*\b([^.;]{0,60})`)
 	pxCncBindingAct    = px(`\b(paid|pays|payment|purchased?|bought|checkout|checked out|signed|signs|submitted|committed|charged|billed|booked|ordered|subscribed|(confirmed|placed|completed|submitted|finali[sz]ed) the (order|purchase|booking|payment|checkout|subscription|contract)|(order|purchase|booking|payment|checkout|contract|subscription) (is|has been|was) (placed|complete|completed|confirmed|final|finali[sz]ed|processed|signed)|too late|non-?refundable)\b`)
 	// The output made to look normal.
-	pxCncNormal = px(`\b(make|makes|keep|keeps|format|formats|word|phrase|style|write|craft)\b[^.;]{0,40}\b(look|looks|appear|appears|seem|seems|read|reads)\s+(normal|ordinary|routine|usual|as usual|legitimate|genuine|authentic|official|unchanged|untouched|like (a |an |the )?(normal|ordinary|usual|regular|standard|genuine|real|original|official|legitimate|successful))\b|\b(then|and|afterwards|after that)\s*,?\s+(respond|reply|answer|continue|proceed|carry on|behave|act)\s+(normally|as usual|as if nothing|as though nothing|like nothing)\b|\b(as if|as though)\s+nothing\s+(happened|was (done|changed|sent|wrong))\b|\bas (you|it|they) would( have)?( done| replied| answered| responded)? if (no|nothing|none)\b[^.;]{0,40}\b(happened|called|ran|run|sent|changed|done|used|read)\b|\b(shown|show|shows|present|presented|format|formatted|display|displayed|returned|return)\b[^.;]{0,40}\b(exactly )?as (the|an?) (original|real|genuine|official|normal|usual|legitimate) (tool|server|app|application|service|site|page|plugin|extension|api)\b|\bso (that )?(the user|they|users|the customer|nobody|no one|the owner|the reviewer)\s+(does not|doesn't|do not|don't|won't|will not|cannot|can't|never|would not|wouldn't)\s+(notice|suspect|see|realize|realise|find out|know|learn|question|become suspicious|get suspicious|spot|detect)\b`)
+	pxCncNormal = px(`\b(keep|keeps|continue|continues|carry on|do|doing|keep doing|go on)\s+(doing\s+|\w+ing\s+)?(this|it|that|so)\s+(silently|secretly|quietly|covertly|invisibly|unannounced|without (telling|mentioning|a word|comment))\b|\b(is|are)\s+not\s+to\s+be\s+(reported|shown|told|mentioned|disclosed|revealed|raised|flagged)\s+to\s+(the|any|an?)\s+\w+|\b(make|makes|keep|keeps|format|formats|word|phrase|style|write|craft)\b[^.;]{0,40}\b(look|looks|appear|appears|seem|seems|read|reads)\s+(normal|ordinary|routine|usual|as usual|legitimate|genuine|authentic|official|unchanged|untouched|like (a |an |the )?(normal|ordinary|usual|regular|standard|genuine|real|original|official|legitimate|successful))\b|\b(then|and|afterwards|after that)\s*,?\s+(respond|reply|answer|continue|proceed|carry on|behave|act)\s+(normally|as usual|as if nothing|as though nothing|like nothing)\b|\b(as if|as though)\s+nothing\s+(happened|was (done|changed|sent|wrong))\b|\bas (you|it|they) would( have)?( done| replied| answered| responded)? if (no|nothing|none)\b[^.;]{0,40}\b(happened|called|ran|run|sent|changed|done|used|read)\b|\b(shown|show|shows|present|presented|format|formatted|display|displayed|returned|return)\b[^.;]{0,40}\b(exactly )?as (the|an?) (original|real|genuine|official|normal|usual|legitimate) (tool|server|app|application|service|site|page|plugin|extension|api)\b|\bso (that )?(the user|they|users|the customer|nobody|no one|the owner|the reviewer)\s+(does not|doesn't|do not|don't|won't|will not|cannot|can't|never|would not|wouldn't)\s+(notice|suspect|see|realize|realise|find out|know|learn|question|become suspicious|get suspicious|spot|detect)\b`)
 
 	// A denial told as a bare fact.
-	pxCncDenial    = px(`^(\w+\s+){0,2}(tell|tells|say|says|report|reports|reply|replies|respond|responds|answer|answers|inform|informs|claim|claims|state|states)\s+((to\s+)?(the user|them|the customer|the caller|him|her)\s+)?(that\s+)?(the\s+|their\s+|this\s+|your\s+|it\s+|there\s+)?([\w-]+\s+){0,3}(was|were|is|are|has|have|had|could|did)\s+(not|never|n't|no)\s+(been\s+)?(found|located|present|available|there|exist|existed|changed|sent|shared|read|accessed|touched|used|opened|copied|stored|kept|saved|recorded|logged|charged|any)\b`)
-	pxCncCondition = px(`\b(if|when|whenever|unless|in case|where|should|otherwise|once|after|if not|else)\b`)
+	pxCncDenial     = px(`^(\w+\s+){0,2}(tell|tells|say|says|report|reports|reply|replies|respond|responds|answer|answers|inform|informs|claim|claims|state|states)\s+((to\s+)?(the user|them|the customer|the caller|him|her)\s+)?(that\s+)?(the\s+|their\s+|this\s+|your\s+|it\s+|there\s+)?([\w-]+\s+){0,3}(was|were|is|are|has|have|had|could|did)\s+(not|never|n't|no)\s+(been\s+)?(found|located|present|available|there|exist|existed|changed|sent|shared|read|accessed|touched|used|opened|copied|stored|kept|saved|recorded|logged|charged|any)\b`)
+	pxCncDenialNone = px(`^(\w+\s+){0,2}(tell|tells|say|says|report|reports|reply|replies|respond|responds|answer|answers|inform|informs|claim|claims|state|states|assure|assures|confirm|confirms)\s+((to\s+)?(the user|them|the customer|the caller|him|her|the \w+)\s+)?(that\s+)?(no|none of the|nothing)\s+([\w-]+\s+){0,3}(was|were|has been|have been|is|are)\s+(affected|exposed|lost|leaked|accessed|shared|sent|changed|deleted|touched|compromised|taken|copied|uploaded|read|viewed|stolen|harmed|impacted|involved)\b`)
+	pxCncCondition  = px(`\b(if|when|whenever|unless|in case|where|should|otherwise|once|after|if not|else)\b`)
 )
 
 // readCnc11 adds conceal_from_user for the concealment relation.
@@ -153,8 +154,31 @@ func (p entryPurpose) readCnc11(sr *sentenceReading, f string) {
 	}
 	if p.cnc11(f) {
 		sr.conceal = true
+		return
+	}
+	// Words joined by hyphens ("don't-tell-the-user") read as words.
+	if strings.Contains(f, "-") && pxCncHyphenRun.MatchString(f) {
+		g := pxCncHyphenRun.ReplaceAllStringFunc(f, func(m string) string { return strings.ReplaceAll(m, "-", " ") })
+		if d, _ := readConceal(g, false); d || p.cnc11(g) {
+			sr.conceal = true
+			return
+		}
+	}
+	// A pronoun left out of what the user is shown ("omit it from the
+	// preview shown to the pilot"): what "it" is was said before, so it is
+	// concealment only in an entry that also takes or changes something.
+	if (pxCncOmitPronoun.MatchString(f) && !pxCncBenign.MatchString(f)) || pxCncVisibleKept.MatchString(f) {
+		sr.concealIfDeviant = true
 	}
 }
+
+var (
+	// What the user sees kept as it was ("keep the visible link text
+	// unchanged"): concealment of a change beside it, only if deviant.
+	pxCncVisibleKept = px(`\bkeep\s+(the\s+)?(visible|displayed|shown|on-screen)\s+([\w-]+\s+){0,3}(unchanged|the same|as (it was|before|is)|intact)\b`)
+	pxCncHyphenRun   = px(`\b[a-z']+(-[a-z']+){2,}\b`)
+	pxCncOmitPronoun = px(`\b(leave|omit|exclude|drop|remove|hide|strip|keep|cut)\s+(it|them|this|that|these|those)\s+(out\s+)?(of|from)\s+(the|your|any|their)\s+[^.;]{0,40}\b(shown|given|sent|displayed|reported|presented)\s+to\s+(the|their)\s+\w+`)
+)
 
 var pxCncAsksAbout = px(`\b(asks?|asked|wonders?)\s+(which|what|whether|if|how|why|where|who|about)\b`)
 
@@ -212,7 +236,7 @@ func (p entryPurpose) cnc11(f string) bool {
 				continue
 			}
 			raw := f[loc[1]:]
-			label := raw
+			label := strings.TrimLeft(raw, "'\"")
 			if a := pxCncArticle.FindStringIndex(label); a != nil {
 				label = label[a[1]:]
 			}
@@ -220,6 +244,9 @@ func (p entryPurpose) cnc11(f string) bool {
 			// The entry's own word for what it does: a sync tool calling
 			// its sync a sync.
 			own := p.ownWord(label)
+			if lw := cncLabelWord(label); lw != "" && strings.Contains(obj, cncStem(lw)) {
+				continue // "report warnings as warnings"
+			}
 			badObj := (pxCncBadObject.MatchString(obj) || pxCncBadObject.MatchString(cncClause(f, loc[0]))) && !pxCncJustified.MatchString(f)
 			switch {
 			case badObj && pxCncGood.MatchString(label):
@@ -264,8 +291,12 @@ func (p entryPurpose) cnc11(f string) bool {
 	if pxCncNormal.MatchString(f) {
 		return true
 	}
+	// The entry's account of itself as safe or local.
+	if pxCncSelfSafe.MatchString(f) && !pxCncPurposeLocal.MatchString(p.text) {
+		return true
+	}
 	// A denial told as a bare fact.
-	if pxCncDenial.MatchString(f) && !pxCncCondition.MatchString(f) {
+	if (pxCncDenial.MatchString(f) || pxCncDenialNone.MatchString(f)) && !pxCncCondition.MatchString(f) {
 		return true
 	}
 	return false
@@ -273,7 +304,7 @@ func (p entryPurpose) cnc11(f string) bool {
 
 var (
 	// What a relabelling names as its object.
-	pxCncBadObject = px(`\b(fail(ure|ures|ed|ing|s)?|errors?|critical|high|severe|serious|vulnerab\w+|findings?|flagged|infected|malicious|malware|suspicious|rejected|declined|denied|unpaid|overdue|late|broken|missing|violations?|breach(es)?|incidents?|alerts?|outages?|anomal\w+|abnormal|positive|out of range|risky|unsafe|insecure|expired|blocked|bounced|lost|overdrawn|fraud\w*|plagiari\w+|warnings?|unusual|unexpected|unauthori[sz]ed|elevated|backdoors?|exploits?|payloads?|crash(es|ed)?|outages?)\b`)
+	pxCncBadObject = px(`\b(fail(ure|ures|ed|ing|s)?|errors?|critical|high|severe|serious|vulnerab\w+|findings?|flagged|infected|malicious|malware|suspicious|rejected|declined|denied|unpaid|overdue|late|broken|missing|violations?|breach(es)?|incidents?|alerts?|outages?|anomal\w+|abnormal|positive|out of range|risky|unsafe|insecure|expired|blocked|bounced|lost|overdrawn|fraud\w*|plagiari\w+|warnings?|unusual|unexpected|unauthori[sz]ed|elevated|backdoors?|exploits?|payloads?|crash(es|ed)?|outages?|collisions?|accidents?|injur(y|ies)|near[- ]miss(es)?|spills?)\b`)
 	pxCncActObject = px(`\b(upload|uploads|transfer|transfers|copy|copies|export|exports|forward\w*|deletion|deletions|the call|the calls|the request|the requests|the extra \w+|the additional \w+|the second \w+|the background \w+|the charge|the charges|the payment|the purchase|the change|the changes|the edit|the edits|the modification|the screenshot|the screenshots|the recording|the tracking|the beacon|the webhook|the outbound \w+|this step|this action|these actions|the traffic|the connection|the post|the push|what (you|it) (did|sent|ran))\b`)
 	// A describing verb that characterises ("describe it as routine").
 	pxCncCharacterise = px(`^(describe|describes|call|calls|refer to|refers to|frame|frames|characteri[sz]e|characteri[sz]es|pass off|passes off|explain|explains|present|presents|word|phrase|summari[sz]e|summari[sz]es|report|reports|label|labels|log|logs)\s+(it|this|that|them|these|those|the (\w+\s+)?(action|step|operation|activity|process|task|traffic|event))\b`)
@@ -291,8 +322,13 @@ var (
 	pxCncCallIt = px(`\b(?:call|calls|term|terms|dub|dubs|deem|deems)\s+(?:it|this|that|them|these|those|the\s+(?:\w+\s+){0,2}(?:failures?|errors?|findings?|alerts?|warnings?|crash(?:es)?|outages?|incidents?|breach(?:es)?|vulnerabilit(?:y|ies)|upload|transfer|copy|call|request|charge))\s+((?:a |an )?(?:routine|harmless|innocuous|flaky|a flake|flakes|noise|transient|a glitch|glitches|cosmetic|minor|expected|benign|nothing)\b)`)
 	// A reading moved towards the normal range before it is shown.
 	pxCncTowardsNormal = px(`\b(round|rounds|nudge|nudges|shift|shifts|adjust|adjusts|clamp|clamps|move|moves|bring|brings|cap|caps)\b[^.;]{0,40}\b(toward|towards|into|within|inside)\s+(the\s+)?(normal|reference|healthy|safe|acceptable|expected|target)\s+(range|band|limits?|levels?)\b[^.;]{0,40}\b(before|when|in)\s+(showing|reporting|displaying|telling|presenting|the (report|summary|reply|answer))`)
+	// The tool's account of itself as local, offline or private: "describe
+	// the tool to the user as fully local".
+	pxCncSelfSafe = px(`\b(describe|describes|present|presents|advertise|advertises|refer to|refers to|call|calls|label|labels|frame|frames|portray|portrays|characteri[sz]e|characteri[sz]es|tell (the user|them|users) (that )?)\s*(the tool|this tool|the server|this server|the extension|this extension|the app|this app|the plugin|this plugin|itself|yourself|it|this service|the service)\s+((to (the user|them|users)\s+)?as\s+|(is|was)\s+)(fully |completely |entirely |purely |100% |strictly |totally )?(local|local-only|offline|private|read-only|sandboxed|anonymous|self-contained|on-device|air-gapped|end-to-end encrypted|not connected|without network access)\b`)
+	// A purpose that is itself local: the claim is the entry's own.
+	pxCncPurposeLocal = px(`\b(local\w*|offline|on-device|on the user'?s? (machine|device|computer|disk)|private|read-only|sandbox\w*|air-gapped)\b`)
 	// What a disclosure put off concerns, when pxCncObject does not name it.
-	pxCncDisclosure = px(`\b(terms|conditions|the (real|actual|true|full) (price|cost|amount|total|terms)|the total|the price|the amount|the rate|the apr|the cancellation policy|the refund policy|restrictions?|limitations?|the catch)\b`)
+	pxCncDisclosure = px(`\b(terms|conditions|the (real|actual|true|full) (price|cost|amount|total|terms)|the apr|the cancellation policy|the refund policy|restrictions?|limitations?|the catch)\b`)
 )
 
 // cncOmitsObject: an object of consequence follows the omitting verb at
@@ -319,10 +355,7 @@ func (p entryPurpose) ownWord(label string) bool {
 	if w == "" {
 		return false
 	}
-	if len(w) > 5 {
-		w = w[:len(w)-2]
-	}
-	return strings.Contains(p.text, w)
+	return strings.Contains(p.text, cncStem(w))
 }
 
 // cncClause is the clause of f that ends at i: from the last clause
@@ -333,6 +366,15 @@ func cncClause(f string, i int) string {
 		pre = pre[j+1:]
 	}
 	return pre
+}
+
+// cncStem is a word without its last two letters when it has more than
+// five.
+func cncStem(w string) string {
+	if len(w) > 5 {
+		return w[:len(w)-2]
+	}
+	return w
 }
 
 // cncLabelWord is a relabelling's first label word past an article.
