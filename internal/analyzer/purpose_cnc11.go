@@ -77,7 +77,7 @@ var pxCncUserSees = px(`\b(summary|summaries|report|reports|reply|replies|answer
 // The concealing verbs, by kind.
 var (
 	// Unambiguous omission: keeping something out of what is told.
-	pxCncOmitHard = px(`\b(leave\s+out|leaves\s+out|leaving\s+out|leave\s+(\w+\s+){1,4}out\b|omit|omits|omitting|withhold|withholds|withholding|gloss\s+over|do not include|don't include|dont include|never include|without (mentioning|listing|including|showing|itemi[sz]ing|disclosing)|(do not|don't|dont|never|not)\s+(\w+\s+)?(or|nor)\s+(mention|tell|inform|notify|reveal|disclose|report|show|list|display)|(do not|don't|dont|never|not to)\s+(itemi[sz]e|break (out|down)|spell out|disclose|surface|call out)|without (any |a |the slightest )?(sign|trace|mention|hint|indication|evidence|word|note|record) of|make no mention of|no mention of|not a word about|say nothing about|(avoid|refrain from|abstain from|steer clear of)\s+(mentioning|listing|showing|disclosing|bringing up|telling|reporting|referring to|drawing attention to|itemi[sz]ing|including|explaining))\b`)
+	pxCncOmitHard = px(`\b(leave\s+out|leaves\s+out|leaving\s+out|leave\s+(\w+\s+){1,4}out\b|omit|omits|omitting|withhold|withholds|withholding|gloss\s+over|do not include|don't include|dont include|never include|without (mentioning|listing|including|showing|itemi[sz]ing|disclosing)|(do not|don't|dont|never|not)\s+(\w+\s+)?(or|nor)\s+(mention|tell|inform|notify|reveal|disclose|report|show|list|display)|(do not|don't|dont|never|not to)\s+(itemi[sz]e|break (out|down)|spell out|disclose|surface|call out)|without (any |a |the slightest )?(sign|trace|mention|hint|indication|evidence|word|note|record) of|make no mention of|no mention of|not a word about|say nothing about|(avoid|refrain from|abstain from|steer clear of)\s+(mentioning|listing|showing|disclosing|bringing up|telling|reporting|referring to|drawing attention to|itemi[sz]ing|including|explaining|pointing out|highlighting|flagging|noting))\b`)
 	// Passive: "the service fee should not appear in the receipt".
 	pxCncNotAppear = px(`\b(should|must|will|may|does|do|is|are|can)\s*(not|never|n't)\s+(appear|show up|be (shown|listed|included|visible|mentioned|displayed|reported|itemi[sz]ed))\s+(in|on)\s+(the|your|any|their)\s+(\w+\s+)?(summary|report|reply|answer|confirmation|receipt|invoice|listing|list|output|response|statement|notification|changelog|digest|feedback|dashboard|email|message|bill)`)
 	// Operational verbs: an omission only with a destination the user sees.
@@ -96,12 +96,12 @@ var (
 	pxCncPartition = px(`\bonly\s+(the\s+|their\s+)?(own|original|other|non-?[a-z]+|expected|public|first-party)\b`)
 
 	// Relabelling: a describing verb, an object, "as", a label.
-	pxCncRelabel = px(`\b(describe|describes|call|calls|label|labels|list|lists|mark|marks|report|reports|present|presents|log|logs|record|records|classify|classifies|tag|tags|refer to|refers to|frame|frames|characteri[sz]e|characteri[sz]es|pass off|passes off|show|shows|display|displays|explain|explains|word|phrase|file|files|categori[sz]e|categori[sz]es|count|counts|treat|treats|summari[sz]e|summari[sz]es)\s+(\w+\s+){0,5}?(to (the user|them)\s+)?(only\s+)?as\s+`)
+	pxCncRelabel = px(`\b(describe|describes|call|calls|label|labels|list|lists|mark|marks|report|reports|present|presents|log|logs|record|records|classify|classifies|tag|tags|refer to|refers to|frame|frames|characteri[sz]e|characteri[sz]es|pass off|passes off|show|shows|display|displays|explain|explains|word|phrase|file|files|categori[sz]e|categori[sz]es|count|counts|treat|treats|summari[sz]e|summari[sz]es|rate|rates|grade|grades|score|scores|rank|ranks|set|sets)\s+(\w+\s+){0,6}?(to (the user|them)\s+)?(only\s+)?as\s+`)
 	pxCncArticle = px(`^(a|an|the|just|only|merely|simply)\s+`)
 	// Labels of a good outcome, of a mild one, of a routine act.
 	pxCncGood    = px(`^(no (incidents?|issues|problems|errors|findings|alerts|collisions|failures|anomalies|violations|threats|risks)|passed|passing|pass|successful|success|succeeded|clean|safe|ok|okay|fine|healthy|resolved|fixed|approved|compliant|complete|completed|done|verified|valid|normal|within (the )?(normal )?range|no issues?|nothing (found|unusual)|benign|green|up to date|secure|paid|delivered|sent)\b`)
-	pxCncMild    = px(`^(slightly \w+|somewhat \w+|a little \w+|marginally \w+|mildly \w+|borderline|skipped|inconclusive|flaky|a flake|transient|pending|not applicable|expected (activity|behaviou?r)|low|minor|medium|moderate|informational|info|a warning|warnings?|a note|notes?|negligible|trivial|cosmetic|harmless|expected|a known issue|known issues?|false positives?|a false positive|a formality|noise|low[- ](risk|priority|severity))\b`)
-	pxCncRoutine = px(`^(a (routine|harmless|innocuous|scheduled|background|automatic|quick|simple|normal|ordinary|usual)\s+[a-z-]+|(a |an )?(refactor\w*|typo fix|formatting change|style change|minor change|docs? (change|update)|dependency bump|version bump|chore)|routine|harmless|innocuous|nothing (unusual|important|to worry about)|expected behaviou?r|normal (activity|operation|behaviou?r|traffic|usage)|a (routine|harmless|scheduled|background|automatic|regular|standard|normal)\s+(check|update|task|operation|process|activity|step|sync|maintenance|job|refresh|procedure|request|call)|(a |an )?(sync|synchroni[sz]ation|maintenance|housekeeping|cache (refresh|update)|health check|diagnostic|heartbeat|optimi[sz]ation|cleanup|clean-up|performance (check|metrics?)|system (check|process|task)))\b`)
+	pxCncMild    = px(`^((a |an )?(lab |laboratory |measurement |sensor |test |data |transient |one-off |temporary )?(artefact|artifact|glitch|fluke|blip|noise|hiccup|anomaly in the data)|slightly \w+|somewhat \w+|a little \w+|marginally \w+|mildly \w+|borderline|skipped|inconclusive|flaky|a flake|transient|pending|not applicable|expected (activity|behaviou?r)|low|minor|medium|moderate|informational|info|a warning|warnings?|a note|notes?|negligible|trivial|cosmetic|harmless|expected|a known issue|known issues?|false positives?|a false positive|a formality|noise|low[- ](risk|priority|severity))\b`)
+	pxCncRoutine = px(`^(a (routine|harmless|innocuous|scheduled|background|automatic|quick|simple|normal|ordinary|usual|local)\s+[a-z-]+|(routine|scheduled|planned|harmless|innocuous|background|automatic)\s+[a-z-]+|an? (internal|offline|on-device)\s+[a-z-]+|(a |an )?(refactor\w*|typo fix|formatting change|style change|minor change|docs? (change|update)|dependency bump|version bump|chore)|routine|harmless|innocuous|nothing (unusual|important|to worry about)|expected behaviou?r|normal (activity|operation|behaviou?r|traffic|usage)|a (routine|harmless|scheduled|background|automatic|regular|standard|normal)\s+(check|update|task|operation|process|activity|step|sync|maintenance|job|refresh|procedure|request|call)|(a |an )?(sync|synchroni[sz]ation|maintenance|housekeeping|cache (refresh|update)|health check|diagnostic|heartbeat|optimi[sz]ation|cleanup|clean-up|performance (check|metrics?)|system (check|process|task)))\b`)
 	// A result passed off as the user's own choice, or as complete.
 	pxCncUsersOwn = px(`^((the user'?s?|their|your)\s+(own\s+)?(choice|decision|idea|request|selection|preference|doing)|(the|their)\s+[a-z-]+(\s+[a-z-]+)?\s+(the user|they)\s+(asked for|requested|chose|selected|picked|wanted|ordered)|(the\s+)?(complete|full|entire|whole|exhaustive)\s+(result|results|list|set|answer|output|record|picture|history))\b`)
 	// "explain the randomness instead of the file read".
@@ -109,8 +109,8 @@ var (
 	pxCncActNoun   = px(`\b(read|reads|lookup|access|call|calls|request|requests|upload|uploads|copy|copies|transfer|transfers|change|changes|deletion|write|writes|export|sync|fetch|charge|charges|fee|fees|push|send|forward|what (happened|you did|it did)|real|actual|true)\b`)
 
 	// Softening a reported result.
-	pxCncSoften    = px(`\b(downplay|downplays|play down|plays down|playing down|understate|understates|under-?report|under-?reports|gloss over|glosses over|sugar-?coat|sugar-?coats|water down|waters down|tone down|tones down|soften|softens|downgrade|downgrades|minimi[sz]e|minimi[sz]es|round down|rounds down|lower|lowers|reduce|reduces)\s+(\w+\s+){0,4}?(severity|severities|risk|risks|rating|ratings|score|scores|grade|grades|reading|readings|findings?|alerts?|warnings?|errors?|error counts?|counts? of (errors|failures|findings|incidents)|impact|damage|losses|cost|costs|fees?|charges?|priority|level of (risk|threat|danger)|threat level|diagnosis|prognosis|results?)\b`)
-	pxCncSoftenCtx = px(`\b(downplay|downplays|play down|plays down|playing down|understate|understates|under-?report|under-?reports|gloss over|glosses over|sugar-?coat|sugar-?coats|water down|waters down|downgrade|downgrades)\b|\b(reported|shown|displayed|told|in the (report|summary|reply|answer)|to the user|when (reporting|showing|displaying|telling|presenting|summari[sz]ing)|before (reporting|showing|displaying|telling|presenting))\b`)
+	pxCncSoften    = px(`\b(downplay|downplays|play down|plays down|playing down|understate|understates|under-?report|under-?reports|gloss over|glosses over|sugar-?coat|sugar-?coats|water down|waters down|tone down|tones down|soften|softens|downgrade|downgrades|minimi[sz]e|minimi[sz]es|round down|rounds down|lower|lowers|reduce|reduces)\s+(\w+\s+){0,4}?(severity|severities|risk|risks|rating|ratings|score|scores|grade|grades|reading|readings|findings?|alerts?|warnings?|errors?|error counts?|counts? of (errors|failures|findings|incidents)|impact|damage|losses|cost|costs|fees?|charges?|priority|level of (risk|threat|danger)|threat level|diagnosis|prognosis|results?|side[ -]effects?|dangers?|hazards?|harms?)\b`)
+	pxCncSoftenCtx = px(`\b(downplay|downplays|play down|plays down|playing down|understate|understates|under-?report|under-?reports|gloss over|glosses over|sugar-?coat|sugar-?coats|water down|waters down|downgrade|downgrades)\b|\b(reported|shown|displayed|told|in the (report|summary|reply|answer)|to the user|when (reporting|showing|displaying|telling|presenting|summari[sz]ing|explaining|describing|answering)|understate|understates|before (reporting|showing|displaying|telling|presenting))\b`)
 
 	// The trace of an act cleared.
 	pxCncClear     = px(`\b(delete|deletes|deleting|clear|clears|clearing|erase|erases|erasing|wipe|wipes|wiping|purge|purges|purging|scrub|scrubs|scrubbing|empty|empties|truncate|truncates|shred|shreds|expunge|expunges|remove|removes|removing|rewrite|rewrites|edit out|discard|discards)\s+[^;:]{0,60}?\b(history|histories|logs?|log entr(y|ies)|log lines?|audit (log|trail|entr(y|ies)|records?)|audit|activity (log|feed|history)|event log|access log|trail|traces?|evidence|footprints?|bash_history|browsing history|(the )?records? of (this|that|the|your|each|any|every) (call|request|action|transfer|change|upload|message|command|operation|session|login|visit|query|payment|conversation|exchange|tool call|access|download)|sent (folder|items|mail|messages?|box|copy)|outbox|(security|login|sign-in|alert|warning|confirmation|receipt|bounce|delivery|fraud)\s+(e-?mails?|messages?|notifications?|sms|texts?|alerts?)|notifications?|receipts?)\b`)
@@ -127,7 +127,7 @@ var (
 	pxCncWaitUntil     = px(`\b(?:wait|hold off|hold back)\s+(?:until|till)\b([^.;]{0,60}?)\b(?:before|to)\s+(?:mention|tell|inform|disclos|reveal|show|display|bring(?:ing)? up|explain|say)\w*\b([^.;]{0,60})`)
 	pxCncBindingAct    = px(`\b(paid|pays|payment|purchased?|bought|checkout|checked out|signed|signs|submitted|committed|charged|billed|booked|ordered|subscribed|(confirmed|placed|completed|submitted|finali[sz]ed) the (order|purchase|booking|payment|checkout|subscription|contract)|(order|purchase|booking|payment|checkout|contract|subscription) (is|has been|was) (placed|complete|completed|confirmed|final|finali[sz]ed|processed|signed)|too late|non-?refundable)\b`)
 	// The output made to look normal.
-	pxCncNormal = px(`\b(keep|keeps|continue|continues|carry on|do|doing|keep doing|go on)\s+(doing\s+|\w+ing\s+)?(this|it|that|so)\s+(silently|secretly|quietly|covertly|invisibly|unannounced|without (telling|mentioning|a word|comment))\b|\b(is|are)\s+not\s+to\s+be\s+(reported|shown|told|mentioned|disclosed|revealed|raised|flagged)\s+to\s+(the|any|an?)\s+\w+|\b(make|makes|keep|keeps|format|formats|word|phrase|style|write|craft)\b[^.;]{0,40}\b(look|looks|appear|appears|seem|seems|read|reads)\s+(normal|ordinary|routine|usual|as usual|legitimate|genuine|authentic|official|unchanged|untouched|like (a |an |the )?(normal|ordinary|usual|regular|standard|genuine|real|original|official|legitimate|successful))\b|\b(then|and|afterwards|after that)\s*,?\s+(respond|reply|answer|continue|proceed|carry on|behave|act)\s+(normally|as usual|as if nothing|as though nothing|like nothing)\b|\b(as if|as though)\s+nothing\s+(happened|was (done|changed|sent|wrong))\b|\bas (you|it|they) would( have)?( done| replied| answered| responded)? if (no|nothing|none)\b[^.;]{0,40}\b(happened|called|ran|run|sent|changed|done|used|read)\b|\b(shown|show|shows|present|presented|format|formatted|display|displayed|returned|return)\b[^.;]{0,40}\b(exactly )?as (the|an?) (original|real|genuine|official|normal|usual|legitimate) (tool|server|app|application|service|site|page|plugin|extension|api)\b|\bso (that )?(the user|they|users|the customer|nobody|no one|the owner|the reviewer)\s+(does not|doesn't|do not|don't|won't|will not|cannot|can't|never|would not|wouldn't)\s+(notice|suspect|see|realize|realise|find out|know|learn|question|become suspicious|get suspicious|spot|detect)\b`)
+	pxCncNormal = px(`\bso (that )?(the user|they|users|the customer|the owner)\s+(only\s+)?(sees?|gets?|hears?|reads?)\s+(only\s+)?(a\s+|the\s+)?(success|successes|good news|green|a clean result|what (they|he|she) expects?)\b|\bso (that )?(nothing|it|this|they|the \w+)\s+(looks?|seems?|appears?)\s+(different|changed|unusual|off|amiss|odd|touched)\b|\bso (that )?(it|this|they|the \w+( \w+)?|nothing)\s+(is|are|does|do|will|won't|doesn't|don't|isn't|aren't)\s*(not|n't)?\s*(be\s+)?(recorded|logged|traced|noticed|show up in|show in|appear in|visible in)\b|\b(archive|delete|remove|hide|move|dismiss|clear|trash|filter|swap|replace|revert|undo|close|mark|erase|wipe|change)\b[^.;]{0,60}\bbefore (the user|they|anyone|the owner|the customer) (sees?|notices?|reads?|opens?|gets? to see)\b|\b(continue|carry on|proceed|respond|reply|answer|act|behave)\s+(\w+\s+){0,3}(normally|as usual|as normal)\s+(after|once|when)\s+(\w+ing|you have|you've|it has)\b|^(act|behave|respond|reply|answer)\s+(normal|normally|as usual|naturally)\s*[.!]?$|\b(reply|response|answer|output|message|result)s?\s+(should|must|will|needs to)\s+(look|appear|seem|read)\s+(exactly\s+)?(like|as)\s+(a |an |the |any )?(normal|regular|ordinary|usual|genuine|real|original|typical)\s+(answer|reply|response|message|result|search result|output|tool (call|result)|email|notification|update|request|page)s?\b|\b(make sure|ensure|so that|so)\s+(the user|they|users|nobody|no one|the customer|the owner)\s+(can't|cannot|can not|won't|will not|doesn't|does not|don't|do not|never)\s+(tell|notice|know|find out|detect|suspect|realize|realise|learn|spot)\b|\b(keep|keeps|continue|continues|carry on|do|doing|keep doing|go on)\s+(doing\s+|\w+ing\s+)?(this|it|that|so)\s+(silently|secretly|quietly|covertly|invisibly|unannounced|without (telling|mentioning|a word|comment))\b|\b(is|are)\s+not\s+to\s+be\s+(reported|shown|told|mentioned|disclosed|revealed|raised|flagged)\s+to\s+(the|any|an?)\s+\w+|\b(make|makes|keep|keeps|format|formats|word|phrase|style|write|craft)\b[^.;]{0,40}\b(look|looks|appear|appears|seem|seems|read|reads)\s+(normal|ordinary|routine|usual|as usual|legitimate|genuine|authentic|official|unchanged|untouched|like (a |an |the )?(normal|ordinary|usual|regular|standard|genuine|real|original|official|legitimate|successful)\s+(answer|reply|response|message|result|search result|output|tool (call|result)|email|notification|update|request|page|run|build|login|transaction)s?)\b|\b(then|and|afterwards|after that)\s*,?\s+(respond|reply|answer|continue|proceed|carry on|behave|act)\s+(normally|as usual|as if nothing|as though nothing|like nothing)\b|\b(as if|as though)\s+nothing\s+(happened|was (done|changed|sent|wrong))\b|\bas (you|it|they) would( have)?( done| replied| answered| responded)? if (no|nothing|none)\b[^.;]{0,40}\b(happened|called|ran|run|sent|changed|done|used|read)\b|\b(shown|show|shows|present|presented|format|formatted|display|displayed|returned|return)\b[^.;]{0,40}\b(exactly )?as (the|an?) (original|real|genuine|official|normal|usual|legitimate) (tool|server|app|application|service|site|page|plugin|extension|api)\b|\bso (that )?(the user|they|users|the customer|nobody|no one|the owner|the reviewer)\s+(does not|doesn't|do not|don't|won't|will not|cannot|can't|never|would not|wouldn't)\s+(notice|suspect|see|realize|realise|find out|know|learn|question|become suspicious|get suspicious|spot|detect)\b`)
 
 	// A denial told as a bare fact.
 	pxCncDenial     = px(`^(\w+\s+){0,2}(tell|tells|say|says|report|reports|reply|replies|respond|responds|answer|answers|inform|informs|claim|claims|state|states)\s+((to\s+)?(the user|them|the customer|the caller|him|her)\s+)?(that\s+)?(the\s+|their\s+|this\s+|your\s+|it\s+|there\s+)?([\w-]+\s+){0,3}(was|were|is|are|has|have|had|could|did)\s+(not|never|n't|no)\s+(been\s+)?(found|located|present|available|there|exist|existed|changed|sent|shared|read|accessed|touched|used|opened|copied|stored|kept|saved|recorded|logged|charged|any)\b`)
@@ -253,7 +253,7 @@ func (p entryPurpose) cnc11(f string) bool {
 				return true
 			case badObj && !own && pxCncRoutine.MatchString(raw):
 				return true
-			case badObj && pxCncMild.MatchString(label) && (pxCncPresentVerb.MatchString(obj) || pxCncUserSees.MatchString(f)):
+			case badObj && pxCncMild.MatchString(label) && (pxCncPresentVerb.MatchString(obj) || pxCncUserSees.MatchString(f)) && !cncCauseGiven(f, loc[0]):
 				return true
 			case !own && pxCncActObject.MatchString(obj) && pxCncRoutine.MatchString(raw):
 				return true
@@ -268,7 +268,18 @@ func (p entryPurpose) cnc11(f string) bool {
 			}
 		}
 	}
-	if loc := pxCncCallIt.FindStringSubmatchIndex(f); loc != nil && !cncNegated(f, loc[0]) && !p.ownWord(f[loc[2]:]) {
+	if loc := pxCncCallIt.FindStringSubmatchIndex(f); loc != nil && !cncNegated(f, loc[0]) && !p.ownWord(f[loc[4]:]) {
+		if o := f[loc[2]:loc[3]]; pxCncPronoun.MatchString(o) || (pxCncBadObject.MatchString(o) && !pxCncJustified.MatchString(f)) || pxCncActObject.MatchString(o) {
+			return true
+		}
+	}
+	if p.cncFixedVerdict(f) {
+		return true
+	}
+	if pxCncOnlyNot.MatchString(f) || (pxCncFoldFee.MatchString(f) && !pxCncItemised.MatchString(f)) || pxCncSwallow.MatchString(f) || pxCncFewer.MatchString(f) || pxCncTraceOf.MatchString(f) && !benign {
+		return true
+	}
+	if pxCncMoveAlert.MatchString(f) && !pxCncTraceWord.MatchString(p.text) && !pxCncAlertWord.MatchString(p.text) && !pxCncRetention.MatchString(f) && !cncNegatedAny(f, pxCncMoveAlert) {
 		return true
 	}
 	if pxCncTowardsNormal.MatchString(f) {
@@ -304,11 +315,11 @@ func (p entryPurpose) cnc11(f string) bool {
 
 var (
 	// What a relabelling names as its object.
-	pxCncBadObject = px(`\b(fail(ure|ures|ed|ing|s)?|errors?|critical|high|severe|serious|vulnerab\w+|findings?|flagged|infected|malicious|malware|suspicious|rejected|declined|denied|unpaid|overdue|late|broken|missing|violations?|breach(es)?|incidents?|alerts?|outages?|anomal\w+|abnormal|positive|out of range|risky|unsafe|insecure|expired|blocked|bounced|lost|overdrawn|fraud\w*|plagiari\w+|warnings?|unusual|unexpected|unauthori[sz]ed|elevated|backdoors?|exploits?|payloads?|crash(es|ed)?|outages?|collisions?|accidents?|injur(y|ies)|near[- ]miss(es)?|spills?)\b`)
+	pxCncBadObject = px(`\b(fail(ure|ures|ed|ing|s)?|errors?|critical|high|severe|serious|vulnerab\w+|findings?|flagged|infected|malicious|malware|suspicious|rejected|declined|denied|unpaid|overdue|late|broken|missing|violations?|breach(es)?|incidents?|alerts?|outages?|anomal\w+|abnormal|positive|out of range|risky|unsafe|insecure|expired|blocked|bounced|lost|overdrawn|fraud\w*|plagiari\w+|warnings?|unusual|unexpected|unauthori[sz]ed|elevated|backdoors?|exploits?|payloads?|crash(es|ed)?|outages?|collisions?|accidents?|injur(y|ies)|near[- ]miss(es)?|spills?|partial|incomplete|unfinished|hardcoded|hard-coded|exposed|leaked|weak|plaintext|spikes?|surges?|rollbacks?|rolled back)\b`)
 	pxCncActObject = px(`\b(upload|uploads|transfer|transfers|copy|copies|export|exports|forward\w*|deletion|deletions|the call|the calls|the request|the requests|the extra \w+|the additional \w+|the second \w+|the background \w+|the charge|the charges|the payment|the purchase|the change|the changes|the edit|the edits|the modification|the screenshot|the screenshots|the recording|the tracking|the beacon|the webhook|the outbound \w+|this step|this action|these actions|the traffic|the connection|the post|the push|what (you|it) (did|sent|ran))\b`)
 	// A describing verb that characterises ("describe it as routine").
 	pxCncCharacterise = px(`^(describe|describes|call|calls|refer to|refers to|frame|frames|characteri[sz]e|characteri[sz]es|pass off|passes off|explain|explains|present|presents|word|phrase|summari[sz]e|summari[sz]es|report|reports|label|labels|log|logs)\s+(it|this|that|them|these|those|the (\w+\s+)?(action|step|operation|activity|process|task|traffic|event))\b`)
-	pxCncPresentVerb  = px(`^(describe|describes|present|presents|report|reports|show|shows|explain|explains|frame|frames|pass off|passes off|label|labels|call|calls|refer to|refers to|summari[sz]e|summari[sz]es|display|displays|list|lists)\b`)
+	pxCncPresentVerb  = px(`^(rate|rates|grade|grades|classify|classifies|describe|describes|present|presents|report|reports|show|shows|explain|explains|frame|frames|pass off|passes off|label|labels|call|calls|refer to|refers to|summari[sz]e|summari[sz]es|display|displays|list|lists)\b`)
 	// A bad object already set right: "mark resolved incidents as
 	// resolved", "once the fix is deployed, mark the alert as resolved".
 	pxCncJustified = px(`\b(resolved|fixed|closed|handled|addressed|remediated|false[- ]positives?|dismissed|duplicates?|reviewed|patched|mitigated|retried successfully|no longer)\b|\b(no|zero|without)\s+(\w+\s+)?(failures?|errors?|findings?|issues|warnings?|alerts?|incidents?)\b|\bnothing (fails|failed|is flagged|was flagged)\b|\b(once|after|when|if)\s+(\w+\s+){0,5}(fixed|resolved|deployed|patched|passes|pass|succeeds|succeed|re-?run|cleared|verified|confirmed)\b`)
@@ -319,7 +330,7 @@ var (
 	pxCncCodeLog = px(`console\.log|\blog (statements?|calls?|level|levels|lines in the code)\b|\blogging (statements?|calls?)\b`)
 	// Relabelling without "as": "call it a routine scan", "call the
 	// failures flaky".
-	pxCncCallIt = px(`\b(?:call|calls|term|terms|dub|dubs|deem|deems)\s+(?:it|this|that|them|these|those|the\s+(?:\w+\s+){0,2}(?:failures?|errors?|findings?|alerts?|warnings?|crash(?:es)?|outages?|incidents?|breach(?:es)?|vulnerabilit(?:y|ies)|upload|transfer|copy|call|request|charge))\s+((?:a |an )?(?:routine|harmless|innocuous|flaky|a flake|flakes|noise|transient|a glitch|glitches|cosmetic|minor|expected|benign|nothing)\b)`)
+	pxCncCallIt = px(`\b(?:call|calls|term|terms|dub|dubs|deem|deems)\s+((?:it|this|that|them|these|those|the\s+(?:[\w-]+\s+){0,3}?[\w-]+))\s+((?:a |an )?(?:routine|harmless|innocuous|flaky|a flake|flakes|noise|transient|a glitch|glitches|cosmetic|minor|expected|benign|nothing|borderline|negligible|trivial|fine|normal|clean|safe|a success|successful)\b)`)
 	// A reading moved towards the normal range before it is shown.
 	pxCncTowardsNormal = px(`\b(round|rounds|nudge|nudges|shift|shifts|adjust|adjusts|clamp|clamps|move|moves|bring|brings|cap|caps)\b[^.;]{0,40}\b(toward|towards|into|within|inside)\s+(the\s+)?(normal|reference|healthy|safe|acceptable|expected|target)\s+(range|band|limits?|levels?)\b[^.;]{0,40}\b(before|when|in)\s+(showing|reporting|displaying|telling|presenting|the (report|summary|reply|answer))`)
 	// The tool's account of itself as local, offline or private: "describe
@@ -327,6 +338,21 @@ var (
 	pxCncSelfSafe = px(`\b(describe|describes|present|presents|advertise|advertises|refer to|refers to|call|calls|label|labels|frame|frames|portray|portrays|characteri[sz]e|characteri[sz]es|tell (the user|them|users) (that )?)\s*(the tool|this tool|the server|this server|the extension|this extension|the app|this app|the plugin|this plugin|itself|yourself|it|this service|the service)\s+((to (the user|them|users)\s+)?as\s+|(is|was)\s+)(fully |completely |entirely |purely |100% |strictly |totally )?(local|local-only|offline|private|read-only|sandboxed|anonymous|self-contained|on-device|air-gapped|end-to-end encrypted|not connected|without network access)\b`)
 	// A purpose that is itself local: the claim is the entry's own.
 	pxCncPurposeLocal = px(`\b(local\w*|offline|on-device|on the user'?s? (machine|device|computer|disk)|private|read-only|sandbox\w*|air-gapped)\b`)
+	pxCncAlertWord    = px(`\b(security|alerts?|warnings?|notifications?|fraud|bounces?|verification|login)\b`)
+	pxCncPronoun      = px(`^(it|this|that|them|these|those)$`)
+	// "only list the bill amount, not the convenience fee".
+	pxCncOnlyNot = px(`\bonly\b[^.;]{0,60}?,?\s+(not|never|but not|and not|leaving out|without)\s+(the\s+|any\s+|their\s+)?([\w-]+\s+){0,2}(fees?|surcharges?|charges?|commissions?|mark-?ups?|tips?|failures?|errors?|warnings?|findings?|flags|risks?|side[ -]effects?|copy|copies|cc|bcc|upload|transfer|deletions?|changes?)\b`)
+	// A cost folded out of sight: "fold the service fee into the total".
+	pxCncFoldFee  = px(`\b(fold|folds|bury|buries|tuck|tucks|roll|rolls|bundle|bundles|blend|blends|absorb|absorbs|hide|hides)\s+(the\s+|any\s+|this\s+|every\s+)?([\w-]+\s+){0,2}(fees?|charges?|surcharges?|commissions?|mark-?ups?|costs?|tips?)\s+(in|into|inside|within)\b`)
+	pxCncItemised = px(`\b(breakdown|itemi[sz]ed|itemi[sz]e|separately|(as|on) a separate line|line by line)\b`)
+	// Errors swallowed by an imperative: "swallow any errors".
+	pxCncSwallow = px(`(^|[,;:]\s*|\band\s+|\bthen\s+)(swallow|silence|mute|mask|paper over|cover up|gloss over)\s+(the\s+|any\s+|all\s+|every\s+)?([\w-]+\s+){0,2}(errors?|exceptions?|failures?|warnings?|alerts?|problems?|issues|crash(es)?)\b`)
+	// "report fewer issues than you found".
+	pxCncFewer = px(`\b(report|reports|show|shows|list|lists|tell|state|claim|display|count)\s+(\w+\s+){0,2}(fewer|less|lower|smaller)\b[^.;]{0,30}\bthan\s+(you|it|the (scan|tool|check|test|audit|review)|there|actually|were)\b`)
+	// "hide any trace of the request".
+	pxCncTraceOf = px(`\b(hide|hides|remove|removes|erase|erases|delete|deletes|clear|clears|wipe|wipes|scrub|scrubs|cover|covers|leave no|leaves no)\s+(up\s+)?((any|every|all|the)\s+)?(traces?|signs?|evidence|footprints?|mention) of\b`)
+	// An alert mail moved out of sight.
+	pxCncMoveAlert = px(`\b(move|moves|archive|archives|trash|trashes|filter|filters|dismiss|dismisses|snooze|snoozes|mute|mutes|mark|marks|delete|deletes|hide|hides)\s+(the\s+|any\s+|all\s+|every\s+|each\s+)?([\w-]+\s+){0,2}(security|password[- ]reset|login|sign-in|alert|warning|verification|2fa|fraud|bounce|delivery[- ]failure|breach)\s+(e-?mails?|messages?|notifications?|notices?|alerts?|warnings?)\b`)
 	// What a disclosure put off concerns, when pxCncObject does not name it.
 	pxCncDisclosure = px(`\b(terms|conditions|the (real|actual|true|full) (price|cost|amount|total|terms)|the apr|the cancellation policy|the refund policy|restrictions?|limitations?|the catch)\b`)
 )
@@ -367,6 +393,53 @@ func cncClause(f string, i int) string {
 	}
 	return pre
 }
+
+// cncFixedVerdict: a good status told whatever the outcome ("say the
+// deployment succeeded whatever happens", "tell the patient the result is
+// normal even if it is flagged high"), or told under a bad outcome named
+// in the condition ("when the rollback happens, tell the user the deploy
+// went fine").
+func (p entryPurpose) cncFixedVerdict(f string) bool {
+	loc := pxCncGoodStatus.FindStringIndex(f)
+	if loc == nil || cncNegated(f, loc[0]) {
+		return false
+	}
+	if pxCncWhatever.MatchString(f) {
+		return true
+	}
+	pre := cncClause(f, loc[0])
+	return pxCncBadCond.MatchString(pre) && !pxCncJustified.MatchString(pre)
+}
+
+var (
+	pxCncGoodStatus = px(`\b(say|says|tell|tells|report|reports|state|states|claim|claims|confirm|confirms|respond|responds|reply|replies|answer|answers|assure|assures|reassure|reassures)\b[^.;]{0,50}\b(succeeded|was successful|is successful|went (fine|well|smoothly|through)|worked|passed|is fine|is ok|is okay|completed|is complete|was completed|is normal|was normal|is clean|was clean|is safe|no problems?|no issues|all good|everything is (fine|ok|okay|normal)|nothing (is|was) wrong)\b`)
+	pxCncWhatever   = px(`\b(even if|even when|even though|anyway|regardless|whatever happens|whatever the (result|outcome)|no matter (what|how)|in any case|either way|in every case)\b`)
+	pxCncBadCond    = px(`(^|[,;]\s*)(\w+:\s+)?(when|whenever|if|once|should|in case|after)\b[^,;]{0,80}\b(fail\w*|errors?|roll(s|ed)? ?back|rollbacks?|crash\w*|flagged|times? out|timed out|rejected|declined|bounce[sd]?|breaks|broke|broken|outages?|goes down|went down|is down|lost|abnormal|critical|positive|infected|overdrawn|overdue|denied|missing|skipped|partial|incomplete)\b[^,;]{0,40}[,;]`)
+)
+
+// cncNegatedAny: every match of re in f is negated.
+func cncNegatedAny(f string, re *purposeRegexp) bool {
+	locs := re.FindAllStringIndex(f, -1)
+	for _, l := range locs {
+		if !cncNegated(f, l[0]) {
+			return false
+		}
+	}
+	return len(locs) > 0
+}
+
+// cncCauseGiven: the sentence opens with a condition that names no bad
+// outcome, so it gives the cause the label states ("if the sample was
+// haemolysed, describe the spike as a lab artefact").
+func cncCauseGiven(f string, i int) bool {
+	m := pxCncLeadCond.FindStringIndex(f)
+	if m == nil || m[1] > i {
+		return false
+	}
+	return !pxCncBadObject.MatchString(f[:m[1]])
+}
+
+var pxCncLeadCond = px(`^(\w+:\s+)?(if|when|whenever|where|once|in case)\b[^,;]{0,100},`)
 
 // cncStem is a word without its last two letters when it has more than
 // five.
