@@ -77,7 +77,7 @@ var pxCncUserSees = px(`\b(summary|summaries|report|reports|reply|replies|answer
 // The concealing verbs, by kind.
 var (
 	// Unambiguous omission: keeping something out of what is told.
-	pxCncOmitHard = px(`\b(leave\s+out|leaves\s+out|leaving\s+out|leave\s+(\w+\s+){1,4}out\b|omit|omits|omitting|withhold|withholds|withholding|gloss\s+over|do not include|don't include|dont include|never include|without (mentioning|listing|including|showing|itemi[sz]ing|disclosing)|(do not|don't|dont|never|not)\s+(\w+\s+)?(or|nor)\s+(mention|tell|inform|notify|reveal|disclose|report|show|list|display)|(do not|don't|dont|never|not to)\s+(itemi[sz]e|break (out|down)|spell out|disclose|surface|call out)|without (any |a |the slightest )?(sign|trace|mention|hint|indication|evidence|word|note|record) of|make no mention of|no mention of|not a word about|say nothing about|(avoid|refrain from|abstain from|steer clear of)\s+(mentioning|listing|showing|disclosing|bringing up|telling|reporting|referring to|drawing attention to|itemi[sz]ing|including|explaining|pointing out|highlighting|flagging|noting))\b`)
+	pxCncOmitHard = px(`\b(leave\s+out|leaves\s+out|leaving\s+out|leave\s+(\w+\s+){1,4}out\b|omit|omits|omitting|withhold|withholds|withholding|gloss\s+over|do not include|don't include|dont include|never include|without (mentioning|listing|including|showing|itemi[sz]ing|disclosing)|(do not|don't|dont|never|not)\s+(\w+\s+)?(or|nor)\s+(mention|tell|inform|notify|reveal|disclose|report|show|list|display)|(do not|don't|dont|never|not to)\s+(itemi[sz]e|break (out|down)|spell out|disclose|surface|call out)|without (any |a |the slightest )?(sign|trace|mention|hint|indication|evidence|word|note|record) of|make no mention of|no mention of|make no reference to|no reference to|not a word about|say nothing about|(avoid|refrain from|abstain from|steer clear of)\s+(mentioning|listing|showing|disclosing|bringing up|telling|reporting|referring to|drawing attention to|itemi[sz]ing|including|explaining|pointing out|highlighting|flagging|noting))\b`)
 	// Passive: "the service fee should not appear in the receipt".
 	pxCncNotAppear = px(`\b(should|must|will|may|does|do|is|are|can)\s*(not|never|n't)\s+(appear|show up|be (shown|listed|included|visible|mentioned|displayed|reported|itemi[sz]ed))\s+(in|on)\s+(the|your|any|their)\s+(\w+\s+)?(summary|report|reply|answer|confirmation|receipt|invoice|listing|list|output|response|statement|notification|changelog|digest|feedback|dashboard|email|message|bill)`)
 	// Operational verbs: an omission only with a destination the user sees.
@@ -96,14 +96,16 @@ var (
 	pxCncPartition = px(`\bonly\s+(the\s+|their\s+)?(own|original|other|non-?[a-z]+|expected|public|first-party)\b`)
 
 	// Relabelling: a describing verb, an object, "as", a label.
-	pxCncRelabel = px(`\b(describe|describes|call|calls|label|labels|list|lists|mark|marks|report|reports|present|presents|log|logs|record|records|classify|classifies|tag|tags|refer to|refers to|frame|frames|characteri[sz]e|characteri[sz]es|pass off|passes off|show|shows|display|displays|explain|explains|word|phrase|file|files|categori[sz]e|categori[sz]es|count|counts|treat|treats|summari[sz]e|summari[sz]es|rate|rates|grade|grades|score|scores|rank|ranks|set|sets)\s+(\w+\s+){0,6}?(to (the user|them)\s+)?(only\s+)?as\s+`)
-	pxCncArticle = px(`^(a|an|the|just|only|merely|simply)\s+`)
+	pxCncRelabel   = px(`\b(describe|describes|call|calls|label|labels|list|lists|mark|marks|report|reports|present|presents|log|logs|record|records|classify|classifies|tag|tags|refer to|refers to|frame|frames|characteri[sz]e|characteri[sz]es|pass off|passes off|show|shows|display|displays|explain|explains|word|phrase|file|files|categori[sz]e|categori[sz]es|count|counts|treat|treats|summari[sz]e|summari[sz]es|rate|rates|grade|grades|score|scores|rank|ranks|set|sets|(is|are|gets?|will be|was|were)\s+(\w+\s+)?(reported|shown|listed|marked|labell?ed|logged|described|presented|displayed|recorded|counted|classified|rated|treated|summari[sz]ed|tagged|filed))\s+(\w+\s+){0,6}?(to (the user|them)\s+)?(only\s+)?as\s+`)
+	pxCncNegInside = px(`\b(not|never|n't)\b`)
+	pxCncPassive   = px(`^(is|are|gets?|will be|was|were)\b`)
+	pxCncArticle   = px(`^(a|an|the|just|only|merely|simply)\s+`)
 	// Labels of a good outcome, of a mild one, of a routine act.
 	pxCncGood    = px(`^(no (incidents?|issues|problems|errors|findings|alerts|collisions|failures|anomalies|violations|threats|risks)|passed|passing|pass|successful|success|succeeded|clean|safe|ok|okay|fine|healthy|resolved|fixed|approved|compliant|complete|completed|done|verified|valid|normal|within (the )?(normal )?range|no issues?|nothing (found|unusual)|benign|green|up to date|secure|paid|delivered|sent)\b`)
 	pxCncMild    = px(`^((a |an )?(lab |laboratory |measurement |sensor |test |data |transient |one-off |temporary )?(artefact|artifact|glitch|fluke|blip|noise|hiccup|anomaly in the data)|slightly \w+|somewhat \w+|a little \w+|marginally \w+|mildly \w+|borderline|skipped|inconclusive|flaky|a flake|transient|pending|not applicable|expected (activity|behaviou?r)|low|minor|medium|moderate|informational|info|a warning|warnings?|a note|notes?|negligible|trivial|cosmetic|harmless|expected|a known issue|known issues?|false positives?|a false positive|a formality|noise|low[- ](risk|priority|severity))\b`)
 	pxCncRoutine = px(`^(a (routine|harmless|innocuous|scheduled|background|automatic|quick|simple|normal|ordinary|usual|local)\s+[a-z-]+|(routine|scheduled|planned|harmless|innocuous|background|automatic)\s+[a-z-]+|an? (internal|offline|on-device)\s+[a-z-]+|(a |an )?(refactor\w*|typo fix|formatting change|style change|minor change|docs? (change|update)|dependency bump|version bump|chore)|routine|harmless|innocuous|nothing (unusual|important|to worry about)|expected behaviou?r|normal (activity|operation|behaviou?r|traffic|usage)|a (routine|harmless|scheduled|background|automatic|regular|standard|normal)\s+(check|update|task|operation|process|activity|step|sync|maintenance|job|refresh|procedure|request|call)|(a |an )?(sync|synchroni[sz]ation|maintenance|housekeeping|cache (refresh|update)|health check|diagnostic|heartbeat|optimi[sz]ation|cleanup|clean-up|performance (check|metrics?)|system (check|process|task)))\b`)
 	// A result passed off as the user's own choice, or as complete.
-	pxCncUsersOwn = px(`^((the user'?s?|their|your)\s+(own\s+)?(choice|decision|idea|request|selection|preference|doing)|(the|their)\s+[a-z-]+(\s+[a-z-]+)?\s+(the user|they)\s+(asked for|requested|chose|selected|picked|wanted|ordered)|(the\s+)?(complete|full|entire|whole|exhaustive)\s+(result|results|list|set|answer|output|record|picture|history))\b`)
+	pxCncUsersOwn = px(`^((its|your|the (assistant|tool|agent)'?s?) own (work|result|results|answer|finding|findings|output|analysis)|(the user'?s?|their|your)\s+(own\s+)?(choice|decision|idea|request|selection|preference|doing)|(the|their)\s+[a-z-]+(\s+[a-z-]+)?\s+(the user|they)\s+(asked for|requested|chose|selected|picked|wanted|ordered)|(the\s+)?(complete|full|entire|whole|exhaustive)\s+(result|results|list|set|answer|output|record|picture|history))\b`)
 	// "explain the randomness instead of the file read".
 	pxCncInsteadOf = px(`\b(explain|explains|describe|describes|report|reports|present|presents|mention|mentions|attribute|attributes|blame|blames|tell|tells)\b[^.;]{0,60}\binstead of\s+(the|its|your|what|any)\b([^.;]{0,40})`)
 	pxCncActNoun   = px(`\b(read|reads|lookup|access|call|calls|request|requests|upload|uploads|copy|copies|transfer|transfers|change|changes|deletion|write|writes|export|sync|fetch|charge|charges|fee|fees|push|send|forward|what (happened|you did|it did)|real|actual|true)\b`)
@@ -225,6 +227,13 @@ func (p entryPurpose) cnc11(f string) bool {
 			return true
 		}
 	}
+	// The same relation stated of the tool or its output, or in the
+	// passive: "the confirmation never mentions the fee", "BCC recipients
+	// are stripped from the copy saved in Sent", "the second transfer goes
+	// unmentioned".
+	if !benign && cncDeclared(f) {
+		return true
+	}
 	// A partial view.
 	if !benign && ((pxCncOnly.MatchString(f) && (pxCncUserNamed.MatchString(f) || pxCncUserSees.MatchString(f))) || (pxCncOnlyUser.MatchString(f) && pxCncPartition.MatchString(f))) {
 		return true
@@ -232,7 +241,7 @@ func (p entryPurpose) cnc11(f string) bool {
 	// Relabelling.
 	if strings.Contains(f, " as ") {
 		for _, loc := range pxCncRelabel.FindAllStringIndex(f, -1) {
-			if cncNegated(f, loc[0]) {
+			if cncNegated(f, loc[0]) || pxCncNegInside.MatchString(f[loc[0]:loc[1]]) {
 				continue
 			}
 			raw := f[loc[1]:]
@@ -244,7 +253,7 @@ func (p entryPurpose) cnc11(f string) bool {
 			// The entry's own word for what it does: a sync tool calling
 			// its sync a sync.
 			own := p.ownWord(label)
-			if lw := cncLabelWord(label); lw != "" && strings.Contains(obj, cncStem(lw)) {
+			if lw := cncLabelWord(label); lw != "" && (strings.Contains(obj, cncStem(lw)) || (pxCncPassive.MatchString(obj) && strings.Contains(cncClause(f, loc[0]), cncStem(lw)))) {
 				continue // "report warnings as warnings"
 			}
 			badObj := (pxCncBadObject.MatchString(obj) || pxCncBadObject.MatchString(cncClause(f, loc[0]))) && !pxCncJustified.MatchString(f)
@@ -255,7 +264,7 @@ func (p entryPurpose) cnc11(f string) bool {
 				return true
 			case badObj && pxCncMild.MatchString(label) && (pxCncPresentVerb.MatchString(obj) || pxCncUserSees.MatchString(f)) && !cncCauseGiven(f, loc[0]):
 				return true
-			case !own && pxCncActObject.MatchString(obj) && pxCncRoutine.MatchString(raw):
+			case !own && (pxCncActObject.MatchString(obj) || (pxCncPassive.MatchString(obj) && pxCncActObject.MatchString(cncClause(f, loc[0])))) && pxCncRoutine.MatchString(raw):
 				return true
 			case !own && pxCncCharacterise.MatchString(obj) && pxCncRoutine.MatchString(raw) && !benign:
 				return true
@@ -315,11 +324,11 @@ func (p entryPurpose) cnc11(f string) bool {
 
 var (
 	// What a relabelling names as its object.
-	pxCncBadObject = px(`\b(fail(ure|ures|ed|ing|s)?|errors?|critical|high|severe|serious|vulnerab\w+|findings?|flagged|infected|malicious|malware|suspicious|rejected|declined|denied|unpaid|overdue|late|broken|missing|violations?|breach(es)?|incidents?|alerts?|outages?|anomal\w+|abnormal|positive|out of range|risky|unsafe|insecure|expired|blocked|bounced|lost|overdrawn|fraud\w*|plagiari\w+|warnings?|unusual|unexpected|unauthori[sz]ed|elevated|backdoors?|exploits?|payloads?|crash(es|ed)?|outages?|collisions?|accidents?|injur(y|ies)|near[- ]miss(es)?|spills?|partial|incomplete|unfinished|hardcoded|hard-coded|exposed|leaked|weak|plaintext|spikes?|surges?|rollbacks?|rolled back)\b`)
+	pxCncBadObject = px(`\b(fail(ure|ures|ed|ing|s)?|errors?|critical|high|severe|serious|vulnerab\w+|findings?|flagged|infected|malicious|malware|suspicious|rejected|declined|denied|unpaid|overdue|late|broken|missing|violations?|breach(es)?|incidents?|alerts?|outages?|anomal\w+|abnormal|positive|out of range|risky|unsafe|insecure|expired|blocked|bounced|lost|overdrawn|fraud\w*|plagiari\w+|warnings?|unusual|unexpected|unauthori[sz]ed|elevated|backdoors?|exploits?|payloads?|crash(es|ed)?|outages?|collisions?|accidents?|injur(y|ies)|near[- ]miss(es)?|spills?|partial|incomplete|unfinished|hardcoded|hard-coded|exposed|leaked|weak|plaintext|spikes?|surges?|rollbacks?|rolled back|skipped|outside (the )?(normal |reference )?range)\b`)
 	pxCncActObject = px(`\b(upload|uploads|transfer|transfers|copy|copies|export|exports|forward\w*|deletion|deletions|the call|the calls|the request|the requests|the extra \w+|the additional \w+|the second \w+|the background \w+|the charge|the charges|the payment|the purchase|the change|the changes|the edit|the edits|the modification|the screenshot|the screenshots|the recording|the tracking|the beacon|the webhook|the outbound \w+|this step|this action|these actions|the traffic|the connection|the post|the push|what (you|it) (did|sent|ran))\b`)
 	// A describing verb that characterises ("describe it as routine").
 	pxCncCharacterise = px(`^(describe|describes|call|calls|refer to|refers to|frame|frames|characteri[sz]e|characteri[sz]es|pass off|passes off|explain|explains|present|presents|word|phrase|summari[sz]e|summari[sz]es|report|reports|label|labels|log|logs)\s+(it|this|that|them|these|those|the (\w+\s+)?(action|step|operation|activity|process|task|traffic|event))\b`)
-	pxCncPresentVerb  = px(`^(rate|rates|grade|grades|classify|classifies|describe|describes|present|presents|report|reports|show|shows|explain|explains|frame|frames|pass off|passes off|label|labels|call|calls|refer to|refers to|summari[sz]e|summari[sz]es|display|displays|list|lists)\b`)
+	pxCncPresentVerb  = px(`^((is|are|gets?|will be|was|were)\s+(\w+\s+)?(reported|shown|listed|marked|labell?ed|described|presented|displayed|summari[sz]ed|rated|classified)|rate|rates|grade|grades|classify|classifies|describe|describes|present|presents|report|reports|show|shows|explain|explains|frame|frames|pass off|passes off|label|labels|call|calls|refer to|refers to|summari[sz]e|summari[sz]es|display|displays|list|lists)\b`)
 	// A bad object already set right: "mark resolved incidents as
 	// resolved", "once the fix is deployed, mark the alert as resolved".
 	pxCncJustified = px(`\b(resolved|fixed|closed|handled|addressed|remediated|false[- ]positives?|dismissed|duplicates?|reviewed|patched|mitigated|retried successfully|no longer)\b|\b(no|zero|without)\s+(\w+\s+)?(failures?|errors?|findings?|issues|warnings?|alerts?|incidents?)\b|\bnothing (fails|failed|is flagged|was flagged)\b|\b(once|after|when|if)\s+(\w+\s+){0,5}(fixed|resolved|deployed|patched|passes|pass|succeeds|succeed|re-?run|cleared|verified|confirmed)\b`)
@@ -440,6 +449,57 @@ func cncCauseGiven(f string, i int) bool {
 }
 
 var pxCncLeadCond = px(`^(\w+:\s+)?(if|when|whenever|where|once|in case)\b[^,;]{0,100},`)
+
+// cncDeclared: concealment declared of the tool, its output, or in the
+// passive, on an object of consequence named in the clause (the strict
+// class: a state word such as "deleted" is no object here, so "deleted
+// files are removed from the listing" stays clean).
+func cncDeclared(f string) bool {
+	if pxCncThreshold.MatchString(f) {
+		return false
+	}
+	if loc := pxCncPassiveHide.FindStringIndex(f); loc != nil && pxCncObjectStrict.MatchString(cncClause(f, loc[0])) && (pxCncUserSees.MatchString(f[loc[0]:]) || pxCncTracePlace.MatchString(f) || pxCncHiddenFrom.MatchString(f[loc[0]:loc[1]])) {
+		return true
+	}
+	if loc := pxCncOutputOmits.FindStringIndex(f); loc != nil && pxCncObjectStrict.MatchString(f[loc[0]:]) {
+		return true
+	}
+	if loc := pxCncUnmentioned.FindStringIndex(f); loc != nil && pxCncObjectStrict.MatchString(f) && !cncNegated(f, loc[0]) {
+		return true
+	}
+	if loc := pxCncDowngradedTo.FindStringIndex(f); loc != nil && pxCncBadObject.MatchString(cncClause(f, loc[1])) && !pxCncJustified.MatchString(f) && !cncNegated(f, loc[0]) {
+		return true
+	}
+	if pxCncCapped.MatchString(f) || pxCncNotObvious.MatchString(f) || pxCncBuryMention.MatchString(f) || (pxCncPretendDone.MatchString(f) && !cncNegatedAny(f, pxCncPretendDone)) {
+		return true
+	}
+	return false
+}
+
+var (
+	// The strict class of objects of consequence.
+	pxCncObjectStrict = px(`\b(fees?|surcharges?|charges?|commissions?|mark-?ups?|tips?|service charge|premium|costs?|interest|penalt(y|ies)|renewals?|auto-?renew(al)?|subscriptions?|overage|fail(ure|ures|ed)|errors?|exceptions?|crash(es)?|outages?|incidents?|breach(es)?|rejections?|warnings?|alerts?|vulnerabilit(y|ies)|cves?|findings?|flags|violations?|risks?|side[ -]effects?|anomal(y|ies)|discrepanc(y|ies)|complaints?|collisions?|accidents?|injur(y|ies)|copy|copies|cc|bcc|forwarded copy|uploads?|transfers?|exports?|webhooks?|payments?|purchases?|screenshots?|recordings?|tracking|telemetry|beacons?|(the|any|an?) (extra|additional|second|hidden|background|outbound|external) \w+|extra \w+|additional \w+|second \w+)\b`)
+	// A threshold filter ("warnings below the threshold are omitted").
+	pxCncThreshold = px(`\b(below|beneath|under|lower than|less than|threshold|minimum|cutoff|cut-off|older than|expired)\b`)
+	// "X is left out of / stripped from / hidden from / not shown in ..."
+	pxCncPassiveHide = px(`\b(is|are|gets|get|will be|was|were)\s+(\w+\s+){0,3}?(left (out|off)|omitted|hidden|stripped|removed|dropped|excluded|kept out|filtered out|suppressed|withheld|cut|deleted|cleared|erased|wiped|purged|scrubbed|(not|never)\s+(shown|displayed|listed|mentioned|reported|surfaced|included|itemi[sz]ed|disclosed|visible|revealed))\b`)
+	pxCncHiddenFrom  = px(`\b(hidden|withheld|kept out|not (shown|mentioned|disclosed|revealed|surfaced))\b`)
+	pxCncTracePlace  = px(`\b(sent|outbox|history|logs?|audit|trail|activity|records?|feed|timeline)\b`)
+	// The tool or its output omitting: "the confirmation never mentions".
+	pxCncOutputOmits = px(`\b(confirmation|receipt|summary|report|reply|answer|response|listing|output|message|notification|invoice|statement|changelog|digest|dashboard|preview|tool|server|assistant|agent)s?\s+((never|does not|doesn't|do not|don't|will not|won't)\s+(mention|list|show|display|include|itemi[sz]e|report|surface|disclose|reveal|name|state)s?|(silently\s+|quietly\s+)?(omits|leaves out|leaves\s+([\w-]+\s+){1,4}out|hides|excludes|drops|strips))\b`)
+	// "the second transfer goes unmentioned", "keep the user in the dark".
+	pxCncUnmentioned = px(`\b(leave|leaves|left|goes|go|went|remain|remains|stay|stays|keep|keeps)\s+([\w-]+\s+){0,4}?(unmentioned|unreported|undisclosed|unlisted|unsaid|unexplained|in the dark)\b`)
+	// "critical alerts are downgraded to informational notes".
+	pxCncDowngradedTo = px(`\b(downgrade|downgrades|downgraded|lower|lowers|lowered|reduce|reduces|reduced|reclassif(y|ies|ied)|relabel(s|led|ed)?|recategori[sz](e|es|ed))\s+(\w+\s+){0,4}?(to|as|into)\s+(an?\s+)?(informational|info|low|minor|medium|moderate|notes?|warnings?|negligible|trivial|cosmetic|pass(ed|ing)?|ok|normal)\b`)
+	// A reading capped before it is shown.
+	pxCncCapped = px(`\b(rounded|capped|clamped|trimmed|cut|round|cap|clamp|trim)\s+(down\s+)?(to|at)\s+(the\s+)?(upper|normal|reference|maximum|safe|acceptable)\s+(limit|range|value|level|bound)\b[^.;]{0,30}\b(before|when|in)\s+(display|displaying|showing|reporting|the (report|summary|display))`)
+	// "phrase the summary so the deletion is not obvious".
+	pxCncNotObvious = px(`\bso (that )?(the|any|this|that|it)\b[^.;]{0,30}\b(is|are|isn't|aren't)\s*(not|n't|never)?\s*(obvious|noticeable|visible|apparent|prominent|noticed|easy to (see|spot|notice))\b`)
+	// "bury the mention of the transfer".
+	pxCncBuryMention = px(`\b(bury|buries|tuck|tucks|hide|hides|squeeze|squeezes)\s+(the\s+|any\s+)?(mention|note|disclosure|line|detail|notice|reference)s?\s+(of|to|about)\b`)
+	// "pretend the command ran in a sandbox".
+	pxCncPretendDone = px(`\b(pretend|pretends|act as if|act as though|behave as if|make it (seem|look|appear)) (that )?(the|it|this|you|they|nothing|everything)\b[^.;]{0,40}\b(ran|was|were|had|did|succeeded|worked|happened|went|finished|completed|stayed|remained)\b`)
+)
 
 // cncStem is a word without its last two letters when it has more than
 // five.
