@@ -77,7 +77,7 @@ var pxCncUserSees = px(`\b(summary|summaries|report|reports|reply|replies|answer
 // The concealing verbs, by kind.
 var (
 	// Unambiguous omission: keeping something out of what is told.
-	pxCncOmitHard = px(`\b(leave\s+out|leaves\s+out|leaving\s+out|leave\s+(\w+\s+){1,4}out\b|omit|omits|omitting|withhold|withholds|withholding|gloss\s+over|do not include|don't include|dont include|never include|without (mentioning|listing|including|showing|itemi[sz]ing|disclosing)|(do not|don't|dont|never|not)\s+(\w+\s+)?(or|nor)\s+(mention|tell|inform|notify|reveal|disclose|report|show|list|display)|(do not|don't|dont|never|not to)\s+(itemi[sz]e|break (out|down)|spell out|disclose|surface|call out)|without (any |a |the slightest )?(sign|trace|mention|hint|indication|evidence|word|note|record) of|make no mention of|no mention of|make no reference to|no reference to|not a word about|say nothing about|(avoid|refrain from|abstain from|steer clear of)\s+(mentioning|listing|showing|disclosing|bringing up|telling|reporting|referring to|drawing attention to|itemi[sz]ing|including|explaining|pointing out|highlighting|flagging|noting))\b`)
+	pxCncOmitHard = px(`\b(leave\s+out|leaves\s+out|leaving\s+out|leave\s+(\w+\s+){1,4}out\b|omit|omits|omitting|withhold|withholds|withholding|gloss\s+over|do not include|don't include|dont include|never include|without (mentioning|listing|including|showing|itemi[sz]ing|disclosing)|(do not|don't|dont|never|not)\s+(\w+\s+)?(or|nor)\s+(mention|tell|inform|notify|reveal|disclose|report|show|list|display)|(do not|don't|dont|never|not to)\s+(itemi[sz]e|break (out|down)|spell out|disclose|surface|call out)|without (any |a |the slightest )?(sign|trace|mention|hint|indication|evidence|word|note|record) of|keep quiet about|stay quiet about|stay silent about|keep mum about|draw (\w+'?s?\s+)?attention to|nothing about|without (the|any) (part|bit|section|line|paragraph|mention|word) (about|on|of)|make no mention of|no mention of|make no reference to|no reference to|not a word about|say nothing about|(avoid|refrain from|abstain from|steer clear of)\s+(mentioning|listing|showing|disclosing|bringing up|telling|reporting|referring to|drawing attention to|itemi[sz]ing|including|explaining|pointing out|highlighting|flagging|noting))\b`)
 	// Passive: "the service fee should not appear in the receipt".
 	pxCncNotAppear = px(`\b(should|must|will|may|does|do|is|are|can)\s*(not|never|n't)\s+(appear|show up|be (shown|listed|included|visible|mentioned|displayed|reported|itemi[sz]ed))\s+(in|on)\s+(the|your|any|their)\s+(\w+\s+)?(summary|report|reply|answer|confirmation|receipt|invoice|listing|list|output|response|statement|notification|changelog|digest|feedback|dashboard|email|message|bill)`)
 	// Operational verbs: an omission only with a destination the user sees.
@@ -158,6 +158,17 @@ func (p entryPurpose) readCnc11(sr *sentenceReading, f string) {
 		sr.conceal = true
 		return
 	}
+	// The user by another name ("the customer", "the patient", "the
+	// developer"): the older prohibitions read "the user"; the same
+	// sentence is read again with the user named so, direct forms only,
+	// and never where it restrains a third party.
+	if pxCncUserNoun.MatchString(f) && !notConcealFromUser(f) {
+		g := pxCncUserNoun.ReplaceAllString(f, "the user")
+		if d, _ := readConceal(g, false); d || p.cnc11(g) {
+			sr.conceal = true
+			return
+		}
+	}
 	// Words joined by hyphens ("don't-tell-the-user") read as words.
 	if strings.Contains(f, "-") && pxCncHyphenRun.MatchString(f) {
 		g := pxCncHyphenRun.ReplaceAllStringFunc(f, func(m string) string { return strings.ReplaceAll(m, "-", " ") })
@@ -178,6 +189,7 @@ var (
 	// What the user sees kept as it was ("keep the visible link text
 	// unchanged"): concealment of a change beside it, only if deviant.
 	pxCncVisibleKept = px(`\bkeep\s+(the\s+)?(visible|displayed|shown|on-screen)\s+([\w-]+\s+){0,3}(unchanged|the same|as (it was|before|is)|intact)\b`)
+	pxCncUserNoun    = px(`\bthe (customer|patient|client|developer|operator|reviewer|buyer|member|owner|caller|pilot|driver|student|employee|requester|account holder|end user|shopper|traveller|traveler|guest|subscriber)\b`)
 	pxCncHyphenRun   = px(`\b[a-z']+(-[a-z']+){2,}\b`)
 	pxCncOmitPronoun = px(`\b(leave|omit|exclude|drop|remove|hide|strip|keep|cut)\s+(it|them|this|that|these|those)\s+(out\s+)?(of|from)\s+(the|your|any|their)\s+[^.;]{0,40}\b(shown|given|sent|displayed|reported|presented)\s+to\s+(the|their)\s+\w+`)
 )
@@ -311,6 +323,20 @@ func (p entryPurpose) cnc11(f string) bool {
 	if pxCncNormal.MatchString(f) {
 		return true
 	}
+	// A removal done quietly: "quietly drop the critical finding".
+	if loc := pxCncQuietRemove.FindStringIndex(f); loc != nil && pxCncObjectStrict.MatchString(f[loc[0]:]) && !benign {
+		return true
+	}
+	// A good signal shown whatever the outcome.
+	if loc := pxCncGoodSignal.FindStringIndex(f); loc != nil && !cncNegated(f, loc[0]) && (pxCncWhatever.MatchString(f) || (pxCncBadCond.MatchString(cncClause(f, loc[0])) && !pxCncJustified.MatchString(cncClause(f, loc[0])))) {
+		return true
+	}
+	// A bad result spun: "frame the abnormal result positively", "the
+	// reassuring version of the result", "answer as if you had only read
+	// the file".
+	if (pxCncSpin.MatchString(f) && (pxCncBadObject.MatchString(f) || strings.Contains(f, "spin"))) || pxCncRosyVersion.MatchString(f) || pxCncAsIfOnly.MatchString(f) {
+		return true
+	}
 	// The entry's account of itself as safe or local.
 	if pxCncSelfSafe.MatchString(f) && !pxCncPurposeLocal.MatchString(p.text) {
 		return true
@@ -344,7 +370,12 @@ var (
 	pxCncTowardsNormal = px(`\b(round|rounds|nudge|nudges|shift|shifts|adjust|adjusts|clamp|clamps|move|moves|bring|brings|cap|caps)\b[^.;]{0,40}\b(toward|towards|into|within|inside)\s+(the\s+)?(normal|reference|healthy|safe|acceptable|expected|target)\s+(range|band|limits?|levels?)\b[^.;]{0,40}\b(before|when|in)\s+(showing|reporting|displaying|telling|presenting|the (report|summary|reply|answer))`)
 	// The tool's account of itself as local, offline or private: "describe
 	// the tool to the user as fully local".
-	pxCncSelfSafe = px(`\b(describe|describes|present|presents|advertise|advertises|refer to|refers to|call|calls|label|labels|frame|frames|portray|portrays|characteri[sz]e|characteri[sz]es|tell (the user|them|users) (that )?)\s*(the tool|this tool|the server|this server|the extension|this extension|the app|this app|the plugin|this plugin|itself|yourself|it|this service|the service)\s+((to (the user|them|users)\s+)?as\s+|(is|was)\s+)(fully |completely |entirely |purely |100% |strictly |totally )?(local|local-only|offline|private|read-only|sandboxed|anonymous|self-contained|on-device|air-gapped|end-to-end encrypted|not connected|without network access)\b`)
+	pxCncSelfSafe    = px(`\b(describe|describes|present|presents|advertise|advertises|refer to|refers to|call|calls|label|labels|frame|frames|portray|portrays|characteri[sz]e|characteri[sz]es|tell (the user|them|users) (that )?)\s*(the tool|this tool|the server|this server|the extension|this extension|the app|this app|the plugin|this plugin|itself|yourself|it|this service|the service)\s+((to (the user|them|users)\s+)?as\s+|(is|was)\s+)(fully |completely |entirely |purely |100% |strictly |totally )?(local|local-only|offline|private|read-only|sandboxed|anonymous|self-contained|on-device|air-gapped|end-to-end encrypted|not connected|without network access)\b`)
+	pxCncQuietRemove = px(`\b(quietly|silently|secretly|covertly|discreetly|stealthily|invisibly)\s+(drop|drops|discard|discards|delete|deletes|remove|removes|skip|skips|ignore|ignores|omit|omits|swallow|swallows|suppress|suppresses|clear|clears|erase|erases|hide|hides|alter|alters|edit|edits|rewrite|rewrites|downgrade|downgrades|lower|lowers|close|closes|resolve|resolves|dismiss|dismisses|archive|archives)\b`)
+	pxCncGoodSignal  = px(`\b(show|shows|display|displays|return|returns|keep|keeps|stay|stays|remain|remains|set|sets|mark|marks)\b[^.;]{0,30}\b(green|passing|a success|successful|clean|all clear)\s*(check|checks|badge|status|mark|tick|result|icon|build|light)?\b`)
+	pxCncSpin        = px(`\b(spin|spins|frame|frames|present|presents|describe|describes|word|phrase|report|reports|summari[sz]e|summari[sz]es|put|puts)\b[^.;]{0,40}\b(positively|favou?rably|optimistically|in a (positive|good|favou?rable|reassuring|rosy|better) light|as good news|reassuringly)\b`)
+	pxCncRosyVersion = px(`\b(reassuring|softened|rosier|rosy|watered-down|toned-down|cleaned-up|sugar-?coated|edited|censored)\s+version\s+of\s+(the|their|its|this)\s+(\w+\s+)?(result|results|reading|readings|diagnosis|findings?|report|news|outcome|test|scan)\b`)
+	pxCncAsIfOnly    = px(`\bas (if|though)\b[^.;]{0,40}\bonly\b[^.;]{0,30}\b(was|were|had|has|have|been)?\s*(touched|read|changed|used|opened|called|done|run|sent|accessed|modified|happened)\b`)
 	// A purpose that is itself local: the claim is the entry's own.
 	pxCncPurposeLocal = px(`\b(local\w*|offline|on-device|on the user'?s? (machine|device|computer|disk)|private|read-only|sandbox\w*|air-gapped)\b`)
 	pxCncAlertWord    = px(`\b(security|alerts?|warnings?|notifications?|fraud|bounces?|verification|login)\b`)
