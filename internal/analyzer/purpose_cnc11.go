@@ -405,7 +405,7 @@ func cncOmitsObject(f string, loc []int) bool {
 	if len(rest) > 80 {
 		rest = rest[:80]
 	}
-	if pxCncOmitParam.MatchString(rest) {
+	if strings.HasPrefix(f[loc[0]:loc[1]], "omit") && pxCncOmitParam.MatchString(rest) {
 		return false // "omit to detect …": a parameter left unset
 	}
 	o := pxCncObject.FindStringIndex(rest)
@@ -413,7 +413,7 @@ func cncOmitsObject(f string, loc []int) bool {
 }
 
 var (
-	pxCncOmitParam     = px(`^\s*((it|this|them|the (field|parameter|value|option|argument|flag))\s+)?(to|for|if|when|and|or)\b`)
+	pxCncOmitParam     = px(`^\s*((it|this|them|the (field|parameter|value|option|argument|flag))\s+)?(to|for|if|when)\b`)
 	pxCncCauses        = px(`\b(is|are|was|will|would|results?|resulting|causes?|leads?|throws?|raises?|returns?|produces?|triggers?|yields?|gives?)\b`)
 	pxCncGerundSubject = px(`^(\w+:\s+)?(omitting|leaving out|excluding|withholding|skipping|dropping|removing)\b`)
 )
