@@ -42,7 +42,7 @@ var purposeTrainFiles = []string{"cases.jsonl", "test_poisoned.jsonl", "test_cle
 // file's uncompressed bytes (format line, header, weights).
 const (
 	pinnedPurposeTrainingSHA256 = "beeec3b44a019b86f1b328d051035a911954fe88269e42bf43366eb683332512"
-	pinnedPurposeModelSHA256    = "91e0bad6a3173250d1deb727a8521357d7b2dbe4a93bc8bfb76759a7a31f84de"
+	pinnedPurposeModelSHA256    = "691512ea50ff8b2e9991dd29b4b2004b10cd2c93c84b5f72497d8fada2bfff5f"
 )
 
 const (
