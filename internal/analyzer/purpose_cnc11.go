@@ -573,3 +573,19 @@ func cncNegated(f string, i int) bool {
 }
 
 var pxCncNegBefore = px(`\b(do not|don't|dont|never|must not|should not|shouldn't|mustn't|not|no need to|avoid|refuse to|without)\s+(\w+\s+){0,2}$`)
+
+// cncModelRedaction: the second stage proposes conceal_from_user from
+// words, so a prohibition on showing whose only object is privacy or
+// presentation data ("never show unredacted values in your answer", "do
+// not show the password to the user") would read to it like a hidden act.
+// The rules read such a sentence as redaction (a finding only in an entry
+// that also takes or changes something); the model is not admitted there
+// either: no object of consequence, no hiding marker, no false account.
+func cncModelRedaction(f string) bool {
+	if !pxCncBenign.MatchString(f) && !pxSecretWord.MatchString(f) && !pxTellDataObject.MatchString(f) && !pxCncRedactWord.MatchString(f) {
+		return false
+	}
+	return !pxCncObjectStrict.MatchString(f) && !pxHide.MatchString(f) && !pxSecretly.MatchString(f) && !pxFalseMarker.MatchString(f)
+}
+
+var pxCncRedactWord = px(`\b(unredacted|redact\w*|mask\w*|sensitive (values?|data|fields?))\b`)
