@@ -30,6 +30,9 @@ var pxOptionDoc = px(`^((omit (it |this )?or )?set (it |this (field |flag |optio
 // modelAdmits reports whether the second stage may propose cat on sr.
 func modelAdmits(cat string, sr sentenceReading) bool {
 	f := sr.folded
+	if cat == CategoryConceal && cncModelRedaction(f) { // purpose_cnc11.go
+		return false
+	}
 	if pxOptionDoc.MatchString(f) {
 		return false
 	}

@@ -61,6 +61,10 @@ var mdlCandidates = map[string]mdlCandidate{
 	"all-f13":   {fsAll, cfgWith(func(c *purposeTrainConfig) { c.fpPer500 = 1.0 / 3 })},
 	"all-gate":  {fsAll, cfgWith(func(c *purposeTrainConfig) { c.gated = true })},
 	"v1-p95":    {fsV1, cfgWith(func(c *purposeTrainConfig) { c.precision = 0.95 })},
+	// The twelfth reading (part ovr2): the shipped set plus the general
+	// override reading's partial frames (purpose_ovr11.go).
+	"ovr11":     {modelFeatureSet{words: true, bigrams: true, chars: true, rules: true, concepts: true, pairs: true, ovr11: true}, purposeTrain},
+	"ovr11-res": {modelFeatureSet{words: true, bigrams: true, chars: true, rules: true, concepts: true, pairs: true, ovr11: true}, cfgWith(func(c *purposeTrainConfig) { c.fpPer500, c.residual = 1.0/3, true })},
 }
 
 // mdlCandidatesV1cfg is offline-purpose-7's training configuration.

@@ -26,6 +26,7 @@ type modelFeatureSet struct {
 	words, bigrams, chars bool // the sentence's words, word bigrams, character 3- and 4-grams
 	rules                 bool // the rules' readings (the first model's flags)
 	concepts, pairs       bool // the structural concepts, and every pair of them
+	ovr11                 bool // the twelfth reading's partial override frames and their pairs (purpose_ovr11.go; a candidate, not shipped)
 }
 
 // purposeFeatureSet is the feature set of the shipped model
@@ -83,6 +84,9 @@ func modelFeaturesWith(buf []uint32, sr sentenceReading, ctx sentenceContext, fs
 				}
 			}
 		}
+	}
+	if fs.ovr11 {
+		buf = ovr11Features(buf, sr.folded, ctx.p)
 	}
 	return buf
 }
