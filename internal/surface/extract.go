@@ -84,6 +84,9 @@ type extractor struct {
 	jsOutBusy  int             // outside-write checks in progress (jsfields.go)
 	// jsOut is the package's JS writes by key (jsoutwrite.go).
 	jsOut map[string][]outsideWrite
+	// pw is, by key, the literals the package's writes reach (jspw_writes.go).
+	pw      map[string]map[progKey][]outsideWrite
+	pwSpent int // steps spent resolving them (jspw_writes.go)
 	// sdkSubclass caches, per class, whether it extends the SDK's server
 	// class (jsclass.go).
 	sdkSubclass map[progKey]bool

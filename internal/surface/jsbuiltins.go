@@ -373,6 +373,7 @@ func (x *extractor) elements(v val, e *env) ([]val, bool) {
 			}
 			out = append(out, x.eval(v.f, c, v.env))
 		}
+		out = x.pwElements(v, out) // elements the package writes (jspw_writes.go)
 		// Elements pushed later onto the array a declaration names.
 		out = append(out, x.pushedElements(v, e)...)
 		return out, true
@@ -564,7 +565,7 @@ func (x *extractor) entries(v val, e *env) (keys, vals []val, ok bool) {
 			}
 			keys, vals = append(keys, k...), append(vals, vs...)
 		}
-		return keys, vals, true
+		return keys, x.pwEntries(v, keys, vals), true // members the package writes (jspw_writes.go)
 	case vModule:
 		fa := v.f.facts
 		if fa == nil {

@@ -586,10 +586,8 @@ func (x *extractor) destructure(f *file, pat, id nid, v val, e *env) val {
 				steps = append(steps, stepT{kind: 'p', prop: name})
 			}
 		case "array_pattern":
-			for i, c := range f.named(p) {
-				if c == cur {
-					steps = append(steps, stepT{kind: 'i', index: i})
-				}
+			if i := arrayPatternIndex(f, p, cur); i >= 0 {
+				steps = append(steps, stepT{kind: 'i', index: i})
 			}
 		case "assignment_pattern":
 			if cur == f.field(p, "left") {

@@ -87,6 +87,7 @@ func jsIndexWrite(g *file, n nid, idx map[string][]outsideWrite) {
 			target(g.field(n, "argument"), false)
 		}
 	case "call_expression":
+		pwIndexMutation(g, n, add) // an array changed in place (jspw_writes.go)
 		a := g.args(n)
 		if len(a) == 0 {
 			return

@@ -1,6 +1,10 @@
 package surface
 
-import "strconv"
+import (
+	"slices"
+	"strconv"
+	"strings"
+)
 
 // Writes on getProp's own route (methodology §5.2, identifier resolution;
 // since 2.3.18, part pw). Part wr (jsoutwrite.go) made a literal's member
@@ -43,59 +47,118 @@ func (x *extractor) pwWritten(v val, key string) string {
 	default:
 		return ""
 	}
-	idx := x.jsOutWrites()
-	ws := append(idx[key][:len(idx[key]):len(idx[key])], idx[anyKey]...)
+	lit := progKey{v.f, v.n, nil}
+	keys := []string{key, anyKey}
 	if v.k == vArray {
-		if i, err := strconv.Atoi(key); err == nil && strconv.Itoa(i) != key {
-			return "" // not an index: a key no write spells as one
-		}
+		keys = append(keys, "length", pwMutKey) // A.length = 0, A.reverse(), A.splice(…)
 	}
-	if len(ws) == 0 {
-		return ""
-	}
-	x.jsOutBusy++
-	defer func() { x.jsOutBusy-- }()
-	for _, w := range ws {
-		if w.f.kind(w.on) == "this" || !x.pwHits(w, v) {
-			continue // `this`: an instance (jsWriteHits), or the class reading's
+	for _, k := range keys {
+		for _, w := range x.pwReached(k)[lit] {
+			if k == "description" && v.k == vObject && x.toolObjects[lit] && pwRecordedSite(w) {
+				continue // recorded as reassigned_at_runtime (checkReassignments)
+			}
+			at := w.f.path + ":" + strconv.Itoa(w.f.lineOf(w.site))
+			if k == pwMutKey {
+				return "element " + key + " of an array changed in place at " + at
+			}
+			if v.k == vArray {
+				return "element " + key + " of an array written at " + at
+			}
+			return "member " + key + " of an object written at " + at
 		}
-		if key == "description" && v.k == vObject && x.toolObjects[progKey{v.f, v.n, nil}] && pwRecordedSite(w) {
-			continue // recorded as reassigned_at_runtime (checkReassignments)
-		}
-		at := w.f.path + ":" + strconv.Itoa(w.f.lineOf(w.site))
-		if v.k == vArray {
-			return "element " + key + " of an array written at " + at
-		}
-		return "member " + key + " of an object written at " + at
 	}
 	return ""
 }
 
-// pwHits reports whether write w's object resolves to the literal node of v.
-func (x *extractor) pwHits(w outsideWrite, v val) bool {
-	for _, o := range x.outWriteObjects(w) {
-		if pwSameLiteral(o, v, 0) {
-			return true
+// pwReached is, once per key, the literal nodes the writes of key (every
+// write of jsOutWrites, `this` left to the class reading) resolve to. The
+// receivers are resolved once for the package, on the package's budget,
+// not on the budget of the site that first asks: every later read is a
+// look-up. Past the package's budget the package is refused as a whole.
+func (x *extractor) pwReached(key string) map[progKey][]outsideWrite {
+	if m, ok := x.pw[key]; ok {
+		return m
+	}
+	if x.pw == nil {
+		x.pw = map[string]map[progKey][]outsideWrite{}
+	}
+	m := map[progKey][]outsideWrite{}
+	x.pw[key] = m
+	ws := x.jsOutWrites()[key]
+	if len(ws) == 0 {
+		return m
+	}
+	x.jsOutBusy++
+	limit, over := x.siteLimit, x.siteOver
+	x.siteLimit, x.siteOver = 0, false
+	defer func() { x.jsOutBusy--; x.siteLimit, x.siteOver = limit, over }()
+	for _, w := range ws {
+		if w.f.kind(w.on) == "this" {
+			continue // an instance (jsWriteHits), or the class reading's
+		}
+		seen := map[progKey]bool{}
+		for _, o := range x.pwObjects(w) {
+			pwLiterals(o, 0, func(l progKey) {
+				if !seen[l] {
+					seen[l] = true
+					m[l] = append(m[l], w)
+				}
+			})
 		}
 	}
-	return false
+	return m
 }
 
-func pwSameLiteral(o, v val, depth int) bool {
+// pwWriteSteps bounds the resolution of one write's object, and
+// pwPackageSteps all of them in a package: a bundle holds thousands of
+// writes through a computed key, each object a parameter of a helper
+// called from everywhere. A write whose object is not resolved within
+// them is not counted, as a write whose object is not resolved at all is
+// not (jsoutwrite.go).
+const (
+	pwWriteSteps   = 2000
+	pwPackageSteps = 300_000
+)
+
+// pwObjects is outWriteObjects under those bounds, not cached there (a
+// bounded answer is not the answer jsMemberWrite reads).
+func (x *extractor) pwObjects(w outsideWrite) []val {
+	if x.pwSpent >= pwPackageSteps || x.exceeded {
+		return nil
+	}
+	start := x.steps
+	x.siteLimit, x.siteOver = x.steps+pwWriteSteps, false
+	defer func() { x.pwSpent += x.steps - start; x.siteLimit, x.siteOver = 0, false }()
+	var os []val
+	if o := x.eval(w.f, w.on, nil); o.k != vNeed {
+		os = []val{o}
+	} else if frames, _, need2 := x.instances(o.need, nil); need2 == nil {
+		for i, fr := range frames {
+			if i >= 256 || x.exceeded || x.siteOver {
+				break
+			}
+			os = append(os, x.eval(w.f, w.on, (*env)(nil).push(fr)))
+		}
+	}
+	return os
+}
+
+// pwLiterals calls add for each object or array literal node o is (or may
+// be, as one of several values).
+func pwLiterals(o val, depth int, add func(progKey)) {
 	switch o.k {
 	case vUnion:
 		if depth > 16 {
-			return false
+			return
 		}
 		for _, a := range o.elems {
-			if pwSameLiteral(a, v, depth+1) {
-				return true
-			}
+			pwLiterals(a, depth+1, add)
 		}
 	case vObject, vArray:
-		return o.k == v.k && o.f == v.f && o.n == v.n
+		if o.f != nil && o.n >= 0 && len(o.parts) == 0 {
+			add(progKey{o.f, o.n, nil})
+		}
 	}
-	return false
 }
 
 // pwRecordedSite reports whether w is one of the reassignment sites §5.4
@@ -113,4 +176,85 @@ func pwRecordedSite(w outsideWrite) bool {
 		}
 	}
 	return false
+}
+
+// pwMutKey is the key under which jsOutWrites holds the calls that change
+// an array in place other than push (whose elements pushedElements
+// follows): no property name is spelt so.
+const pwMutKey = "\x00changed in place"
+
+// pwIndexMutation adds call n to the index under pwMutKey when it is
+// `R.m(…)` with m an array method that moves, replaces or removes
+// elements in place (reverse, sort, splice, fill, copyWithin, shift,
+// unshift, pop): R's elements are then not the literal's.
+func pwIndexMutation(g *file, n nid, add func(string, nid)) {
+	fn := g.field(n, "function")
+	if g.kind(fn) != "member_expression" {
+		return
+	}
+	if m := g.text(g.field(fn, "property")); m != "push" && arrayMutators[m] {
+		add(pwMutKey, g.field(fn, "object"))
+	}
+}
+
+// pwElements is what elements gives for an array literal's elements els
+// (before the pushed ones): an element a write reaches is not read, with
+// the write's place.
+func (x *extractor) pwElements(v val, els []val) []val {
+	var out []val
+	for i := range els {
+		if why := x.pwWritten(v, strconv.Itoa(i)); why != "" {
+			if out == nil {
+				out = slices.Clone(els)
+			}
+			out[i] = unknown(why)
+		}
+	}
+	if out == nil {
+		return els
+	}
+	return out
+}
+
+// pwEntries is what entries gives for an object literal's members: the
+// value of a member a write reaches is not read, with the write's place.
+func (x *extractor) pwEntries(v val, keys, vals []val) []val {
+	var out []val
+	for i := range keys {
+		k, ok := plainText(keys[i])
+		if !ok {
+			continue
+		}
+		if why := x.pwWritten(v, k); why != "" {
+			if out == nil {
+				out = slices.Clone(vals)
+			}
+			out[i] = unknown(why)
+		}
+	}
+	if out == nil {
+		return vals
+	}
+	return out
+}
+
+// arrayPatternIndex is the index of element cur of array pattern p: the
+// commas before it, holes included (`const [, d] = A` binds d to A[1];
+// until 2.3.17 the named children were counted and d read A[0]). Commas
+// are counted in the gaps between the children only, as arrayHasHole
+// does; -1 when cur is not a child of p.
+func arrayPatternIndex(f *file, p, cur nid) int {
+	src := f.bytesOf(p)
+	base := f.start(p)
+	prev, i := 1, 0
+	for _, c := range f.named(p) {
+		if f.start(c)-base >= prev {
+			i += strings.Count(string(src[prev:f.start(c)-base]), ",")
+		}
+		if c == cur {
+			return i
+		}
+		prev = f.end(c) - base
+	}
+	return -1
 }
