@@ -96,3 +96,140 @@ server.registerTool("t1", def, async () => ({ content: [] }));
 		})
 	}
 }
+
+// TestJSArrayChangedInPlace: a method that moves, replaces or removes an
+// array's elements in place (jspw_writes.go, pwIndexMutation) makes the
+// literal's elements not read; until 2.3.17 `A.reverse(); server.tool("t1",
+// A[0], …)` listed the literal's first element. Twins: a push (followed by
+// pushedElements), a method that makes a new array, the same call on
+// another array stay read.
+func TestJSArrayChangedInPlace(t *testing.T) {
+	for _, tc := range []struct {
+		name, write string
+		readable    bool
+	}{
+		{"nothing: read", ``, true},
+		{"reverse: not read", `A.reverse();`, false},
+		{"sort: not read", `A.sort();`, false},
+		{"splice: not read", `A.splice(0, 1, String(Date.now()));`, false},
+		{"fill: not read", `A.fill(String(Date.now()));`, false},
+		{"unshift: not read", `A.unshift(String(Date.now()));`, false},
+		{"shift: not read", `A.shift();`, false},
+		{"copyWithin: not read", `A.copyWithin(0, 1);`, false},
+		{"length = 0: not read", `A.length = 0;`, false},
+		{"through a parameter: not read", `function f(r) { r.reverse(); }
+f(A);`, false},
+		{"push: read", `A.push("c");`, true},
+		{"toReversed (a new array): read", `const R = A.toReversed();`, true},
+		{"slice().reverse(): read", `const R = A.slice().reverse();`, true},
+		{"another array: read", `const B = ["x", "y"]; B.reverse();`, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			src := `const A = ["right", "b"];
+` + tc.write + `
+server.tool("t1", A[0], async () => ({ content: [] }));
+`
+			s, _ := capExtract(t, jsOutFiles(src, nil), Options{})
+			if len(s.Tools) != 1 {
+				t.Fatalf("tools %+v, want t1", s.Tools)
+			}
+			e := s.Tools[0]
+			if got := e.DescriptionState == vocab.StateReadable && e.DescriptionRaw == "right"; got != tc.readable {
+				t.Errorf("description %s %q (%s), want readable %v", e.DescriptionState, e.DescriptionRaw, e.UnreadableReason, tc.readable)
+			}
+			if !tc.readable && !strings.Contains(e.UnreadableReason, "index.js:") {
+				t.Errorf("reason %q names no write", e.UnreadableReason)
+			}
+		})
+	}
+}
+
+// TestJSLiteralReadWhole: a literal read as a whole (a loop over an array
+// of tool definitions, Array methods, Object.entries/values, a spread, an
+// array pattern) keeps the elements and members a write reaches not read
+// (pwElements, pwEntries); until 2.3.17 only a read of the member by name
+// was checked and these read the literal's text. Twins: the same reads
+// with another element or member written, or nothing written, stay read.
+func TestJSLiteralReadWhole(t *testing.T) {
+	const reg = `server.tool(x.n, x.d, async () => ({ content: [] }))`
+	for _, tc := range []struct {
+		name, src string
+		readable  bool
+	}{
+		{"for-of: read", `const T = [{ n: "t1", d: "right" }];
+for (const x of T) ` + reg + `;`, true},
+		{"for-of, element replaced: not read", `const T = [{ n: "t1", d: "right" }];
+T[0] = { n: "t1", d: String(Date.now()) };
+for (const x of T) ` + reg + `;`, false},
+		{"for-of, array sorted: not read", `const T = [{ n: "t1", d: "right" }];
+T.sort((a, b) => a.n < b.n);
+for (const x of T) ` + reg + `;`, false},
+		{"map, element replaced: not read", `const T = [{ n: "t1", d: "right" }];
+T[0] = { n: "t1", d: String(Date.now()) };
+T.map((x) => ` + reg + `);`, false},
+		{"forEach, another element replaced: read", `const T = [{ n: "t1", d: "right" }, { n: "t2", d: "two" }];
+T[1] = { n: "t2", d: String(Date.now()) };
+T.forEach((x) => { if (x.n === "t1") ` + reg + `; });`, true},
+		{"Object.values: read", `const O = { a: { n: "t1", d: "right" } };
+for (const x of Object.values(O)) ` + reg + `;`, true},
+		{"Object.values, member replaced: not read", `const O = { a: { n: "t1", d: "right" } };
+O.a = { n: "t1", d: String(Date.now()) };
+for (const x of Object.values(O)) ` + reg + `;`, false},
+		{"Object.values, another member written: read", `const O = { a: { n: "t1", d: "right" } };
+O.b = 1;
+for (const x of Object.values(O)) if (typeof x === "object") ` + reg + `;`, true},
+		{"Object.entries, member written: not read", `const O = { t1: "right" };
+O["t1"] = String(Date.now());
+for (const [n, d] of Object.entries(O)) server.tool(n, d, async () => ({ content: [] }));`, false},
+		{"spread into an array, element written: not read", `const A = [{ n: "t1", d: "right" }];
+A[0] = { n: "t1", d: String(Date.now()) };
+for (const x of [...A]) ` + reg + `;`, false},
+		{"join, element written: not read", `const A = ["right"];
+A[0] = String(Date.now());
+const x = { n: "t1", d: A.join(" ") };
+` + reg + `;`, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s, _ := capExtract(t, jsOutFiles(tc.src, nil), Options{})
+			read := false
+			for _, e := range s.Tools {
+				if e.Name == "t1" && e.DescriptionState == vocab.StateReadable && e.DescriptionRaw == "right" {
+					read = true
+				}
+			}
+			if read != tc.readable {
+				t.Errorf("tools %+v unresolved %+v, want t1 read %v", s.Tools, s.Unresolved, tc.readable)
+			}
+			if !tc.readable && len(s.Unresolved) == 0 {
+				t.Errorf("nothing recorded as not read")
+			}
+		})
+	}
+}
+
+// TestJSArrayPatternHole: `const [, d] = A` binds A[1]; until 2.3.17 the
+// pattern's named children were counted and d read A[0] (a text the
+// server does not send). Twins: no hole, a hole between names, a nested
+// pattern.
+func TestJSArrayPatternHole(t *testing.T) {
+	for _, tc := range []struct{ pat, want string }{
+		{`[d]`, "zero"},
+		{`[, d]`, "one"},
+		{`[, , d]`, "two"},
+		{`[c, d]`, "one"},
+		{`[c, , d]`, "two"},
+		{`[, , , [, d]]`, "y"},
+		{`[/* c */ d]`, "zero"},
+	} {
+		t.Run(tc.pat, func(t *testing.T) {
+			src := `const A = ["zero", "one", "two", ["x", "y"]];
+const ` + tc.pat + ` = A;
+server.tool("t1", d, async () => ({ content: [] }));
+`
+			s, _ := capExtract(t, jsOutFiles(src, nil), Options{})
+			if len(s.Tools) != 1 || s.Tools[0].DescriptionState != vocab.StateReadable || s.Tools[0].DescriptionRaw != tc.want {
+				t.Errorf("tools %+v, want t1 reading %q", s.Tools, tc.want)
+			}
+		})
+	}
+}
