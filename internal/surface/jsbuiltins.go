@@ -362,7 +362,15 @@ func (x *extractor) elements(v val, e *env) ([]val, bool) {
 			return x.pyElements(v, e)
 		}
 		var out []val
-		for _, c := range v.f.named(v.n) {
+		slots, holed := pwArraySlots(v.f, v.n) // an elision is undefined (jspw_writes.go)
+		if !holed {
+			slots = v.f.named(v.n)
+		}
+		for _, c := range slots {
+			if c < 0 {
+				out = append(out, val{k: vUndefined})
+				continue
+			}
 			if v.f.kind(c) == "spread_element" {
 				els, ok := x.spreadElements(v.f, c, v.env, e)
 				if !ok {

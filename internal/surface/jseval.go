@@ -1318,11 +1318,11 @@ func (x *extractor) mapEntries(v val, e *env) (keys, vals []val, ok bool) {
 		for _, c := range memberMutations(f, v.n, method) {
 			add(c)
 		}
-		return keys, vals, true
+		return pwMapKeys(v, keys, vals) // a key set twice (jspw_writes.go)
 	}
 	id := f.field(decl, "name")
 	if f.kind(id) != "identifier" {
-		return keys, vals, true
+		return pwMapKeys(v, keys, vals) // a key set twice (jspw_writes.go)
 	}
 	name := f.text(id)
 	for _, c := range f.facts.calls[method] {
@@ -1336,7 +1336,7 @@ func (x *extractor) mapEntries(v val, e *env) (keys, vals []val, ok bool) {
 		}
 		add(c)
 	}
-	return keys, vals, true
+	return pwMapKeys(v, keys, vals) // a key set twice (jspw_writes.go)
 }
 
 func (x *extractor) thunks(f *file, args []nid, e *env) []thunk {

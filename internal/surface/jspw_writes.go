@@ -258,3 +258,82 @@ func arrayPatternIndex(f *file, p, cur nid) int {
 	}
 	return -1
 }
+
+// pwMapKeys is a Map's entries with a key set more than once (`new
+// Map([["t1", "right"]])` and `m.set("t1", …)`) as one entry, at the
+// first key's place (a Map keeps the order of first insertion), whose
+// value is one of the values set: until 2.3.17 each set was an entry of
+// its own, and a loop over the Map listed the constructor's "right"
+// beside the value set over it. A Set's elements are left as they are.
+func pwMapKeys(v val, keys, vals []val) ([]val, []val, bool) {
+	if v.spec == "Set" || len(keys) < 2 {
+		return keys, vals, true
+	}
+	at := map[string]int{}
+	var ks, vs []val
+	var alts [][]val
+	for i, k := range keys {
+		s, ok := plainText(k)
+		if !ok {
+			ks, vs, alts = append(ks, k), append(vs, vals[i]), append(alts, nil)
+			continue
+		}
+		if j, seen := at[s]; seen {
+			alts[j] = append(alts[j], vals[i])
+			continue
+		}
+		at[s] = len(ks)
+		ks, vs, alts = append(ks, k), append(vs, vals[i]), append(alts, nil)
+	}
+	if len(ks) == len(keys) {
+		return keys, vals, true
+	}
+	for j := range vs {
+		if alts[j] != nil {
+			vs[j] = union(append([]val{vs[j]}, alts[j]...)...)
+		}
+	}
+	return ks, vs, true
+}
+
+// pwArraySlots is the elements of array literal arr, none for each hole
+// (`["a", , "b"]` holds "a", undefined, "b"; until 2.3.17 the named
+// children were taken as the elements and A[1] read "b"). Comments are
+// kept as they were (elements skips nothing else). ok is false when arr
+// has no hole: its named children are its elements.
+func pwArraySlots(f *file, arr nid) (slots []nid, ok bool) {
+	if !arrayHasHole(f, arr) {
+		return nil, false
+	}
+	src := f.bytesOf(arr)
+	base := f.start(arr)
+	prev, commas, first := 1, 0, true
+	for _, c := range f.named(arr) {
+		commas += strings.Count(string(src[prev:f.start(c)-base]), ",")
+		prev = f.end(c) - base
+		if f.kind(c) == "comment" {
+			slots = append(slots, c)
+			continue
+		}
+		holes := commas
+		if !first {
+			holes = commas - 1
+		}
+		for ; holes > 0; holes-- {
+			slots = append(slots, none)
+		}
+		slots = append(slots, c)
+		first, commas = false, 0
+	}
+	if prev <= len(src)-1 {
+		commas += strings.Count(string(src[prev:len(src)-1]), ",")
+	}
+	holes := commas - 1 // a trailing comma ends the last element
+	if first {
+		holes = commas
+	}
+	for ; holes > 0; holes-- {
+		slots = append(slots, none)
+	}
+	return slots, true
+}

@@ -233,3 +233,62 @@ server.tool("t1", d, async () => ({ content: [] }));
 		})
 	}
 }
+
+// TestJSArrayLiteralHole: an elision in an array literal is an element
+// (undefined); until 2.3.17 the named children were taken as the elements
+// and `["a", , "right"][1]` read "right". Twins: no hole, a trailing comma,
+// the element after the hole.
+func TestJSArrayLiteralHole(t *testing.T) {
+	for _, tc := range []struct{ arr, at, want string }{
+		{`["a", , "right"]`, "1", "undefined"},
+		{`["a", , "right"]`, "2", "right"},
+		{`[, "right"]`, "0", "undefined"},
+		{`[, "right"]`, "1", "right"},
+		{`["a", "right",]`, "1", "right"},
+		{`["a", "right", , ]`, "2", "undefined"},
+		{`["a", "right"]`, "1", "right"},
+	} {
+		t.Run(tc.arr+"["+tc.at+"]", func(t *testing.T) {
+			src := `const A = ` + tc.arr + `;
+server.tool("t1", A[` + tc.at + `] ?? "undefined", async () => ({ content: [] }));
+`
+			s, _ := capExtract(t, jsOutFiles(src, nil), Options{})
+			if len(s.Tools) != 1 || s.Tools[0].DescriptionState != vocab.StateReadable || s.Tools[0].DescriptionRaw != tc.want {
+				t.Errorf("tools %+v, want t1 reading %q", s.Tools, tc.want)
+			}
+		})
+	}
+}
+
+// TestJSMapKeySetTwice: a Map key set again (`m.set("t1", …)` over the
+// constructor's entry) is one entry whose value is not read when one of
+// the values set is not; until 2.3.17 a loop over the Map listed t1 twice,
+// once with the constructor's text read. Twins: another key set, the
+// same text set again.
+func TestJSMapKeySetTwice(t *testing.T) {
+	for _, tc := range []struct {
+		name, set string
+		tools     int
+		readable  bool
+	}{
+		{"nothing set: read", ``, 1, true},
+		{"the key set over: not read", `M.set("t1", String(Date.now()));`, 1, false},
+		{"another key set: read", `M.set("t2", "two");`, 2, true},
+		{"the same text set again: read", `M.set("t1", "right");`, 1, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			src := `const M = new Map([["t1", "right"]]);
+` + tc.set + `
+for (const [n, d] of M) server.tool(n, d, async () => ({ content: [] }));
+`
+			s, _ := capExtract(t, jsOutFiles(src, nil), Options{})
+			if len(s.Tools) != tc.tools {
+				t.Fatalf("tools %+v, want %d", s.Tools, tc.tools)
+			}
+			e := s.Tools[0]
+			if got := e.Name == "t1" && e.DescriptionState == vocab.StateReadable && e.DescriptionRaw == "right"; got != tc.readable {
+				t.Errorf("t1 %s %q (%s), want readable %v", e.DescriptionState, e.DescriptionRaw, e.UnreadableReason, tc.readable)
+			}
+		})
+	}
+}
