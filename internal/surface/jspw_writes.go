@@ -9,7 +9,7 @@ import (
 // Writes on getProp's own route (methodology §5.2, identifier resolution;
 // since 2.3.18, part pw). Part wr (jsoutwrite.go) made a literal's member
 // read through an expression (`O.k`, evalMember) not read when a write of
-// the package reaches the literal. Two readings still took the literal's
+// the package reaches the literal. Four readings still took the literal's
 // text whatever was written to it:
 //
 //   - an array literal's element: `const A = ["a", "right"]; A[1] = …;
@@ -20,13 +20,30 @@ import (
 //     reads def.description, fillFromConfig): `def["description"] = …`,
 //     `Object.assign(def, {description: …})`, `delete def.description`
 //     left "right" listed and nothing recorded, since only `.description
-//     = …`, `+=` and Object.defineProperty are reassignment sites (§5.4).
+//     = …`, `+=` and Object.defineProperty are reassignment sites (§5.4);
+//   - a literal read as a whole: an array's elements (a loop over it,
+//     map/forEach/join/Array.from/concat, a spread, an array pattern) and
+//     an object's entries (Object.entries/values, for-in) took every
+//     element and member as written in the literal;
+//   - an array changed in place by a method (reverse, sort, splice, fill,
+//     copyWithin, shift, unshift, pop) or by `A.length = …`: its elements
+//     were read in the literal's order.
+//
+// Two neighbouring readings took a text the server does not send whatever
+// was written: an array pattern's holes (`const [, d] = A` read A[0]) and
+// an array literal's elisions (`["a", , "b"][1]` read "b"); and a Map key
+// set twice (`new Map([["t1", "right"]])`, `m.set("t1", …)`) was two
+// entries, the constructor's read.
 //
 // getProp now asks the same index (every write form of jsOutWrites, in the
 // files that run with the server, vendored regions skipped) for an object
-// literal's and an array literal's member: a write whose object resolves
-// to the same literal node makes the member not read, with the write's
-// FILE:N. Kept read, as before: a write to another literal or a copy, to
+// literal's and an array literal's member, and elements and entries ask
+// it for each element and member (pwElements, pwEntries): a write whose
+// object resolves to the same literal node makes the member not read,
+// with the write's FILE:N. For an array, a write of "length" and a call
+// changing it in place (indexed under pwMutKey by pwIndexMutation, hooked
+// in jsIndexWrite) reach every element; a push does not (pushedElements
+// follows it). Kept read, as before: a write to another literal or a copy, to
 // another key (an array's index is the key String(n) names), a write
 // whose object is not resolved (wr's Not done), and a `.description`
 // write to a tool definition that checkReassignments records as
@@ -72,9 +89,13 @@ func (x *extractor) pwWritten(v val, key string) string {
 
 // pwReached is, once per key, the literal nodes the writes of key (every
 // write of jsOutWrites, `this` left to the class reading) resolve to. The
-// receivers are resolved once for the package, on the package's budget,
-// not on the budget of the site that first asks: every later read is a
-// look-up. Past the package's budget the package is refused as a whole.
+// receivers are resolved once for the package, not on the bound of the
+// site that first asks: every later read is a look-up. Each write's object
+// is resolved within pwWriteSteps, and all of them within pwPackageSteps;
+// a write not resolved within them is not counted, as a write whose
+// object is not resolved is not (jsoutwrite.go; Not done in
+// docs/versions/2.3.18/pw.md). Past the package's step budget the package
+// is refused as a whole, as everywhere.
 func (x *extractor) pwReached(key string) map[progKey][]outsideWrite {
 	if m, ok := x.pw[key]; ok {
 		return m
