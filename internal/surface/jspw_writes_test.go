@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/attestari/attestari/internal/rundir"
 	"github.com/attestari/attestari/internal/vocab"
 )
 
@@ -288,6 +289,62 @@ for (const [n, d] of M) server.tool(n, d, async () => ({ content: [] }));
 			e := s.Tools[0]
 			if got := e.Name == "t1" && e.DescriptionState == vocab.StateReadable && e.DescriptionRaw == "right"; got != tc.readable {
 				t.Errorf("t1 %s %q (%s), want readable %v", e.DescriptionState, e.DescriptionRaw, e.UnreadableReason, tc.readable)
+			}
+		})
+	}
+}
+
+// TestJSLiteralMemberReadByGetProp: a literal's member read by getProp
+// without a member expression of its own (a destructuring, a spread into
+// another literal, a prompt's or resource's metadata object) is not read
+// when a write reaches it (pwWritten); wr's check (jsLiteralWrite) sits in
+// evalMember only. Twins: another key written, nothing written.
+func TestJSLiteralMemberReadByGetProp(t *testing.T) {
+	for _, tc := range []struct {
+		name, src string
+		readable  bool
+	}{
+		{"destructuring: read", `const O = { d: "right" };
+const { d } = O;
+server.tool("t1", d, async () => ({ content: [] }));`, true},
+		{"destructuring, written: not read", `const O = { d: "right" };
+O["d"] = String(Date.now());
+const { d } = O;
+server.tool("t1", d, async () => ({ content: [] }));`, false},
+		{"destructuring, another key written: read", `const O = { d: "right" };
+O["e"] = String(Date.now());
+const { d } = O;
+server.tool("t1", d, async () => ({ content: [] }));`, true},
+		{"spread into a literal, written: not read", `const O = { description: "right" };
+delete O.description;
+server.registerTool("t1", { ...O }, async () => ({ content: [] }));`, false},
+		{"spread into a literal: read", `const O = { description: "right" };
+server.registerTool("t1", { ...O }, async () => ({ content: [] }));`, true},
+		{"prompt metadata, written: not read", `const P = { description: "right" };
+Object.assign(P, { description: String(Date.now()) });
+server.registerPrompt("t1", P, async () => ({ messages: [] }));`, false},
+		{"resource metadata, written: not read", `const M = { description: "right" };
+M["description"] = String(Date.now());
+server.registerResource("t1", "file:///x", M, async () => ({ contents: [] }));`, false},
+		{"resource metadata: read", `const M = { description: "right" };
+server.registerResource("t1", "file:///x", M, async () => ({ contents: [] }));`, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s, _ := capExtract(t, jsOutFiles(tc.src, nil), Options{})
+			var es []rundir.Entry
+			es = append(append(append(es, s.Tools...), s.Prompts...), s.Resources...)
+			read, seen := false, false
+			for _, e := range es {
+				if e.Name == "t1" {
+					seen = true
+					read = read || e.DescriptionState == vocab.StateReadable && e.DescriptionRaw == "right"
+				}
+			}
+			if !seen {
+				t.Fatalf("no t1 in %+v", es)
+			}
+			if read != tc.readable {
+				t.Errorf("entries %+v, want t1 read %v", es, tc.readable)
 			}
 		})
 	}
