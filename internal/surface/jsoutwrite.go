@@ -161,7 +161,7 @@ func jsLitKey(g *file, k nid) string {
 		}
 	}
 	if g.kind(k) == "number" {
-		return g.text(k)
+		return pwNumberKey(g, k) // A[0x1] writes "1" (jspw_writes.go)
 	}
 	return anyKey
 }
@@ -183,6 +183,10 @@ func jsLiteralKeys(g *file, src nid) []string {
 			}
 			if g.kind(k) == "computed_property_name" {
 				ks = append(ks, anyKey)
+				continue
+			}
+			if g.kind(k) == "number" {
+				ks = append(ks, pwNumberKey(g, k))
 				continue
 			}
 			ks = append(ks, propKeyName(g, k))

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/attestari/attestari/internal/literal"
 )
 
 // Writes on getProp's own route (methodology §5.2, identifier resolution;
@@ -357,4 +359,15 @@ func pwArraySlots(f *file, arr nid) (slots []nid, ok bool) {
 		slots = append(slots, none)
 	}
 	return slots, true
+}
+
+// pwNumberKey is the key a number written as a write's key names: String(n)
+// (`A[0x1] = …` and `Q[1.0] = …` write "1"; until 2.3.17 the source text
+// was the key, and "0x1" named no member the extractor reads); a number
+// not rendered exactly is every key.
+func pwNumberKey(g *file, k nid) string {
+	if s, ok := literal.RenderJSNumber([]byte(g.text(k))); ok {
+		return s
+	}
+	return anyKey
 }
