@@ -87,6 +87,10 @@ type extractor struct {
 	// pw is, by key, the literals the package's writes reach (jspw_writes.go).
 	pw      map[string]map[progKey][]outsideWrite
 	pwSpent int // steps spent resolving them (jspw_writes.go)
+	// pyListCache and pyListMuts: a Python list literal's replacements
+	// and in-place calls (pypw_lists.go).
+	pyListCache map[progKey]pyListChange
+	pyListMuts  map[*file]map[string][]nid
 	// sdkSubclass caches, per class, whether it extends the SDK's server
 	// class (jsclass.go).
 	sdkSubclass map[progKey]bool

@@ -984,6 +984,11 @@ func (x *extractor) getProp(v val, key string, e *env) (val, bool) {
 		if why := x.pwWritten(v, key); why != "" {
 			return unknown(why), true // jspw_writes.go
 		}
+		if v.f != nil && v.f.lang == LangPython {
+			if why := x.pyListElementWritten(v, key); why != "" {
+				return unknown(why), true // pypw_lists.go
+			}
+		}
 		if i, err := strconv.Atoi(key); err == nil {
 			els, ok := x.elements(v, e)
 			if !ok {

@@ -1003,6 +1003,7 @@ func (x *extractor) pyElements(v val, e *env) ([]val, bool) {
 		}
 		out = append(out, x.eval(f, c, v.env))
 	}
+	out = x.pyListElements(v, out) // elements replaced (pypw_lists.go)
 	_, added, ok := x.pyContainerAdditions(v, false)
 	if !ok {
 		return added, false
