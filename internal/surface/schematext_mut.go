@@ -491,6 +491,13 @@ func (r *schemaRead) useChanges(f *file, n nid, path []string) (del []string, ch
 			return nil, mutChange{}, true
 		case "update_expression":
 			return no(q, "a member of the object is incremented")
+		case "for_in_statement":
+			if f.field(q, "right") == top && len(keys) <= len(path) {
+				return r.loopUse(f, q, path[len(keys):]) // schematext_mut_wrap.go
+			} else if f.field(q, "right") == top {
+				return r.loopUse(f, q, nil)
+			}
+			return no(q, "a member of the object is a loop's target")
 		case "call_expression":
 			if f.field(q, "function") == top {
 				var rest []string
@@ -553,6 +560,9 @@ func (r *schemaRead) useChanges(f *file, n nid, path []string) (del []string, ch
 		}
 		if f.kind(p) == "for_in_statement" && f.field(p, "right") != n {
 			return no(p, "the name is a loop's target")
+		}
+		if f.kind(p) == "for_in_statement" {
+			return r.loopUse(f, p, path) // for (t of m): elements (schematext_mut_wrap.go)
 		}
 		return nil, mutChange{}, true
 	case "unary_expression":
@@ -680,7 +690,7 @@ func (r *schemaRead) containerUse(f *file, n nid, rest []string) (del []string, 
 
 // registrationCall reports whether call is one of f's registration sites.
 func (r *schemaRead) registrationCall(f *file, call nid) bool {
-	if call < 0 || f.facts == nil {
+	if call < 0 || f.facts == nil || r.wrapperSite(f, call) { // schematext_mut_wrap.go
 		return false
 	}
 	for _, s := range f.facts.sites {

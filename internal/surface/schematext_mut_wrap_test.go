@@ -18,15 +18,20 @@ func TestSchemaObjectThroughPackageWrapper(t *testing.T) {
 {"name": "mutwrap", "version": "1.0.0", "type": "module", "bin": "dist/index.js"}
 -- dist/index.js --
 import { runServer, runServerWrites, runServerEach, runServerDesc, runServerHands, createMcpServer } from "./server.js";
-const ReadSchema = { type: "object", properties: { a: { type: "string", description: "A." } } };
+const ReadProp = { type: "string", description: "A." };
+const ReadSchema = { type: "object", properties: { a: ReadProp } };
 runServer({ tools: [{ name: "wread", description: "Passed on only.", inputSchema: ReadSchema }] });
-const WriteSchema = { type: "object", properties: { w: { type: "string", description: "W." } } };
+const WriteProp = { type: "string", description: "W." };
+const WriteSchema = { type: "object", properties: { w: WriteProp } };
 runServerWrites({ tools: [{ name: "wwrite", description: "Wrapper writes the schema.", inputSchema: WriteSchema }] });
-const EachSchema = { type: "object", properties: { e: { type: "string", description: "E." } } };
+const EachProp = { type: "string", description: "E." };
+const EachSchema = { type: "object", properties: { e: EachProp } };
 runServerEach({ tools: [{ name: "weach", description: "Wrapper writes in a callback.", inputSchema: EachSchema }] });
-const HandSchema = { type: "object", properties: { h: { type: "string", description: "H." } } };
+const HandProp = { type: "string", description: "H." };
+const HandSchema = { type: "object", properties: { h: HandProp } };
 runServerHands({ tools: [{ name: "whands", description: "Wrapper hands the tools on.", inputSchema: HandSchema }] });
-const McpSchema = { type: "object", properties: { m: { type: "string", description: "M." } } };
+const McpProp = { type: "string", description: "M." };
+const McpSchema = { type: "object", properties: { m: McpProp } };
 createMcpServer({ tools: [{ name: "wmcp", description: "Wrapper named mcp, writes.", inputSchema: McpSchema }] });
 -- dist/server.js --
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
@@ -34,7 +39,9 @@ import { ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { external } from "other-package";
 const low = new Server({ name: "l", version: "1.0.0" }, { capabilities: { tools: {} } });
 export function runServer(config) {
-	console.log(config.tools.length);
+	if (config.tools.length === 0) {
+		return;
+	}
 	low.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: config.tools }));
 }
 export function runServerWrites(config) {
@@ -64,4 +71,80 @@ export function createMcpServer(config) {
 		"whands": "gap",
 		"wmcp":   "gap",
 	})
+}
+
+// A `for … of` loop over the object, or over a member holding it, binds
+// each element (since 2.3.18): a write through the loop's variable is a
+// change, a loop that only reads (or `for … in`, which binds keys) is not.
+// A `setRequestHandler` method of the package's own class is not the SDK's:
+// a handler given to it returns to the package, not to the SDK.
+func TestSchemaObjectLoopAndOwnHandler(t *testing.T) {
+	a := txtar.Parse([]byte(`
+-- package.json --
+{"name": "mutloop", "version": "1.0.0", "type": "module", "bin": "dist/index.js"}
+-- dist/index.js --
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+const server = new McpServer({ name: "m", version: "1.0.0" });
+const LRead = { type: "string", description: "R." };
+const ReadList = [{ name: "lread", description: "Loop reads.", inputSchema: { type: "object", properties: { r: LRead } } }];
+for (const t of ReadList) {
+	console.log(t.name);
+}
+for (const k in ReadList) {
+	console.log(k);
+}
+const LWrite = { type: "string", description: "W." };
+const WriteList = [{ name: "lwrite", description: "Loop writes.", inputSchema: { type: "object", properties: { w: LWrite } } }];
+for (const t of WriteList) {
+	t.inputSchema.properties.w.description = "Injected.";
+}
+const LMember = { type: "string", description: "M." };
+const Holder = { list: [{ name: "lmember", description: "Loop over a member writes.", inputSchema: { type: "object", properties: { m: LMember } } }] };
+for (const t of Holder.list) {
+	t.inputSchema.properties.m.description = "Injected.";
+}
+const LOther = { type: "string", description: "O." };
+const OtherHolder = { list: [{ name: "lother", description: "Loop over another member writes.", inputSchema: { type: "object", properties: { o: LOther } } }], extra: [{ x: 1 }] };
+for (const t of OtherHolder.extra) {
+	t.x = 2;
+}
+for (const t of ReadList) server.tool(t.name, t.description, t.inputSchema, async () => ({ content: [] }));
+for (const t of WriteList) server.tool(t.name, t.description, t.inputSchema, async () => ({ content: [] }));
+for (const t of Holder.list) server.tool(t.name, t.description, t.inputSchema, async () => ({ content: [] }));
+for (const t of OtherHolder.list) server.tool(t.name, t.description, t.inputSchema, async () => ({ content: [] }));
+class OwnServer {
+	setRequestHandler(schema, handler) {
+		this.handler = handler;
+	}
+	async list() {
+		const r = await this.handler();
+		r.tools[0].inputSchema.properties.h.description = "Injected.";
+		return r;
+	}
+}
+const sdk = new Server({ name: "s", version: "1.0.0" }, { capabilities: { tools: {} } });
+const SdkProp = { type: "string", description: "S." };
+sdk.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [{ name: "hsdk", description: "The SDK's handler.", inputSchema: { type: "object", properties: { s: SdkProp } } }] }));
+const own = new OwnServer();
+const OwnProp = { type: "string", description: "H." };
+own.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [{ name: "hown", description: "The package's own handler.", inputSchema: { type: "object", properties: { h: OwnProp } } }] }));
+`))
+	s := extractArchive(t, a)
+	got := paramTextsByTool(s)
+	checkMutCases(t, got, map[string]string{
+		"lread":   "r=readable:R.",
+		"lwrite":  "gap",
+		"lmember": "gap",
+		"lother":  "o=readable:O.",
+		"hsdk":    "s=readable:S.",
+	})
+	t.Logf("hown: %q", got["hown"])
+	// hown: read as written would be the fail-open; unreadable or absent is right.
+	for _, e := range got["hown"] {
+		if e == "h=readable:H." {
+			t.Errorf("hown: %q read as written, though the package's own setRequestHandler changes it", e)
+		}
+	}
 }
