@@ -526,6 +526,9 @@ func (r *schemaRead) useChanges(f *file, n nid, path []string) (del []string, ch
 				// const d = table[k]: d's uses are the object's, below.
 				return r.declChanges(f, q, path[len(keys):])
 			}
+			if len(keys) <= len(path) && f.kind(q) == "variable_declarator" && f.field(q, "value") == top && f.kind(f.field(q, "name")) == "object_pattern" {
+				return r.patternUse(f, q, path[len(keys):]) // const { a, ...o } = m.k (schematext_mut_wrap.go)
+			}
 			if len(keys) <= len(path) {
 				// The object read (or one holding it) handed on.
 				if f.kind(q) == "pair" || f.kind(q) == "array" {
@@ -882,13 +885,17 @@ func (r *schemaRead) methodReads(f *file, call, member nid, below bool, rest []s
 	}
 	for _, a := range f.args(call) {
 		a = unparen(f, a)
+		g, fn := f, a
+		if cb := r.namedCallback(f, a); cb.f != nil { // schematext_mut_wrap.go
+			g, fn = cb.f, cb.n
+		}
 		switch {
-		case functionKind(f.kind(a)):
+		case functionKind(g.kind(fn)):
 			for i, pr := range [][]string{elem, nil, whole} {
 				if i == 1 {
 					continue // the index
 				}
-				if _, c, good := r.paramChanges(f, a, i, pr); !good {
+				if _, c, good := r.paramChanges(g, fn, i, pr); !good {
 					return c, false
 				}
 			}

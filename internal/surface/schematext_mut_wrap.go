@@ -78,3 +78,99 @@ func (r *schemaRead) loopUse(f *file, loop nid, rest []string) (del []string, ch
 	})
 	return nil, ch, ok
 }
+
+// namedCallback is the function of the package a callback argument a (a
+// name, a member) resolves to, outside bundled code; v.f nil when it is
+// none. `tools.map(convertTool)` is then read as `tools.map((t) =>
+// convertTool(t))` would be: the function's parameters are the callback's.
+func (r *schemaRead) namedCallback(f *file, a nid) val {
+	if k := f.kind(a); k != "identifier" && k != "member_expression" {
+		return val{}
+	}
+	v := r.x.eval(f, a, nil)
+	if v.f == nil || v.n < 0 || !functionKind(v.f.kind(v.n)) || v.f.inVendoredRegion(v.n) || !thislessFunction(v.f, v.n) {
+		return val{}
+	}
+	return v
+}
+
+// patternUse classifies `const { a, ...others } = X` where X is the object,
+// or a member holding it, at rest below X (since 2.3.18): a key bound by
+// name that is not the one leading to the object binds another member
+// (read); the rest element holds every member not named, so its uses are
+// followed as X's. A key leading to the object (or any key when the path is
+// the object itself or runs through an element), a computed key, a nested
+// pattern on that key, an exported declaration: a change.
+func (r *schemaRead) patternUse(f *file, decl nid, rest []string) (del []string, ch mutChange, ok bool) {
+	pat := f.field(decl, "name")
+	no := func(at nid, why string) ([]string, mutChange, bool) { return nil, mutChange{f, at, why}, false }
+	if len(rest) == 0 || rest[0] == "*" || mutExportedDecl(f, decl) {
+		return no(decl, "the object is destructured")
+	}
+	restID := none
+	for _, c := range nonComment(f, pat) {
+		key := ""
+		switch f.kind(c) {
+		case "shorthand_property_identifier_pattern":
+			key = f.text(c)
+		case "object_assignment_pattern":
+			if l := f.field(c, "left"); l >= 0 && f.kind(l) == "shorthand_property_identifier_pattern" {
+				key = f.text(l)
+			}
+		case "pair_pattern":
+			if k := f.field(c, "key"); k >= 0 && f.kind(k) != "computed_property_name" {
+				key = propKeyName(f, k)
+			}
+		case "rest_pattern":
+			for _, id := range nonComment(f, c) {
+				if f.kind(id) == "identifier" {
+					restID = id
+				}
+			}
+			if restID < 0 {
+				return no(c, "the object is destructured into a rest not a plain name")
+			}
+			continue
+		case "{", "}", ",":
+			continue
+		}
+		if key == "" || key == rest[0] {
+			return no(c, "a member holding the object is destructured")
+		}
+	}
+	if restID < 0 {
+		return nil, mutChange{}, true
+	}
+	if r.mutDepth >= mutNestLimit {
+		return no(decl, "the object is followed through more than "+strconv.Itoa(mutNestLimit)+" levels")
+	}
+	r.mutDepth++
+	defer func() { r.mutDepth-- }()
+	name := f.text(restID)
+	ok = true
+	mutEach(r.x.usesOf(f, nameScope(f, decl), name), func(n nid) bool {
+		if r.mutTick() {
+			ch, ok = mutLimitPassed(f, n), false
+			return false
+		}
+		if n == restID || f.text(n) != name {
+			return true
+		}
+		switch f.kind(n) {
+		case "identifier", "shorthand_property_identifier":
+		default:
+			return true
+		}
+		if ub, found := r.x.lookup(f, n, name); !found || ub.id != restID {
+			return true // another binding of the same name
+		}
+		d, c, good := r.useChanges(f, n, rest)
+		if !good {
+			ch, ok = c, false
+			return false
+		}
+		del = append(del, d...)
+		return true
+	})
+	return del, ch, ok
+}

@@ -148,3 +148,68 @@ own.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [{ name: "ho
 		}
 	}
 }
+
+// Inside a wrapper: a function of the package given by name as a callback
+// (`config.tools.map(convert)`) is followed as the callback (its parameter
+// is each element), and `const { type, ...others } = t.inputSchema` follows
+// the rest element as the schema (since 2.3.18). A named callback or a rest
+// element that writes, and a destructured key that leads to the object,
+// stay a gap.
+func TestSchemaObjectNamedCallbackAndRest(t *testing.T) {
+	a := txtar.Parse([]byte(`
+-- package.json --
+{"name": "mutrest", "version": "1.0.0", "type": "module", "bin": "dist/index.js"}
+-- dist/index.js --
+import { runRead, runWrite, runRestWrite, runKey } from "./server.js";
+const RProp = { type: "string", description: "R." };
+runRead({ tools: [{ name: "cbread", description: "Named callback reads.", inputSchema: { type: "object", properties: { r: RProp } } }] });
+const WProp = { type: "string", description: "W." };
+runWrite({ tools: [{ name: "cbwrite", description: "Named callback writes.", inputSchema: { type: "object", properties: { w: WProp } } }] });
+const SProp = { type: "string", description: "S." };
+runRestWrite({ tools: [{ name: "restwrite", description: "Rest element written.", inputSchema: { type: "object", properties: { s: SProp } } }] });
+const KProp = { type: "string", description: "K." };
+runKey({ tools: [{ name: "keyed", description: "Key leading to the object destructured.", inputSchema: { type: "object", properties: { k: KProp } } }] });
+-- dist/server.js --
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+const low = new Server({ name: "l", version: "1.0.0" }, { capabilities: { tools: {} } });
+function check(t) {
+	const { type: _type, ...others } = t.inputSchema;
+	console.log(Object.keys(others), t.name);
+}
+function inject(t) {
+	t.inputSchema.properties.w.description = "Injected.";
+}
+function restInject(t) {
+	const { type: _type, ...others } = t.inputSchema;
+	others.properties.s.description = "Injected.";
+}
+function keyed(t) {
+	const { properties } = t.inputSchema;
+	properties.k.description = "Injected.";
+}
+export function runRead(config) {
+	config.tools.forEach(check);
+	low.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: config.tools }));
+}
+export function runWrite(config) {
+	config.tools.forEach(inject);
+	low.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: config.tools }));
+}
+export function runRestWrite(config) {
+	config.tools.forEach(restInject);
+	low.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: config.tools }));
+}
+export function runKey(config) {
+	config.tools.forEach(keyed);
+	low.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: config.tools }));
+}
+`))
+	s := extractArchive(t, a)
+	checkMutCases(t, paramTextsByTool(s), map[string]string{
+		"cbread":    "r=readable:R.",
+		"cbwrite":   "gap",
+		"restwrite": "gap",
+		"keyed":     "gap",
+	})
+}
