@@ -596,6 +596,9 @@ func (r *schemaRead) useChanges(f *file, n nid, path []string) (del []string, ch
 			// const a = m: a's uses are the object's.
 			return r.declChanges(f, p, path)
 		}
+		if f.field(p, "value") == n && f.kind(f.field(p, "name")) == "object_pattern" {
+			return r.patternUse(f, p, path) // const { a, ...o } = m (schematext_mut_wrap.go)
+		}
 		return no(p, "the object is given another name")
 	case "return_statement", "arrow_function", "yield_expression":
 		if r.siteCallbackReturn(f, p) {
@@ -734,6 +737,9 @@ func (r *schemaRead) argumentReads(f *file, n, args nid, rest []string) (bool, s
 	}
 	if f.kind(call) == "call_expression" && r.x.sdkFromJSONSchema(f, call) {
 		return true, "" // the v2 SDK's fromJsonSchema(S) keeps S as it is (schematext_sdk.go)
+	}
+	if good, why, known := r.mapConstructed(f, n, call, rest); known { // schematext_mut_wrap.go
+		return good, why
 	}
 	if f.kind(call) == "call_expression" {
 		if c, good, known := r.calleeReads(f, call, n, rest); known {
@@ -883,6 +889,10 @@ func (r *schemaRead) methodReads(f *file, call, member nid, below bool, rest []s
 	if below {
 		whole = nil
 	}
+	mapCall := none
+	if method == "map" {
+		mapCall = call // its result holds the callback's returns (mapReturn)
+	}
 	for _, a := range f.args(call) {
 		a = unparen(f, a)
 		g, fn := f, a
@@ -895,7 +905,7 @@ func (r *schemaRead) methodReads(f *file, call, member nid, below bool, rest []s
 				if i == 1 {
 					continue // the index
 				}
-				if _, c, good := r.paramChanges(g, fn, i, pr); !good {
+				if _, c, good := r.framedParamChanges(g, fn, i, pr, f, mapCall); !good { // schematext_mut_wrap.go
 					return c, false
 				}
 			}
@@ -965,7 +975,7 @@ func (r *schemaRead) calleeReads(f *file, call, n nid, rest []string) (ch mutCha
 			}()
 		}
 	}
-	_, ch, good = r.paramChanges(v.f, v.n, idx, rest)
+	_, ch, good = r.framedParamChanges(v.f, v.n, idx, rest, nil, none)
 	return ch, good, true
 }
 

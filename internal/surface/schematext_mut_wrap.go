@@ -174,3 +174,156 @@ func (r *schemaRead) patternUse(f *file, decl nid, rest []string) (del []string,
 	})
 	return del, ch, ok
 }
+
+// mutFrame is a function the reading entered with the object bound to one
+// of its parameters (paramChanges): call, when not none, is the `map` call
+// (in file cf) that fn is the callback of, whose result holds each value fn
+// returns.
+type mutFrame struct {
+	g    *file
+	fn   nid
+	cf   *file
+	call nid
+}
+
+// framedParamChanges is paramChanges with fn's frame kept while its uses
+// are classified.
+func (r *schemaRead) framedParamChanges(g *file, fn nid, idx int, rest []string, cf *file, call nid) ([]string, mutChange, bool) {
+	r.mutFrames = append(r.mutFrames, mutFrame{g, fn, cf, call})
+	defer func() { r.mutFrames = r.mutFrames[:len(r.mutFrames)-1] }()
+	return r.paramChanges(g, fn, idx, rest)
+}
+
+// mapReturn classifies a value holding the object returned by fn (path
+// below it) when fn's nearest frame is a `map` callback's (since 2.3.18):
+// the map's result holds it under any element, and that result's uses are
+// classified (`const sdkTools = config.tools.map(convert)`, returned by a
+// `tools/list` handler, reads). An async or generator callback (its
+// returns are not the elements) is a gap. known false when fn was not
+// entered as a map's callback: returnCallers' rules apply.
+func (r *schemaRead) mapReturn(f *file, fn, ret nid, path []string) (ch mutChange, ok, known bool) {
+	for i := len(r.mutFrames) - 1; i >= 0; i-- {
+		fr := r.mutFrames[i]
+		if fr.g != f || fr.fn != fn {
+			continue
+		}
+		if fr.call < 0 {
+			return mutChange{}, false, false
+		}
+		switch f.kind(fn) {
+		case "function_declaration", "function_expression", "function", "arrow_function":
+		default:
+			return mutChange{f, ret, "the object is returned by a callback not followed"}, false, true
+		}
+		if f.hasChildKind(fn, "async") || f.hasChildKind(fn, "*") {
+			return mutChange{f, ret, "the object is returned by an async or generator callback"}, false, true
+		}
+		if r.mutDepth >= mutNestLimit {
+			return mutChange{f, ret, "the object is followed through more than " + strconv.Itoa(mutNestLimit) + " returns"}, false, true
+		}
+		r.mutDepth++
+		defer func() { r.mutDepth-- }()
+		_, ch, ok = r.useChanges(fr.cf, fr.call, append([]string{"*"}, path...))
+		return ch, ok, true
+	}
+	return mutChange{}, false, false
+}
+
+// mapConstructed classifies `new Map(entries)` given the object inside
+// the entries (rest: "*" the entry, "*" its key or value, then where the
+// object is below; since 2.3.18): the Map held by a declared name, not
+// exported, whose every use is `m.get(k)` (its result classified as the
+// object below the value), `m.has(k)` or `m.size`, reads; anything else
+// (the Map handed on, iterated, `set`, `keys()`, `forEach`) is a change.
+// known false when call is not a `new Map` of one argument n.
+func (r *schemaRead) mapConstructed(f *file, n, call nid, rest []string) (good bool, why string, known bool) {
+	if f.kind(call) != "new_expression" {
+		return false, "", false
+	}
+	ctor := f.field(call, "constructor")
+	if ctor < 0 || f.kind(ctor) != "identifier" || f.text(ctor) != "Map" {
+		return false, "", false
+	}
+	if _, bound := r.x.lookup(f, ctor, "Map"); bound {
+		return false, "", false
+	}
+	args := f.args(call)
+	if len(args) != 1 || (args[0] != n && unparen(f, args[0]) != n && mutOuter(f, n) != args[0]) {
+		return false, "the object is handed to new Map(…) with other arguments", true
+	}
+	if len(rest) < 2 || rest[0] != "*" || rest[1] != "*" {
+		return false, "the object is handed to new Map(…) other than as an entry", true
+	}
+	d := f.parent(mutOuter(f, call))
+	if d < 0 || f.kind(d) != "variable_declarator" || f.field(d, "value") != mutOuter(f, call) || f.kind(f.field(d, "name")) != "identifier" || mutExportedDecl(f, d) {
+		return false, "the Map holding the object is not held by a name", true
+	}
+	if r.mutDepth >= mutNestLimit {
+		return false, "the object is followed through more than " + strconv.Itoa(mutNestLimit) + " levels", true
+	}
+	r.mutDepth++
+	defer func() { r.mutDepth-- }()
+	id := f.field(d, "name")
+	name := f.text(id)
+	good, why = true, ""
+	mutEach(r.x.usesOf(f, nameScope(f, d), name), func(u nid) bool {
+		if r.mutTick() {
+			good, why = false, mutLimitPassed(f, u).reason
+			return false
+		}
+		if u == id || f.text(u) != name {
+			return true
+		}
+		switch f.kind(u) {
+		case "identifier":
+		case "shorthand_property_identifier":
+			good, why = false, "the Map holding the object is put into a literal"
+			return false
+		default:
+			return true
+		}
+		if ub, found := r.x.lookup(f, u, name); !found || ub.decl != d {
+			return true // another binding of the same name
+		}
+		o := mutOuter(f, u)
+		m := f.parent(o)
+		if m < 0 || f.kind(m) != "member_expression" || f.field(m, "object") != o {
+			good, why = false, "the Map holding the object is used other than by get, has or size"
+			return false
+		}
+		method := f.text(f.field(m, "property"))
+		mo := mutOuter(f, m)
+		c := f.parent(mo)
+		isCall := c >= 0 && f.kind(c) == "call_expression" && f.field(c, "function") == mo
+		switch {
+		case method == "size" && !isCall && !mutWritten(f, mo):
+			return true
+		case method == "has" && isCall:
+			return true
+		case method == "get" && isCall:
+			if _, ch, ok := r.useChanges(f, c, rest[2:]); !ok {
+				good, why = false, ch.reason+" (in "+ch.f.path+":"+strconv.Itoa(ch.f.lineOf(ch.at))+")"
+				return false
+			}
+			return true
+		}
+		good, why = false, "the Map holding the object is used other than by get, has or size"
+		return false
+	})
+	return good, why, true
+}
+
+// mutWritten reports whether the expression e is the target of an
+// assignment, an update or a delete.
+func mutWritten(f *file, e nid) bool {
+	p := f.parent(e)
+	switch f.kind(p) {
+	case "assignment_expression", "augmented_assignment_expression":
+		return f.field(p, "left") == e
+	case "update_expression":
+		return true
+	case "unary_expression":
+		return f.text(f.field(p, "operator")) == "delete"
+	}
+	return false
+}

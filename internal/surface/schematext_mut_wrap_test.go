@@ -213,3 +213,131 @@ export function runKey(config) {
 		"keyed":     "gap",
 	})
 }
+
+// The shape of a wrapper that converts its tools before it registers them
+// (since 2.3.18): `config.tools.map(convert)` whose callback returns a new
+// literal holding parts of each element, the map's result returned by a
+// `tools/list` handler, `new Map(config.tools.map((t) => [t.name, t]))`
+// read through `get`, `find` over the tools. Each value a callback returns
+// is followed into the map's result; a Map built from the entries is read
+// when its only uses are get, has and size. The twins change the object
+// through the map's result, through the Map, or hand them on.
+func TestSchemaObjectThroughConvertingWrapper(t *testing.T) {
+	a := txtar.Parse([]byte(`
+-- package.json --
+{"name": "mutconv", "version": "1.0.0", "type": "module", "bin": "dist/index.js"}
+-- dist/index.js --
+import { runRead, runMapWrite, runAsync, runServerMapSet, runServerMapIter, runServerGetWrite, runMapOut, runInline } from "./server.js";
+const RShared = { type: ["string", "null"], description: "R." };
+runRead({ tools: [{ name: "convread", description: "Converted, read.", input_schema: { type: "object", properties: { r: { ...RShared, description: "R in." } } }, output_schema: { type: "object", properties: { r: RShared } } }] });
+const WShared = { type: "string", description: "W." };
+runMapWrite({ tools: [{ name: "mapwrite", description: "Map's result written.", input_schema: { type: "object", properties: { w: WShared } } }] });
+const AShared = { type: "string", description: "A." };
+runAsync({ tools: [{ name: "mapasync", description: "Async callback.", input_schema: { type: "object", properties: { a: AShared } } }] });
+const SShared = { type: "string", description: "S." };
+runServerMapSet({ tools: [{ name: "mapset", description: "Map set.", input_schema: { type: "object", properties: { s: SShared } } }] });
+const IShared = { type: "string", description: "I." };
+runServerMapIter({ tools: [{ name: "mapiter", description: "Map iterated.", input_schema: { type: "object", properties: { i: IShared } } }] });
+const GShared = { type: "string", description: "G." };
+runServerGetWrite({ tools: [{ name: "getwrite", description: "Written through get.", input_schema: { type: "object", properties: { g: GShared } } }] });
+const OShared = { type: "string", description: "O." };
+runMapOut({ tools: [{ name: "mapout", description: "Map's result handed on.", input_schema: { type: "object", properties: { o: OShared } } }] });
+const NShared = { type: "string", description: "N." };
+runInline({ tools: [{ name: "inline", description: "Inline callback, read.", input_schema: { type: "object", properties: { n: NShared } } }] });
+-- dist/server.js --
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { ListToolsRequestSchema, CallToolRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { external } from "other-package";
+const low = new Server({ name: "l", version: "1.0.0" }, { capabilities: { tools: {} } });
+const DROP = ["oneOf", "anyOf"];
+function convertOutput(s) {
+	if (s.type === "array") {
+		return { type: "object", properties: { items: s } };
+	}
+	const { type: _type, ...others } = s;
+	return { type: "object", ...others };
+}
+export function convert(def) {
+	const { type: _type, ...others } = def.input_schema;
+	const copy = { ...others };
+	for (const k of DROP) {
+		delete copy[k];
+	}
+	return {
+		name: def.name,
+		description: def.description,
+		inputSchema: { type: "object", ...copy },
+		outputSchema: def.output_schema ? convertOutput(def.output_schema) : undefined,
+	};
+}
+function plain(def) {
+	return { name: def.name, inputSchema: def.input_schema };
+}
+function validate(defs, name) {
+	const d = defs.find((t) => t.name === name);
+	return Object.keys(d.input_schema.properties ?? {});
+}
+function structured(def, result) {
+	return def.output_schema && def.output_schema.type === "array" ? { items: result } : result;
+}
+export function runRead(config) {
+	const sdkTools = config.tools.map(convert);
+	const byName = new Map(config.tools.map((def) => [def.name, def]));
+	low.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: sdkTools }));
+	low.setRequestHandler(CallToolRequestSchema, async (request) => {
+		validate(config.tools, request.params.name);
+		const def = byName.get(request.params.name);
+		if (!byName.has(request.params.name) || byName.size === 0) {
+			return { content: [] };
+		}
+		return def ? structured(def, {}) : undefined;
+	});
+}
+export function runMapWrite(config) {
+	const sdkTools = config.tools.map(plain);
+	sdkTools[0].inputSchema.properties.w.description = "Injected.";
+	low.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: sdkTools }));
+}
+export function runAsync(config) {
+	const sdkTools = config.tools.map(async (def) => ({ name: def.name, inputSchema: def.input_schema }));
+	low.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: sdkTools }));
+}
+export function runServerMapSet(config) {
+	const byName = new Map(config.tools.map((def) => [def.name, def]));
+	byName.set("x", {});
+	low.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [] }));
+}
+export function runServerMapIter(config) {
+	const byName = new Map(config.tools.map((def) => [def.name, def]));
+	for (const [, def] of byName) {
+		def.input_schema.properties.i.description = "Injected.";
+	}
+	low.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [] }));
+}
+export function runServerGetWrite(config) {
+	const byName = new Map(config.tools.map((def) => [def.name, def]));
+	byName.get("getwrite").input_schema.properties.g.description = "Injected.";
+	low.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [] }));
+}
+export function runMapOut(config) {
+	const sdkTools = config.tools.map(plain);
+	external(sdkTools);
+	low.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: sdkTools }));
+}
+export function runInline(config) {
+	const sdkTools = config.tools.map((def) => ({ name: def.name, inputSchema: def.input_schema }));
+	low.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: sdkTools }));
+}
+`))
+	s := extractArchive(t, a)
+	checkMutCases(t, paramTextsByTool(s), map[string]string{
+		"convread": "r=readable:R in.|r=readable:R.",
+		"mapwrite": "gap",
+		"mapasync": "gap",
+		"mapset":   "gap",
+		"mapiter":  "gap",
+		"getwrite": "gap",
+		"mapout":   "gap",
+		"inline":   "n=readable:N.",
+	})
+}
