@@ -696,7 +696,7 @@ func (r *schemaRead) containerUse(f *file, n nid, rest []string) (del []string, 
 
 // registrationCall reports whether call is one of f's registration sites.
 func (r *schemaRead) registrationCall(f *file, call nid) bool {
-	if call < 0 || f.facts == nil || r.wrapperSite(f, call) { // schematext_mut_wrap.go
+	if call < 0 || f.facts == nil || r.wrapperSite(f, call) || r.notSDKHandlerSite(f, call) { // schematext_mut_wrap.go
 		return false
 	}
 	for _, s := range f.facts.sites {

@@ -1,6 +1,9 @@
 package surface
 
-import "strconv"
+import (
+	"strconv"
+	"strings"
+)
 
 // A registration site that is the package's own function (methodology
 // §5.3, since 2.3.18). The sites of a file (jsfacts.go) are found by shape:
@@ -324,6 +327,35 @@ func mutWritten(f *file, e nid) bool {
 		return true
 	case "unary_expression":
 		return f.text(f.field(p, "operator")) == "delete"
+	}
+	return false
+}
+
+// notSDKHandlerSite reports whether call is `X.setRequestHandler(…)` with
+// X resolved to a value that is not the SDK's server (since 2.3.18): an
+// instance of another package's class, another package's export, an
+// instance of a class of the package that does not extend the SDK's server
+// (its method comes from elsewhere). Such a call is not where the SDK
+// receives the handler's result. An X not resolved (a parameter, a call's
+// result) keeps the site as a registration, as before.
+func (r *schemaRead) notSDKHandlerSite(f *file, call nid) bool {
+	if f.kind(call) != "call_expression" {
+		return false
+	}
+	callee := f.field(call, "function")
+	if f.kind(callee) != "member_expression" || f.text(f.field(callee, "property")) != "setRequestHandler" {
+		return false
+	}
+	v := r.x.eval(f, f.field(callee, "object"), nil)
+	switch v.k {
+	case vExternal:
+		spec := strings.TrimPrefix(v.spec, "new ")
+		if spec == v.spec {
+			return true // another package's value, not an instance built here
+		}
+		return !isSDKServerSpec(spec) && !isSDKServerSpec(strings.TrimSuffix(spec, ".server"))
+	case vInstance:
+		return !r.x.extendsSDKServer(v.f, v.n)
 	}
 	return false
 }

@@ -341,3 +341,64 @@ export function runInline(config) {
 		"inline":   "n=readable:N.",
 	})
 }
+
+// The receiver of `X.setRequestHandler(…)` (since 2.3.18): a handler's
+// return is read as the SDK's only when X may be the SDK's server. X
+// resolved to another package's server, or to an instance of a class of
+// the package that does not extend the SDK's (its method is inherited from
+// elsewhere), is not a registration: the returned object is a gap. The
+// SDK's Server, McpServer's `.server`, a subclass of the SDK's Server, and
+// an X not resolved (a parameter) stay read.
+func TestSchemaObjectHandlerReceiver(t *testing.T) {
+	a := txtar.Parse([]byte(`
+-- package.json --
+{"name": "mutrecv", "version": "1.0.0", "type": "module", "bin": "dist/index.js"}
+-- dist/index.js --
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { OtherServer, otherServer } from "other-package";
+const SdkP = { type: "string", description: "S." };
+const sdk = new Server({ name: "s", version: "1.0.0" }, { capabilities: { tools: {} } });
+sdk.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [{ name: "rsdk", description: "T.", inputSchema: { type: "object", properties: { s: SdkP } } }] }));
+const HighP = { type: "string", description: "H." };
+const high = new McpServer({ name: "h", version: "1.0.0" });
+high.server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [{ name: "rhigh", description: "T.", inputSchema: { type: "object", properties: { h: HighP } } }] }));
+class Sub extends Server {}
+const SubP = { type: "string", description: "B." };
+const sub = new Sub({ name: "b", version: "1.0.0" }, { capabilities: { tools: {} } });
+sub.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [{ name: "rsub", description: "T.", inputSchema: { type: "object", properties: { b: SubP } } }] }));
+const ParamP = { type: "string", description: "P." };
+function setup(server) {
+	server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [{ name: "rparam", description: "T.", inputSchema: { type: "object", properties: { p: ParamP } } }] }));
+}
+setup(new Server({ name: "p", version: "1.0.0" }, { capabilities: { tools: {} } }));
+const OtherP = { type: "string", description: "O." };
+const other = new OtherServer();
+other.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [{ name: "rother", description: "T.", inputSchema: { type: "object", properties: { o: OtherP } } }] }));
+const ExpP = { type: "string", description: "E." };
+otherServer.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [{ name: "rexport", description: "T.", inputSchema: { type: "object", properties: { e: ExpP } } }] }));
+class Own extends OtherServer {}
+const OwnP = { type: "string", description: "W." };
+const own = new Own();
+own.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [{ name: "rown", description: "T.", inputSchema: { type: "object", properties: { w: OwnP } } }] }));
+`))
+	s := extractArchive(t, a)
+	got := paramTextsByTool(s)
+	checkMutCases(t, got, map[string]string{
+		"rsdk":   "s=readable:S.",
+		"rhigh":  "h=readable:H.",
+		"rsub":   "b=readable:B.",
+		"rparam": "p=readable:P.",
+	})
+	// The others: read as written would be the fail-open; unreadable or
+	// absent (not a site of the SDK) is right.
+	for tool, want := range map[string]string{"rother": "o=readable:O.", "rexport": "e=readable:E.", "rown": "w=readable:W."} {
+		t.Logf("%s: %q", tool, got[tool])
+		for _, e := range got[tool] {
+			if e == want {
+				t.Errorf("%s: %q read as written, though the receiver is not the SDK's server", tool, e)
+			}
+		}
+	}
+}
