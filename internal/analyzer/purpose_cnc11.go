@@ -161,8 +161,10 @@ func (p entryPurpose) readCnc11(sr *sentenceReading, f string) {
 	// The user by another name ("the customer", "the patient", "the
 	// developer"): the older prohibitions read "the user"; the same
 	// sentence is read again with the user named so, direct forms only,
-	// and never where it restrains a third party.
-	if pxCncUserNoun.MatchString(f) && !notConcealFromUser(f) {
+	// and never where it restrains a third party. A sentence that also
+	// names the user ("hidden from the guest, as the user asked") tells the
+	// two apart: the other name is another party.
+	if pxCncUserNoun.MatchString(f) && !notConcealFromUser(f) && !pxCncNamesUser.MatchString(pxCncUserNoun.ReplaceAllString(f, "")) {
 		g := pxCncUserNoun.ReplaceAllString(f, "the user")
 		if d, _ := readConceal(g, false); d || p.cnc11(g) {
 			sr.conceal = true
@@ -190,6 +192,7 @@ var (
 	// unchanged"): concealment of a change beside it, only if deviant.
 	pxCncVisibleKept = px(`\bkeep\s+(the\s+)?(visible|displayed|shown|on-screen)\s+([\w-]+\s+){0,3}(unchanged|the same|as (it was|before|is)|intact)\b`)
 	pxCncUserNoun    = px(`\bthe (customer|patient|client|developer|operator|reviewer|buyer|member|owner|caller|pilot|driver|student|employee|requester|account holder|end user|shopper|traveller|traveler|guest|subscriber)\b`)
+	pxCncNamesUser   = px(`\busers?\b`)
 	pxCncHyphenRun   = px(`\b[a-z']+(-[a-z']+){2,}\b`)
 	pxCncOmitPronoun = px(`\b(leave|omit|exclude|drop|remove|hide|strip|keep|cut)\s+(it|them|this|that|these|those)\s+(out\s+)?(of|from)\s+(the|your|any|their)\s+[^.;]{0,40}\b(shown|given|sent|displayed|reported|presented)\s+to\s+(the|their)\s+\w+`)
 )

@@ -82,6 +82,9 @@ type schemaRead struct {
 	mutDepth int             // literals followed by declChanges (schematext_mut.go)
 	mutSteps int             // nodes its walks visited
 	mutArgs  map[progKey]val // parameters bound to a literal by the call followed
+	// mutFrames are the functions entered with the object as a parameter
+	// (schematext_mut_wrap.go).
+	mutFrames []mutFrame
 
 	// mutMemo are declChanges' answers from the top (schematext_mut_handler.go).
 	mutMemo map[mutMemoKey]mutMemoEntry

@@ -491,6 +491,13 @@ func (r *schemaRead) useChanges(f *file, n nid, path []string) (del []string, ch
 			return nil, mutChange{}, true
 		case "update_expression":
 			return no(q, "a member of the object is incremented")
+		case "for_in_statement":
+			if f.field(q, "right") == top && len(keys) <= len(path) {
+				return r.loopUse(f, q, path[len(keys):]) // schematext_mut_wrap.go
+			} else if f.field(q, "right") == top {
+				return r.loopUse(f, q, nil)
+			}
+			return no(q, "a member of the object is a loop's target")
 		case "call_expression":
 			if f.field(q, "function") == top {
 				var rest []string
@@ -518,6 +525,9 @@ func (r *schemaRead) useChanges(f *file, n nid, path []string) (del []string, ch
 			if len(keys) <= len(path) && f.kind(q) == "variable_declarator" && f.field(q, "value") == top && f.kind(f.field(q, "name")) == "identifier" {
 				// const d = table[k]: d's uses are the object's, below.
 				return r.declChanges(f, q, path[len(keys):])
+			}
+			if len(keys) <= len(path) && f.kind(q) == "variable_declarator" && f.field(q, "value") == top && f.kind(f.field(q, "name")) == "object_pattern" {
+				return r.patternUse(f, q, path[len(keys):]) // const { a, ...o } = m.k (schematext_mut_wrap.go)
 			}
 			if len(keys) <= len(path) {
 				// The object read (or one holding it) handed on.
@@ -554,6 +564,9 @@ func (r *schemaRead) useChanges(f *file, n nid, path []string) (del []string, ch
 		if f.kind(p) == "for_in_statement" && f.field(p, "right") != n {
 			return no(p, "the name is a loop's target")
 		}
+		if f.kind(p) == "for_in_statement" {
+			return r.loopUse(f, p, path) // for (t of m): elements (schematext_mut_wrap.go)
+		}
 		return nil, mutChange{}, true
 	case "unary_expression":
 		switch f.text(f.field(p, "operator")) {
@@ -582,6 +595,9 @@ func (r *schemaRead) useChanges(f *file, n nid, path []string) (del []string, ch
 		if f.field(p, "value") == n && f.kind(f.field(p, "name")) == "identifier" {
 			// const a = m: a's uses are the object's.
 			return r.declChanges(f, p, path)
+		}
+		if f.field(p, "value") == n && f.kind(f.field(p, "name")) == "object_pattern" {
+			return r.patternUse(f, p, path) // const { a, ...o } = m (schematext_mut_wrap.go)
 		}
 		return no(p, "the object is given another name")
 	case "return_statement", "arrow_function", "yield_expression":
@@ -680,7 +696,7 @@ func (r *schemaRead) containerUse(f *file, n nid, rest []string) (del []string, 
 
 // registrationCall reports whether call is one of f's registration sites.
 func (r *schemaRead) registrationCall(f *file, call nid) bool {
-	if call < 0 || f.facts == nil {
+	if call < 0 || f.facts == nil || r.wrapperSite(f, call) || r.notSDKHandlerSite(f, call) { // schematext_mut_wrap.go
 		return false
 	}
 	for _, s := range f.facts.sites {
@@ -721,6 +737,9 @@ func (r *schemaRead) argumentReads(f *file, n, args nid, rest []string) (bool, s
 	}
 	if f.kind(call) == "call_expression" && r.x.sdkFromJSONSchema(f, call) {
 		return true, "" // the v2 SDK's fromJsonSchema(S) keeps S as it is (schematext_sdk.go)
+	}
+	if good, why, known := r.mapConstructed(f, n, call, rest); known { // schematext_mut_wrap.go
+		return good, why
 	}
 	if f.kind(call) == "call_expression" {
 		if c, good, known := r.calleeReads(f, call, n, rest); known {
@@ -870,15 +889,23 @@ func (r *schemaRead) methodReads(f *file, call, member nid, below bool, rest []s
 	if below {
 		whole = nil
 	}
+	mapCall := none
+	if method == "map" {
+		mapCall = call // its result holds the callback's returns (mapReturn)
+	}
 	for _, a := range f.args(call) {
 		a = unparen(f, a)
+		g, fn := f, a
+		if cb := r.namedCallback(f, a); cb.f != nil { // schematext_mut_wrap.go
+			g, fn = cb.f, cb.n
+		}
 		switch {
-		case functionKind(f.kind(a)):
+		case functionKind(g.kind(fn)):
 			for i, pr := range [][]string{elem, nil, whole} {
 				if i == 1 {
 					continue // the index
 				}
-				if _, c, good := r.paramChanges(f, a, i, pr); !good {
+				if _, c, good := r.framedParamChanges(g, fn, i, pr, f, mapCall); !good { // schematext_mut_wrap.go
 					return c, false
 				}
 			}
@@ -948,7 +975,7 @@ func (r *schemaRead) calleeReads(f *file, call, n nid, rest []string) (ch mutCha
 			}()
 		}
 	}
-	_, ch, good = r.paramChanges(v.f, v.n, idx, rest)
+	_, ch, good = r.framedParamChanges(v.f, v.n, idx, rest, nil, none)
 	return ch, good, true
 }
 

@@ -26,6 +26,9 @@ func (r *schemaRead) returnCallers(f *file, ret nid, path []string) (ch mutChang
 	if fn < 0 || !functionKind(f.kind(fn)) {
 		return mutChange{}, false, false
 	}
+	if c, good, known := r.mapReturn(f, fn, ret, path); known { // a map's callback (schematext_mut_wrap.go)
+		return c, good, true
+	}
 	var nameID nid = none
 	switch f.kind(fn) {
 	case "function_declaration":
