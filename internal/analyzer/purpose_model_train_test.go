@@ -42,7 +42,7 @@ var purposeTrainFiles = []string{"cases.jsonl", "test_poisoned.jsonl", "test_cle
 // file's uncompressed bytes (format line, header, weights).
 const (
 	pinnedPurposeTrainingSHA256 = "beeec3b44a019b86f1b328d051035a911954fe88269e42bf43366eb683332512"
-	pinnedPurposeModelSHA256    = "b2349f268a0eaba4ae8240511a87f107129bd16ae7cbae6f447cdfcf519f1362"
+	pinnedPurposeModelSHA256    = "2fa1a37680157f9c9a2325f49248209334b1ffaf24ca53817cd965a7520ff010"
 )
 
 const (

@@ -292,7 +292,18 @@ func notConcealFromUser(f string) bool {
 
 // Deference in other languages, folded by foldIntl ("solo si el usuario
 // lo pide", "seulement si l'utilisateur le demande").
-var pxIntlDefer7 = px(`((solo|sólo|unicamente|únicamente) (si|cuando) el usuario (lo |la |los |las )?(pide|solicita|quiere|pida|solicite)|(seulement|uniquement) si l'utilisateur (le |la |les )?(demande|souhaite)|nur (wenn|falls) (der|die) (benutzer|nutzer)(in)? (es |das |danach )?(verlangt|wünscht|möchte|fragt)|(só|somente|apenas) (se|quando) o usu[aá]rio (o |a )?(pedir|solicitar|quiser)|solo se l'utente (lo |la )?(chiede|richiede|vuole)|仅在用户(要求|请求)|只有(在)?用户(要求|请求))`)
+var pxIntlDefer7 = px(`((solo|sólo|unicamente|únicamente) ([\pL\pM]+ ){0,3}?(si|cuando) el usuario (lo |la |los |las )?(pide|solicita|quiere|pida|solicite)|(seulement|uniquement) ([\pL\pM']+ ){0,3}?si l'utilisateur (le |la |les )?(demande|souhaite)|nur ([\pL\pM]+ ){0,3}?(wenn|falls) (der|die) (benutzer|nutzer)(in)? (es |das |danach )?(verlangt|wünscht|möchte|fragt)|(só|somente|apenas) ([\pL\pM]+ ){0,3}?(se|quando) o usu[aá]rio (o |a )?(pedir|solicitar|quiser)|solo ([\pL\pM]+ ){0,3}?se l'utente (lo |la )?(chiede|richiede|vuole)|仅在用户(要求|请求)|只有(在)?用户(要求|请求))`)
+
+// intlDefers: the sentence defers to the user in another language ("solo
+// si el usuario lo pide", also with words between: "solo se usa si el
+// usuario la pide"), and no act of the tool's is stated beside it. Read in
+// any script: until 2.3.18 only a sentence with a byte outside ASCII was
+// looked at, so Spanish or Italian written without accents was not, and
+// the readings after the seventh (the ninth reading's non-English frames)
+// were not looked at either.
+func intlDefers(f, orig string) bool {
+	return pxIntlDefer7.MatchString(foldIntl(orig)) && !pxToolAct.MatchString(f)
+}
 
 // pxAskAddition7: an addition made when the user asks for it ("adds the
 // manager in CC when the user asks to keep them informed").
@@ -323,10 +334,8 @@ func (p entryPurpose) readSeventh(sr *sentenceReading, f, orig string) {
 	if (sr.conceal || sr.concealIfDeviant) && notConcealFromUser(f) {
 		sr.conceal, sr.concealIfDeviant = false, false
 	}
-	if hasNonASCII(orig) && (sr.conceal || sr.concealIfDeviant || sr.override) {
-		if g := foldIntl(orig); pxIntlDefer7.MatchString(g) && !pxToolAct.MatchString(f) {
-			sr.conceal, sr.concealIfDeviant, sr.override = false, false, false
-		}
+	if (sr.conceal || sr.concealIfDeviant || sr.override) && intlDefers(f, orig) {
+		sr.conceal, sr.concealIfDeviant, sr.override = false, false, false
 	}
 	if sr.override && pxAskAddition7.MatchString(f) && !pxInstead.MatchString(f) && !pxExternal.MatchString(f) {
 		sr.override = false
