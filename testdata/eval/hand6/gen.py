@@ -25,8 +25,8 @@ def cid(desc):
 
 
 def main():
-    import cases_a, cases_b, cases_c, cases_d, cases_e, cases_f  # noqa: E401
-    groups = cases_a.GROUPS + cases_b.GROUPS + cases_c.GROUPS + cases_d.GROUPS + cases_e.GROUPS + cases_f.GROUPS
+    import cases_a, cases_b, cases_c, cases_d, cases_e, cases_f, cases_g  # noqa: E401
+    groups = cases_a.GROUPS + cases_b.GROUPS + cases_c.GROUPS + cases_d.GROUPS + cases_e.GROUPS + cases_f.GROUPS + cases_g.GROUPS
     poisoned, clean = [], []
     seen = set()
     for idea, entries in groups:
