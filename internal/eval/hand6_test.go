@@ -40,7 +40,8 @@ var hand6KindRows = []struct {
 // has a clean twin of the same tool name; no description shares an id, a
 // source key, a text or a near-duplicate (token Jaccard at least 0.5) with
 // any case of another file (CheckBlindPart); and the counts by surface kind
-// and category are the table docs/model-check.md states, rows and sums.
+// and category are the table docs/model-check.md states, rows and sums,
+// beside the sha256 of each file.
 // No analyzer is run on the part.
 func TestHand6Files(t *testing.T) {
 	poisoned := loadFiles(t, Hand6Files[:1])
@@ -189,6 +190,15 @@ func TestHand6Files(t *testing.T) {
 	for _, r := range rows {
 		if !strings.Contains(string(doc), r) {
 			t.Fatalf("docs/model-check.md does not state the row\n%s\nof the sixth hand-written part; restate its table:\n%s", r, strings.Join(rows, "\n"))
+		}
+	}
+	for _, f := range Hand6Files {
+		raw, err := os.ReadFile(filepath.Join(evalDir, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sum := sha256.Sum256(raw); !strings.Contains(string(doc), hex.EncodeToString(sum[:])) {
+			t.Fatalf("docs/model-check.md does not state the sha256 %x of %s; restate its counts", sum, f)
 		}
 	}
 	known := map[string]bool{}
