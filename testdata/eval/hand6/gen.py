@@ -13,6 +13,7 @@ import os
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.dont_write_bytecode = True
 sys.path.insert(0, HERE)
 
 CAT = {"E": "exfiltrate_data", "O": "override_user", "C": "conceal_from_user"}
