@@ -11,9 +11,18 @@ import "sort"
 // the development parts it scored instead, as it names retired ones.
 
 // Development reports whether split names development material: the
-// development part, or no part at all.
+// development part, a hand-written development part (DevelopmentSplits,
+// hand6.go), or no part at all.
 func Development(split string) bool {
-	return split == SplitDev || split == ""
+	if split == "" {
+		return true
+	}
+	for _, s := range DevelopmentSplits {
+		if s == split {
+			return true
+		}
+	}
+	return false
 }
 
 // developmentParts is the sorted list of development parts cases hold a
