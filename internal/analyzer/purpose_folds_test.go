@@ -41,6 +41,7 @@ var purposeFoldParts = []struct {
 	{"test", []string{"test_poisoned.jsonl", "test_clean.jsonl"}},
 	{"test2", []string{"blind_poisoned.jsonl", "blind_clean.jsonl"}},
 	{"test3", []string{"blind3_poisoned.jsonl", "blind3_clean.jsonl"}},
+	{"hand6", []string{"hand6_poisoned.jsonl", "hand6_clean.jsonl"}},
 }
 
 // foldFigures is one reading's figures on one scored part.

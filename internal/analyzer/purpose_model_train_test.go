@@ -36,13 +36,13 @@ import (
 // side (the truth cases of test_cases.jsonl, blind_cases.jsonl and
 // blind3_cases.jsonl) is not in it: that base stays the admission control
 // set.
-var purposeTrainFiles = []string{"cases.jsonl", "test_poisoned.jsonl", "test_clean.jsonl", "blind_poisoned.jsonl", "blind_clean.jsonl", "blind3_poisoned.jsonl", "blind3_clean.jsonl"}
+var purposeTrainFiles = []string{"cases.jsonl", "test_poisoned.jsonl", "test_clean.jsonl", "blind_poisoned.jsonl", "blind_clean.jsonl", "blind3_poisoned.jsonl", "blind3_clean.jsonl", "hand6_poisoned.jsonl", "hand6_clean.jsonl"}
 
 // Pinned: the SHA-256 of the training material's bytes and of the model
 // file's uncompressed bytes (format line, header, weights).
 const (
-	pinnedPurposeTrainingSHA256 = "beeec3b44a019b86f1b328d051035a911954fe88269e42bf43366eb683332512"
-	pinnedPurposeModelSHA256    = "2fa1a37680157f9c9a2325f49248209334b1ffaf24ca53817cd965a7520ff010"
+	pinnedPurposeTrainingSHA256 = "7c21e039c827c75d6c746a3d6078d90d9ecd7e8dc4264737f99aadf297cf3d8a"
+	pinnedPurposeModelSHA256    = "e0f33df3656655b71389870420101d14e59565e61ac730300517733c0f025fd4"
 )
 
 const (
@@ -581,7 +581,7 @@ func TestPurposeHeldOutIsSplit3(t *testing.T) {
 	}
 	dp, dc := count(design)
 	hp, hc := count(heldout)
-	if dp != 705 || dc != 3358 || hp != 372 || hc != 1868 {
-		t.Fatalf("design %d poisoned %d clean, held out %d and %d; split3.py gave 705, 3358, 372, 1868", dp, dc, hp, hc)
+	if dp != 809 || dc != 3462 || hp != 430 || hc != 1926 {
+		t.Fatalf("design %d poisoned %d clean, held out %d and %d; split3.py gave 809, 3462, 430, 1926", dp, dc, hp, hc)
 	}
 }

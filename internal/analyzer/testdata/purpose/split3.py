@@ -14,6 +14,9 @@ The development material of the third reading is
 and, since the fourth reading, the retired third blind part's hand-written
   testdata/eval/blind3_poisoned.jsonl
   testdata/eval/blind3_clean.jsonl
+and, since offline-purpose-12 (2026-12-04), the sixth hand-written part
+  testdata/eval/hand6_poisoned.jsonl
+  testdata/eval/hand6_clean.jsonl
 and never the runtime-truth clean base of the test side (TruthCleanCases
 for the test part, which test_cases.jsonl and blind_cases.jsonl repeat):
 that stays the admission control set.
@@ -43,7 +46,8 @@ FILES = ["cases.jsonl", "test_poisoned.jsonl", "test_clean.jsonl",
          "blind_poisoned.jsonl", "blind_clean.jsonl",
          # The fourth reading (offline-purpose-4) adds the retired third blind
          # part's hand-written cases, by the same rule.
-         "blind3_poisoned.jsonl", "blind3_clean.jsonl"]
+         "blind3_poisoned.jsonl", "blind3_clean.jsonl",
+         "hand6_poisoned.jsonl", "hand6_clean.jsonl"]
 
 
 def source_key(source: str) -> str:
