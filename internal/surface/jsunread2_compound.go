@@ -63,7 +63,7 @@ func (x *extractor) compoundText(f *file, b binding, d nid, e *env) (val, bool) 
 				continue
 			}
 			if _, ok := x.decideTest(f, s.test, e); !ok {
-				if c := x.jvDecide(f, s.test, e); c.ok {
+				if c, conf := x.compoundConfTest(f, s.test, e); c.ok && conf {
 					x.jbChooses(f, s.ifNode, c)
 				}
 			}
@@ -84,8 +84,12 @@ func (x *extractor) compoundText(f *file, b binding, d nid, e *env) (val, bool) 
 				// reading of the site takes (the default's, and each
 				// branch not taken in a reading of its own, as a
 				// ternary's arms: jsbranches.go).
-				if c := x.jvDecide(f, s.test, e); c.ok {
+				c, conf := x.compoundConfTest(f, s.test, e)
+				switch {
+				case c.ok && conf:
 					t, ok = x.jbChooses(f, s.ifNode, c)
+				case c.ok:
+					t, ok = c.truth(), true // decided without configuration
 				}
 			}
 			if !ok {
@@ -140,6 +144,25 @@ func (x *extractor) compoundText(f *file, b binding, d nid, e *env) (val, bool) 
 		}
 	}
 	return out, true
+}
+
+// compoundConfTest decides test under the default configuration (jsCond)
+// and reports whether it read configuration: only such a test chooses a
+// text a configured server sends instead; one decided by the package's own
+// values (a parameter its only call site binds) has one branch only. The
+// configuration read is kept for the entries of the site (jvDecide).
+func (x *extractor) compoundConfTest(f *file, test nid, e *env) (jcv, bool) {
+	if f.lang == LangPython || f.facts == nil {
+		return jUnknown(), false
+	}
+	mark := len(x.pyConf)
+	t := x.jsCond(f, test, e, 0)
+	conf := len(x.pyConf) > mark
+	if t.ok {
+		x.jvReads = append(x.jvReads, x.pyConf[mark:]...)
+	}
+	x.pyConf = x.pyConf[:mark]
+	return t, conf
 }
 
 type compoundKey struct {
