@@ -37,6 +37,44 @@ import "strings"
 //
 // The appends are joined as `+` joins text, so each literal piece keeps the
 // span where it is written and the verifier checks every quoted byte there.
+//
+// Since 2.3.19 (part cmp) the form is wider, for a description a server
+// builds at module level under its configuration (mysql's):
+//
+//	let d = `[${v}] Run SQL queries`;
+//	if (isMultiDbMode) { d += " (Multi-DB mode enabled)"; }
+//	if (ALLOW_INSERT || ALLOW_DELETE) {
+//	    d += " with support for:";
+//	    if (ALLOW_INSERT) { d += " INSERT,"; }
+//	    if (ALLOW_DELETE) { d += " DELETE,"; }
+//	    d = d.replace(/,$/, "") + " and READ operations";
+//	} else {
+//	    d += " (READ-ONLY)";
+//	}
+//
+//   - a `var` declared once, as a statement of the module or of a
+//     function's body, is read as a `let` is;
+//   - an `if` may have an `else` (or `else if`), and ifs nest to
+//     compoundMaxDepth; each branch holds only writes of the local,
+//     declarations and such ifs; at most compoundMaxWrites writes;
+//   - a write is `name += value` or `name = name + v1 + …`, whose leftmost
+//     operand is the local itself or `name.replace(/P$/, "")` with P
+//     characters that match themselves, no flags and an empty replacement
+//     (replaceTrailing: the end is cut where its bytes are literal; a hole
+//     there leaves the local unreadable); any other `=` refuses the form;
+//   - a test is decided first by the caller's values (decideTest), else
+//     under the default configuration (jsCond). A test decided so that read
+//     configuration is a choice of the site's reading (jsbranches.go): the
+//     text by default is read, and each branch not taken is read again as
+//     an entry off by default, with the test in its conditions, as a
+//     ternary's arms are; the tests in a branch not taken are visited too
+//     (reach), so that a reading that flips the test above them reaches
+//     them. More than maxArmReadings such readings leave the site not read.
+//
+// A read inside a function created after the last write (a request
+// handler) sees the final value: every write is a statement of the
+// declaring block or of its ifs, none in a function, so no write can run
+// after the block has run.
 
 // compoundText reads the local of binding b declared by declarator d (a
 // `let` the file appends to with `+=`). ok is false when the form above does
