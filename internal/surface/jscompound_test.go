@@ -111,26 +111,51 @@ func TestJSCompoundTextUnderConfiguration(t *testing.T) {
 	}
 }
 
-// The mysql server's form: its configured texts (four tests of
-// configuration, each branch a text) are more than a site's readings bound
-// (maxArmReadings), so the site is not read, with the reason, rather than
-// read as its default text alone (the branches not taken are the
-// publisher's texts a configured server sends: 2.3.11).
+// The mysql server's form: four tests of configuration give more texts
+// than a site's readings are bounded to (maxArmReadings), so the text is not
+// read, with the reason, rather than read as its default alone (the
+// branches not taken are the publisher's texts a configured server sends:
+// 2.3.11); the site is read. With two tests every configured text is read,
+// off by default.
 func TestJSCompoundTextMySQLForm(t *testing.T) {
-	s := extractMap(t, compoundFiles(strings.Replace(compoundMySQL, "ON_WRITE", "false", 1)), Options{})
-	failOnRecoveredPanic(t, s)
-	found := false
-	for _, u := range s.Unresolved {
-		found = found || strings.Contains(u.Reason, "texts chosen by configuration at this site")
+	_, en, off := compoundRead(t, compoundFiles(strings.Replace(compoundMySQL, "ON_WRITE", "false", 1)))
+	if en.DescriptionState != vocab.StateUnreadable || !strings.Contains(en.UnreadableReason, "4 tests of configuration") || len(off) != 0 {
+		t.Errorf("%s %q (%s) off %q, want not read for its configured texts", en.DescriptionState, en.DescriptionRaw, en.UnreadableReason, off)
 	}
-	if s.Outcome != vocab.OutcomeDeclarationNotParsed || !found {
-		t.Errorf("%s %s unresolved %+v, want the site not read for its configured texts", s.Outcome, s.OutcomeDetail, s.Unresolved)
-	}
-	// Two tests: every configured text is read, off by default.
 	two := strings.NewReplacer("ON_WRITE", "false", "if (ALLOW_DELETE) {\n        d += \" DELETE,\";\n    }\n", "", "if (MULTI) {\n    d += \" (multi)\";\n}\n", "").Replace(compoundMySQL)
-	_, en, off := compoundRead(t, compoundFiles(two))
+	_, en, off = compoundRead(t, compoundFiles(two))
 	if en.DescriptionRaw != "[v1.2] Run SQL (READ-ONLY)" || strings.Join(off, "|") != "[v1.2] Run SQL with: and READ|[v1.2] Run SQL with: INSERT and READ" {
 		t.Errorf("default %q, off by default %q", en.DescriptionRaw, off)
+	}
+}
+
+// A read in a function declaration after the last write (mysql's `export
+// default function createMcpServer`) is read when nothing between the
+// declaration and the last write runs code of the package (a `let` cannot
+// be read before its declaration); a call there, or a `var`, refuses it.
+func TestJSCompoundTextHoistedRead(t *testing.T) {
+	fn := "function make() {\n  server.tool('t', d, {}, async () => ({ content: [] }));\n}\nmake();\n"
+	cases := []struct {
+		name, body string
+		want       string // "" for not read
+	}{
+		{"read", "let d = 'A';\nconst keys = Object.keys({ a: 1 });\nif (ON) { d += ' on'; }\nd += '.';\n" + fn, "A on."},
+		{"twin: a call between the writes", "let d = 'A';\nsetup();\nif (ON) { d += ' on'; }\nfunction setup() {}\n" + fn, ""},
+		{"twin: a var", "var d = 'A';\nif (ON) { d += ' on'; }\n" + fn, ""},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			_, en, _ := compoundRead(t, compoundFiles(tc.body))
+			if tc.want == "" {
+				if en.DescriptionState == vocab.StateReadable {
+					t.Errorf("read %q, want not read", en.DescriptionRaw)
+				}
+				return
+			}
+			if en.DescriptionState != vocab.StateReadable || en.DescriptionRaw != tc.want {
+				t.Errorf("%s %q (%s), want %q", en.DescriptionState, en.DescriptionRaw, en.UnreadableReason, tc.want)
+			}
+		})
 	}
 }
 

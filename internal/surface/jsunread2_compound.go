@@ -1,6 +1,9 @@
 package surface
 
-import "strings"
+import (
+	"strconv"
+	"strings"
+)
 
 // A text a function builds in a local with `+=` (methodology §5.2, 2.3.9,
 // part JN). A package's helper often starts a description and appends to it
@@ -108,6 +111,30 @@ func (x *extractor) compoundText(f *file, b binding, d nid, e *env) (val, bool) 
 			reach(s.then)
 			reach(s.els)
 		}
+	}
+	// More tests of configuration than compoundMaxConfTests would give the
+	// site more readings than its bound (maxArmReadings): the text is not
+	// read, and the site is, rather than the site failing.
+	confTests := 0
+	var count func(steps []compoundStep)
+	count = func(steps []compoundStep) {
+		for _, s := range steps {
+			if s.a >= 0 {
+				continue
+			}
+			if _, ok := x.decideTest(f, s.test, e); !ok {
+				if _, conf := x.compoundConfTest(f, s.test, e); conf {
+					confTests++
+				}
+			}
+			count(s.then)
+			count(s.els)
+		}
+	}
+	count(form.steps)
+	if confTests > compoundMaxConfTests {
+		return unknown("variable " + name + " is built under " + strconv.Itoa(confTests) + " tests of configuration (more than " +
+			strconv.Itoa(compoundMaxConfTests) + ": the texts a configured server sends are not all read)"), true
 	}
 	var path func(steps []compoundStep) bool
 	path = func(steps []compoundStep) bool {
@@ -226,6 +253,10 @@ type compoundStep struct {
 const (
 	compoundMaxDepth  = 4
 	compoundMaxWrites = 64
+	// compoundMaxConfTests: each test of configuration doubles the texts;
+	// three give at most 15 readings of the site with branches not taken
+	// (the order of flips counts in jbArmsNotTaken), within maxArmReadings.
+	compoundMaxConfTests = 3
 )
 
 // compoundFormOf checks the form once per declarator (it does not depend on
@@ -491,6 +522,23 @@ func (x *extractor) compoundFormCheck(f *file, b binding, d nid) *compoundForm {
 	if len(byStmt) > 0 {
 		return nil // a write somewhere else: a loop, a function, a block
 	}
+	// A read in a function declaration after the last write (mysql's
+	// `export default function createMcpServer`) is hoisted: it may run
+	// before the writes only if something between the declaration and the
+	// last write calls it. A `let` is in its temporal dead zone before its
+	// declaration (a call there throws), so for a `let` it suffices that no
+	// code runs between them but the writes' own: no call (but `.replace` of
+	// the local and a few builtins), no `new`, no `await` or `yield`.
+	hoisted := -1
+	hoistedOK := func() bool {
+		if hoisted < 0 {
+			hoisted = 0
+			if f.kind(decl) == "lexical_declaration" && compoundRegionInert(f, block, f.start(decl), lastEnd, name) {
+				hoisted = 1
+			}
+		}
+		return hoisted == 1
+	}
 	// Every read of the local comes after the last write (but the value a
 	// write of `name = name + …` reads, at the write).
 	readsOK := true
@@ -504,7 +552,7 @@ func (x *extractor) compoundFormCheck(f *file, b binding, d nid) *compoundForm {
 		if p := f.parent(n); (f.kind(p) == "augmented_assignment_expression" || f.kind(p) == "assignment_expression") && f.field(p, "left") == n {
 			return true
 		}
-		if ob, ok := x.lookup(f, n, name); ok && ob.decl == b.decl && (f.start(n) < lastEnd || inHoistedFunction(f, n, block)) {
+		if ob, ok := x.lookup(f, n, name); ok && ob.decl == b.decl && (f.start(n) < lastEnd || inHoistedFunction(f, n, block) && !hoistedOK()) {
 			readsOK = false
 		}
 		return true
@@ -513,6 +561,41 @@ func (x *extractor) compoundFormCheck(f *file, b binding, d nid) *compoundForm {
 		return nil
 	}
 	return form
+}
+
+// compoundInertCalls are the calls compoundRegionInert allows: builtins
+// that run no code of the package on the values of a configuration.
+var compoundInertCalls = map[string]bool{
+	"Object.keys": true, "Object.values": true, "Object.entries": true, "Array.isArray": true,
+	"Boolean": true, "String": true, "Number": true,
+}
+
+// compoundRegionInert reports whether the statements of block within
+// [from, to) run no code but their own: no call but `name.replace(…)` and
+// compoundInertCalls, no `new`, `await`, `yield` or tagged template.
+func compoundRegionInert(f *file, block nid, from, to int, name string) bool {
+	ok := true
+	f.walk(block, func(n nid) bool {
+		if !ok || f.end(n) <= from || f.start(n) >= to {
+			return ok
+		}
+		switch f.kind(n) {
+		case "call_expression":
+			callee := f.field(n, "function")
+			if compoundInertCalls[f.text(callee)] {
+				return true
+			}
+			if f.kind(callee) == "member_expression" && f.text(f.field(callee, "property")) == "replace" &&
+				f.text(f.field(callee, "object")) == name && f.kind(f.field(callee, "object")) == "identifier" {
+				return true
+			}
+			ok = false
+		case "new_expression", "await_expression", "yield_expression":
+			ok = false
+		}
+		return ok
+	})
+	return ok
 }
 
 // hasPrefixWord: s starts with the keyword w followed by a space.
