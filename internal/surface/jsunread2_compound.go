@@ -72,12 +72,16 @@ import (
 //     an entry off by default, with the test in its conditions, as a
 //     ternary's arms are; the tests in a branch not taken are visited too
 //     (reach), so that a reading that flips the test above them reaches
-//     them. More than maxArmReadings such readings leave the site not read.
+//     them. More than compoundMaxConfTests such tests in the form leave the
+//     text (not the site) unread, with the count; beyond that, more than
+//     maxArmReadings readings of a site leave the site not read (2.3.11).
 //
 // A read inside a function created after the last write (a request
 // handler) sees the final value: every write is a statement of the
 // declaring block or of its ifs, none in a function, so no write can run
-// after the block has run.
+// after the block has run. A read in a function declaration after the last
+// write (hoisted) is read for a `let` when nothing between the declaration
+// and the last write runs code of the package (compoundRegionInert).
 
 // compoundText reads the local of binding b declared by declarator d (a
 // `let` the file appends to with `+=`). ok is false when the form above does
