@@ -85,6 +85,11 @@ type schemaRead struct {
 	// mutFrames are the functions entered with the object as a parameter
 	// (schematext_mut_wrap.go).
 	mutFrames []mutFrame
+	// mutCopyUse is a use of a shallow copy's name about to be classified
+	// (schematext_mut_spread.go): a write or delete of the copy's own
+	// member through it changes the copy, not the object.
+	mutCopyUse  nid
+	mutCopyFile *file
 
 	// mutMemo are declChanges' answers from the top (schematext_mut_handler.go).
 	mutMemo map[mutMemoKey]mutMemoEntry
@@ -148,7 +153,9 @@ func (x *extractor) jsParamDescriptions(c *collector, tool string, f *file, n ni
 	// limit still counts them.
 	saved, before := x.siteLimit, x.steps
 	x.siteLimit = x.steps + maxSchemaSteps
-	r.node(f, n, e, "", 0)
+	if r.siteLiteralUnchanged(f, n, e) { // schematext_mut_spread.go
+		r.node(f, n, e, "", 0)
+	}
 	if x.siteOver {
 		r.gap(f, n, "the schema's reading passed its limit of "+strconv.Itoa(maxSchemaSteps)+" steps")
 	}

@@ -434,6 +434,7 @@ func (r *schemaRead) useChanges(f *file, n nid, path []string) (del []string, ch
 	no := func(at nid, why string) ([]string, mutChange, bool) {
 		return nil, mutChange{f, at, why}, false
 	}
+	copied := r.copyOwnMember(f, n) // n names a shallow copy (schematext_mut_spread.go)
 	if f.kind(n) == "shorthand_property_identifier" {
 		// { m }: the object put into another literal.
 		return r.containerUse(f, n, path)
@@ -474,6 +475,9 @@ func (r *schemaRead) useChanges(f *file, n nid, path []string) (del []string, ch
 		switch f.kind(q) {
 		case "unary_expression":
 			if f.text(f.field(q, "operator")) == "delete" {
+				if copied && len(keys) == 1 {
+					return nil, mutChange{}, true // the copy's own member
+				}
 				if len(keys) != len(path)+1 {
 					return no(q, "a member of the object is deleted")
 				}
@@ -485,12 +489,24 @@ func (r *schemaRead) useChanges(f *file, n nid, path []string) (del []string, ch
 			}
 			return nil, mutChange{}, true
 		case "assignment_expression", "augmented_assignment_expression":
-			if f.field(q, "left") == top {
+			if f.field(q, "left") == top && !(copied && len(keys) == 1) {
 				return no(q, "a member of the object is written")
 			}
 			return nil, mutChange{}, true
 		case "update_expression":
+			if copied && len(keys) == 1 {
+				return nil, mutChange{}, true // the copy's own member
+			}
 			return no(q, "a member of the object is incremented")
+		case "spread_element":
+			// { ...m.k }: a copy holding the object's members (schematext_mut_spread.go).
+			if len(keys) <= len(path) {
+				return r.spreadUse(f, q, path[len(keys):])
+			}
+			if r.primitiveMember(f, top) {
+				return nil, mutChange{}, true
+			}
+			return r.spreadUse(f, q, nil)
 		case "for_in_statement":
 			if f.field(q, "right") == top && len(keys) <= len(path) {
 				return r.loopUse(f, q, path[len(keys):]) // schematext_mut_wrap.go
@@ -552,6 +568,9 @@ func (r *schemaRead) useChanges(f *file, n nid, path []string) (del []string, ch
 			return no(top, "a member of the object is handed on")
 		}
 		return nil, mutChange{}, true // a member read as a value
+	}
+	if f.kind(p) == "spread_element" {
+		return r.spreadUse(f, p, path) // { ...m }: a copy holding m's members (schematext_mut_spread.go)
 	}
 	switch f.kind(p) {
 	case "spread_element", "type_query", "for_in_statement", "binary_expression", "ternary_expression", "if_statement", "template_substitution":
