@@ -90,6 +90,10 @@ type schemaRead struct {
 	// member through it changes the copy, not the object.
 	mutCopyUse  nid
 	mutCopyFile *file
+	// mutAt is where the reading stands while unchanged classifies the
+	// uses (a spread's argument it reads: that use is the reading's own).
+	mutAt  nid
+	mutAtF *file
 
 	// mutMemo are declChanges' answers from the top (schematext_mut_handler.go).
 	mutMemo map[mutMemoKey]mutMemoEntry
@@ -153,9 +157,7 @@ func (x *extractor) jsParamDescriptions(c *collector, tool string, f *file, n ni
 	// limit still counts them.
 	saved, before := x.siteLimit, x.steps
 	x.siteLimit = x.steps + maxSchemaSteps
-	if r.siteLiteralUnchanged(f, n, e) { // schematext_mut_spread.go
-		r.node(f, n, e, "", 0)
-	}
+	r.node(f, n, e, "", 0)
 	if x.siteOver {
 		r.gap(f, n, "the schema's reading passed its limit of "+strconv.Itoa(maxSchemaSteps)+" steps")
 	}

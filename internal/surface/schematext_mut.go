@@ -500,6 +500,9 @@ func (r *schemaRead) useChanges(f *file, n nid, path []string) (del []string, ch
 			return no(q, "a member of the object is incremented")
 		case "spread_element":
 			// { ...m.k }: a copy holding the object's members (schematext_mut_spread.go).
+			if r.readingAt(f, top) {
+				return nil, mutChange{}, true
+			}
 			if len(keys) <= len(path) {
 				return r.spreadUse(f, q, path[len(keys):])
 			}
@@ -569,7 +572,7 @@ func (r *schemaRead) useChanges(f *file, n nid, path []string) (del []string, ch
 		}
 		return nil, mutChange{}, true // a member read as a value
 	}
-	if f.kind(p) == "spread_element" {
+	if f.kind(p) == "spread_element" && !r.readingAt(f, n) {
 		return r.spreadUse(f, p, path) // { ...m }: a copy holding m's members (schematext_mut_spread.go)
 	}
 	switch f.kind(p) {
@@ -604,6 +607,9 @@ func (r *schemaRead) useChanges(f *file, n nid, path []string) (del []string, ch
 		}
 		return r.containerUse(f, n, path)
 	case "assignment_expression", "augmented_assignment_expression":
+		if f.field(p, "left") == n && copied {
+			return nil, mutChange{}, true // the copy's name bound again: the object is not changed
+		}
 		if f.field(p, "left") == n {
 			return no(p, "the name is assigned again")
 		}
@@ -806,12 +812,15 @@ func (r *schemaRead) unchanged(f *file, n nid, v val) bool {
 	if v.f.inVendoredRegion(v.n) {
 		return true // bundled third-party code (a bundled zod's namespace object)
 	}
+	savedF, saved := r.mutAtF, r.mutAt
+	r.mutAtF, r.mutAt = f, n // the reading's own use (schematext_mut_spread.go)
 	del, ch, ok := r.nameChanges(f, n)
 	if ok {
 		var d []string
 		d, ch, ok = r.literalChanges(v.f, v.n)
 		del = append(del, d...)
 	}
+	r.mutAtF, r.mutAt = savedF, saved
 	if !ok {
 		r.gap(f, n, "schema object changed after it is built: "+ch.reason+" at "+ch.f.path+":"+strconv.Itoa(ch.f.lineOf(ch.at)))
 		return false

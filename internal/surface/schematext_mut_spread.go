@@ -84,17 +84,10 @@ func (r *schemaRead) copyOwnMember(f *file, n nid) bool {
 	return hit
 }
 
-// siteLiteralUnchanged checks the schema a site hands to the reading when it
-// is already an object or array literal (since 2.3.19): a config's member
-// `registerTool(n, { inputSchema: S }, cb)` is handed on as S's literal,
-// resolved by the site, so S's name was never seen by the reading and its
-// uses never classified (`S.properties.q.description = "…"` read as
-// written: a fail-open). The literal's declared name is checked as any
-// name the reading resolves (unchanged: a gap naming the change; deleted
-// keys kept).
-func (r *schemaRead) siteLiteralUnchanged(f *file, n nid, e *env) bool {
-	if n < 0 || (f.kind(n) != "object" && f.kind(n) != "array") {
-		return true
-	}
-	return r.unchanged(f, n, val{k: vObject, f: f, n: n, env: e})
+
+// readingAt reports whether n is the spread's argument the reading stands
+// at (unchanged): the literal holding that spread is the one the reading
+// reads, so that use reads, as every spread did until 2.3.18.
+func (r *schemaRead) readingAt(f *file, n nid) bool {
+	return r.mutAtF == f && (r.mutAt == n || mutOuter(f, r.mutAt) == n)
 }
