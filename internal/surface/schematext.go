@@ -94,6 +94,8 @@ type schemaRead struct {
 	// uses (a spread's argument it reads: that use is the reading's own).
 	mutAt  nid
 	mutAtF *file
+	// mutRecv memoises notSDKHandlerSite by call (schematext_mut_recv.go).
+	mutRecv map[progKey]bool
 
 	// mutMemo are declChanges' answers from the top (schematext_mut_handler.go).
 	mutMemo map[mutMemoKey]mutMemoEntry

@@ -84,7 +84,6 @@ func (r *schemaRead) copyOwnMember(f *file, n nid) bool {
 	return hit
 }
 
-
 // readingAt reports whether n is the spread's argument the reading stands
 // at (unchanged): the literal holding that spread is the one the reading
 // reads, so that use reads, as every spread did until 2.3.18.

@@ -73,4 +73,3 @@ server.registerTool("ssent", { description: "T.", inputSchema: { type: "object",
 		"ssent":   "s=readable:S.",
 	})
 }
-
