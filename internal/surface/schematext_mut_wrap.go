@@ -353,7 +353,7 @@ func (r *schemaRead) notSDKHandlerSite(f *file, call nid) bool {
 	if r.mutRecv == nil {
 		r.mutRecv = map[progKey]bool{}
 	}
-	r.mutRecv[k] = false // a cycle through call sites: not resolved
+	r.mutRecv[k] = false                                     // a cycle through call sites: not resolved
 	got := r.receiverNotSDK(f, f.field(callee, "object"), 0) // schematext_mut_recv.go
 	r.mutRecv[k] = got
 	return got
