@@ -26,19 +26,20 @@ func (r *schemaRead) spreadUse(f *file, sp nid, rest []string) (del []string, ch
 	if lit < 0 || (f.kind(lit) != "object" && f.kind(lit) != "array") {
 		return nil, mutChange{}, true // f(...o), <C {...o} />: as before (a read)
 	}
-	if r.mutDepth >= mutNestLimit {
-		return nil, mutChange{f, sp, "the object is followed through more than " + strconv.Itoa(mutNestLimit) + " copies"}, false
-	}
-	r.mutDepth++
-	defer func() { r.mutDepth-- }()
 	lit = mutOuter(f, lit)
 	decl := f.parent(lit)
 	if decl < 0 || f.kind(decl) != "variable_declarator" || f.field(decl, "value") != lit || f.kind(f.field(decl, "name")) != "identifier" ||
 		(nameScope(f, decl) == 0 && mutExportedDecl(f, decl)) {
 		// Not a declared name of its own (or an exported one, whose
-		// importers are followed too): the copy's uses as o's.
+		// importers are followed too): the copy's uses as o's (the
+		// literal, declared name or return it reaches counts its level).
 		return r.useChanges(f, lit, rest)
 	}
+	if r.mutDepth >= mutNestLimit {
+		return nil, mutChange{f, sp, "the object is followed through more than " + strconv.Itoa(mutNestLimit) + " copies"}, false
+	}
+	r.mutDepth++
+	defer func() { r.mutDepth-- }()
 	// const c = { ...o }: c's uses, each marked as the copy's (useChanges).
 	id := f.field(decl, "name")
 	name := f.text(id)
