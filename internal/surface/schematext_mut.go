@@ -13,7 +13,8 @@ import (
 // the object after it is built; otherwise the schema is a gap naming the
 // use and its place. A use reads the object when it is:
 //
-//   - a member read as a value (m.a, m["a"]), a spread of it ({...m}), a test
+//   - a member read as a value (m.a, m["a"]), a spread of it ({...m}: since
+//     2.3.19 the copy is followed as holding m's members, schematext_mut_spread.go), a test
 //     on it (typeof m, "a" in m, m === x, for (k in m)), a type (typeof m in
 //     a type);
 //   - an argument, or a member of an object or array literal that is an
