@@ -244,6 +244,16 @@ func mutExportedDecl(f *file, decl nid) bool {
 // importerChanges classifies the uses of an exported name of f in every
 // other file of the package that imports it.
 func (r *schemaRead) importerChanges(f *file, name string, path []string) (del []string, ch mutChange, ok bool) {
+	return r.importerUses(f, name, path, nil)
+}
+
+// importerUses enumerates the uses of an exported name of f in every other
+// file of the package that imports it (by name, as a namespace's member,
+// through export * and named re-exports): each is classified by useChanges
+// under path, or, when call is not nil, by call (an exported function's
+// callers, schematext_mut_ret.go): a use that call cannot classify (the
+// whole namespace handed on, a CommonJS re-export) is a change.
+func (r *schemaRead) importerUses(f *file, name string, path []string, call func(g *file, n nid) (mutChange, bool)) (del []string, ch mutChange, ok bool) {
 	if r.mutDepth >= mutNestLimit {
 		return nil, mutChange{f, 0, "the object is re-exported through more than " + strconv.Itoa(mutNestLimit) + " modules"}, false
 	}
@@ -267,7 +277,7 @@ func (r *schemaRead) importerChanges(f *file, name string, path []string) (del [
 			}
 		}
 		for _, en := range again {
-			if d, c, good := r.importerChanges(g, en, path); !good {
+			if d, c, good := r.importerUses(g, en, path, call); !good {
 				return nil, c, false
 			} else {
 				del = append(del, d...)
@@ -279,6 +289,9 @@ func (r *schemaRead) importerChanges(f *file, name string, path []string) (del [
 			}
 			if im.req && tscExportStar(g, im.node) {
 				// __exportStar(require("./f"), exports): g exports name too.
+				if call != nil {
+					return nil, mutChange{g, im.node, "the function returning the object is re-exported by a CommonJS module"}, false
+				}
 				d, c, good := r.cjsExportChanges(g, none, name, path)
 				if !good {
 					return nil, c, false
@@ -324,6 +337,10 @@ func (r *schemaRead) importerChanges(f *file, name string, path []string) (del [
 							}
 						}
 						var c mutChange
+						if call != nil {
+							ch, ok = mutChange{g, n, "the function returning the object is used other than called"}, false
+							return false
+						}
 						if _, c, ok = r.useChanges(g, n, append([]string{name}, path...)); !ok {
 							ch = c
 						}
@@ -333,6 +350,13 @@ func (r *schemaRead) importerChanges(f *file, name string, path []string) (del [
 						return true
 					}
 					use = p
+				}
+				if call != nil {
+					if c, good := call(g, use); !good {
+						ch, ok = c, false
+						return false
+					}
+					return true
 				}
 				d, c, good := r.useChanges(g, use, path)
 				if !good {
