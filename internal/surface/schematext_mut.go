@@ -276,6 +276,9 @@ func (r *schemaRead) importerUses(f *file, name string, path []string, call func
 				again = append(again, en)
 			}
 		}
+		if call != nil && len(again) > 0 && r.x.entryFile(g) {
+			return nil, mutChange{g, 0, "the function returning the object is exported by the package's entry " + g.path}, false
+		}
 		for _, en := range again {
 			if d, c, good := r.importerUses(g, en, path, call); !good {
 				return nil, c, false
@@ -1522,4 +1525,19 @@ func (r *schemaRead) thislessInTable(f *file, member nid) bool {
 // schema pass mutStepLimit: past it the object counts as changed.
 func mutLimitPassed(f *file, n nid) mutChange {
 	return mutChange{f, n, "the uses of the object passed the reading's limit of " + strconv.Itoa(mutStepLimit) + " uses"}
+}
+
+// entryFile reports whether g is one of the files package.json names
+// (main, module, bin, exports), or whether no such file is known (then any
+// module may be the package's entry).
+func (x *extractor) entryFile(g *file) bool {
+	if len(x.entryFiles) == 0 {
+		return true
+	}
+	for _, e := range x.entryFiles {
+		if e == g {
+			return true
+		}
+	}
+	return false
 }

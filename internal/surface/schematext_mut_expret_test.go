@@ -13,7 +13,8 @@ import (
 // each call's result classified as the object. Read when every call's
 // result only reads (spread into a tool's properties); a gap when a result
 // is written (in a module two away through `export *`), or the function is
-// used other than called.
+// used other than called there: the object spread directly into another
+// tool's properties (XPag, YPag) is then a gap.
 func TestSchemaObjectExportedReturnCallers(t *testing.T) {
 	a := txtar.Parse([]byte(`
 -- package.json --
@@ -35,10 +36,15 @@ export const directTool = { name: "pdirect", description: "T.", inputSchema: { t
 -- dist/tools/sorted.js --
 import { withSort, xSort, ySort, zSort } from "../schemas.js";
 export const sortedTool = { name: "psort", description: "T.", inputSchema: { type: "object", properties: { ...withSort("d") } } };
-export const xTool = { name: "pxwrite", description: "T.", inputSchema: { type: "object", properties: { ...xSort("d") } } };
-export const yTool = { name: "pyhand", description: "T.", inputSchema: { type: "object", properties: { ...ySort("d") } } };
+export const xsTool = { name: "pxsort", description: "T.", inputSchema: { type: "object", properties: { ...xSort("d") } } };
+export const ysTool = { name: "pysort", description: "T.", inputSchema: { type: "object", properties: { ...ySort("d") } } };
 export const zTool = { name: "pzfunc", description: "T.", inputSchema: { type: "object", properties: { ...zSort("d") } } };
+-- dist/tools/twice.js --
+import { XPag, YPag } from "../schemas.js";
+export const xTool = { name: "pxwrite", description: "T.", inputSchema: { type: "object", properties: { ...XPag } } };
+export const yTool = { name: "pyhand", description: "T.", inputSchema: { type: "object", properties: { ...YPag } } };
 -- dist/tools/index.js --
+export * from "./twice.js";
 export * from "./direct.js";
 export * from "./sorted.js";
 export * from "../schemas.js";
@@ -54,7 +60,7 @@ import * as Tools from "./tools/index.js";
 import "./other/deep.js";
 const server = new Server({ name: "s", version: "1.0.0" }, { capabilities: { tools: {} } });
 server.setRequestHandler(ListToolsRequestSchema, async () => ({
-	tools: [Tools.directTool, Tools.sortedTool, Tools.xTool, Tools.yTool, Tools.zTool],
+	tools: [Tools.directTool, Tools.sortedTool, Tools.xTool, Tools.yTool, Tools.zTool, Tools.xsTool, Tools.ysTool],
 }));
 `))
 	s := extractArchive(t, a)

@@ -12,7 +12,8 @@ import "strconv"
 // passed as a callback, put into a literal, assigned) lets unknown code call
 // it: a gap (since 2.3.19, part spr2, an exported function's calls in the
 // package's modules importing it are classified the same way, any other use
-// there a gap). A function with no name (an arrow handed to another call, a
+// there a gap, unless the function is exported by a file package.json names:
+// the package's API, called from outside). A function with no name (an arrow handed to another call, a
 // method of a literal) cannot be enumerated either: a gap. Bounded by
 // mutNestLimit like the other follows.
 
@@ -53,8 +54,8 @@ func (r *schemaRead) returnCallers(f *file, ret nid, path []string) (ch mutChang
 	if nameID < 0 || f.kind(nameID) != "identifier" {
 		return mutChange{}, false, false
 	}
-	if exported && nameScope(f, fn) != 0 {
-		return mutChange{}, false, false
+	if exported && (nameScope(f, fn) != 0 || r.x.entryFile(f)) {
+		return mutChange{}, false, false // the package's API: callers outside it
 	}
 	if r.mutDepth >= mutNestLimit {
 		return mutChange{f, ret, "the object is followed through more than " + strconv.Itoa(mutNestLimit) + " returns"}, false, true

@@ -88,20 +88,6 @@ func (r *schemaRead) copyOwnMember(f *file, n nid) bool {
 // readingAt reports whether n is the spread's argument the reading stands
 // at (unchanged): the literal holding that spread is the one the reading
 // reads, so that use reads, as every spread did until 2.3.18.
-//
-// Only where the spread is evaluated once (since 2.3.19, part spr2): a
-// spread inside a function or a loop makes a copy at each call or turn,
-// each holding the same members, so there the copy's uses are followed as
-// any other spread's (the reading's own route among them).
 func (r *schemaRead) readingAt(f *file, n nid) bool {
-	if r.mutAtF != f || (r.mutAt != n && mutOuter(f, r.mutAt) != n) {
-		return false
-	}
-	for q := f.parent(n); q >= 0; q = f.parent(q) {
-		switch k := f.kind(q); {
-		case functionKind(k), k == "method_definition", k == "for_statement", k == "for_in_statement", k == "while_statement", k == "do_statement":
-			return false
-		}
-	}
-	return true
+	return r.mutAtF == f && (r.mutAt == n || mutOuter(f, r.mutAt) == n)
 }
