@@ -85,6 +85,17 @@ type schemaRead struct {
 	// mutFrames are the functions entered with the object as a parameter
 	// (schematext_mut_wrap.go).
 	mutFrames []mutFrame
+	// mutCopyUse is a use of a shallow copy's name about to be classified
+	// (schematext_mut_spread.go): a write or delete of the copy's own
+	// member through it changes the copy, not the object.
+	mutCopyUse  nid
+	mutCopyFile *file
+	// mutAt is where the reading stands while unchanged classifies the
+	// uses (a spread's argument it reads: that use is the reading's own).
+	mutAt  nid
+	mutAtF *file
+	// mutRecv memoises notSDKHandlerSite by call (schematext_mut_recv.go).
+	mutRecv map[progKey]bool
 
 	// mutMemo are declChanges' answers from the top (schematext_mut_handler.go).
 	mutMemo map[mutMemoKey]mutMemoEntry

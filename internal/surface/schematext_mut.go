@@ -13,7 +13,8 @@ import (
 // the object after it is built; otherwise the schema is a gap naming the
 // use and its place. A use reads the object when it is:
 //
-//   - a member read as a value (m.a, m["a"]), a spread of it ({...m}), a test
+//   - a member read as a value (m.a, m["a"]), a spread of it ({...m}: since
+//     2.3.19 the copy is followed as holding m's members, schematext_mut_spread.go), a test
 //     on it (typeof m, "a" in m, m === x, for (k in m)), a type (typeof m in
 //     a type);
 //   - an argument, or a member of an object or array literal that is an
@@ -243,6 +244,16 @@ func mutExportedDecl(f *file, decl nid) bool {
 // importerChanges classifies the uses of an exported name of f in every
 // other file of the package that imports it.
 func (r *schemaRead) importerChanges(f *file, name string, path []string) (del []string, ch mutChange, ok bool) {
+	return r.importerUses(f, name, path, nil)
+}
+
+// importerUses enumerates the uses of an exported name of f in every other
+// file of the package that imports it (by name, as a namespace's member,
+// through export * and named re-exports): each is classified by useChanges
+// under path, or, when call is not nil, by call (an exported function's
+// callers, schematext_mut_ret.go): a use that call cannot classify (the
+// whole namespace handed on, a CommonJS re-export) is a change.
+func (r *schemaRead) importerUses(f *file, name string, path []string, call func(g *file, n nid) (mutChange, bool)) (del []string, ch mutChange, ok bool) {
 	if r.mutDepth >= mutNestLimit {
 		return nil, mutChange{f, 0, "the object is re-exported through more than " + strconv.Itoa(mutNestLimit) + " modules"}, false
 	}
@@ -265,8 +276,11 @@ func (r *schemaRead) importerChanges(f *file, name string, path []string) (del [
 				again = append(again, en)
 			}
 		}
+		if call != nil && len(again) > 0 && r.x.entryFile(g) {
+			return nil, mutChange{g, 0, "the function returning the object is exported by the package's entry " + g.path}, false
+		}
 		for _, en := range again {
-			if d, c, good := r.importerChanges(g, en, path); !good {
+			if d, c, good := r.importerUses(g, en, path, call); !good {
 				return nil, c, false
 			} else {
 				del = append(del, d...)
@@ -278,6 +292,9 @@ func (r *schemaRead) importerChanges(f *file, name string, path []string) (del [
 			}
 			if im.req && tscExportStar(g, im.node) {
 				// __exportStar(require("./f"), exports): g exports name too.
+				if call != nil {
+					return nil, mutChange{g, im.node, "the function returning the object is re-exported by a CommonJS module"}, false
+				}
 				d, c, good := r.cjsExportChanges(g, none, name, path)
 				if !good {
 					return nil, c, false
@@ -323,6 +340,10 @@ func (r *schemaRead) importerChanges(f *file, name string, path []string) (del [
 							}
 						}
 						var c mutChange
+						if call != nil {
+							ch, ok = mutChange{g, n, "the function returning the object is used other than called"}, false
+							return false
+						}
 						if _, c, ok = r.useChanges(g, n, append([]string{name}, path...)); !ok {
 							ch = c
 						}
@@ -332,6 +353,13 @@ func (r *schemaRead) importerChanges(f *file, name string, path []string) (del [
 						return true
 					}
 					use = p
+				}
+				if call != nil {
+					if c, good := call(g, use); !good {
+						ch, ok = c, false
+						return false
+					}
+					return true
 				}
 				d, c, good := r.useChanges(g, use, path)
 				if !good {
@@ -434,6 +462,7 @@ func (r *schemaRead) useChanges(f *file, n nid, path []string) (del []string, ch
 	no := func(at nid, why string) ([]string, mutChange, bool) {
 		return nil, mutChange{f, at, why}, false
 	}
+	copied := r.copyOwnMember(f, n) // n names a shallow copy (schematext_mut_spread.go)
 	if f.kind(n) == "shorthand_property_identifier" {
 		// { m }: the object put into another literal.
 		return r.containerUse(f, n, path)
@@ -474,6 +503,9 @@ func (r *schemaRead) useChanges(f *file, n nid, path []string) (del []string, ch
 		switch f.kind(q) {
 		case "unary_expression":
 			if f.text(f.field(q, "operator")) == "delete" {
+				if copied && len(keys) == 1 {
+					return nil, mutChange{}, true // the copy's own member
+				}
 				if len(keys) != len(path)+1 {
 					return no(q, "a member of the object is deleted")
 				}
@@ -485,12 +517,27 @@ func (r *schemaRead) useChanges(f *file, n nid, path []string) (del []string, ch
 			}
 			return nil, mutChange{}, true
 		case "assignment_expression", "augmented_assignment_expression":
-			if f.field(q, "left") == top {
+			if f.field(q, "left") == top && !(copied && len(keys) == 1) {
 				return no(q, "a member of the object is written")
 			}
 			return nil, mutChange{}, true
 		case "update_expression":
+			if copied && len(keys) == 1 {
+				return nil, mutChange{}, true // the copy's own member
+			}
 			return no(q, "a member of the object is incremented")
+		case "spread_element":
+			// { ...m.k }: a copy holding the object's members (schematext_mut_spread.go).
+			if r.readingAt(f, top) {
+				return nil, mutChange{}, true
+			}
+			if len(keys) <= len(path) {
+				return r.spreadUse(f, q, path[len(keys):])
+			}
+			if r.primitiveMember(f, top) {
+				return nil, mutChange{}, true
+			}
+			return r.spreadUse(f, q, nil)
 		case "for_in_statement":
 			if f.field(q, "right") == top && len(keys) <= len(path) {
 				return r.loopUse(f, q, path[len(keys):]) // schematext_mut_wrap.go
@@ -553,6 +600,9 @@ func (r *schemaRead) useChanges(f *file, n nid, path []string) (del []string, ch
 		}
 		return nil, mutChange{}, true // a member read as a value
 	}
+	if f.kind(p) == "spread_element" && !r.readingAt(f, n) {
+		return r.spreadUse(f, p, path) // { ...m }: a copy holding m's members (schematext_mut_spread.go)
+	}
 	switch f.kind(p) {
 	case "spread_element", "type_query", "for_in_statement", "binary_expression", "ternary_expression", "if_statement", "template_substitution":
 		if (f.kind(p) == "ternary_expression" && f.field(p, "condition") != n) ||
@@ -585,6 +635,9 @@ func (r *schemaRead) useChanges(f *file, n nid, path []string) (del []string, ch
 		}
 		return r.containerUse(f, n, path)
 	case "assignment_expression", "augmented_assignment_expression":
+		if f.field(p, "left") == n && copied {
+			return nil, mutChange{}, true // the copy's name bound again: the object is not changed
+		}
 		if f.field(p, "left") == n {
 			return no(p, "the name is assigned again")
 		}
@@ -787,12 +840,15 @@ func (r *schemaRead) unchanged(f *file, n nid, v val) bool {
 	if v.f.inVendoredRegion(v.n) {
 		return true // bundled third-party code (a bundled zod's namespace object)
 	}
+	savedF, saved := r.mutAtF, r.mutAt
+	r.mutAtF, r.mutAt = f, n // the reading's own use (schematext_mut_spread.go)
 	del, ch, ok := r.nameChanges(f, n)
 	if ok {
 		var d []string
 		d, ch, ok = r.literalChanges(v.f, v.n)
 		del = append(del, d...)
 	}
+	r.mutAtF, r.mutAt = savedF, saved
 	if !ok {
 		r.gap(f, n, "schema object changed after it is built: "+ch.reason+" at "+ch.f.path+":"+strconv.Itoa(ch.f.lineOf(ch.at)))
 		return false
@@ -1469,4 +1525,19 @@ func (r *schemaRead) thislessInTable(f *file, member nid) bool {
 // schema pass mutStepLimit: past it the object counts as changed.
 func mutLimitPassed(f *file, n nid) mutChange {
 	return mutChange{f, n, "the uses of the object passed the reading's limit of " + strconv.Itoa(mutStepLimit) + " uses"}
+}
+
+// entryFile reports whether g is one of the files package.json names
+// (main, module, bin, exports), or whether no such file is known (then any
+// module may be the package's entry).
+func (x *extractor) entryFile(g *file) bool {
+	if len(x.entryFiles) == 0 {
+		return true
+	}
+	for _, e := range x.entryFiles {
+		if e == g {
+			return true
+		}
+	}
+	return false
 }

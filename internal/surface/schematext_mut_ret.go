@@ -10,7 +10,10 @@ import "strconv"
 // classified as the object, under the keys leading to it, with the rules of
 // useChanges. A use of the function name that is not a call (exported,
 // passed as a callback, put into a literal, assigned) lets unknown code call
-// it: a gap. A function with no name (an arrow handed to another call, a
+// it: a gap (since 2.3.19, part spr2, an exported function's calls in the
+// package's modules importing it are classified the same way, any other use
+// there a gap, unless the function is exported by a file package.json names:
+// the package's API, called from outside). A function with no name (an arrow handed to another call, a
 // method of a literal) cannot be enumerated either: a gap. Bounded by
 // mutNestLimit like the other follows.
 
@@ -30,21 +33,29 @@ func (r *schemaRead) returnCallers(f *file, ret nid, path []string) (ch mutChang
 		return c, good, true
 	}
 	var nameID nid = none
+	exported := false
 	switch f.kind(fn) {
 	case "function_declaration":
 		nameID = f.field(fn, "name")
 		if p := f.parent(fn); p >= 0 && f.kind(p) == "export_statement" {
-			return mutChange{}, false, false
+			if f.field(p, "declaration") != fn {
+				return mutChange{}, false, false // export default function
+			}
+			exported = true
 		}
 	case "arrow_function", "function_expression", "function":
 		d := f.parent(mutOuter(f, fn))
-		if d < 0 || f.kind(d) != "variable_declarator" || unparen(f, f.field(d, "value")) != fn || f.kind(f.field(d, "name")) != "identifier" || mutExportedDecl(f, d) {
+		if d < 0 || f.kind(d) != "variable_declarator" || unparen(f, f.field(d, "value")) != fn || f.kind(f.field(d, "name")) != "identifier" {
 			return r.handlerMemberCallers(f, fn, ret, path) // schematext_mut_handler.go
 		}
 		nameID = f.field(d, "name")
+		exported = mutExportedDecl(f, d)
 	}
 	if nameID < 0 || f.kind(nameID) != "identifier" {
 		return mutChange{}, false, false
+	}
+	if exported && (nameScope(f, fn) != 0 || r.x.entryFile(f)) {
+		return mutChange{}, false, false // the package's API: callers outside it
 	}
 	if r.mutDepth >= mutNestLimit {
 		return mutChange{f, ret, "the object is followed through more than " + strconv.Itoa(mutNestLimit) + " returns"}, false, true
@@ -61,6 +72,10 @@ func (r *schemaRead) returnCallers(f *file, ret nid, path []string) (ch mutChang
 			return false
 		}
 		if n == nameID || f.text(n) != name {
+			return true
+		}
+		if p := f.parent(n); p >= 0 && f.kind(p) == "export_specifier" {
+			exported = true // export { build }: its importers' calls too
 			return true
 		}
 		if f.kind(n) == "shorthand_property_identifier" {
@@ -85,6 +100,22 @@ func (r *schemaRead) returnCallers(f *file, ret nid, path []string) (ch mutChang
 			return false
 		}
 		return true
+	})
+	if !ok || !exported {
+		return ch, ok, true
+	}
+	// An exported function (since 2.3.19, spr2): the calls in the package's
+	// modules importing it, by name or as a namespace's member, also through
+	// export * and named re-exports; any other use of the name there is a
+	// change (importerUses).
+	_, ch, ok = r.importerUses(f, name, path, func(g *file, n nid) (mutChange, bool) {
+		o := mutOuter(g, n)
+		call := g.parent(o)
+		if call < 0 || g.kind(call) != "call_expression" || g.field(call, "function") != o {
+			return mutChange{g, n, "the function returning the object is used other than called"}, false
+		}
+		_, c, good := r.useChanges(g, r.awaitedResult(g, call, f, ret), path)
+		return c, good
 	})
 	return ch, ok, true
 }

@@ -346,16 +346,31 @@ func (r *schemaRead) notSDKHandlerSite(f *file, call nid) bool {
 	if f.kind(callee) != "member_expression" || f.text(f.field(callee, "property")) != "setRequestHandler" {
 		return false
 	}
-	v := r.x.eval(f, f.field(callee, "object"), nil)
+	k := progKey{f, call, nil}
+	if got, seen := r.mutRecv[k]; seen {
+		return got
+	}
+	if r.mutRecv == nil {
+		r.mutRecv = map[progKey]bool{}
+	}
+	r.mutRecv[k] = false                                     // a cycle through call sites: not resolved
+	got := r.receiverNotSDK(f, f.field(callee, "object"), 0) // schematext_mut_recv.go
+	r.mutRecv[k] = got
+	return got
+}
+
+// receiverValueNotSDK classifies a receiver's value: known false when it is
+// not resolved.
+func (r *schemaRead) receiverValueNotSDK(v val) (notSDK, known bool) {
 	switch v.k {
 	case vExternal:
 		spec := strings.TrimPrefix(v.spec, "new ")
 		if spec == v.spec {
-			return true // another package's value, not an instance built here
+			return true, true // another package's value, not an instance built here
 		}
-		return !isSDKServerSpec(spec) && !isSDKServerSpec(strings.TrimSuffix(spec, ".server"))
+		return !isSDKServerSpec(spec) && !isSDKServerSpec(strings.TrimSuffix(spec, ".server")), true
 	case vInstance:
-		return !r.x.extendsSDKServer(v.f, v.n)
+		return !r.x.extendsSDKServer(v.f, v.n), true
 	}
-	return false
+	return false, false
 }
