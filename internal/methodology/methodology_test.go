@@ -37,6 +37,7 @@ var publishedSHA256 = map[string]string{
 	"2.3.16": "25814b89e1a14f42b6410b7aac6d24312c1b0948f24e4fd76f81e104540908fa",
 	"2.3.17": "54346e134c9149c3282c2d2dccfaff717fd1b7ed49b405707a599d52f837c6ce",
 	"2.3.18": "4ed469ea44efdc25ba779184b4501f6174e9eea6b45f5f485cf35cc941970d71",
+	"2.3.19": "6a5574144719968ecff8bd36077b14dc002c305c092d05a63bf0c64cc6cdc999",
 }
 
 func TestDocumentFirstLineIsVersion(t *testing.T) {
@@ -291,6 +292,9 @@ func TestExtractorAllowed(t *testing.T) {
 	if !ExtractorAllowed("2.3.18", "syntax-tree-20") {
 		t.Fatal("2.3.18 with syntax-tree-20 refused")
 	}
+	if !ExtractorAllowed("2.3.19", "syntax-tree-21") {
+		t.Fatal("2.3.19 with syntax-tree-21 refused")
+	}
 	refused := [][2]string{
 		{"2.3.2", "syntax-tree-3"}, // its advertised names were read under the older rule
 		{"2.3.1", "syntax-tree-2"},
@@ -323,6 +327,8 @@ func TestExtractorAllowed(t *testing.T) {
 		{"2.3.16", "syntax-tree-17"}, // it read a schema object changed after it was built, and a class's attribute for an instance, as written
 		{"2.3.17", "syntax-tree-18"}, // it read a class's attribute for an instance written from outside its class or by a base of a base as the class wrote it
 		{"2.3.18", "syntax-tree-19"}, // it read members and elements the package writes (+=, Object.assign, an index, in place) as written, a number key by its source text, and an object handed to the package's own wrapper as registered
+		{"2.3.19", "syntax-tree-20"}, // it read a schema object written through a spread copy, and one handed to a package's own setRequestHandler through a parameter, as written
+		{"2.3.18", "syntax-tree-21"},
 		{"2.3.17", "syntax-tree-20"},
 		{"2.3.16", "syntax-tree-19"},
 		{"2.3.15", "syntax-tree-18"},
