@@ -318,25 +318,35 @@ func (x *extractor) jsClassDeclares(v val, key string) bool {
 				}
 			}
 		}
-		heritage := g.childOfKind(c, "class_heritage")
-		if heritage < 0 {
-			return false
-		}
-		sup := heritage
-		if ex := g.childOfKind(heritage, "extends_clause"); ex >= 0 {
-			sup = ex
-		}
-		ch := g.named(sup)
-		if len(ch) == 0 {
-			return false
-		}
-		sv := x.eval(g, ch[0], e)
-		if sv.k != vClass || sv.f == nil {
+		sv, ok := x.jsSuperclass(g, c, e)
+		if !ok {
 			return false
 		}
 		g, c, e = sv.f, sv.n, sv.env
 	}
 	return false
+}
+
+// jsSuperclass is the class that class c of file g extends, evaluated
+// under e; false when it has none or it is not a class of the package.
+func (x *extractor) jsSuperclass(g *file, c nid, e *env) (val, bool) {
+	heritage := g.childOfKind(c, "class_heritage")
+	if heritage < 0 {
+		return val{}, false
+	}
+	sup := heritage
+	if ex := g.childOfKind(heritage, "extends_clause"); ex >= 0 {
+		sup = ex
+	}
+	ch := g.named(sup)
+	if len(ch) == 0 {
+		return val{}, false
+	}
+	sv := x.eval(g, ch[0], e)
+	if sv.k != vClass || sv.f == nil {
+		return val{}, false
+	}
+	return sv, true
 }
 
 // jsClassChain reports whether instance v's class is class cls of file f
@@ -347,20 +357,8 @@ func (x *extractor) jsClassChain(v val, f *file, cls nid) bool {
 		if g == f && c == cls {
 			return true
 		}
-		heritage := g.childOfKind(c, "class_heritage")
-		if heritage < 0 {
-			return false
-		}
-		sup := heritage
-		if ex := g.childOfKind(heritage, "extends_clause"); ex >= 0 {
-			sup = ex
-		}
-		ch := g.named(sup)
-		if len(ch) == 0 {
-			return false
-		}
-		sv := x.eval(g, ch[0], e)
-		if sv.k != vClass || sv.f == nil {
+		sv, ok := x.jsSuperclass(g, c, e)
+		if !ok {
 			return false
 		}
 		g, c, e = sv.f, sv.n, sv.env
