@@ -194,35 +194,17 @@ func (r *schemaRead) declChanges(f *file, decl nid, path []string) (del []string
 	defer func() { r.mutDepth-- }()
 	name := f.text(id)
 	scope := nameScope(f, decl)
-	ok = true
 	exported := scope == 0 && mutExportedDecl(f, decl)
-	mutEach(r.x.usesOf(f, scope, name), func(n nid) bool {
-		if r.mutTick() {
-			ch, ok = mutLimitPassed(f, n), false
-			return false
-		}
-		switch f.kind(n) {
-		case "identifier", "shorthand_property_identifier":
-		default:
-			return true
-		}
-		if n == id || f.text(n) != name {
-			return true
-		}
-		if ub, found := r.x.lookup(f, n, name); !found || ub.decl != decl {
-			return true // another binding of the same name
-		}
+	ch, ok = r.bindingUses(f, scope, id, name, func(b binding) bool { return b.decl == decl }, func(n nid) (mutChange, bool) {
 		if p := f.parent(n); p >= 0 && f.kind(p) == "export_specifier" {
 			exported = true
-			return true
+			return mutChange{}, true
 		}
 		d, c, good := r.useChanges(f, n, path)
-		if !good {
-			ch, ok = c, false
-			return false
+		if good {
+			del = append(del, d...)
 		}
-		del = append(del, d...)
-		return true
+		return c, good
 	})
 	if !ok || !exported {
 		return del, ch, ok
@@ -1067,24 +1049,12 @@ func (r *schemaRead) paramChanges(f *file, fn nid, idx int, rest []string) (del 
 			return nil, mutChange{f, n, "a function handed the object reads its arguments"}, false
 		}
 	}
-	mutEach(r.x.usesOf(f, fn, name), func(n nid) bool {
-		if r.mutTick() {
-			ch, ok = mutLimitPassed(f, n), false
-			return false
-		}
-		if n == p || f.text(n) != name {
-			return true
-		}
-		if b, found := r.x.lookup(f, n, name); !found || b.kind != bParam || b.id != p {
-			return true // another binding of the same name
-		}
+	ch, ok = r.bindingUses(f, fn, p, name, func(b binding) bool { return b.kind == bParam && b.id == p }, func(n nid) (mutChange, bool) {
 		d, c, good := r.useChanges(f, n, rest)
-		if !good {
-			ch, ok = c, false
-			return false
+		if good {
+			del = append(del, d...)
 		}
-		del = append(del, d...)
-		return true
+		return c, good
 	})
 	return del, ch, ok
 }
@@ -1389,6 +1359,33 @@ func (x *extractor) usesOf(f *file, root nid, name string) []nid {
 		}
 	}
 	return out
+}
+
+// bindingUses calls use, in order, for each use in scope of the binding
+// whose name is declared at id: the identifiers and shorthand properties
+// named name (usesOf), id itself left out, whose binding same accepts
+// (another binding of the same name is another object). Each use counts
+// against the schema's uses limit, past which the limit is the change. It
+// stops at the first use that is a change and returns it.
+func (r *schemaRead) bindingUses(f *file, scope, id nid, name string, same func(binding) bool, use func(n nid) (mutChange, bool)) (ch mutChange, ok bool) {
+	ok = true
+	mutEach(r.x.usesOf(f, scope, name), func(n nid) bool {
+		if r.mutTick() {
+			ch, ok = mutLimitPassed(f, n), false
+			return false
+		}
+		if n == id {
+			return true
+		}
+		if b, found := r.x.lookup(f, n, name); !found || !same(b) {
+			return true
+		}
+		if c, good := use(n); !good {
+			ch, ok = c, false
+		}
+		return ok
+	})
+	return ch, ok
 }
 
 // mutEach calls fn for each node in order, until fn returns false (a change

@@ -129,23 +129,8 @@ func (r *schemaRead) handlerMemberCallers(f *file, fn, ret nid, path []string) (
 		}
 	}()
 	name := g.text(pid)
-	ok = true
-	mutEach(r.x.usesOf(g, cfn, name), func(n nid) bool {
-		if r.mutTick() {
-			ch, ok = mutLimitPassed(g, n), false
-			return false
-		}
-		if n == pid || g.text(n) != name {
-			return true
-		}
-		if b, found := r.x.lookup(g, n, name); !found || b.kind != bParam || b.id != pid {
-			return true // another binding of the same name
-		}
-		if c, good := r.handlerParamUse(g, n, key, f, ret, path); !good {
-			ch, ok = c, false
-			return false
-		}
-		return true
+	ch, ok = r.bindingUses(g, cfn, pid, name, func(b binding) bool { return b.kind == bParam && b.id == pid }, func(n nid) (mutChange, bool) {
+		return r.handlerParamUse(g, n, key, f, ret, path)
 	})
 	return ch, ok, true
 }

@@ -43,36 +43,17 @@ func (r *schemaRead) spreadUse(f *file, sp nid, rest []string) (del []string, ch
 	// const c = { ...o }: c's uses, each marked as the copy's (useChanges).
 	id := f.field(decl, "name")
 	name := f.text(id)
-	ok = true
-	mutEach(r.x.usesOf(f, nameScope(f, decl), name), func(n nid) bool {
-		if r.mutTick() {
-			ch, ok = mutLimitPassed(f, n), false
-			return false
-		}
-		switch f.kind(n) {
-		case "identifier", "shorthand_property_identifier":
-		default:
-			return true
-		}
-		if n == id || f.text(n) != name {
-			return true
-		}
-		if ub, found := r.x.lookup(f, n, name); !found || ub.decl != decl {
-			return true // another binding of the same name
-		}
+	ch, ok = r.bindingUses(f, nameScope(f, decl), id, name, func(b binding) bool { return b.decl == decl }, func(n nid) (mutChange, bool) {
 		if p := f.parent(n); p >= 0 && f.kind(p) == "export_specifier" {
-			ch, ok = mutChange{f, p, "a copy of the object is exported"}, false
-			return false
+			return mutChange{f, p, "a copy of the object is exported"}, false
 		}
 		r.mutCopyUse, r.mutCopyFile = n, f
 		d, c, good := r.useChanges(f, n, rest)
 		r.mutCopyFile = nil
-		if !good {
-			ch, ok = c, false
-			return false
+		if good {
+			del = append(del, d...)
 		}
-		del = append(del, d...)
-		return true
+		return c, good
 	})
 	return del, ch, ok
 }

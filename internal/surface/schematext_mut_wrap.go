@@ -57,27 +57,12 @@ func (r *schemaRead) loopUse(f *file, loop nid, rest []string) (del []string, ch
 		elem = rest[1:]
 	}
 	name := f.text(left)
-	ok = true
-	mutEach(r.x.usesOf(f, loop, name), func(n nid) bool {
-		if r.mutTick() {
-			ch, ok = mutLimitPassed(f, n), false
-			return false
-		}
-		if n == left || f.text(n) != name {
-			return true
-		}
-		if b, found := r.x.lookup(f, n, name); !found || b.kind != bLoop || b.id != left {
-			return true // another binding of the same name
-		}
+	ch, ok = r.bindingUses(f, loop, left, name, func(b binding) bool { return b.kind == bLoop && b.id == left }, func(n nid) (mutChange, bool) {
 		d, c, good := r.useChanges(f, n, elem)
-		if !good || len(d) > 0 {
-			if good {
-				c = mutChange{f, n, "a member of an element of the object is deleted in a loop"}
-			}
-			ch, ok = c, false
-			return false
+		if good && len(d) > 0 {
+			return mutChange{f, n, "a member of an element of the object is deleted in a loop"}, false
 		}
-		return true
+		return c, good
 	})
 	return nil, ch, ok
 }
@@ -150,30 +135,12 @@ func (r *schemaRead) patternUse(f *file, decl nid, rest []string) (del []string,
 	r.mutDepth++
 	defer func() { r.mutDepth-- }()
 	name := f.text(restID)
-	ok = true
-	mutEach(r.x.usesOf(f, nameScope(f, decl), name), func(n nid) bool {
-		if r.mutTick() {
-			ch, ok = mutLimitPassed(f, n), false
-			return false
-		}
-		if n == restID || f.text(n) != name {
-			return true
-		}
-		switch f.kind(n) {
-		case "identifier", "shorthand_property_identifier":
-		default:
-			return true
-		}
-		if ub, found := r.x.lookup(f, n, name); !found || ub.id != restID {
-			return true // another binding of the same name
-		}
+	ch, ok = r.bindingUses(f, nameScope(f, decl), restID, name, func(b binding) bool { return b.id == restID }, func(n nid) (mutChange, bool) {
 		d, c, good := r.useChanges(f, n, rest)
-		if !good {
-			ch, ok = c, false
-			return false
+		if good {
+			del = append(del, d...)
 		}
-		del = append(del, d...)
-		return true
+		return c, good
 	})
 	return del, ch, ok
 }
