@@ -59,10 +59,7 @@ func (x *extractor) pyListChanges(v val) (replaced map[string]string, moved stri
 		if g.lang != LangPython || g.pyFacts == nil || !g.runnable() {
 			continue
 		}
-		adds := x.pyAdditionsIndex(g)[name]
-		if scope == 0 {
-			adds = append(append([]nid(nil), adds...), x.pyAdditionsIndex(g)["."+name]...)
-		}
+		adds := x.pyNameAdditions(g, name, scope)
 		for _, add := range adds {
 			if g.kind(add) != "assignment" || !x.pyAddsTo(g, add, name, f, v.n, scope) {
 				continue

@@ -158,10 +158,7 @@ func (x *extractor) pyContainerAdditions(v val, dict bool) (keys, vals []val, ok
 		if g.lang != LangPython || g.pyFacts == nil || !g.runnable() {
 			continue
 		}
-		adds := x.pyAdditionsIndex(g)[name]
-		if scope == 0 {
-			adds = append(append([]nid(nil), adds...), x.pyAdditionsIndex(g)["."+name]...)
-		}
+		adds := x.pyNameAdditions(g, name, scope)
 		for _, add := range adds {
 			if !x.step() {
 				return nil, []val{x.stepFailure()}, false
@@ -180,6 +177,17 @@ func (x *extractor) pyContainerAdditions(v val, dict bool) (keys, vals []val, ok
 		return nil, []val{unknown(r)}, false
 	}
 	return keys, vals, true
+}
+
+// pyNameAdditions is what file g adds to the container bound to name in
+// scope (pyAdditionsIndex): its additions under the name and, for a
+// module-level name, those through a module attribute (`mod.NAME[k] = v`).
+func (x *extractor) pyNameAdditions(g *file, name string, scope nid) []nid {
+	adds := x.pyAdditionsIndex(g)[name]
+	if scope == 0 {
+		adds = append(append([]nid(nil), adds...), x.pyAdditionsIndex(g)["."+name]...)
+	}
+	return adds
 }
 
 // pyAddedThroughParameter says why the container bound to name in scope
