@@ -297,10 +297,11 @@ var pxIntlDefer7 = px(`((solo|sólo|unicamente|únicamente) ([\pL\pM]+ ){0,3}?(s
 // intlDefers: the sentence defers to the user in another language ("solo
 // si el usuario lo pide", also with words between: "solo se usa si el
 // usuario la pide"), and no act of the tool's is stated beside it. Read in
-// any script: until 2.3.18 only a sentence with a byte outside ASCII was
-// looked at, so Spanish or Italian written without accents was not, and
-// the readings after the seventh (the ninth reading's non-English frames)
-// were not looked at either.
+// any script, once, at the end of readSentence: until 2.3.18 it was read
+// inside the seventh reading and only for a sentence with a byte outside
+// ASCII, so Spanish or Italian written without accents was not, and the
+// readings after the seventh (the ninth reading's non-English frames) were
+// not looked at either.
 func intlDefers(f, orig string) bool {
 	return pxIntlDefer7.MatchString(foldIntl(orig)) && !pxToolAct.MatchString(f)
 }
@@ -333,9 +334,6 @@ func (p entryPurpose) readSeventh(sr *sentenceReading, f, orig string) {
 	}
 	if (sr.conceal || sr.concealIfDeviant) && notConcealFromUser(f) {
 		sr.conceal, sr.concealIfDeviant = false, false
-	}
-	if (sr.conceal || sr.concealIfDeviant || sr.override) && intlDefers(f, orig) {
-		sr.conceal, sr.concealIfDeviant, sr.override = false, false, false
 	}
 	if sr.override && pxAskAddition7.MatchString(f) && !pxInstead.MatchString(f) && !pxExternal.MatchString(f) {
 		sr.override = false
