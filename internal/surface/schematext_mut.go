@@ -636,7 +636,7 @@ func (r *schemaRead) useChanges(f *file, n nid, path []string) (del []string, ch
 		}
 		return no(p, "the object is given another name")
 	case "return_statement", "arrow_function", "yield_expression":
-		if r.siteCallbackReturn(f, p) {
+		if r.siteCallbackReturn(f, p) || r.dispatcherAnswer(f, p) { // schematext_mut_top.go
 			return nil, mutChange{}, true // the list a registration's handler returns
 		}
 		if name := tscReexportGetter(f, p); name != "" {
@@ -714,7 +714,7 @@ func (r *schemaRead) containerUse(f *file, n nid, rest []string) (del []string, 
 			}
 			return nil, mutChange{f, p, "the object is put into a literal that is handed on"}, false
 		case "return_statement", "arrow_function":
-			if r.siteCallbackReturn(f, p) {
+			if r.siteCallbackReturn(f, p) || r.dispatcherAnswer(f, p) { // schematext_mut_top.go
 				return nil, mutChange{}, true
 			}
 			if c, good, known := r.returnCallers(f, p, append(keys, rest...)); known {
@@ -903,6 +903,9 @@ func (r *schemaRead) methodReads(f *file, call, member nid, below bool, rest []s
 		return mutChange{}, true // a zod schema's method returns a new schema
 	}
 	method := f.text(f.field(member, "property"))
+	if r.pushBelowElement(f, member, below, rest) { // schematext_mut_top.go
+		return mutChange{}, true
+	}
 	if !mutReadMethods[method] && r.thislessMethod(f, member) {
 		// The package's own function, which cannot reach the object
 		// through this; its arguments are uses of their own.
@@ -1305,6 +1308,7 @@ func (r *schemaRead) siteCallbackReturn(f *file, ret nid) bool {
 	if fn < 0 || !functionKind(f.kind(fn)) {
 		return false
 	}
+	fn = asyncLoweredOuter(f, fn) // schematext_mut_top.go
 	args := f.parent(mutOuter(f, fn))
 	return args >= 0 && f.kind(args) == "arguments" && r.registrationCall(f, f.parent(args))
 }
