@@ -1,5 +1,7 @@
 package surface
 
+import "strings"
+
 // The schema object a registration's config names (methodology §5.3, since
 // 2.3.20). `server.registerTool(n, { description, inputSchema: S }, cb)`
 // resolves the config before the schema reading starts (fillFromConfig,
@@ -115,4 +117,42 @@ func asyncLoweredOuter(f *file, fn nid) nid {
 		}
 	}
 	return fn
+}
+
+// bundledSDKServer reports whether the class at class (of f) is the SDK's
+// own Server class bundled into the package (`var Server = class extends
+// Protocol {…}` in a region a bundler's module comment attributes to
+// @modelcontextprotocol/sdk; esbuild may number a renamed copy, Server2):
+// a handler given to its setRequestHandler is the SDK's, as for the
+// installed SDK's Server.
+func bundledSDKServer(f *file, class nid) bool {
+	if f == nil || class < 0 || !f.inVendoredRegion(class) {
+		return false
+	}
+	l := f.lineOf(class)
+	inSDK := false
+	for _, rg := range f.vregions {
+		if l >= rg.StartLine && l <= rg.EndLine && rg.Library == "@modelcontextprotocol/sdk" {
+			inSDK = true
+		}
+	}
+	if !inSDK {
+		return false
+	}
+	name := ""
+	if id := f.field(class, "name"); id >= 0 {
+		name = f.text(id)
+	} else if d := f.parent(mutOuter(f, class)); d >= 0 && f.kind(d) == "variable_declarator" {
+		name = f.text(f.field(d, "name"))
+	}
+	digits := strings.TrimPrefix(name, "Server")
+	if digits == name {
+		return false
+	}
+	for _, c := range digits {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
 }

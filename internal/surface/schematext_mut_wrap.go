@@ -373,7 +373,7 @@ func (r *schemaRead) receiverValueNotSDK(v val) (notSDK, known bool) {
 		}
 		return !isSDKServerSpec(spec) && !isSDKServerSpec(strings.TrimSuffix(spec, ".server")), true
 	case vInstance:
-		return !r.x.extendsSDKServer(v.f, v.n), true
+		return !r.x.extendsSDKServer(v.f, v.n) && !bundledSDKServer(v.f, v.n), true // schematext_mut_top.go
 	}
 	return false, false
 }
