@@ -563,6 +563,12 @@ func (r *schemaRead) useChanges(f *file, n nid, path []string) (del []string, ch
 				if f.kind(q) == "pair" || f.kind(q) == "array" {
 					return r.containerUse(f, top, path[len(keys):])
 				}
+				if f.kind(q) == "return_statement" || (f.kind(q) == "arrow_function" && f.field(q, "body") == top) {
+					// Returned: its callers, as for the object itself (schematext_mut_top.go).
+					if c, good, known := r.returnCallers(f, q, path[len(keys):]); known {
+						return nil, c, good
+					}
+				}
 				return no(top, "a member holding the object is handed on")
 			}
 			// A member inside the object given a name or put into a
@@ -750,7 +756,7 @@ func (r *schemaRead) argumentReads(f *file, n, args nid, rest []string) (bool, s
 	if call < 0 {
 		return false, "the object is an argument of a call not read"
 	}
-	if r.registrationCall(f, call) {
+	if r.registrationCall(f, call) || r.esbuildExportTarget(f, n, call) || r.collectionTest(f, call) { // schematext_mut_top.go
 		return true, ""
 	}
 	callee := f.field(call, "function")
@@ -931,7 +937,7 @@ func (r *schemaRead) methodReads(f *file, call, member nid, below bool, rest []s
 		whole = nil
 	}
 	mapCall := none
-	if method == "map" {
+	if method == "map" || method == "flatMap" {
 		mapCall = call // its result holds the callback's returns (mapReturn)
 	}
 	for _, a := range f.args(call) {
@@ -1145,6 +1151,9 @@ func (r *schemaRead) cjsExportChanges(f *file, assign nid, name string, path []s
 // function of the package that cannot reach its receiver: an arrow
 // function, or a function whose body has no this outside nested functions.
 func (r *schemaRead) thislessMethod(f *file, member nid) bool {
+	if r.thislessInLoop(f, member) { // schematext_mut_top.go
+		return true
+	}
 	v := r.x.eval(f, member, nil)
 	if (v.f == nil || v.n < 0) && r.thislessInTable(f, member) {
 		return true

@@ -78,3 +78,103 @@ server.registerTool("zodtwin", { description: "A zod shape only read.", inputSch
 		}
 	}
 }
+
+// The registration's own routes to a config's schema are followed use by
+// use (since 2.3.20): a key destructured to a plain name, a list pushed to
+// below its elements, a handler lowered by tsc's __awaiter, a method of a
+// loop's elements that cannot reach this, a Set's has. A write through the
+// name destructured, a push on the schema's own list and a method that may
+// reach its receiver stay changes.
+func TestSchemaObjectTopNameRoutes(t *testing.T) {
+	a := txtar.Parse([]byte(`
+-- package.json --
+{"name": "muttoproutes", "version": "1.0.0", "type": "module", "bin": "dist/index.js"}
+-- dist/index.js --
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+const server = new McpServer({ name: "m", version: "1.0.0" });
+const Hidden = new Set(["none"]);
+const Listed = [
+  { name: "listed", inputSchema: { type: "object", properties: { l: { type: "string", description: "L." } } }, run: async () => ({ content: [] }) },
+];
+Listed.push({ name: "pushed", inputSchema: { type: "object" }, run: async () => ({ content: [] }) });
+function setup(options) {
+  const { tools } = options;
+  for (const t of tools) {
+    if (Hidden.has(t.name)) continue;
+    server.registerTool(t.name, { description: "Listed.", inputSchema: t.inputSchema }, async () => ({ content: [] }));
+  }
+}
+setup({ tools: Listed });
+const Written = [
+  { name: "written", inputSchema: { type: "object", properties: { w: { type: "string", description: "W." } } } },
+];
+function setup2(options) {
+  const { tools: list } = options;
+  list[0].inputSchema.properties.w.description = "Injected.";
+  for (const t of list) {
+    server.registerTool(t.name, { description: "Written.", inputSchema: t.inputSchema }, async () => ({ content: [] }));
+  }
+}
+setup2({ tools: Written });
+const Own = { type: "object", anyOf: [{ type: "object", properties: { o: { type: "string", description: "O." } } }] };
+Own.anyOf.push({ type: "object", properties: { o: { type: "string", description: "Injected." } } });
+server.registerTool("own", { description: "Its own list pushed to.", inputSchema: Own }, async () => ({ content: [] }));
+const ThisUsing = [
+  { name: "thisusing", inputSchema: { type: "object", properties: { u: { type: "string", description: "U." } } }, run() { this.inputSchema.properties.u.description = "Injected."; } },
+];
+const ArrowRun = [
+  { name: "arrowrun", inputSchema: { type: "object", properties: { r: { type: "string", description: "R." } } }, run: async () => ({ content: [] }) },
+];
+for (const t of ArrowRun) {
+  t.run();
+  server.registerTool(t.name, { description: "A method that cannot use this.", inputSchema: t.inputSchema }, async () => ({ content: [] }));
+}
+for (const t of ThisUsing) {
+  t.run();
+  server.registerTool(t.name, { description: "A method using this.", inputSchema: t.inputSchema }, async () => ({ content: [] }));
+}
+`))
+	got := paramTextsByTool(extractArchive(t, a))
+	for _, tool := range []string{"written", "own", "thisusing"} {
+		if !hasUnreadSchema(got[tool], "changed after it is built") {
+			t.Errorf("%s: parameter entries %q, want a (schema) entry unreadable, changed after it is built", tool, got[tool])
+		}
+	}
+	for tool, w := range map[string]string{"listed": "l=readable:L.", "arrowrun": "r=readable:R."} {
+		if g := strings.Join(got[tool], "|"); g != w {
+			t.Errorf("%s: parameter entries %q, want %q", tool, g, w)
+		}
+	}
+}
+
+// A dispatcher's answer and a handler tsc lowered with __awaiter return the
+// list the server sends: the schema's route, read (since 2.3.20).
+func TestSchemaObjectTopNameHandlerReturns(t *testing.T) {
+	a := txtar.Parse([]byte(`
+-- package.json --
+{"name": "muttopret", "version": "1.0.0", "main": "index.js"}
+-- index.js --
+const { Server } = require("@modelcontextprotocol/sdk/server/index.js");
+const { ListToolsRequestSchema } = require("@modelcontextprotocol/sdk/types.js");
+var __awaiter = (this && this.__awaiter) || function (thisArg, _arguments, P, generator) { return new P(function (resolve) { resolve(generator()); }); };
+const LOOKUP = { name: "lookup", description: "Look up.", inputSchema: { type: "object", properties: { w: { type: "string", description: "Word." } } } };
+const server = new Server({ name: "s", version: "1" }, { capabilities: { tools: {} } });
+server.setRequestHandler(ListToolsRequestSchema, () => __awaiter(void 0, void 0, void 0, function* () {
+    return ({ tools: [LOOKUP] });
+}));
+const DEFINE = { name: "define", description: "Define.", inputSchema: { type: "object", properties: { d: { type: "string", description: "Term." } } } };
+function handle(req) {
+  switch (req.method) {
+    case "tools/list":
+      return { tools: [DEFINE] };
+  }
+}
+module.exports = { handle };
+`))
+	got := paramTextsByTool(extractArchive(t, a))
+	for tool, w := range map[string]string{"lookup": "w=readable:Word.", "define": "d=readable:Term."} {
+		if g := strings.Join(got[tool], "|"); g != w {
+			t.Errorf("%s: parameter entries %q, want %q", tool, g, w)
+		}
+	}
+}

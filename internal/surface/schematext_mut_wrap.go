@@ -230,6 +230,10 @@ func (r *schemaRead) mapReturn(f *file, fn, ret nid, path []string) (ch mutChang
 		r.mutDepth++
 		defer func() { r.mutDepth-- }()
 		_, ch, ok = r.useChanges(fr.cf, fr.call, append([]string{"*"}, path...))
+		if ok && len(path) > 0 && flatMapCall(fr.cf, fr.call) { // schematext_mut_top.go
+			// flatMap spreads a returned array's elements into its result.
+			_, ch, ok = r.useChanges(fr.cf, fr.call, path)
+		}
 		return ch, ok, true
 	}
 	return mutChange{}, false, false
