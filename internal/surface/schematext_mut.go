@@ -1041,6 +1041,19 @@ func (r *schemaRead) paramChanges(f *file, fn nid, idx int, rest []string) (del 
 		return nil, mutChange{}, true
 	}
 	p := params[idx]
+	if q := p; f.kind(q) == "object_pattern" || (f.kind(q) == "required_parameter" && f.kind(f.field(q, "pattern")) == "object_pattern") {
+		if f.kind(q) == "required_parameter" {
+			q = f.field(q, "pattern")
+		}
+		// ({ a, b }) => …: the names bound, as a declaration's pattern
+		// (schematext_mut_wrap.go), after the arguments check below.
+		for _, n := range r.x.usesOf(f, fn, "arguments") {
+			if b, found := r.x.lookup(f, n, "arguments"); !found || b.kind == bParam && b.fn == fn {
+				return nil, mutChange{f, n, "a function handed the object reads its arguments"}, false
+			}
+		}
+		return r.patternFollow(f, q, fn, rest)
+	}
 	switch f.kind(p) {
 	case "identifier":
 	case "required_parameter", "optional_parameter":

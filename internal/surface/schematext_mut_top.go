@@ -310,10 +310,12 @@ func flatMapCall(f *file, call nid) bool {
 }
 
 // thislessInLoop reports whether the method member calls (`t.m(…)`, t the
-// binding of `for (const t of X)`) cannot reach its receiver for any
+// binding of `for (const t of X)`, or a const bound to `X.find(cb)` or
+// `X.findLast(cb)`, never written) cannot reach its receiver for any
 // element: X resolves to its elements, each an object literal or an
 // esbuild namespace (`var ns = {}; __export(ns, { m: () => m })`) with no
-// spread and no accessor named m, whose m resolves to a function of the
+// accessor named m (a spread copies values, never accessors), whose m
+// resolves, by the literal's members in order, to a function of the
 // package that cannot reach this (thislessFunction). An element not
 // resolved, a member that is not such a function: false (the call may
 // change the element).
@@ -324,11 +326,32 @@ func (r *schemaRead) thislessInLoop(f *file, member nid) bool {
 		return false
 	}
 	b, found := r.x.lookup(f, recv, f.text(recv))
-	if !found || b.kind != bLoop || f.kind(b.decl) != "for_in_statement" || f.text(f.field(b.decl, "operator")) != "of" {
+	if !found {
+		return false
+	}
+	list := none
+	switch {
+	case b.kind == bLoop && f.kind(b.decl) == "for_in_statement" && f.text(f.field(b.decl, "operator")) == "of":
+		list = f.field(b.decl, "right")
+	case b.kind == bDecl && f.kind(b.decl) == "variable_declarator" && f.field(b.decl, "name") == b.id && !r.x.nameWritten(f, f.text(recv)):
+		// const t = X.find(cb): an element of X, or undefined.
+		init := unparen(f, f.field(b.decl, "value"))
+		if init >= 0 && f.kind(init) == "await_expression" {
+			return false
+		}
+		if init >= 0 && f.kind(init) == "call_expression" {
+			if c := f.field(init, "function"); f.kind(c) == "member_expression" {
+				if m := f.text(f.field(c, "property")); m == "find" || m == "findLast" {
+					list = f.field(c, "object")
+				}
+			}
+		}
+	}
+	if list < 0 {
 		return false
 	}
 	name := f.text(pn)
-	els, ok := r.x.elements(r.x.eval(f, f.field(b.decl, "right"), nil), nil)
+	els, ok := r.x.elements(r.x.eval(f, list, nil), nil)
 	if !ok || len(els) == 0 {
 		return false
 	}
@@ -338,8 +361,6 @@ func (r *schemaRead) thislessInLoop(f *file, member nid) bool {
 		}
 		for _, c := range el.f.named(el.n) {
 			switch el.f.kind(c) {
-			case "spread_element":
-				return false
 			case "method_definition":
 				if g := el.f.field(c, "name"); g >= 0 && el.f.start(g) > el.f.start(c) && mutAccessorPrefix(string(el.f.src[el.f.start(c):el.f.start(g)])) {
 					return false

@@ -129,6 +129,11 @@ for (const t of ArrowRun) {
   t.run();
   server.registerTool(t.name, { description: "A method that cannot use this.", inputSchema: t.inputSchema }, async () => ({ content: [] }));
 }
+const FoundBase = { name: "found", inputSchema: { type: "object", properties: { f: { type: "string", description: "F." } } } };
+const FoundList = [{ ...FoundBase, run: async () => ({ content: [] }) }];
+const found = FoundList.find((t) => t.name === process.env.TOOL);
+found.run();
+server.registerTool(FoundList[0].name, { description: "Found, its method called.", inputSchema: FoundList[0].inputSchema }, async () => ({ content: [] }));
 for (const t of ThisUsing) {
   t.run();
   server.registerTool(t.name, { description: "A method using this.", inputSchema: t.inputSchema }, async () => ({ content: [] }));
@@ -140,7 +145,7 @@ for (const t of ThisUsing) {
 			t.Errorf("%s: parameter entries %q, want a (schema) entry unreadable, changed after it is built", tool, got[tool])
 		}
 	}
-	for tool, w := range map[string]string{"listed": "l=readable:L.", "arrowrun": "r=readable:R."} {
+	for tool, w := range map[string]string{"listed": "l=readable:L.", "arrowrun": "r=readable:R.", "found": "f=readable:F."} {
 		if g := strings.Join(got[tool], "|"); g != w {
 			t.Errorf("%s: parameter entries %q, want %q", tool, g, w)
 		}

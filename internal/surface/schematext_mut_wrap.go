@@ -94,11 +94,21 @@ func (r *schemaRead) namedCallback(f *file, a nid) val {
 // of it, followed as the object's). A computed key, a nested pattern on a
 // key leading to the object, an exported declaration: a change.
 func (r *schemaRead) patternUse(f *file, decl nid, rest []string) (del []string, ch mutChange, ok bool) {
-	pat := f.field(decl, "name")
-	no := func(at nid, why string) ([]string, mutChange, bool) { return nil, mutChange{f, at, why}, false }
 	if mutExportedDecl(f, decl) {
-		return no(decl, "the object is destructured")
+		return nil, mutChange{f, decl, "the object is destructured"}, false
 	}
+	return r.patternFollow(f, f.field(decl, "name"), nameScope(f, decl), rest)
+}
+
+// patternFollow classifies the names the object pattern pat binds (in
+// scope) by patternUse's rules: a declaration's pattern, or (since 2.3.20)
+// a function's parameter written as a pattern (`({ inputSchema }) => …`).
+func (r *schemaRead) patternFollow(f *file, pat, scope nid, rest []string) (del []string, ch mutChange, ok bool) {
+	no := func(at nid, why string) ([]string, mutChange, bool) { return nil, mutChange{f, at, why}, false }
+	if pat < 0 || f.kind(pat) != "object_pattern" {
+		return no(pat, "the object is destructured into a pattern not followed")
+	}
+	decl := pat
 	type follow struct {
 		id   nid
 		path []string
@@ -167,7 +177,7 @@ func (r *schemaRead) patternUse(f *file, decl nid, rest []string) (del []string,
 	for _, fl := range follows {
 		id, path := fl.id, fl.path
 		name := f.text(id)
-		ch, ok = r.bindingUses(f, nameScope(f, decl), id, name, func(b binding) bool { return b.id == id }, func(n nid) (mutChange, bool) {
+		ch, ok = r.bindingUses(f, scope, id, name, func(b binding) bool { return b.id == id }, func(n nid) (mutChange, bool) {
 			d, c, good := r.useChanges(f, n, path)
 			if good {
 				del = append(del, d...)
