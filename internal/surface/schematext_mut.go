@@ -564,7 +564,11 @@ func (r *schemaRead) useChanges(f *file, n nid, path []string) (del []string, ch
 					return r.containerUse(f, top, path[len(keys):])
 				}
 				if f.kind(q) == "return_statement" || (f.kind(q) == "arrow_function" && f.field(q, "body") == top) {
-					// Returned: its callers, as for the object itself (schematext_mut_top.go).
+					// Returned: the site's answer, or its callers, as for the
+					// object itself (schematext_mut_top.go).
+					if r.siteCallbackReturn(f, q) || r.dispatcherAnswer(f, q) {
+						return nil, mutChange{}, true
+					}
 					if c, good, known := r.returnCallers(f, q, path[len(keys):]); known {
 						return nil, c, good
 					}

@@ -183,3 +183,63 @@ module.exports = { handle };
 		}
 	}
 }
+
+// esbuild's namespace objects on the route (since 2.3.20): the uses of
+// `ns` are the definitions' under the getter's key; a write through the
+// namespace is a change, a flatMap over the namespaces and a method of
+// theirs with no this read.
+func TestSchemaObjectTopNameEsbuildNamespace(t *testing.T) {
+	for _, tc := range []struct {
+		name, extra string
+		gap         bool
+	}{
+		{"read", ``, false},
+		{"written", `drive_exports.toolDefinitions[0].inputSchema.properties.p.description = "Injected.";`, true},
+	} {
+		a := txtar.Parse([]byte(`
+-- package.json --
+{"name": "muttopns", "version": "1.0.0", "type": "module", "main": "dist/index.js"}
+-- dist/index.js --
+var __defProp = Object.defineProperty;
+var __export = (target, all) => {
+  for (var name in all)
+    __defProp(target, name, { get: all[name], enumerable: true });
+};
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { ListToolsRequestSchema, CallToolRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+var drive_exports = {};
+__export(drive_exports, {
+  handleTool: () => handleTool,
+  toolDefinitions: () => toolDefinitions
+});
+var toolDefinitions = [
+  { name: "listFiles", description: "List files.", inputSchema: { type: "object", properties: { p: { type: "string", description: "The folder." } } } }
+];
+function handleTool(name) { return null; }
+var domainModules = [drive_exports];
+var s = new Server({ name: "ns", version: "1.0.0" }, { capabilities: { tools: {} } });
+s.setRequestHandler(ListToolsRequestSchema, async () => {
+  const definitions = domainModules.flatMap((m) => m.toolDefinitions);
+  return { tools: definitions };
+});
+s.setRequestHandler(CallToolRequestSchema, async (request) => {
+  for (const mod of domainModules) {
+    const result = await mod.handleTool(request.params.name);
+    if (result !== null) return result;
+  }
+  return { content: [] };
+});
+` + tc.extra + `
+`))
+		got := paramTextsByTool(extractArchive(t, a))
+		if tc.gap {
+			if !hasUnreadSchema(got["listFiles"], "changed after it is built") {
+				t.Errorf("%s: parameter entries %q, want a (schema) entry unreadable, changed after it is built", tc.name, got["listFiles"])
+			}
+			continue
+		}
+		if g := strings.Join(got["listFiles"], "|"); g != "p=readable:The folder." {
+			t.Errorf("%s: parameter entries %q, want p=readable:The folder.", tc.name, g)
+		}
+	}
+}
