@@ -47,6 +47,11 @@ g(ZodHanded);
 const Twin = { type: "object", properties: { t: { type: "string", description: "T." } } };
 const spreadTwin = { ...Twin };
 console.log(Object.keys(Twin.properties), JSON.stringify(Twin), spreadTwin.type);
+const { properties: twinProps } = Twin;
+console.log(twinProps.t.description);
+const Destructured = { type: "object", properties: { d: { type: "string", description: "D." } } };
+const { properties: dp } = Destructured;
+dp.d.description = "Injected.";
 const ZodTwin = { zt: z.string().describe("ZT.") };
 console.log(Object.keys(ZodTwin), JSON.stringify(ZodTwin));
 server.registerTool("member", { description: "Member written.", inputSchema: Member }, async () => ({ content: [] }));
@@ -56,12 +61,13 @@ server.registerTool("imported", { description: "Written in another module.", inp
 server.registerTool("zod", { description: "A zod shape written.", inputSchema: Zod }, async () => ({ content: [] }));
 server.registerTool("zodhanded", { description: "A zod shape handed on.", inputSchema: ZodHanded }, async () => ({ content: [] }));
 server.registerTool("importedz", { description: "A zod shape written in another module.", inputSchema: ImportedZ }, async () => ({ content: [] }));
+server.registerTool("destructured", { description: "Destructured and written.", inputSchema: Destructured }, async () => ({ content: [] }));
 server.registerTool("twin", { description: "Only read.", inputSchema: Twin }, async () => ({ content: [] }));
 server.registerTool("twin2", { description: "Only read, again.", inputSchema: Twin }, async () => ({ content: [] }));
 server.registerTool("zodtwin", { description: "A zod shape only read.", inputSchema: ZodTwin }, async () => ({ content: [] }));
 `))
 	got := paramTextsByTool(extractArchive(t, a))
-	for _, tool := range []string{"member", "rebound", "handed", "imported", "zod", "zodhanded", "importedz"} {
+	for _, tool := range []string{"member", "rebound", "handed", "imported", "zod", "zodhanded", "importedz", "destructured"} {
 		if !hasUnreadSchema(got[tool], "changed after it is built") {
 			t.Errorf("%s: parameter entries %q, want a (schema) entry unreadable, changed after it is built", tool, got[tool])
 		}
