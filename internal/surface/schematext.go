@@ -159,7 +159,9 @@ func (x *extractor) jsParamDescriptions(c *collector, tool string, f *file, n ni
 	// limit still counts them.
 	saved, before := x.siteLimit, x.steps
 	x.siteLimit = x.steps + maxSchemaSteps
-	r.node(f, n, e, "", 0)
+	if k := f.kind(n); k != "object" && k != "array" || r.unchanged(f, n, val{k: vObject, f: f, n: n}) { // schematext_mut_top.go
+		r.node(f, n, e, "", 0)
+	}
 	if x.siteOver {
 		r.gap(f, n, "the schema's reading passed its limit of "+strconv.Itoa(maxSchemaSteps)+" steps")
 	}

@@ -563,6 +563,16 @@ func (r *schemaRead) useChanges(f *file, n nid, path []string) (del []string, ch
 				if f.kind(q) == "pair" || f.kind(q) == "array" {
 					return r.containerUse(f, top, path[len(keys):])
 				}
+				if f.kind(q) == "return_statement" || (f.kind(q) == "arrow_function" && f.field(q, "body") == top) {
+					// Returned: the site's answer, or its callers, as for the
+					// object itself (schematext_mut_top.go).
+					if r.siteCallbackReturn(f, q) || r.dispatcherAnswer(f, q) {
+						return nil, mutChange{}, true
+					}
+					if c, good, known := r.returnCallers(f, q, path[len(keys):]); known {
+						return nil, c, good
+					}
+				}
 				return no(top, "a member holding the object is handed on")
 			}
 			// A member inside the object given a name or put into a
@@ -636,7 +646,7 @@ func (r *schemaRead) useChanges(f *file, n nid, path []string) (del []string, ch
 		}
 		return no(p, "the object is given another name")
 	case "return_statement", "arrow_function", "yield_expression":
-		if r.siteCallbackReturn(f, p) {
+		if r.siteCallbackReturn(f, p) || r.dispatcherAnswer(f, p) { // schematext_mut_top.go
 			return nil, mutChange{}, true // the list a registration's handler returns
 		}
 		if name := tscReexportGetter(f, p); name != "" {
@@ -714,7 +724,7 @@ func (r *schemaRead) containerUse(f *file, n nid, rest []string) (del []string, 
 			}
 			return nil, mutChange{f, p, "the object is put into a literal that is handed on"}, false
 		case "return_statement", "arrow_function":
-			if r.siteCallbackReturn(f, p) {
+			if r.siteCallbackReturn(f, p) || r.dispatcherAnswer(f, p) { // schematext_mut_top.go
 				return nil, mutChange{}, true
 			}
 			if c, good, known := r.returnCallers(f, p, append(keys, rest...)); known {
@@ -750,7 +760,7 @@ func (r *schemaRead) argumentReads(f *file, n, args nid, rest []string) (bool, s
 	if call < 0 {
 		return false, "the object is an argument of a call not read"
 	}
-	if r.registrationCall(f, call) {
+	if r.registrationCall(f, call) || r.esbuildExportTarget(f, n, call) || r.collectionTest(f, call) { // schematext_mut_top.go
 		return true, ""
 	}
 	callee := f.field(call, "function")
@@ -903,6 +913,9 @@ func (r *schemaRead) methodReads(f *file, call, member nid, below bool, rest []s
 		return mutChange{}, true // a zod schema's method returns a new schema
 	}
 	method := f.text(f.field(member, "property"))
+	if r.pushBelowElement(f, member, below, rest) { // schematext_mut_top.go
+		return mutChange{}, true
+	}
 	if !mutReadMethods[method] && r.thislessMethod(f, member) {
 		// The package's own function, which cannot reach the object
 		// through this; its arguments are uses of their own.
@@ -928,7 +941,7 @@ func (r *schemaRead) methodReads(f *file, call, member nid, below bool, rest []s
 		whole = nil
 	}
 	mapCall := none
-	if method == "map" {
+	if method == "map" || method == "flatMap" {
 		mapCall = call // its result holds the callback's returns (mapReturn)
 	}
 	for _, a := range f.args(call) {
@@ -1032,6 +1045,19 @@ func (r *schemaRead) paramChanges(f *file, fn nid, idx int, rest []string) (del 
 		return nil, mutChange{}, true
 	}
 	p := params[idx]
+	if q := p; f.kind(q) == "object_pattern" || (f.kind(q) == "required_parameter" && f.kind(f.field(q, "pattern")) == "object_pattern") {
+		if f.kind(q) == "required_parameter" {
+			q = f.field(q, "pattern")
+		}
+		// ({ a, b }) => …: the names bound, as a declaration's pattern
+		// (schematext_mut_wrap.go), after the arguments check below.
+		for _, n := range r.x.usesOf(f, fn, "arguments") {
+			if b, found := r.x.lookup(f, n, "arguments"); !found || b.kind == bParam && b.fn == fn {
+				return nil, mutChange{f, n, "a function handed the object reads its arguments"}, false
+			}
+		}
+		return r.patternFollow(f, q, fn, rest)
+	}
 	switch f.kind(p) {
 	case "identifier":
 	case "required_parameter", "optional_parameter":
@@ -1142,6 +1168,9 @@ func (r *schemaRead) cjsExportChanges(f *file, assign nid, name string, path []s
 // function of the package that cannot reach its receiver: an arrow
 // function, or a function whose body has no this outside nested functions.
 func (r *schemaRead) thislessMethod(f *file, member nid) bool {
+	if r.thislessInLoop(f, member) { // schematext_mut_top.go
+		return true
+	}
 	v := r.x.eval(f, member, nil)
 	if (v.f == nil || v.n < 0) && r.thislessInTable(f, member) {
 		return true
@@ -1305,6 +1334,7 @@ func (r *schemaRead) siteCallbackReturn(f *file, ret nid) bool {
 	if fn < 0 || !functionKind(f.kind(fn)) {
 		return false
 	}
+	fn = asyncLoweredOuter(f, fn) // schematext_mut_top.go
 	args := f.parent(mutOuter(f, fn))
 	return args >= 0 && f.kind(args) == "arguments" && r.registrationCall(f, f.parent(args))
 }

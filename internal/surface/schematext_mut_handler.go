@@ -46,6 +46,9 @@ import (
 // fn is the value of a pair of an object literal handed to a function of
 // the package. known false when fn is not of that shape.
 func (r *schemaRead) handlerMemberCallers(f *file, fn, ret nid, path []string) (ch mutChange, ok, known bool) {
+	if c, good, known := r.esbuildExportGetter(f, fn, ret, path); known { // schematext_mut_top.go
+		return c, good, true
+	}
 	fo := mutOuter(f, fn)
 	pair := f.parent(fo)
 	if pair < 0 || f.kind(pair) != "pair" || f.field(pair, "value") != fo {

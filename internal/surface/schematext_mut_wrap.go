@@ -86,30 +86,56 @@ func (r *schemaRead) namedCallback(f *file, a nid) val {
 // or a member holding it, at rest below X (since 2.3.18): a key bound by
 // name that is not the one leading to the object binds another member
 // (read); the rest element holds every member not named, so its uses are
-// followed as X's. A key leading to the object (or any key when the path is
-// the object itself or runs through an element), a computed key, a nested
-// pattern on that key, an exported declaration: a change.
+// followed as X's. Since 2.3.20 a key leading to the object bound to a
+// plain name (`const { tools } = options`, `{ tools: t }`, `{ tools = [] }`)
+// is `const tools = X.tools`: that name's uses are followed as the object's
+// below the key (when the path runs through any key, "*", every key bound
+// may lead to it; when X is the object itself, each name bound holds a part
+// of it, followed as the object's). A computed key, a nested pattern on a
+// key leading to the object, an exported declaration: a change.
 func (r *schemaRead) patternUse(f *file, decl nid, rest []string) (del []string, ch mutChange, ok bool) {
-	pat := f.field(decl, "name")
-	no := func(at nid, why string) ([]string, mutChange, bool) { return nil, mutChange{f, at, why}, false }
-	if len(rest) == 0 || rest[0] == "*" || mutExportedDecl(f, decl) {
-		return no(decl, "the object is destructured")
+	if mutExportedDecl(f, decl) {
+		return nil, mutChange{f, decl, "the object is destructured"}, false
 	}
-	restID := none
+	return r.patternFollow(f, f.field(decl, "name"), nameScope(f, decl), rest)
+}
+
+// patternFollow classifies the names the object pattern pat binds (in
+// scope) by patternUse's rules: a declaration's pattern, or (since 2.3.20)
+// a function's parameter written as a pattern (`({ inputSchema }) => …`).
+func (r *schemaRead) patternFollow(f *file, pat, scope nid, rest []string) (del []string, ch mutChange, ok bool) {
+	no := func(at nid, why string) ([]string, mutChange, bool) { return nil, mutChange{f, at, why}, false }
+	if pat < 0 || f.kind(pat) != "object_pattern" {
+		return no(pat, "the object is destructured into a pattern not followed")
+	}
+	decl := pat
+	type follow struct {
+		id   nid
+		path []string
+	}
+	var follows []follow
 	for _, c := range nonComment(f, pat) {
-		key := ""
+		key, bound := "", none
 		switch f.kind(c) {
 		case "shorthand_property_identifier_pattern":
-			key = f.text(c)
+			key, bound = f.text(c), c
 		case "object_assignment_pattern":
 			if l := f.field(c, "left"); l >= 0 && f.kind(l) == "shorthand_property_identifier_pattern" {
-				key = f.text(l)
+				key, bound = f.text(l), l
 			}
 		case "pair_pattern":
 			if k := f.field(c, "key"); k >= 0 && f.kind(k) != "computed_property_name" {
 				key = propKeyName(f, k)
 			}
+			v := f.field(c, "value")
+			if v >= 0 && f.kind(v) == "assignment_pattern" {
+				v = f.field(v, "left")
+			}
+			if v >= 0 && f.kind(v) == "identifier" {
+				bound = v
+			}
 		case "rest_pattern":
+			restID := none
 			for _, id := range nonComment(f, c) {
 				if f.kind(id) == "identifier" {
 					restID = id
@@ -118,15 +144,29 @@ func (r *schemaRead) patternUse(f *file, decl nid, rest []string) (del []string,
 			if restID < 0 {
 				return no(c, "the object is destructured into a rest not a plain name")
 			}
+			follows = append(follows, follow{restID, rest})
 			continue
 		case "{", "}", ",":
 			continue
 		}
-		if key == "" || key == rest[0] {
+		if key == "" {
+			return no(c, "a member holding the object is destructured under a key not named")
+		}
+		var sub []string
+		switch {
+		case len(rest) == 0:
+			sub = nil // a part of the object
+		case rest[0] == "*" || key == rest[0]:
+			sub = rest[1:]
+		default:
+			continue // another member
+		}
+		if bound < 0 {
 			return no(c, "a member holding the object is destructured")
 		}
+		follows = append(follows, follow{bound, sub})
 	}
-	if restID < 0 {
+	if len(follows) == 0 {
 		return nil, mutChange{}, true
 	}
 	if r.mutDepth >= mutNestLimit {
@@ -134,14 +174,20 @@ func (r *schemaRead) patternUse(f *file, decl nid, rest []string) (del []string,
 	}
 	r.mutDepth++
 	defer func() { r.mutDepth-- }()
-	name := f.text(restID)
-	ch, ok = r.bindingUses(f, nameScope(f, decl), restID, name, func(b binding) bool { return b.id == restID }, func(n nid) (mutChange, bool) {
-		d, c, good := r.useChanges(f, n, rest)
-		if good {
-			del = append(del, d...)
+	for _, fl := range follows {
+		id, path := fl.id, fl.path
+		name := f.text(id)
+		ch, ok = r.bindingUses(f, scope, id, name, func(b binding) bool { return b.id == id }, func(n nid) (mutChange, bool) {
+			d, c, good := r.useChanges(f, n, path)
+			if good {
+				del = append(del, d...)
+			}
+			return c, good
+		})
+		if !ok {
+			return nil, ch, false
 		}
-		return c, good
-	})
+	}
 	return del, ch, ok
 }
 
@@ -194,6 +240,10 @@ func (r *schemaRead) mapReturn(f *file, fn, ret nid, path []string) (ch mutChang
 		r.mutDepth++
 		defer func() { r.mutDepth-- }()
 		_, ch, ok = r.useChanges(fr.cf, fr.call, append([]string{"*"}, path...))
+		if ok && len(path) > 0 && flatMapCall(fr.cf, fr.call) { // schematext_mut_top.go
+			// flatMap spreads a returned array's elements into its result.
+			_, ch, ok = r.useChanges(fr.cf, fr.call, path)
+		}
 		return ch, ok, true
 	}
 	return mutChange{}, false, false
@@ -337,7 +387,7 @@ func (r *schemaRead) receiverValueNotSDK(v val) (notSDK, known bool) {
 		}
 		return !isSDKServerSpec(spec) && !isSDKServerSpec(strings.TrimSuffix(spec, ".server")), true
 	case vInstance:
-		return !r.x.extendsSDKServer(v.f, v.n), true
+		return !r.x.extendsSDKServer(v.f, v.n) && !bundledSDKServer(v.f, v.n), true // schematext_mut_top.go
 	}
 	return false, false
 }
