@@ -562,6 +562,7 @@ func (p entryPurpose) readSentence(f, orig string, first bool) sentenceReading {
 	p.readOvr10(&sr, f)       // the eleventh reading's purpose-scope frames (purpose_ovr10.go)
 	p.readOvr11(&sr, f)       // the twelfth reading's general override reading (purpose_ovr11.go)
 	p.readCnc11(&sr, f)       // the twelfth reading's concealment relation (purpose_cnc11.go)
+	p.readOvr12(&sr, f)       // the thirteenth reading's declarative override (purpose_ovr12.go)
 	if (sr.conceal || sr.concealIfDeviant || sr.override) && intlDefers(f, orig) {
 		// Deference in another language, after every reading of the
 		// sentence, in any script (purpose_rules7.go).
