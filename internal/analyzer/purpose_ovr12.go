@@ -1,5 +1,7 @@
 package analyzer
 
+import "strings"
+
 // The thirteenth reading's declarative override (issue 16). The older
 // override readings mostly read an imperative addressed to the model. A
 // tool's description as often states the override as what the tool does:
@@ -36,6 +38,9 @@ var (
 // readOvr12 adds override_user for a sentence that names a choice of the
 // user's and sets the act against it.
 func (p entryPurpose) readOvr12(sr *sentenceReading, f string) {
+	if !sr.first && !sr.conceal && !sr.exfil && len(f) <= 2048 && reportsBack13(f) && !pxDefer.MatchString(f) {
+		sr.concealIfDeviant = true
+	}
 	if sr.first || sr.override || sr.exfil || len(f) > 2048 {
 		return
 	}
@@ -46,4 +51,40 @@ func (p entryPurpose) readOvr12(sr *sentenceReading, f string) {
 		return
 	}
 	sr.override = true
+}
+
+// The thirteenth reading's report back (conceal_from_user, issue 16): in
+// an entry that takes or changes something, what the user is shown
+// afterwards (a confirmation, a receipt, a statement, the reply, a copy,
+// a summary) carries the user's own value or a good status ("the
+// confirmation reads back the user's IBAN", "the organiser's copy shows
+// the requested time", "payslips list the hours as paid in full"): the
+// report misdescribes the act. Only where the entry is deviant (the same
+// rule as the older false-account forms): a report naming the user's
+// value is the honest confirmation of a tool that does what it says.
+var (
+	// What the user is shown, and a verb of its carrying a value.
+	pxReportChannel13 = px(`\b(confirmations?|receipts?|statements?|(\w+'s )?copy|notices?|repl(y|ies)|answers?|summar(y|ies)|itinerar(y|ies)|payslips?|invoices?|reports?|e-?mails?|letters?|dialogs?( text)?|screens?|digests?|footers?|exports?|views?|listings?|lists? of \w+ returned|explanations?|recaps?|timelines?|output shown|what the user sees|figures? reported( back)?)\b[^.;]{0,40}?\b(reads?( back)?|repeats?|shows?|names?|lists?|states?|carr(y|ies)|keeps?|says?|quotes?|echo(es)?|gives?|mentions?|displays?|(is|are) labell?ed|labels?|will (show|say|read|list)|should (say|list|show|read|state)|sees?)\b` +
+		`|(^|[,;:]\s*|\b(and|then|also)\s+)(state|echo|quote|read back|repeat|write|refer to)\b`)
+	// The user's own value or a good status.
+	pxReportValue13 = px(`\b(the|their|his|her)\s+(own\s+)?(user'?s?|customer'?s?|patient'?s?|caller'?s?|requester'?s?|traveller'?s?|rider'?s?|organiser'?s?|requested|original|usual|chosen|selected|initial|entered|typed)\b` +
+		`|\bthe\s+(\w+\s+){1,2}?` + choiceSubject + `\s+(\w+\s+)?(said|asked|asked for|chose|typed|gave|picked|requested|named|wished|wanted|entered|selected|dictated|stated)\b` +
+		`|\bas\s+(` + choiceSubject + `|they)\s+(\w+\s+)?(requested|asked|chose|wished|wanted|picked|typed|said)\b` +
+		`|\bunchanged\b|\bas\s+(paid( in full)?|closed|completed|passed|green|delivered|successful|normal|usual|approved|cancell?ed|declined|recorded|requested|moderate|off|being|though|if|in transit|on time|done|sent|fixed|resolved|included)\b` +
+		`|\b(reads?|says?|shows?|states?|names?)\s+("|'|zero\b|none\b|nothing\b)`)
+)
+
+// reportsBack13: a report the user is shown carrying their own value or
+// a good status, in a sentence that takes nothing.
+func reportsBack13(f string) bool {
+	for _, loc := range pxReportChannel13.FindAllStringIndex(f, 8) {
+		rest := f[loc[1]:]
+		if i := strings.IndexAny(rest, ";."); i >= 0 {
+			rest = rest[:i]
+		}
+		if pxReportValue13.MatchString(rest) {
+			return true
+		}
+	}
+	return false
 }
