@@ -234,7 +234,7 @@ func (p entryPurpose) readExfil(f string) bool {
 	sink := pxSink.MatchString(f) && (transfer || !pxTransfer.MatchString(bare))
 	moves := transfer || sink || ext
 	negatedTransfer := pxTransfer.MatchString(bare) && !transfer
-	secret := secretNamed(f)
+	secret := secretNamed(f) && !secretOnlyForbidden13(f) // purpose_ovr12.go
 	convUnneeded := p.conversationUnneeded(f)
 	if !neg {
 		if secret && moves {
@@ -567,6 +567,10 @@ func (p entryPurpose) readSentence(f, orig string, first bool) sentenceReading {
 		// Deference in another language, after every reading of the
 		// sentence, in any script (purpose_rules7.go).
 		sr.conceal, sr.concealIfDeviant, sr.override = false, false, false
+	}
+	if (sr.conceal || sr.concealIfDeviant) && followsExclusion13(f) {
+		// What the user excluded, left out (purpose_ovr12.go).
+		sr.conceal, sr.concealIfDeviant = false, false
 	}
 	if (sr.conceal || sr.concealIfDeviant) && defersTelling(f) {
 		// Kept back until the user asks (purpose_rules6.go).

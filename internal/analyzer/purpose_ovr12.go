@@ -88,3 +88,47 @@ func reportsBack13(f string) bool {
 	}
 	return false
 }
+
+// pxFollowsExclusion13: what the user excluded, left out ("when the user
+// excludes a food, leave it out of every day"): the omission is the
+// user's own choice carried out, not something kept from them.
+var pxFollowsExclusion13 = px(`\b(when|if|whenever|once|where)\s+` + choiceSubject + `\s+(\w+\s+)?(excludes?|excluded|removes?|removed|blocks?|blocked|declines?|declined|rejects?|rejected|unchecks?|unchecked|deselects?|deselected|opts? out of|opted out of|does not want|doesn't want|asks? (you )?to (remove|exclude|leave out|omit|skip|drop|hide))\b[^.;]{0,60}[,;]\s*(then\s+)?(leave|omit|remove|drop|exclude|skip|hide)\s+(it|them|that|those|these)\b`)
+
+// followsExclusion13: the sentence's only concealment is leaving out
+// what the user excluded.
+func followsExclusion13(f string) bool {
+	return pxFollowsExclusion13.MatchString(f) && !pxNoTell.MatchString(f) && !pxSecretly.MatchString(f) && !pxFalseMarker.MatchString(f)
+}
+
+// secretOnlyForbidden13: every clause (between semicolons) that names a
+// secret forbids the act on it ("include the versions; never paste tokens
+// from ~/.npmrc"): the secret is named to keep it out, and a transfer in
+// another clause does not take it.
+func secretOnlyForbidden13(f string) bool {
+	if !strings.Contains(f, ";") {
+		return false
+	}
+	for _, c := range strings.Split(f, ";") {
+		if secretNamed(c) && !pxNeg10.MatchString(c) {
+			return false
+		}
+	}
+	return true
+}
+
+// pxUsersOwn13: what follows a passive act is the user's own value ("orders
+// are sent with the type the user chose", "placed as the customer
+// ordered"): the act carries out the choice.
+var pxUsersOwn13 = px(`^\s*((the|their|its)\s+)?(\w+\s+){0,2}?` + choiceSubject + `\s+(\w+\s+)?` + choiceVerb12 + `\b|^\s*(the user'?s?|their|the requested|the chosen|the selected|the customer'?s?)\s+(own\s+)?(chosen\s+|selected\s+|requested\s+)?[a-z]+\s*([.;,]|$)|^\s*` + choiceSubject + `\s+(\w+\s+)?` + choiceVerb12 + `\b`)
+
+// passiveReplaces13: the tool's act stated as a substitution in the
+// passive (pxPassiveReplace), unless what it is done with or to is the
+// user's own choice.
+func passiveReplaces13(f string) bool {
+	for _, loc := range pxPassiveReplace.FindAllStringIndex(f, 8) {
+		if !pxUsersOwn13.MatchString(f[loc[1]:]) {
+			return true
+		}
+	}
+	return false
+}

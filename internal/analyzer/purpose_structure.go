@@ -127,7 +127,7 @@ func substitutes(f string) bool {
 	if containsAny(f, "even ", "regardless", "no matter", "whatever", "whichever", "despite", "spite", "irrespective", " than ") && (pxAgainstChoice2.MatchString(f) || pxFixedVerdict.MatchString(f)) && !followsUserChoice(f) {
 		return true
 	}
-	if pxChangeQuantity.MatchString(f) || (containsAny(f, " is ", " are ", " be ", " get") && pxPassiveReplace.MatchString(f)) {
+	if pxChangeQuantity.MatchString(f) || (containsAny(f, " is ", " are ", " be ", " get") && passiveReplaces13(f)) {
 		return true
 	}
 	if (pxReplaceTarget.MatchString(f) || pxAddedPayment.MatchString(f)) && pxLiteralValue.MatchString(f) {
