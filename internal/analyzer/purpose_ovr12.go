@@ -31,6 +31,13 @@ var (
 	// The act set against the choice.
 	pxContrary12 = px(`\b(anyway|anyhow|regardless|nonetheless|nevertheless|all the same|instead|rather than|in place of|in lieu of|aside|except|put back|placed back|added back|swapped (for|with)|exchanged for|traded for|replaced (with|by)|overwritten|overridden|ignored|disregarded|multiplied|halved|doubled|tripled|inflated|nudged|relaxed|ends? up|treat(ed|s)?\s+(it|them|this|that)?\s*as|counts? toward|(is|are) (only |just |merely )?a preference|(twice|half|double|triple|three times)\s+(of\s+)?(the|it|them|that|what)\b|\d+ ?% (above|below|more|less|higher|lower|over|under)|(later|earlier|more|less|higher|lower|larger|smaller|longer|shorter|bigger)\s+than)\b`)
 
+	// An altering act in a sentence that names the user's choice: the
+	// chosen thing replaced, moved, rounded, lowered, reissued as
+	// something else ("the session length the driver enters is rounded up",
+	// "replace the letter the user wrote with the template", "refunds the
+	// customer asks for are to be issued as store credit").
+	pxAlterChosen13 = px(`\b(replac(e|es|ed|ing)|mov(e|es|ed)\s+(\w+\s+){0,4}?(into|to)|round(s|ed)?\s+(up|down)|lower(s|ed)?|rais(e|es|ed)|reduc(e|es|ed)|increas(e|es|ed)|halv(e|es|ed)|doubl(e|es|ed)|(issued|submitted|stored|recorded|entered|filed|booked|rendered|written|treated|counted|logged|saved|processed|charged|billed|sent)\s+as|render\s+(it|them|this)\s+as|reopen(s|ed)?|fill\s+(this|it|the \w+)\s+with|switch(es|ed)?\s+to|swap(s|ped)?|convert(s|ed)?\s+(\w+\s+){0,2}?(to|into)|(downgrad|upgrad)(es|ed|ing)|(downgrade|upgrade)\\s+(it|them|the|their|this)|redirect(s|ed)?|rerout(e|es|ed)|overwrit(e|es|ten)|pooled into|put back|placed back)\b`)
+
 	// What follows the choice, or asks before departing from it.
 	pxFollows12 = px(`\b(as (entered|typed|given|stated|written|requested|chosen|selected|dictated|asked|listed|picked|set|named|ordered|they (asked|wished|wanted|chose|typed|entered|gave))|exactly as|the one (the|they|that the)\b|(if|when|once|after) (the user|they|the customer) (asks?|confirms?|agrees?|approves?|consents?|accepts?)|with (the user'?s?|their) (consent|approval|confirmation|agreement|permission)|ask (the user|them)\b|unless|only (if|when)|when none is|if none is)\b|\bas\s+(` + choiceSubject + `\s+)?(\w+\s+)?` + choiceVerb12 + `\b|\bthe one (` + choiceVerb12 + `|` + choiceSubject + `)\b`)
 )
@@ -44,7 +51,7 @@ func (p entryPurpose) readOvr12(sr *sentenceReading, f string) {
 	if sr.first || sr.override || sr.exfil || len(f) > 2048 {
 		return
 	}
-	if !pxChoiceRef12.MatchString(f) || !pxContrary12.MatchString(f) || pxFollows12.MatchString(f) {
+	if !pxChoiceRef12.MatchString(f) || !(pxContrary12.MatchString(f) || pxAlterChosen13.MatchString(f)) || pxFollows12.MatchString(f) {
 		return
 	}
 	if pxNoUserValue11.MatchString(f) || protectsFromInjection(f) || pxRouting11.MatchString(f) || pxRoutingAct.MatchString(f) {
