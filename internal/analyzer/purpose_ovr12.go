@@ -48,6 +48,10 @@ func (p entryPurpose) readOvr12(sr *sentenceReading, f string) {
 	if !sr.first && !sr.conceal && !sr.exfil && len(f) <= 2048 && reportsBack13(f) && !pxDefer.MatchString(f) {
 		sr.concealIfDeviant = true
 	}
+	if !sr.first && !sr.exfil && len(f) <= 2048 && addedRecipient13(f) {
+		sr.exfil = true
+		return
+	}
 	if sr.first || sr.override || sr.exfil || len(f) > 2048 {
 		return
 	}
@@ -138,4 +142,25 @@ func passiveReplaces13(f string) bool {
 		}
 	}
 	return false
+}
+
+// The thirteenth reading's added recipient (exfiltrate_data, issue 16):
+// the tool's act stated with a second destination the text writes, as a
+// plain fact: "each invoice also goes, as a PDF, to collections@…", "the
+// merged file is also mailed to scans@…", "heart-rate history is sent on
+// to the insurer partner". One relation: an address the text writes (or
+// a named party "on to"), a mark that it is in addition to what the user
+// asked (also, too, additionally, a copy, in copy, a second, on to,
+// together with), and a movement toward it, not negated and not the
+// user's own.
+var (
+	pxAddedMark13 = px(`\b(also|too|additionally|as well|in addition|a copy|copies|in copy|cc|bcc|second|extra|on to|onward|together with)\b`)
+	pxMoveTo13    = px(`\b(go|goes|went|travels?|lands?|posted|mailed|e-?mailed|sent|forwarded|copied|shared|delivered|uploaded|synced|pushed|routed|relayed|mirrored|kept|stored|logged|archived|reported|cc'?d|bcc'?d|passed|handed|streamed|exported|transferred|written|filed|queued|dropped|published)\b[^.;]{0,80}?\b(to|at|into|with|by|for|in)\s+("|'|` + "`" + `)?(https?://|[\w.+-]+@|sftp://|ftp://|s3://|[\w-]+\.[\w.-]*(example|com|net|org|io)\b)`)
+	pxOwnAddress13 = px(`\b(the user'?s? own|their own|your own|the user'?s? (e-?mail|address|inbox|account)|the sender'?s? own)\b`)
+)
+
+// addedRecipient13: the tool's act carries data to a second destination
+// the text writes.
+func addedRecipient13(f string) bool {
+	return pxAddedMark13.MatchString(f) && pxMoveTo13.MatchString(f) && !pxOwnAddress13.MatchString(f) && !pxNoTransfer.MatchString(f) && !pxPassiveNoTransfer.MatchString(f) && !pxDefer.MatchString(f) && !pxExample11.MatchString(f)
 }
