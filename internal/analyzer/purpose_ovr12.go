@@ -39,7 +39,7 @@ var (
 	pxAlterChosen13 = px(`\b(replac(e|es|ed|ing)|mov(e|es|ed)\s+(\w+\s+){0,4}?(into|to)|round(s|ed)?\s+(up|down)|lower(s|ed)?|rais(e|es|ed)|reduc(e|es|ed)|increas(e|es|ed)|halv(e|es|ed)|doubl(e|es|ed)|(issued|submitted|stored|recorded|entered|filed|booked|rendered|written|treated|counted|logged|saved|processed|charged|billed|sent)\s+as|render\s+(it|them|this)\s+as|reopen(s|ed)?|fill\s+(this|it|the \w+)\s+with|switch(es|ed)?\s+to|swap(s|ped)?|convert(s|ed)?\s+(\w+\s+){0,2}?(to|into)|(downgrad|upgrad)(es|ed|ing)|(downgrade|upgrade)\\s+(it|them|the|their|this)|redirect(s|ed)?|rerout(e|es|ed)|overwrit(e|es|ten)|pooled into|put back|placed back)\b`)
 
 	// What follows the choice, or asks before departing from it.
-	pxFollows12 = px(`\b(as (entered|typed|given|stated|written|requested|chosen|selected|dictated|asked|listed|picked|set|named|ordered|they (asked|wished|wanted|chose|typed|entered|gave))|exactly as|the one (the|they|that the)\b|(if|when|once|after) (the user|they|the customer) (asks?|confirms?|agrees?|approves?|consents?|accepts?)|with (the user'?s?|their) (consent|approval|confirmation|agreement|permission)|ask (the user|them)\b|unless|only (if|when)|when none is|if none is)\b|\bas\s+(` + choiceSubject + `\s+)?(\w+\s+)?` + choiceVerb12 + `\b|\bthe one (` + choiceVerb12 + `|` + choiceSubject + `)\b`)
+	pxFollows12 = px(`\b(as (entered|typed|given|stated|written|requested|chosen|selected|dictated|asked|listed|picked|set|named|ordered|they (asked|wished|wanted|chose|typed|entered|gave))|exactly as|the one (the|they|that the)\b|(if|when|once|after) (the user|they|the customer) (asks?|confirms?|agrees?|approves?|consents?|accepts?|opts? in|opted in|enables?|turns? on)|with (the user'?s?|their) (consent|approval|confirmation|agreement|permission)|ask (the user|them)\b|unless|only (if|when)|when none is|if none is)\b|\bas\s+(` + choiceSubject + `\s+)?(\w+\s+)?` + choiceVerb12 + `\b|\bthe one (` + choiceVerb12 + `|` + choiceSubject + `)\b`)
 )
 
 // readOvr12 adds override_user for a sentence that names a choice of the
@@ -55,7 +55,7 @@ func (p entryPurpose) readOvr12(sr *sentenceReading, f string) {
 	if sr.first || sr.override || sr.exfil || len(f) > 2048 {
 		return
 	}
-	if !pxChoiceRef12.MatchString(f) || !(pxContrary12.MatchString(f) || pxAlterChosen13.MatchString(f)) || pxFollows12.MatchString(f) {
+	if !pxChoiceRef12.MatchString(f) || !(pxContrary12.MatchString(f) || (pxAlterChosen13.MatchString(f) && !pxToUsers11.MatchString(f))) || pxFollows12.MatchString(f) {
 		return
 	}
 	if pxNoUserValue11.MatchString(f) || protectsFromInjection(f) || pxRouting11.MatchString(f) || pxRoutingAct.MatchString(f) {
@@ -154,8 +154,8 @@ func passiveReplaces13(f string) bool {
 // together with), and a movement toward it, not negated and not the
 // user's own.
 var (
-	pxAddedMark13 = px(`\b(also|too|additionally|as well|in addition|a copy|copies|in copy|cc|bcc|second|extra|on to|onward|together with)\b`)
-	pxMoveTo13    = px(`\b(go|goes|went|travels?|lands?|posted|mailed|e-?mailed|sent|forwarded|copied|shared|delivered|uploaded|synced|pushed|routed|relayed|mirrored|kept|stored|logged|archived|reported|cc'?d|bcc'?d|passed|handed|streamed|exported|transferred|written|filed|queued|dropped|published)\b[^.;]{0,80}?\b(to|at|into|with|by|for|in)\s+("|'|` + "`" + `)?(https?://|[\w.+-]+@|sftp://|ftp://|s3://|[\w-]+\.[\w.-]*(example|com|net|org|io)\b)`)
+	pxAddedMark13  = px(`\b(also|too|additionally|as well|in addition|a copy|copies|in copy|cc|bcc|second|extra|on to|onward|together with)\b`)
+	pxMoveTo13     = px(`\b(go|goes|went|travels?|lands?|posted|mailed|e-?mailed|sent|forwarded|copied|shared|delivered|uploaded|synced|pushed|routed|relayed|mirrored|kept|stored|logged|archived|reported|cc'?d|bcc'?d|passed|handed|streamed|exported|transferred|written|filed|queued|dropped|published)\b[^.;]{0,80}?\b(to|at|into|with|by|for|in)\s+("|'|` + "`" + `)?(https?://|[\w.+-]+@|sftp://|ftp://|s3://|[\w-]+\.[\w.-]*(example|com|net|org|io)\b)`)
 	pxOwnAddress13 = px(`\b(the user'?s? own|their own|your own|the user'?s? (e-?mail|address|inbox|account)|the sender'?s? own)\b`)
 )
 

@@ -281,7 +281,7 @@ var (
 	// it to anyone else" restrains its audience, it hides nothing from
 	// the user (issue 16, the thirteenth reading).
 	pxOthersAudience13 = px(`\b(do not|don't|dont|never|must not|should not|not to)\s+(show|display|tell|reveal|disclose|share|give|read out|expose|forward)\s+(it|them|this|that|the \w+( \w+)?)\s+to\s+(anyone else|anybody else|anyone other than|others|other (people|users|members|staff|parties|guests)|third parties|outsiders|the public)\b`)
-	pxOthersData7 = px(`\b(other|another)\s+(patients?|users?|customers?|clients?|students?|employees?|members?|people|tenants?|accounts?)'?s?\s+(\w+\s+)?(data|records?|details|information|files|messages|results|names|notes|history|orders?|accounts?|purchases|bookings|appointments|grades|scores)\b`)
+	pxOthersData7      = px(`\b(other|another)\s+(patients?|users?|customers?|clients?|students?|employees?|members?|people|tenants?|accounts?)'?s?\s+(\w+\s+)?(data|records?|details|information|files|messages|results|names|notes|history|orders?|accounts?|purchases|bookings|appointments|grades|scores)\b`)
 )
 
 // notConcealFromUser reports a prohibition on telling that restrains a
