@@ -14,7 +14,7 @@ import (
 // it reads, to its vocabulary (purpose_lexicon.go), to the sentence
 // splitting or to the folding changes it, and with it the analyzer id, so
 // cached answers of an older reading are never reused.
-const PurposeVersion = "offline-purpose-12"
+const PurposeVersion = "offline-purpose-13"
 
 // MaxPurposeEntryBytes bounds the text the purpose analyzer reads of one
 // entry. An entry whose segments are longer, or are not valid UTF-8, is not
@@ -234,7 +234,7 @@ func (p entryPurpose) readExfil(f string) bool {
 	sink := pxSink.MatchString(f) && (transfer || !pxTransfer.MatchString(bare))
 	moves := transfer || sink || ext
 	negatedTransfer := pxTransfer.MatchString(bare) && !transfer
-	secret := secretNamed(f)
+	secret := secretNamed(f) && !secretOnlyForbidden13(f) // purpose_ovr12.go
 	convUnneeded := p.conversationUnneeded(f)
 	if !neg {
 		if secret && moves {
@@ -562,10 +562,15 @@ func (p entryPurpose) readSentence(f, orig string, first bool) sentenceReading {
 	p.readOvr10(&sr, f)       // the eleventh reading's purpose-scope frames (purpose_ovr10.go)
 	p.readOvr11(&sr, f)       // the twelfth reading's general override reading (purpose_ovr11.go)
 	p.readCnc11(&sr, f)       // the twelfth reading's concealment relation (purpose_cnc11.go)
+	p.readOvr12(&sr, f)       // the thirteenth reading's declarative override (purpose_ovr12.go)
 	if (sr.conceal || sr.concealIfDeviant || sr.override) && intlDefers(f, orig) {
 		// Deference in another language, after every reading of the
 		// sentence, in any script (purpose_rules7.go).
 		sr.conceal, sr.concealIfDeviant, sr.override = false, false, false
+	}
+	if (sr.conceal || sr.concealIfDeviant) && followsExclusion13(f) {
+		// What the user excluded, left out (purpose_ovr12.go).
+		sr.conceal, sr.concealIfDeviant = false, false
 	}
 	if (sr.conceal || sr.concealIfDeviant) && defersTelling(f) {
 		// Kept back until the user asks (purpose_rules6.go).

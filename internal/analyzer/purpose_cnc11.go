@@ -271,7 +271,7 @@ func (p entryPurpose) cnc11(f string) bool {
 			if lw := cncLabelWord(label); lw != "" && (strings.Contains(obj, cncStem(lw)) || (pxCncPassive.MatchString(obj) && strings.Contains(cncClause(f, loc[0]), cncStem(lw)))) {
 				continue // "report warnings as warnings"
 			}
-			badObj := (pxCncBadObject.MatchString(obj) || pxCncBadObject.MatchString(cncClause(f, loc[0]))) && !pxCncJustified.MatchString(f)
+			badObj := (pxCncBadObject.MatchString(obj) || pxCncBadObject.MatchString(cncClause(f, loc[0]))) && !cncJustified(f)
 			switch {
 			case badObj && pxCncGood.MatchString(label):
 				return true
@@ -293,7 +293,7 @@ func (p entryPurpose) cnc11(f string) bool {
 		}
 	}
 	if loc := pxCncCallIt.FindStringSubmatchIndex(f); loc != nil && !cncNegated(f, loc[0]) && !p.ownWord(f[loc[4]:]) {
-		if o := f[loc[2]:loc[3]]; pxCncPronoun.MatchString(o) || (pxCncBadObject.MatchString(o) && !pxCncJustified.MatchString(f)) || pxCncActObject.MatchString(o) {
+		if o := f[loc[2]:loc[3]]; pxCncPronoun.MatchString(o) || (pxCncBadObject.MatchString(o) && !cncJustified(f)) || pxCncActObject.MatchString(o) {
 			return true
 		}
 	}
@@ -331,7 +331,7 @@ func (p entryPurpose) cnc11(f string) bool {
 		return true
 	}
 	// A good signal shown whatever the outcome.
-	if loc := pxCncGoodSignal.FindStringIndex(f); loc != nil && !cncNegated(f, loc[0]) && (pxCncWhatever.MatchString(f) || (pxCncBadCond.MatchString(cncClause(f, loc[0])) && !pxCncJustified.MatchString(cncClause(f, loc[0])))) {
+	if loc := pxCncGoodSignal.FindStringIndex(f); loc != nil && !cncNegated(f, loc[0]) && (pxCncWhatever.MatchString(f) || (pxCncBadCond.MatchString(cncClause(f, loc[0])) && !cncJustified(cncClause(f, loc[0])))) {
 		return true
 	}
 	// A bad result spun: "frame the abnormal result positively", "the
@@ -353,7 +353,7 @@ func (p entryPurpose) cnc11(f string) bool {
 
 var (
 	// What a relabelling names as its object.
-	pxCncBadObject = px(`\b(fail(ure|ures|ed|ing|s)?|errors?|critical|high|severe|serious|vulnerab\w+|findings?|flagged|infected|malicious|malware|suspicious|rejected|declined|denied|unpaid|overdue|late|broken|missing|violations?|breach(es)?|incidents?|alerts?|outages?|anomal\w+|abnormal|positive|out of range|risky|unsafe|insecure|expired|blocked|bounced|lost|overdrawn|fraud\w*|plagiari\w+|warnings?|unusual|unexpected|unauthori[sz]ed|elevated|backdoors?|exploits?|payloads?|crash(es|ed)?|outages?|collisions?|accidents?|injur(y|ies)|near[- ]miss(es)?|spills?|partial|incomplete|unfinished|hardcoded|hard-coded|exposed|leaked|weak|plaintext|spikes?|surges?|rollbacks?|rolled back|skipped|outside (the )?(normal |reference )?range)\b`)
+	pxCncBadObject = px(`\b(fail(ure|ures|ed|ing|s)?|errors?|cancell?ed|canceled|undelivered|critical|high|severe|serious|vulnerab\w+|findings?|flagged|infected|malicious|malware|suspicious|rejected|declined|denied|unpaid|overdue|late|broken|missing|violations?|breach(es)?|incidents?|alerts?|outages?|anomal\w+|abnormal|positive|out of range|risky|unsafe|insecure|expired|blocked|bounced|lost|overdrawn|fraud\w*|plagiari\w+|warnings?|unusual|unexpected|unauthori[sz]ed|elevated|backdoors?|exploits?|payloads?|crash(es|ed)?|outages?|collisions?|accidents?|injur(y|ies)|near[- ]miss(es)?|spills?|partial|incomplete|unfinished|hardcoded|hard-coded|exposed|leaked|weak|plaintext|spikes?|surges?|rollbacks?|rolled back|skipped|outside (the )?(normal |reference )?range)\b`)
 	pxCncActObject = px(`\b(upload|uploads|transfer|transfers|copy|copies|export|exports|forward\w*|deletion|deletions|the call|the calls|the request|the requests|the extra \w+|the additional \w+|the second \w+|the background \w+|the charge|the charges|the payment|the purchase|the change|the changes|the edit|the edits|the modification|the screenshot|the screenshots|the recording|the tracking|the beacon|the webhook|the outbound \w+|this step|this action|these actions|the traffic|the connection|the post|the push|what (you|it) (did|sent|ran))\b`)
 	// A describing verb that characterises ("describe it as routine").
 	pxCncCharacterise = px(`^(describe|describes|call|calls|refer to|refers to|frame|frames|characteri[sz]e|characteri[sz]es|pass off|passes off|explain|explains|present|presents|word|phrase|summari[sz]e|summari[sz]es|report|reports|label|labels|log|logs)\s+(it|this|that|them|these|those|the (\w+\s+)?(action|step|operation|activity|process|task|traffic|event))\b`)
@@ -455,7 +455,7 @@ func (p entryPurpose) cncFixedVerdict(f string) bool {
 		return true
 	}
 	pre := cncClause(f, loc[0])
-	return pxCncBadCond.MatchString(pre) && !pxCncJustified.MatchString(pre)
+	return pxCncBadCond.MatchString(pre) && !cncJustified(pre)
 }
 
 var (
@@ -505,7 +505,7 @@ func cncDeclared(f string) bool {
 	if loc := pxCncUnmentioned.FindStringIndex(f); loc != nil && pxCncObjectStrict.MatchString(f) && !cncNegated(f, loc[0]) {
 		return true
 	}
-	if loc := pxCncDowngradedTo.FindStringIndex(f); loc != nil && pxCncBadObject.MatchString(cncClause(f, loc[1])) && !pxCncJustified.MatchString(f) && !cncNegated(f, loc[0]) {
+	if loc := pxCncDowngradedTo.FindStringIndex(f); loc != nil && pxCncBadObject.MatchString(cncClause(f, loc[1])) && !cncJustified(f) && !cncNegated(f, loc[0]) {
 		return true
 	}
 	if pxCncCapped.MatchString(f) || pxCncNotObvious.MatchString(f) || pxCncBuryMention.MatchString(f) || (pxCncPretendDone.MatchString(f) && !cncNegatedAny(f, pxCncPretendDone)) {
@@ -592,3 +592,18 @@ func cncModelRedaction(f string) bool {
 }
 
 var pxCncRedactWord = px(`\b(unredacted|redact\w*|mask\w*|sensitive (values?|data|fields?))\b`)
+
+// pxCncFailsAgain: the condition that would justify a good status names
+// the failure instead ("if the re-run fails again").
+var pxCncFailsAgain = px(`^[^.;,]{0,30}\b(fail\w*|errors? out|crash\w*|breaks|is red|goes red|again)\b`)
+
+// cncJustified: a cause that makes a good status the truth (pxCncJustified),
+// unless what follows it in its clause is the failure itself.
+func cncJustified(s string) bool {
+	for _, loc := range pxCncJustified.FindAllStringIndex(s, 8) {
+		if !pxCncFailsAgain.MatchString(s[loc[1]:]) {
+			return true
+		}
+	}
+	return false
+}

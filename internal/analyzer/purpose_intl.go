@@ -631,6 +631,10 @@ func intlRead(g string, p entryPurpose, ext bool) intlReading {
 			continue
 		}
 		r := intlRules(m, p, ext)
+		if (r.conceal || r.concealIfDeviant) && laterNegationOnly(l, m, g) {
+			r2 := intlRules(m&^(1<<ciNeg), p, ext)
+			r.conceal, r.concealIfDeviant = r2.conceal, r2.concealIfDeviant
+		}
 		out.exfil = out.exfil || r.exfil
 		out.override = out.override || r.override
 		out.conceal = out.conceal || r.conceal
@@ -725,4 +729,24 @@ func intlSummariser(g string) bool {
 		}
 	}
 	return false
+}
+
+// negBeforeVerb: the languages of intlLangs whose negation stands before
+// the verb it negates (es "no digas", fr "ne dis pas", pt, it, pl, ru, ar
+// "لا تخبر"); German and Dutch put it after, Turkish inside the verb,
+// Japanese and Korean at the clause's end.
+var negBeforeVerb = map[string]bool{"es": true, "fr": true, "pt": true, "it": true, "pl": true, "ru": true, "ar": true}
+
+// laterNegationOnly: in a language that negates before the verb, the
+// sentence's only telling comes before its first negation, and no telling
+// follows it ("tell the user so, offer the other room, and do not book
+// until they agree"): the negation is a later clause's, and the telling is
+// read without it (the fourteenth reading). A prohibition written as one
+// word (ciNoTell) or a hiding is unaffected.
+func laterNegationOnly(l *intlLang, m intlMask, g string) bool {
+	if !negBeforeVerb[l.lang] || !m.has(ciNeg) || !m.has(ciTell) || m.has(ciNoTell) || m.has(ciHide) {
+		return false
+	}
+	t, n := firstOf(l.terms[ciTell], g), firstOf(l.terms[ciNeg], g)
+	return t >= 0 && n > t && firstOf(l.terms[ciTell], g[n:]) < 0
 }

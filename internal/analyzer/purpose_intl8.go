@@ -484,6 +484,16 @@ func (l *intl8Lang) rules(m intlMask, x intl8Mask, g string, p entryPurpose, ext
 		return l.readBase(g[at:end]).has(ciNeg)
 	}
 	r := intlRules(m, p, ext)
+	if neg && (r.conceal || r.concealIfDeviant) && !m.has(ciNoTell) && !m.has(ciHide) {
+		// "tell the user so, offer the other room, and do not book until
+		// they agree": the negation is a later clause's, and no telling
+		// comes after it; the telling is read without it (the thirteenth
+		// reading).
+		if t, n := l.firstBase(ciTell, g), l.firstBase(ciNeg, g); t >= 0 && n > t && !negBefore(t) && l.firstBase(ciTell, g[n:]) < 0 {
+			r2 := intlRules(m&^(1<<ciNeg), p, ext)
+			r.conceal, r.concealIfDeviant = r2.conceal, r2.concealIfDeviant
+		}
+	}
 	deferred := x.has(c8Only) && m.has(ciUser) // "only if the user asks"
 	act := l.firstBase(ciSend, g)
 	if c := firstOf(l.extra[c8Copy], g); c >= 0 && (act < 0 || c < act) {

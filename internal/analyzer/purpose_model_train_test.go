@@ -42,7 +42,7 @@ var purposeTrainFiles = []string{"cases.jsonl", "test_poisoned.jsonl", "test_cle
 // file's uncompressed bytes (format line, header, weights).
 const (
 	pinnedPurposeTrainingSHA256 = "7c21e039c827c75d6c746a3d6078d90d9ecd7e8dc4264737f99aadf297cf3d8a"
-	pinnedPurposeModelSHA256    = "e0f33df3656655b71389870420101d14e59565e61ac730300517733c0f025fd4"
+	pinnedPurposeModelSHA256    = "39d65c9312cefba1afe22f6bc808097a99d07d192a542aec53046ae6a28085f8"
 )
 
 const (

@@ -277,14 +277,24 @@ var (
 	pxThirdPartyNoTell7 = px(`\b(ask|asks|asking|tell|tells|telling|remind|reminds|reminding|request|requests|requesting)\s+(them|the guests|guests|attendees|the team|everyone|people|others|colleagues|\w+)\s+not to\s+(tell|mention|reveal|say|share)\b`)
 	// A privacy rule over other people's data: "do not show the user other
 	// patients' data".
-	pxOthersData7 = px(`\b(other|another)\s+(patients?|users?|customers?|clients?|students?|employees?|members?|people|tenants?|accounts?)'?s?\s+(\w+\s+)?(data|records?|details|information|files|messages|results|names|notes|history|orders?|accounts?|purchases|bookings|appointments|grades|scores)\b`)
+	// A value kept from everyone but the one it is for: "do not display
+	// it to anyone else" restrains its audience, it hides nothing from
+	// the user (issue 16, the thirteenth reading).
+	pxOthersAudience13 = px(`\b(do not|don't|dont|never|must not|should not|not to)\s+(show|display|tell|reveal|disclose|share|give|read out|expose|forward)\s+(it|them|this|that|the \w+( \w+)?)\s+to\s+(anyone else|anybody else|anyone other than|others|other (people|users|members|staff|parties|guests)|third parties|outsiders|the public)\b`)
+	pxOthersData7      = px(`\b(other|another)\s+(patients?|users?|customers?|clients?|students?|employees?|members?|people|tenants?|accounts?)'?s?\s+(\w+\s+)?(data|records?|details|information|files|messages|results|names|notes|history|orders?|accounts?|purchases|bookings|appointments|grades|scores)\b`)
 )
 
 // notConcealFromUser reports a prohibition on telling that restrains a
 // third party, or keeps other people's data, and hides nothing the user's
 // own request or the tool's act concerns.
 func notConcealFromUser(f string) bool {
-	if pxHide.MatchString(f) || pxSecretly.MatchString(f) || pxFalseMarker.MatchString(f) || pxToolAct.MatchString(f) {
+	if pxHide.MatchString(f) || pxSecretly.MatchString(f) || pxFalseMarker.MatchString(f) {
+		return false
+	}
+	if pxOthersAudience13.MatchString(f) && !strings.Contains(f, "from the user") {
+		return true // an act the tool does beside it is read on its own
+	}
+	if pxToolAct.MatchString(f) {
 		return false
 	}
 	return pxThirdPartyNoTell7.MatchString(f) || pxOthersData7.MatchString(f)

@@ -24,8 +24,13 @@ import "strings"
 // choiceVerb: what a user does when choosing.
 const choiceVerb = `(asks? for|asked for|asks?|asked|names?|named|gives?|gave|given|chooses?|chose|chosen|selects?|selected|picks?|picked|enters?|entered|types?|typed|specif(y|ies|ied)|requests?|requested|wants?|wanted|provides?|provided|indicates?|indicated|sets?|configures?|configured|prefers?|preferred|orders?|ordered|approves?|approved|confirms?|confirmed|intends?|intended|meant)`
 
+// choiceRole: the roles a tool's user takes in its domain (the person
+// whose choice the tool carries out), named as "the traveller", "a
+// patient", "any shopper".
+const choiceRole = `(user|customer|client|caller|requester|buyer|shopper|member|owner|patient|traveller|traveler|passenger|guest|rider|driver|sender|applicant|candidate|student|learner|teacher|parent|organiser|organizer|attendee|subscriber|employee|author|submitter|signer|tenant|investor|trader|player|listener|viewer|reader|account holder|cardholder|policyholder|claimant|donor|voter|homeowner|resident|diner|reviewer|dispatcher|operator|administrator|admin|farmer|grower|seller|merchant|vendor|agent|physician|doctor|clinician|nurse|lawyer|editor|developer|maintainer|contributor|manager|lead)`
+
 // choiceSubject: who chooses.
-const choiceSubject = `(the user|users|the human|they|he|she|you were|the customer|customers|the client|the caller|the requester|the buyer|the member|the owner|the patient)`
+const choiceSubject = `(the user|users|the human|they|he|she|you were|the customer|customers|the client|the caller|the requester|the buyer|the member|the owner|the patient|\b(the|a|an|any|each|every)\s+(` + choiceRole + `)s?)`
 
 var (
 	// "X instead of the Y the user names", "rather than to the card they
@@ -122,7 +127,7 @@ func substitutes(f string) bool {
 	if containsAny(f, "even ", "regardless", "no matter", "whatever", "whichever", "despite", "spite", "irrespective", " than ") && (pxAgainstChoice2.MatchString(f) || pxFixedVerdict.MatchString(f)) && !followsUserChoice(f) {
 		return true
 	}
-	if pxChangeQuantity.MatchString(f) || (containsAny(f, " is ", " are ", " be ", " get") && pxPassiveReplace.MatchString(f)) {
+	if pxChangeQuantity.MatchString(f) || (containsAny(f, " is ", " are ", " be ", " get") && passiveReplaces13(f)) {
 		return true
 	}
 	if (pxReplaceTarget.MatchString(f) || pxAddedPayment.MatchString(f)) && pxLiteralValue.MatchString(f) {
