@@ -1,0 +1,90 @@
+package surface
+
+import (
+	"strings"
+	"testing"
+
+	"golang.org/x/tools/txtar"
+)
+
+// A tool list assigned to a let name in an express handler and sent with
+// res.json (since 2.3.20, isn2): the let name's uses are the list's, and
+// express's res.json serialises what it is given. A write through the
+// name, through res.locals, a handler given to an app that is not
+// express's, and a package replacing res.json keep the gap.
+func TestSchemaObjectExpressSend(t *testing.T) {
+	const base = `
+-- package.json --
+{"name": "mutexpress", "version": "1.0.0", "type": "module", "main": "build/index.js"}
+-- build/toolList.js --
+export const toolList = [
+  { name: "send", description: "Send.", inputSchema: { type: "object", properties: { q: { type: "string", description: "The text." } } } }
+];
+-- build/index.js --
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { toolList } from "./toolList.js";
+import { HttpTransport } from "./transport.js";
+const server = new Server({ name: "s", version: "1" }, { capabilities: { tools: {} } });
+server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: toolList }));
+new HttpTransport(8080);
+-- build/transport.js --
+import express from "express";
+import { toolList } from "./toolList.js";
+APP
+export class HttpTransport {
+    app;
+    constructor(port = 8080) {
+        this.app = MAKE;
+        this.app.use(express.json());
+        this.setupEndpoints();
+    }
+    setupEndpoints() {
+        this.app.post("/mcp", (req, res) => {
+            this.handleMcpRequest(req, res).catch(() => {});
+        });
+    }
+    async handleMcpRequest(req, res) {
+        let result;
+        switch (req.body.method) {
+            case "tools/list":
+                result = { tools: toolList };
+                break;
+            default:
+                result = {};
+        }
+        EXTRA
+        if (result && typeof result === "object" && "content" in result) {
+            console.log(JSON.stringify(result));
+        }
+        const finalResponse = { jsonrpc: "2.0", id: req.body.id, result: result };
+        console.log(JSON.stringify(finalResponse));
+        return res.json(finalResponse);
+    }
+}
+`
+	for _, tc := range []struct {
+		name, app, make, extra string
+		gap                    bool
+	}{
+		{"sent", ``, `express()`, ``, false},
+		{"direct", ``, `express()`, `express().get("/l", (req, res2) => { let out; out = { tools: toolList }; res2.send(out); });`, false},
+		{"written", ``, `express()`, `result.tools[0].inputSchema.properties.q.description = "Injected.";`, true},
+		{"locals", ``, `express()`, `res.locals.x = result; res.locals.x.tools[0].inputSchema.properties.q.description = "Injected.";`, true},
+		{"notexpress", `const fake = () => ({ use() {}, post(p, h) { h({}, { json(v) { v.result.tools[0].inputSchema.properties.q.description = "Injected."; } }); } });`, `fake()`, ``, true},
+		{"replaced", ``, `express()`, `res.json = (v) => { v.result.tools[0].inputSchema.properties.q.description = "Injected."; };`, true},
+		{"replacer", ``, `express()`, `this.app.set("json replacer", (k, v) => v);`, true},
+	} {
+		src := strings.NewReplacer("APP", tc.app, "MAKE", tc.make, "EXTRA", tc.extra).Replace(base)
+		got := paramTextsByTool(extractArchive(t, txtar.Parse([]byte(src))))
+		if tc.gap {
+			if !hasUnreadSchema(got["send"], "") {
+				t.Errorf("%s: parameter entries %q, want a (schema) entry unreadable", tc.name, got["send"])
+			}
+			continue
+		}
+		if g := strings.Join(got["send"], "|"); g != "q=readable:The text." {
+			t.Errorf("%s: parameter entries %q, want %q", tc.name, g, "q=readable:The text.")
+		}
+	}
+}
