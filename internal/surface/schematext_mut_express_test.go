@@ -11,7 +11,9 @@ import (
 // res.json (since 2.3.20, isn2): the let name's uses are the list's, and
 // express's res.json serialises what it is given. A write through the
 // name, through res.locals, a handler given to an app that is not
-// express's, and a package replacing res.json keep the gap.
+// express's, the handler method called from outside its class with another
+// response, and a package replacing res.json or setting a JSON replacer
+// keep the gap.
 func TestSchemaObjectExpressSend(t *testing.T) {
 	const base = `
 -- package.json --
@@ -65,21 +67,22 @@ export class HttpTransport {
 `
 	for _, tc := range []struct {
 		name, app, make, extra string
-		gap                    bool
+		gap                    string // the gap's reason; empty: read
 	}{
-		{"sent", ``, `express()`, ``, false},
-		{"direct", ``, `express()`, `express().get("/l", (req, res2) => { let out; out = { tools: toolList }; res2.send(out); });`, false},
-		{"written", ``, `express()`, `result.tools[0].inputSchema.properties.q.description = "Injected.";`, true},
-		{"locals", ``, `express()`, `res.locals.x = result; res.locals.x.tools[0].inputSchema.properties.q.description = "Injected.";`, true},
-		{"notexpress", `const fake = () => ({ use() {}, post(p, h) { h({}, { json(v) { v.result.tools[0].inputSchema.properties.q.description = "Injected."; } }); } });`, `fake()`, ``, true},
-		{"replaced", ``, `express()`, `res.json = (v) => { v.result.tools[0].inputSchema.properties.q.description = "Injected."; };`, true},
-		{"replacer", ``, `express()`, `this.app.set("json replacer", (k, v) => v);`, true},
+		{"sent", ``, `express()`, ``, ""},
+		{"direct", ``, `express()`, `express().get("/l", (req, res2) => { let out; out = { tools: toolList }; res2.send(out); });`, ""},
+		{"written", ``, `express()`, `result.tools[0].inputSchema.properties.q.description = "Injected.";`, "a member of the object is written"},
+		{"locals", ``, `express()`, `res.locals.x = result; res.locals.x.tools[0].inputSchema.properties.q.description = "Injected.";`, "the object is assigned to another name"},
+		{"notexpress", `const fake = () => ({ use() {}, post(p, h) { h({}, { json(v) { v.result.tools[0].inputSchema.properties.q.description = "Injected."; } }); } });`, `fake()`, ``, "handed to res.json(…)"},
+		{"outsidecaller", `export function poke(t) { t.handleMcpRequest({ body: { method: "tools/list" } }, { json(v) { v.result.tools[0].inputSchema.properties.q.description = "Injected."; } }); }`, `express()`, ``, "handed to res.json(…)"},
+		{"replaced", ``, `express()`, `res.json = (v) => { v.result.tools[0].inputSchema.properties.q.description = "Injected."; };`, "handed to res.json(…)"},
+		{"replacer", ``, `express()`, `this.app.set("json replacer", (k, v) => v);`, "handed to res.json(…)"},
 	} {
 		src := strings.NewReplacer("APP", tc.app, "MAKE", tc.make, "EXTRA", tc.extra).Replace(base)
 		got := paramTextsByTool(extractArchive(t, txtar.Parse([]byte(src))))
-		if tc.gap {
-			if !hasUnreadSchema(got["send"], "") {
-				t.Errorf("%s: parameter entries %q, want a (schema) entry unreadable", tc.name, got["send"])
+		if tc.gap != "" {
+			if !hasUnreadSchema(got["send"], tc.gap) {
+				t.Errorf("%s: parameter entries %q, want a (schema) entry unreadable, %s", tc.name, got["send"], tc.gap)
 			}
 			continue
 		}
