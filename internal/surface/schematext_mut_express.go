@@ -18,14 +18,22 @@ import "strings"
 //     handler given directly to a route method (get, post, put, patch,
 //     delete, all, use, options, head) of an app built by the `express`
 //     module's default export or its Router, the app a const name or an
-//     instance field written only by `this.f = express()` in its class; or
+//     instance field written only by `this.f = express()` in its class (a
+//     write of this.f in another class is that class's instance, when
+//     neither class extends another); or
 //     the second parameter of a class method every reference of which in
 //     the package is `this.m(a, res)` in its class with res itself express's
-//     response. express serialises the value (JSON.stringify), it does not
+//     response (`this.m` in another class that defines m of its own, a
+//     bundle's copy of the class, is that class's method or an override
+//     below it, never this one). express serialises the value (JSON.stringify), it does not
 //     change it; the package could change that only by replacing the method
 //     (an assignment to a member named json or send anywhere in the package,
-//     Object.defineProperty naming it) or by a JSON replacer (`"json
-//     replacer"` anywhere in the package): either refuses the step.
+//     Object.defineProperty naming it on anything but a module's exports; a
+//     computed key on an express response) or by a JSON replacer (`"json replacer"` anywhere in
+//     the package): either refuses the step, except in express's own code
+//     bundled into the package (a region a bundler's module comment
+//     attributes to express, which defines res.json and reads the replacer
+//     setting).
 
 // assignedLocal classifies the uses of the let or var name assigned at
 // assign (`x = v`, v the object or a literal holding it under path).
@@ -90,7 +98,8 @@ func (r *schemaRead) expressSend(f *file, n, call nid) bool {
 	if a := f.args(call); len(a) != 1 || a[0] != n {
 		return false
 	}
-	return r.expressResponse(f, f.field(callee, "object"), 0) && !r.expressReplaced(method)
+	recv := f.field(callee, "object")
+	return r.expressResponse(f, recv, 0) && !r.expressReplaced(method, f.text(recv))
 }
 
 // expressRouteMethods are an express app's or router's methods taking
@@ -163,8 +172,16 @@ func (r *schemaRead) expressMethodCalls(f *file, fn nid, depth int) bool {
 			if g.text(m) != name || (g == f && m == nameNode) {
 				return true
 			}
+			if g.kind(m) == "property_identifier" && g.kind(g.parent(m)) == "method_definition" && g.field(g.parent(m), "name") == m && (g != f || enclosingClass(g, m) != class) {
+				return true // another class's method of that name (a bundle's copy): a definition, not a reference
+			}
 			mem := g.parent(m)
 			call := g.parent(mem)
+			if g.kind(m) == "property_identifier" && g.kind(mem) == "member_expression" && g.field(mem, "property") == m && g.kind(g.field(mem, "object")) == "this" {
+				if k := enclosingClass(g, mem); k >= 0 && (g != f || k != class) && classMethod(g, k, name) {
+					return true // this.m in another class defining m (a bundle's copy): that class's m or an override below it
+				}
+			}
 			if g != f || g.kind(m) != "property_identifier" || g.kind(mem) != "member_expression" || g.field(mem, "property") != m ||
 				g.kind(g.field(mem, "object")) != "this" || call < 0 || g.kind(call) != "call_expression" || g.field(call, "function") != mem ||
 				enclosingClass(f, call) != class {
@@ -183,6 +200,32 @@ func (r *schemaRead) expressMethodCalls(f *file, fn nid, depth int) bool {
 		}
 	}
 	return calls > 0
+}
+
+// classMethod reports whether the class at class (of f) defines a method
+// named name in its own body.
+func classMethod(f *file, class nid, name string) bool {
+	body := f.field(class, "body")
+	if body < 0 {
+		return false
+	}
+	for _, m := range f.named(body) {
+		if f.kind(m) == "method_definition" && f.text(f.field(m, "name")) == name {
+			return true
+		}
+	}
+	return false
+}
+
+// classExtends reports whether the class at class (of f) has an extends
+// clause.
+func classExtends(f *file, class nid) bool {
+	for _, c := range f.named(class) {
+		if f.kind(c) == "class_heritage" {
+			return true
+		}
+	}
+	return false
 }
 
 // enclosingClass is the class (declaration or expression) around n, or none.
@@ -259,6 +302,10 @@ func (r *schemaRead) expressField(f *file, m nid) bool {
 				if key != name {
 					return true
 				}
+				if k := enclosingClass(g, n); g.kind(left) == "member_expression" && g.kind(g.field(left, "object")) == "this" && k >= 0 && (g != f || k != class) &&
+					!classExtends(g, k) && !classExtends(f, class) {
+					return true // this.f in an unrelated class (a bundle's copy): that class's instance, never this one's
+				}
 				if g != f || g.kind(left) != "member_expression" || g.kind(g.field(left, "object")) != "this" || enclosingClass(g, n) != class ||
 					g.kind(n) != "assignment_expression" || !r.expressCall(g, g.field(n, "right")) {
 					good = false
@@ -290,22 +337,113 @@ func (r *schemaRead) expressCall(f *file, n nid) bool {
 	if n < 0 || f.kind(n) != "call_expression" {
 		return false
 	}
-	v := r.x.eval(f, f.field(n, "function"), nil)
-	if v.k != vExternal {
+	callee := unparen(f, f.field(n, "function"))
+	if f.kind(callee) == "member_expression" && f.text(f.field(callee, "property")) == "Router" {
+		callee = unparen(f, f.field(callee, "object"))
+	}
+	return r.expressModule(f, callee)
+}
+
+// expressModule reports whether the identifier id names the express
+// module's default export: `import express from "express"`, `const express
+// = require("express")`, or a bundler's `(0, import_express.default)` with
+// `import_express = __toESM(require("express"))`. Read from the syntax, as
+// written.
+func (r *schemaRead) expressModule(f *file, id nid) bool {
+	if f.kind(id) == "parenthesized_expression" {
+		// (0, import_express.default)
+		if sq := f.named(id); len(sq) == 1 && f.kind(sq[0]) == "sequence_expression" {
+			if right := f.field(sq[0], "right"); f.kind(right) == "member_expression" && f.text(f.field(right, "property")) == "default" {
+				return r.expressModule(f, f.field(right, "object"))
+			}
+		}
 		return false
 	}
-	switch v.spec {
-	case "express", "express.default", "express.Router", "express.default.Router":
-		return true
+	if f.kind(id) != "identifier" {
+		return false
+	}
+	b, found := r.x.lookup(f, id, f.text(id))
+	if !found {
+		return false
+	}
+	switch {
+	case b.kind == bImport && f.kind(b.decl) == "identifier":
+		stmt := b.decl
+		for stmt >= 0 && f.kind(stmt) != "import_statement" {
+			stmt = f.parent(stmt)
+		}
+		if stmt < 0 {
+			return false
+		}
+		spec, ok := f.stringValue(f.field(stmt, "source"))
+		return ok && spec == "express"
+	case b.kind == bDecl && f.kind(b.decl) == "variable_declarator" && f.field(b.decl, "name") == b.id:
+		stmt := f.parent(b.decl)
+		if stmt < 0 || f.kind(stmt) != "lexical_declaration" && f.kind(stmt) != "variable_declaration" {
+			return false
+		}
+		if f.kind(stmt) == "lexical_declaration" && !strings.HasPrefix(f.text(stmt), "const") {
+			return false
+		}
+		if f.kind(stmt) == "variable_declaration" && !r.writtenOnce(f, b) {
+			return false
+		}
+		v := unparen(f, f.field(b.decl, "value"))
+		if f.kind(v) == "call_expression" && strings.HasPrefix(f.text(f.field(v, "function")), "__toESM") {
+			if a := f.args(v); len(a) >= 1 {
+				v = unparen(f, a[0])
+			}
+		}
+		if f.kind(v) != "call_expression" || f.text(f.field(v, "function")) != "require" {
+			return false
+		}
+		a := f.args(v)
+		spec, ok := "", false
+		if len(a) == 1 {
+			spec, ok = f.stringValue(a[0])
+		}
+		return ok && spec == "express"
 	}
 	return false
 }
 
+// writtenOnce reports whether the var name bound at b is assigned nowhere
+// in its scope but at its declaration.
+func (r *schemaRead) writtenOnce(f *file, b binding) bool {
+	name := f.text(b.id)
+	for _, u := range r.x.usesOf(f, nameScope(f, b.decl), name) {
+		if u == b.id {
+			continue
+		}
+		if o, found := r.x.lookup(f, u, name); !found || o.decl != b.decl {
+			continue
+		}
+		p := f.parent(u)
+		switch f.kind(p) {
+		case "assignment_expression", "augmented_assignment_expression":
+			if f.field(p, "left") == u {
+				return false
+			}
+		case "update_expression":
+			return false
+		}
+	}
+	return true
+}
+
 // expressReplaced reports whether the package could change what express's
 // res.json or res.send does with its argument: an assignment to a member
-// named method, Object.defineProperty naming it, or a "json replacer"
-// setting, anywhere in the package.
-func (r *schemaRead) expressReplaced(method string) bool {
+// named method, Object.defineProperty naming it on anything but a module's
+// exports, a computed key written or defined on an express response
+// (looked for on names spelled res, the response's name), or a
+// "json replacer" setting, anywhere in the package but in
+// express's own code bundled into it (a region a bundler's module comment
+// attributes to express).
+func (r *schemaRead) expressReplaced(method, res string) bool {
+	key := method + " " + res
+	if v, ok := r.x.expressReplacedMemo[key]; ok {
+		return v
+	}
 	found := false
 	for _, g := range r.x.files {
 		g.walk(0, func(n nid) bool {
@@ -320,14 +458,69 @@ func (r *schemaRead) expressReplaced(method string) bool {
 					found = g.text(g.field(left, "property")) == method
 				case "subscript_expression":
 					s, ok := g.stringValue(g.field(left, "index"))
-					found = (ok && s == method) || (!ok && r.expressResponse(g, g.field(left, "object"), 0))
+					found = (ok && s == method) || (!ok && g.text(g.field(left, "object")) == res && r.expressResponse(g, g.field(left, "object"), 0))
+				}
+			case "call_expression":
+				if strings.HasSuffix(g.text(g.field(n, "function")), "defineProperty") {
+					a := g.args(n)
+					if len(a) >= 2 && !exportsObject(g, a[0]) {
+						s, ok := g.stringValue(a[1])
+						found = (ok && s == method) || (!ok && g.text(a[0]) == res && r.expressResponse(g, a[0], 0))
+					}
 				}
 			case "string_fragment":
-				s := g.text(n)
-				found = s == "json replacer" || (s == method && strings.Contains(g.text(g.parent(g.parent(g.parent(n)))), "defineProperty"))
+				found = g.text(n) == "json replacer"
+			}
+			if found && expressOwnCode(g, n) {
+				found = false
 			}
 			return !found
 		})
 	}
+	if r.x.expressReplacedMemo == nil {
+		r.x.expressReplacedMemo = map[string]bool{}
+	}
+	r.x.expressReplacedMemo[key] = found
 	return found
+}
+
+// exportsObject reports whether n is a module's exports object (exports,
+// a bundler's exports2, module.exports).
+func exportsObject(f *file, n nid) bool {
+	t := strings.TrimRight(f.text(n), "0123456789")
+	return t == "exports" || t == "module.exports"
+}
+
+// expressOwnCode reports whether n is in a region of f a bundler's module
+// comment attributes to express, or inside esbuild's CommonJS wrapper of an
+// express module (`__commonJS({ "node_modules/express/lib/response.js"(exports, module) {…} })`,
+// a bundle that carries no module comments), the module named by its path
+// as the comments name it.
+func expressOwnCode(f *file, n nid) bool {
+	l := f.lineOf(n)
+	for _, rg := range f.vregions {
+		if l >= rg.StartLine && l <= rg.EndLine && rg.Library == "express" {
+			return true
+		}
+	}
+	for a := f.parent(n); a >= 0; a = f.parent(a) {
+		var key nid = none
+		switch f.kind(a) {
+		case "method_definition":
+			key = f.field(a, "name")
+		case "pair":
+			key = f.field(a, "key")
+		}
+		if key < 0 {
+			continue
+		}
+		if s, ok := f.stringValue(key); ok && strings.HasPrefix(s, "node_modules/express/") {
+			o := f.parent(a)
+			args := f.parent(o)
+			if f.kind(o) == "object" && f.kind(args) == "arguments" && strings.HasPrefix(f.text(f.field(f.parent(args), "function")), "__commonJS") {
+				return true
+			}
+		}
+	}
+	return false
 }
