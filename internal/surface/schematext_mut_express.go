@@ -350,12 +350,16 @@ func (r *schemaRead) expressCall(f *file, n nid) bool {
 // `import_express = __toESM(require("express"))`. Read from the syntax, as
 // written.
 func (r *schemaRead) expressModule(f *file, id nid) bool {
-	if f.kind(id) == "parenthesized_expression" {
+	id = unparen(f, id)
+	if f.kind(id) == "sequence_expression" {
 		// (0, import_express.default)
-		if sq := f.named(id); len(sq) == 1 && f.kind(sq[0]) == "sequence_expression" {
-			if right := f.field(sq[0], "right"); f.kind(right) == "member_expression" && f.text(f.field(right, "property")) == "default" {
-				return r.expressModule(f, f.field(right, "object"))
-			}
+		parts := f.named(id)
+		if len(parts) != 2 {
+			return false
+		}
+		left, right := parts[0], parts[1]
+		if f.kind(left) == "number" && f.kind(right) == "member_expression" && f.text(f.field(right, "property")) == "default" {
+			return r.expressModule(f, f.field(right, "object"))
 		}
 		return false
 	}

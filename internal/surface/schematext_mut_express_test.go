@@ -71,6 +71,10 @@ export class HttpTransport {
 	}{
 		{"sent", ``, `express()`, ``, ""},
 		{"direct", ``, `express()`, `express().get("/l", (req, res2) => { let out; out = { tools: toolList }; res2.send(out); });`, ""},
+		{"required", `const exp2 = require("express");`, `exp2()`, ``, ""},
+		{"esbuild", `var import_express = __toESM(require("express"));`, `(0, import_express.default)()`, ``, ""},
+		{"router", ``, `express.Router()`, ``, ""},
+		{"ownmodule", `const exp3 = require("./express.js");`, `exp3()`, ``, "handed to res.json(…)"},
 		{"written", ``, `express()`, `result.tools[0].inputSchema.properties.q.description = "Injected.";`, "a member of the object is written"},
 		{"locals", ``, `express()`, `res.locals.x = result; res.locals.x.tools[0].inputSchema.properties.q.description = "Injected.";`, "the object is assigned to another name"},
 		{"notexpress", `const fake = () => ({ use() {}, post(p, h) { h({}, { json(v) { v.result.tools[0].inputSchema.properties.q.description = "Injected."; } }); } });`, `fake()`, ``, "handed to res.json(…)"},
