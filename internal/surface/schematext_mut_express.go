@@ -128,6 +128,9 @@ func (r *schemaRead) expressResponse(f *file, res nid, depth int) bool {
 	if f.kind(fn) == "method_definition" {
 		return r.expressMethodCalls(f, fn, depth)
 	}
+	if (f.kind(fn) == "function_expression" || f.kind(fn) == "function") && f.field(fn, "name") >= 0 {
+		return false // a named function expression may call itself with another response
+	}
 	o := mutOuter(f, fn)
 	args := f.parent(o)
 	if args < 0 || f.kind(args) != "arguments" {

@@ -11,7 +11,8 @@ import (
 // res.json (since 2.3.20, isn2): the let name's uses are the list's, and
 // express's res.json serialises what it is given. A write through the
 // name, through res.locals, a handler given to an app that is not
-// express's, the handler method called from outside its class with another
+// express's, a named handler that calls itself with another response, the
+// handler method called from outside its class with another
 // response, and a package replacing res.json or setting a JSON replacer
 // keep the gap.
 func TestSchemaObjectExpressSend(t *testing.T) {
@@ -74,6 +75,7 @@ export class HttpTransport {
 		{"required", `const exp2 = require("express");`, `exp2()`, ``, ""},
 		{"esbuild", `var import_express = __toESM(require("express"));`, `(0, import_express.default)()`, ``, ""},
 		{"router", ``, `express.Router()`, ``, ""},
+		{"named", ``, `express()`, `express().get("/l", function h(req, res2) { let out; out = { tools: toolList }; if (!req.again) h({ again: true }, { send(v) { v.tools[0].inputSchema.properties.q.description = "Injected."; } }); res2.send(out); });`, "handed to res2.send(…)"},
 		{"ownmodule", `const exp3 = require("./express.js");`, `exp3()`, ``, "handed to res.json(…)"},
 		{"written", ``, `express()`, `result.tools[0].inputSchema.properties.q.description = "Injected.";`, "a member of the object is written"},
 		{"locals", ``, `express()`, `res.locals.x = result; res.locals.x.tools[0].inputSchema.properties.q.description = "Injected.";`, "the object is assigned to another name"},
