@@ -103,6 +103,9 @@ type extractor struct {
 	// nameUses is, per JS/TS file, every identifier and shorthand member
 	// by its text, in order (schematext_mut.go).
 	nameUses map[*file]map[string][]nid
+	// expressReplacedMemo holds expressReplaced's answer per method and
+	// response name (schematext_mut_express.go): a walk of every file.
+	expressReplacedMemo map[string]bool
 	// compoundForms caches, per `let` declarator appended to with +=, the
 	// order of its appends (jsunread2_compound.go).
 	compoundForms map[compoundKey]*compoundForm

@@ -633,6 +633,9 @@ func (r *schemaRead) useChanges(f *file, n nid, path []string) (del []string, ch
 		if f.field(p, "left") == n {
 			return no(p, "the name is assigned again")
 		}
+		if f.field(p, "right") == n && f.kind(f.field(p, "left")) == "identifier" {
+			return r.assignedLocal(f, p, path) // let x; x = m (schematext_mut_express.go)
+		}
 		return no(p, "the object is assigned to another name")
 	case "update_expression":
 		return no(p, "the name is incremented")
@@ -722,6 +725,9 @@ func (r *schemaRead) containerUse(f *file, n nid, rest []string) (del []string, 
 				// of X in the files requiring or importing it.
 				return r.cjsExportChanges(f, p, name, append(keys, rest...))
 			}
+			if f.field(p, "right") == n && f.kind(f.field(p, "left")) == "identifier" {
+				return r.assignedLocal(f, p, append(keys, rest...)) // let x; x = { k: m } (schematext_mut_express.go)
+			}
 			return nil, mutChange{f, p, "the object is put into a literal that is handed on"}, false
 		case "return_statement", "arrow_function":
 			if r.siteCallbackReturn(f, p) || r.dispatcherAnswer(f, p) { // schematext_mut_top.go
@@ -760,7 +766,7 @@ func (r *schemaRead) argumentReads(f *file, n, args nid, rest []string) (bool, s
 	if call < 0 {
 		return false, "the object is an argument of a call not read"
 	}
-	if r.registrationCall(f, call) || r.esbuildExportTarget(f, n, call) || r.collectionTest(f, call) { // schematext_mut_top.go
+	if r.registrationCall(f, call) || r.esbuildExportTarget(f, n, call) || r.collectionTest(f, call) || r.expressSend(f, n, call) { // schematext_mut_top.go, schematext_mut_express.go
 		return true, ""
 	}
 	callee := f.field(call, "function")
