@@ -484,6 +484,12 @@ func (r *schemaRead) expressReplaced(method, res string) bool {
 			return !found
 		})
 	}
+	if r.x.siteOver || r.x.exceeded {
+		// The walk's answer may rest on a lookup the step limit cut
+		// short: not kept for the other schemas (this one is a gap at
+		// the limit).
+		return found
+	}
 	if r.x.expressReplacedMemo == nil {
 		r.x.expressReplacedMemo = map[string]bool{}
 	}
