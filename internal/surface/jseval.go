@@ -1618,13 +1618,7 @@ func returnsOf(f *file, body nid) []nid {
 // definition (`this && this.__awaiter || function ...`) is chosen at run
 // time and is not what is followed.
 func (x *extractor) asyncHelperCall(f *file, callee nid, args []nid, e *env) (val, bool) {
-	name := ""
-	switch f.kind(callee) {
-	case "identifier":
-		name = f.text(callee)
-	case "member_expression":
-		name = f.text(f.field(callee, "property"))
-	}
+	name := calleeWord(f, callee)
 	gen := -1
 	switch {
 	case name == "__awaiter" && len(args) == 4:
@@ -1840,4 +1834,16 @@ const reasonNoCallSite = "parameter of a function with no call site in the packa
 // package is not followed, §5.2).
 func neverRuns(v val) bool {
 	return v.k == vUnknown && v.reason == reasonNoCallSite
+}
+
+// calleeWord is the name a call's callee is written with: the identifier,
+// or a member's property (`tslib.__awaiter`); "" otherwise.
+func calleeWord(f *file, callee nid) string {
+	switch f.kind(callee) {
+	case "identifier":
+		return f.text(callee)
+	case "member_expression":
+		return f.text(f.field(callee, "property"))
+	}
+	return ""
 }

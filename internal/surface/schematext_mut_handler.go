@@ -49,33 +49,14 @@ func (r *schemaRead) handlerMemberCallers(f *file, fn, ret nid, path []string) (
 	if c, good, known := r.esbuildExportGetter(f, fn, ret, path); known { // schematext_mut_top.go
 		return c, good, true
 	}
-	fo := mutOuter(f, fn)
-	pair := f.parent(fo)
-	if pair < 0 || f.kind(pair) != "pair" || f.field(pair, "value") != fo {
-		return mutChange{}, false, false
-	}
-	kn := f.field(pair, "key")
-	if kn < 0 || f.kind(kn) == "computed_property_name" {
-		return mutChange{}, false, false
-	}
-	key := propKeyName(f, kn)
-	obj := f.parent(pair)
-	if key == "" || key == "__proto__" || obj < 0 || f.kind(obj) != "object" {
-		return mutChange{}, false, false
-	}
-	oo := mutOuter(f, obj)
-	args := f.parent(oo)
-	if args < 0 || f.kind(args) != "arguments" {
-		return mutChange{}, false, false
-	}
-	call := f.parent(args)
-	if call < 0 || f.kind(call) != "call_expression" {
+	key, obj, call := memberOfArgument(f, fn) // schematext_mut_top.go
+	if call < 0 || key == "__proto__" {
 		return mutChange{}, false, false
 	}
 	gap := func(g *file, at nid, why string) (mutChange, bool, bool) {
 		return mutChange{g, at, why}, false, true
 	}
-	idx := -1
+	idx, oo := -1, mutOuter(f, obj)
 	for i, a := range f.args(call) {
 		if f.kind(a) == "spread_element" {
 			return gap(f, a, "the literal holding the handler returning the object is handed on with a spread argument")

@@ -86,14 +86,7 @@ func asyncLoweredOuter(f *file, fn nid) nid {
 		if call < 0 || f.kind(call) != "call_expression" {
 			return fn
 		}
-		callee := f.field(call, "function")
-		name := ""
-		switch f.kind(callee) {
-		case "identifier":
-			name = f.text(callee)
-		case "member_expression":
-			name = f.text(f.field(callee, "property"))
-		}
+		name := calleeWord(f, f.field(call, "function")) // jseval.go
 		a := f.args(call)
 		switch {
 		case name == "__awaiter" && len(a) == 4 && unparen(f, a[3]) == fn:
@@ -262,26 +255,8 @@ func (r *schemaRead) esbuildExportGetter(f *file, fn, ret nid, path []string) (c
 	if ps := f.field(fn, "parameters"); ps < 0 || len(nonComment(f, ps)) != 0 {
 		return mutChange{}, false, false
 	}
-	fo := mutOuter(f, fn)
-	pair := f.parent(fo)
-	if pair < 0 || f.kind(pair) != "pair" || f.field(pair, "value") != fo {
-		return mutChange{}, false, false
-	}
-	kn := f.field(pair, "key")
-	if kn < 0 || f.kind(kn) == "computed_property_name" {
-		return mutChange{}, false, false
-	}
-	key := propKeyName(f, kn)
-	obj := f.parent(pair)
-	if key == "" || obj < 0 || f.kind(obj) != "object" {
-		return mutChange{}, false, false
-	}
-	args := f.parent(mutOuter(f, obj))
-	if args < 0 || f.kind(args) != "arguments" {
-		return mutChange{}, false, false
-	}
-	call := f.parent(args)
-	if !r.x.esbuildExportCall(f, call) || unparen(f, f.args(call)[1]) != obj {
+	key, obj, call := memberOfArgument(f, fn)
+	if call < 0 || !r.x.esbuildExportCall(f, call) || unparen(f, f.args(call)[1]) != obj {
 		return mutChange{}, false, false
 	}
 	decl := r.x.esbuildNamespaceDecl(f, f.args(call)[0])
@@ -386,4 +361,33 @@ func (r *schemaRead) collectionTest(f *file, call nid) bool {
 	}
 	v := r.x.eval(f, f.field(c, "object"), nil)
 	return v.k == vMap && (v.spec == "Set" || v.spec == "Map")
+}
+
+// memberOfArgument climbs from fn, the value of a pair with a plain key,
+// to that key, the object literal holding the pair and the call the
+// literal is an argument of (call < 0 when fn is not of that shape).
+func memberOfArgument(f *file, fn nid) (key string, obj, call nid) {
+	fo := mutOuter(f, fn)
+	pair := f.parent(fo)
+	if pair < 0 || f.kind(pair) != "pair" || f.field(pair, "value") != fo {
+		return "", none, none
+	}
+	kn := f.field(pair, "key")
+	if kn < 0 || f.kind(kn) == "computed_property_name" {
+		return "", none, none
+	}
+	key = propKeyName(f, kn)
+	obj = f.parent(pair)
+	if key == "" || obj < 0 || f.kind(obj) != "object" {
+		return "", none, none
+	}
+	args := f.parent(mutOuter(f, obj))
+	if args < 0 || f.kind(args) != "arguments" {
+		return "", none, none
+	}
+	call = f.parent(args)
+	if call < 0 || f.kind(call) != "call_expression" {
+		return "", none, none
+	}
+	return key, obj, call
 }
