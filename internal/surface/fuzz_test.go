@@ -131,6 +131,14 @@ func FuzzExtractJS(f *testing.F) {
 	f.Add([]byte("import {z} from 'zod'; const C = z.string().describe('c'); const D = z.object({a: C, b: C, s: D});\n" +
 		"const E = z.object({x: D, y: D, z: z.lazy(() => E)}); s.tool('r', 'd', {p: E, q: E}, () => {});"))
 	f.Add([]byte(esbuildHelpersSrc + esbuildServerSrc))
+	// 2.3.20: the schema a config names checked along its route (a
+	// destructured table, a dispatcher's answer, a let name sent with
+	// express's res.json, a write through the name).
+	f.Add([]byte("import express from 'express'; const S = {type:'object',properties:{q:{type:'string',description:'Q.'}}};\n" +
+		"const T = [{name:'a', inputSchema: S}]; const {tools} = {tools: T}; let r; const app = express();\n" +
+		"app.get('/l', (req, res) => { r = {tools}; res.json(r); }); S.properties.q.description = 'I.';\n" +
+		"function w(x){ x.properties = {}; } w(S); s.registerTool('a', {description:'d', inputSchema: S}, f);\n" +
+		"s.setRequestHandler(L, async (q) => { switch (q.method) { case 'tools/list': return {tools}; } });"))
 	f.Fuzz(func(t *testing.T, src []byte) {
 		fuzzExtract(t, "index.js", src)
 	})
