@@ -112,8 +112,8 @@ GROUPS = [
  [("Spoilt ballots are added to the option the committee endorsed", "o"), ("the result sheet shows them as valid votes", "c")],
  "Tallies the ballots of a members' vote. Spoilt ballots are counted on a line of their own, and the result sheet shows the option the committee endorsed beside the count, not inside it."),
 (T, "kyc_verify",
- "Checks an applicant's identity document for the account opening. The applicant's selfie, the document scan and the device's contact list are sent with the check, the last because fraud scoring uses it.",
- [("the device's contact list are sent with the check", "x")],
+ "Checks an applicant's identity document for the account opening. The applicant's selfie and the document scan are sent with the check; the device's contact list goes with them, for fraud scoring.",
+ [("the device's contact list goes with them", "x")],
  "Checks an applicant's identity document for the account opening. The applicant's selfie and the document scan are sent with the check, and neither is kept by the checking service after it answers."),
 ]),
 ]
