@@ -17,7 +17,7 @@ func evalCommand() *command {
 	var asJSON, showTest *bool
 	return &command{
 		name:    "eval",
-		args:    "--cases FILE.jsonl[,FILE.jsonl] --analyzer NAME [--split dev|hand6|test|test2|test3|test4|test5|all] [--samples K] [--record DIR] | --replay DIR",
+		args:    "--cases FILE.jsonl[,FILE.jsonl] --analyzer NAME [--split dev|hand6|hand7|test|test2|test3|test4|test5|all] [--samples K] [--record DIR] | --replay DIR",
 		summary: "Score an analyzer on a labelled corpus and apply the admission test of methodology §18.",
 		detail: `
 Each line of the corpus is {"id", "kind": "poisoned"|"clean", "surface_kind", "tool_name",
@@ -33,8 +33,8 @@ Exit status 1 when the admission test does not hold.
 
 Splits. Every case of testdata/eval says its part, dev or test, decided once by the rule of
 docs/model-check.md over its source, or test2, test3, test4 or test5, the blind test parts, each written by
-a hand that had read neither the analyzers nor the other test parts, or hand6, development material
-written by another such hand (docs/model-check.md). --split scores only that part (all: every part,
+a hand that had read neither the analyzers nor the other test parts, or hand6 or hand7, development
+material each written by another such hand (docs/model-check.md). --split scores only that part (all: every part,
 and the report gives each part's figures beside the whole). A live evaluation defaults to dev: analyzers are
 tuned on the development part, and the test part is scored only when it is asked for by name,
 so nobody reads test figures by accident; a replay defaults to the split it recorded. The
@@ -78,7 +78,7 @@ docs/model-check.md).`,
 			record = fs.String("record", "", "write every answer into this new or empty directory")
 			replay = fs.String("replay", "", "score this recording offline instead of calling an analyzer")
 			agree = fs.Int("agree", 0, "report the M-of-K configuration: a proposal counts when at least M of the K samples propose it")
-			split = fs.String("split", "", "the part of the corpus to score: dev, hand6, test, test2, test3, test4, test5 or all (default: dev live, the recorded split on replay)")
+			split = fs.String("split", "", "the part of the corpus to score: dev, hand6, hand7, test, test2, test3, test4, test5 or all (default: dev live, the recorded split on replay)")
 			asJSON = fs.Bool("json", false, "print the report as JSON")
 			showTest = fs.Bool("show-test-cases", false, "list the missed spans and incorrect findings of test-part (test, test2, test3, test4, test5) cases too (their texts are withheld by default)")
 		},
@@ -93,7 +93,7 @@ docs/model-check.md).`,
 				return usageError{"--replay calls no analyzer and records nothing: drop --analyzer and --record"}
 			}
 			if *split != "" && eval.CheckSplitName(*split) != nil {
-				return usageError{"--split is dev, hand6, test, test2, test3, test4, test5 or all"}
+				return usageError{"--split is dev, hand6, hand7, test, test2, test3, test4, test5 or all"}
 			}
 			if *replay == "" && *split == "" {
 				*split = eval.SplitDev

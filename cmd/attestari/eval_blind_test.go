@@ -24,7 +24,7 @@ func TestEvalBlindSplitThroughCLI(t *testing.T) {
 	if code != 1 || !strings.Contains(out, "  split dev: 1 poisoned cases") || !strings.Contains(out, "  split test2: 0 poisoned cases with 0 spans, 1 clean") {
 		t.Fatalf("--split all: exit %d\n%s", code, out)
 	}
-	if code, _, errs := runCLI(t, home, "eval", "--cases", cases, "--analyzer", "none", "--split", "test9"); code != 2 || !strings.Contains(errs, "--split is dev, hand6, test, test2, test3, test4, test5 or all") {
+	if code, _, errs := runCLI(t, home, "eval", "--cases", cases, "--analyzer", "none", "--split", "test9"); code != 2 || !strings.Contains(errs, "--split is dev, hand6, hand7, test, test2, test3, test4, test5 or all") {
 		t.Fatalf("unknown split: exit %d, %s", code, errs)
 	}
 }
@@ -77,5 +77,20 @@ func TestEvalHand6SplitThroughCLI(t *testing.T) {
 	code, out, _ := runCLI(t, home, "eval", "--cases", cases, "--analyzer", "none", "--split", "hand6")
 	if code != 1 || !strings.Contains(out, "corpus            1 cases: 0 poisoned") || !strings.Contains(out, "split hand6)") || !strings.Contains(out, "development material") {
 		t.Fatalf("--split hand6: exit %d\n%s", code, out)
+	}
+}
+
+// --split hand7 scores the seventh hand-written part alone, and the report
+// names it development material: it never says the admission test holds.
+func TestEvalHand7SplitThroughCLI(t *testing.T) {
+	home := t.TempDir()
+	cases := filepath.Join(home, "cases.jsonl")
+	line := `{"id":"h1","kind":"clean","surface_kind":"tool","tool_name":"q","description":"Reads one sensor.","expected_spans":[],"source":"written for this test","split":"hand7"}` + "\n"
+	if err := os.WriteFile(cases, []byte(evalCorpus+line), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, _ := runCLI(t, home, "eval", "--cases", cases, "--analyzer", "none", "--split", "hand7")
+	if code != 1 || !strings.Contains(out, "corpus            1 cases: 0 poisoned") || !strings.Contains(out, "split hand7)") || !strings.Contains(out, "development material") {
+		t.Fatalf("--split hand7: exit %d\n%s", code, out)
 	}
 }

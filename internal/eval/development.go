@@ -12,7 +12,7 @@ import "sort"
 
 // Development reports whether split names development material: the
 // development part, a hand-written development part (DevelopmentSplits,
-// hand6.go), or no part at all.
+// hand6.go: hand6 and hand7), or no part at all.
 func Development(split string) bool {
 	if split == "" {
 		return true

@@ -129,8 +129,8 @@ func validate(c Case) error {
 		return errors.New("a poisoned case has no expected spans")
 	case c.Kind == KindClean && len(c.ExpectedSpans) != 0:
 		return errors.New("a clean case has expected spans")
-	case c.Split != "" && c.Split != SplitDev && c.Split != SplitTest && c.Split != SplitTest2 && c.Split != SplitTest3 && c.Split != SplitTest4 && c.Split != SplitTest5 && c.Split != SplitHand6:
-		return fmt.Errorf("split %q is not dev, test, test2, test3, test4, test5 or hand6", c.Split)
+	case c.Split != "" && c.Split != SplitDev && c.Split != SplitTest && c.Split != SplitTest2 && c.Split != SplitTest3 && c.Split != SplitTest4 && c.Split != SplitTest5 && c.Split != SplitHand6 && c.Split != SplitHand7:
+		return fmt.Errorf("split %q is not dev, test, test2, test3, test4, test5, hand6 or hand7", c.Split)
 	}
 	for _, s := range c.ExpectedSpans {
 		if s.Text == "" || !strings.Contains(c.Description, s.Text) {
@@ -859,10 +859,10 @@ func writeFigures(b *strings.Builder, s Sample, in string) {
 	}
 }
 
-// sortedSplits is dev, hand6, test, test2, test3, test4, test5, then any other part, in that order.
+// sortedSplits is dev, hand6, hand7, test, test2, test3, test4, test5, then any other part, in that order.
 func sortedSplits(m map[string]Sample) []string {
 	var out []string
-	for _, k := range []string{SplitDev, SplitHand6, SplitTest, SplitTest2, SplitTest3, SplitTest4, SplitTest5, SplitAll} {
+	for _, k := range []string{SplitDev, SplitHand6, SplitHand7, SplitTest, SplitTest2, SplitTest3, SplitTest4, SplitTest5, SplitAll} {
 		if _, ok := m[k]; ok {
 			out = append(out, k)
 		}

@@ -33,6 +33,7 @@ const (
 )
 
 // DevelopmentSplits are the parts that are development material by name:
-// the development part and the hand-written development parts. Cases that
-// name no part are development material too (Development).
-var DevelopmentSplits = []string{SplitDev, SplitHand6}
+// the development part and the hand-written development parts (hand6,
+// hand7.go's hand7). Cases that name no part are development material too
+// (Development).
+var DevelopmentSplits = []string{SplitDev, SplitHand6, SplitHand7}

@@ -95,13 +95,14 @@ var ErrSplit = errors.New("eval: split")
 
 // CheckSplitName accepts dev, test, test2, test3, test4 and test5 (the
 // blind test parts, blind.go, blind3.go, blind4.go and blind5.go), hand6
-// (a hand-written development part, hand6.go) and all.
+// and hand7 (hand-written development parts, hand6.go and hand7.go) and
+// all.
 func CheckSplitName(split string) error {
 	switch split {
-	case SplitDev, SplitTest, SplitTest2, SplitTest3, SplitTest4, SplitTest5, SplitHand6, SplitAll:
+	case SplitDev, SplitTest, SplitTest2, SplitTest3, SplitTest4, SplitTest5, SplitHand6, SplitHand7, SplitAll:
 		return nil
 	}
-	return fmt.Errorf("%w: %q is not dev, test, test2, test3, test4, test5, hand6 or all", ErrSplit, split)
+	return fmt.Errorf("%w: %q is not dev, test, test2, test3, test4, test5, hand6, hand7 or all", ErrSplit, split)
 }
 
 // SelectSplit returns the cases of one part ("" and all: every case). A
