@@ -73,7 +73,7 @@ docs/model-check.md).`,
 			"attestari eval --replay var/eval/anthropic-4 --agree 3",
 		flags: func(fs *flag.FlagSet) {
 			cases = fs.String("cases", "", "labelled corpus (JSON Lines); with --replay, checked against the recorded one")
-			name = fs.String("analyzer", "", "offline, purpose, anthropic or openai (ATTESTARI_ANALYZER names; purpose is offline-purpose-13)")
+			name = fs.String("analyzer", "", "offline, purpose, anthropic or openai (ATTESTARI_ANALYZER names; purpose is offline-purpose-14)")
 			samples = fs.Int("samples", 1, "independent answers to every batch; figures are reported as min, median and max")
 			record = fs.String("record", "", "write every answer into this new or empty directory")
 			replay = fs.String("replay", "", "score this recording offline instead of calling an analyzer")

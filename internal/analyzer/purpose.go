@@ -14,7 +14,7 @@ import (
 // it reads, to its vocabulary (purpose_lexicon.go), to the sentence
 // splitting or to the folding changes it, and with it the analyzer id, so
 // cached answers of an older reading are never reused.
-const PurposeVersion = "offline-purpose-13"
+const PurposeVersion = "offline-purpose-14"
 
 // MaxPurposeEntryBytes bounds the text the purpose analyzer reads of one
 // entry. An entry whose segments are longer, or are not valid UTF-8, is not
@@ -353,7 +353,7 @@ func readOverride(f string, p entryPurpose) (any, choiceOnly bool) {
 	}
 	choice := pxAgainstChoice.MatchString(f)
 	if !choice {
-		if loc := pxWhenChoice.FindStringIndex(f); loc != nil {
+		if loc := pxWhenChoice.FindStringIndex(f); loc != nil && !pxNoChoiceNamed14.MatchString(f[loc[0]:]) {
 			rest := f[loc[1]:]
 			choice = pxContrary.MatchString(rest) || (pxInstead.MatchString(rest) && !pxRoutingAct.MatchString(rest))
 		}

@@ -42,6 +42,7 @@ var purposeFoldParts = []struct {
 	{"test2", []string{"blind_poisoned.jsonl", "blind_clean.jsonl"}},
 	{"test3", []string{"blind3_poisoned.jsonl", "blind3_clean.jsonl"}},
 	{"hand6", []string{"hand6_poisoned.jsonl", "hand6_clean.jsonl"}},
+	{"hand7", []string{"hand7_poisoned.jsonl", "hand7_clean.jsonl"}},
 }
 
 // foldFigures is one reading's figures on one scored part.

@@ -26,7 +26,7 @@ func TestPurposeModelEmbedded(t *testing.T) {
 			t.Fatalf("%s: threshold %v", purposeModelCategories[c], thr)
 		}
 	}
-	if a := NewPurpose(); a.model == nil || a.modelErr != nil || a.ID() != "offline:offline-purpose-13" {
+	if a := NewPurpose(); a.model == nil || a.modelErr != nil || a.ID() != "offline:offline-purpose-14" {
 		t.Fatalf("NewPurpose: %v %v %s", a.model != nil, a.modelErr, a.ID())
 	}
 }

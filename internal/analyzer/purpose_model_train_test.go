@@ -36,13 +36,13 @@ import (
 // side (the truth cases of test_cases.jsonl, blind_cases.jsonl and
 // blind3_cases.jsonl) is not in it: that base stays the admission control
 // set.
-var purposeTrainFiles = []string{"cases.jsonl", "test_poisoned.jsonl", "test_clean.jsonl", "blind_poisoned.jsonl", "blind_clean.jsonl", "blind3_poisoned.jsonl", "blind3_clean.jsonl", "hand6_poisoned.jsonl", "hand6_clean.jsonl"}
+var purposeTrainFiles = []string{"cases.jsonl", "test_poisoned.jsonl", "test_clean.jsonl", "blind_poisoned.jsonl", "blind_clean.jsonl", "blind3_poisoned.jsonl", "blind3_clean.jsonl", "hand6_poisoned.jsonl", "hand6_clean.jsonl", "hand7_poisoned.jsonl", "hand7_clean.jsonl"}
 
 // Pinned: the SHA-256 of the training material's bytes and of the model
 // file's uncompressed bytes (format line, header, weights).
 const (
-	pinnedPurposeTrainingSHA256 = "7c21e039c827c75d6c746a3d6078d90d9ecd7e8dc4264737f99aadf297cf3d8a"
-	pinnedPurposeModelSHA256    = "39d65c9312cefba1afe22f6bc808097a99d07d192a542aec53046ae6a28085f8"
+	pinnedPurposeTrainingSHA256 = "f5e039462c42610419f26f7cd04568db8337906bae6be5ad2c921b93e60a4d71"
+	pinnedPurposeModelSHA256    = "df4b2cbd213f78a793628cd2e6eae5e6ed13f610bc0a6ca38c408898402a99ed"
 )
 
 const (
@@ -581,7 +581,7 @@ func TestPurposeHeldOutIsSplit3(t *testing.T) {
 	}
 	dp, dc := count(design)
 	hp, hc := count(heldout)
-	if dp != 809 || dc != 3462 || hp != 430 || hc != 1926 {
-		t.Fatalf("design %d poisoned %d clean, held out %d and %d; split3.py gave 809, 3462, 430, 1926", dp, dc, hp, hc)
+	if dp != 906 || dc != 3559 || hp != 470 || hc != 1966 {
+		t.Fatalf("design %d poisoned %d clean, held out %d and %d; split3.py gave 906, 3559, 470, 1966", dp, dc, hp, hc)
 	}
 }

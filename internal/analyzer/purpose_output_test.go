@@ -91,7 +91,7 @@ func purposeOutputEntries(t testing.TB) []Entry {
 
 func TestPurposeOutputPinned(t *testing.T) {
 	a := NewPurpose()
-	if a.ID() != "offline:offline-purpose-13" {
+	if a.ID() != "offline:offline-purpose-14" {
 		t.Fatalf("analyzer id %s: a new reading pins its own output (-update-purpose-output)", a.ID())
 	}
 	var dump *bufio.Writer

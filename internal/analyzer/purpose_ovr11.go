@@ -96,7 +96,7 @@ var (
 		`|\b(later|earlier|more|less|higher|lower|larger|smaller|bigger|longer|shorter|further)\s+than\s+(the|what|whatever)\s+([\w'-]+\s+){0,2}?` + choiceSubject + `\s+(\w+\s+)?` + choiceVerb + `\b`)
 
 	// A value the user did not give: a default, not a replacement.
-	pxNoUserValue11 = px(`\b(if|when|where|unless)\s+(\w+\s+){0,4}(not (provided|given|specified|set|supplied|chosen)|missing|empty|absent|omitted|unset|blank|left out|none is (given|provided)|gives? none|gives? nothing)\b|\bby default\b|\bdefaults? to\b|\b(if|when) (the user|they|the caller) (did not|didn't|does not|doesn't|do not|don't) (specify|give|provide|choose|pick|name|set)\b`)
+	pxNoUserValue11 = px(`\b(if|when|where|unless)\s+(\w+\s+){0,4}(not (provided|given|specified|set|supplied|chosen)|missing|empty|absent|omitted|unset|blank|left out|none is (given|provided)|gives? none|gives? nothing)\b|\bby default\b|\bdefaults? to\b|\b(if|when|where|unless)\s+(the user|they|the caller|the customer)\s+(names?|gives?|picks?|chooses?|sets?|specif(y|ies)|provides?|enters?|selects?)\s+(no|none)\b|\b(if|when) (the user|they|the caller) (did not|didn't|does not|doesn't|do not|don't) (specify|give|provide|choose|pick|name|set)\b`)
 
 	// An entry whose stated purpose is to alter values.
 	pxPurposeAlter11 = px(`\b(replac|chang|set|switch|swap|substitut|redirect|rerout|rout|round|rais|increas|doubl|lower|reduc|shift|mov|edit|updat|modif|adjust|convert|normali|rewrit|overwrit|correct|fix|transform|upgrad|downgrad|migrat|renam|reschedul|rebook|transfer|forward)\w*`)

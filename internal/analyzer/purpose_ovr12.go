@@ -18,7 +18,7 @@ import "strings"
 
 // choiceVerb12: the acts of choosing, wider than choiceVerb: stating,
 // dictating, marking, blocking, excluding, opting out.
-const choiceVerb12 = `(` + choiceVerb + `|says?|said|dictates?|dictated|states?|stated|lists?|listed|marks?|marked|flags?|flagged|blocks?|blocked|excludes?|excluded|rejects?|rejected|declines?|declined|opts? (out|in)|opted (out|in)|struck off|strikes? off|writes?|wrote|written|closes?|closed|cites?|cited|fix(es)?|fixed|puts?|keys? in|keyed in|books?|booked|schedules?|scheduled|saves?|saved|sets? up)`
+const choiceVerb12 = `(` + choiceVerb + `|says?|said|dictates?|dictated|states?|stated|lists?|listed|marks?|marked|flags?|flagged|blocks?|blocked|excludes?|excluded|rejects?|rejected|declines?|declined|opts? (out|in)|opted (out|in)|struck off|strikes? off|writes?|wrote|written|closes?|closed|cites?|cited|fix(es)?|fixed|files?|filed|puts?|keys? in|keyed in|books?|booked|schedules?|scheduled|saves?|saved|sets? up)`
 
 var (
 	// The user's choice named: the chooser and the act ("the owner has
@@ -29,7 +29,7 @@ var (
 		`|\b(the|a|an|any|each|every)\s+` + choiceRole + `'s?\s+(own\s+)?(\w+\s+)?(picks?|choices?|preferences?|selections?|requests?|instructions?|wishes|settings?|playbook|rules?|pins?|letter|answer|decision|vote|order|figures?|amounts?|values?|numbers?|entr(y|ies))\b`)
 
 	// The act set against the choice.
-	pxContrary12 = px(`\b(anyway|anyhow|regardless|nonetheless|nevertheless|all the same|instead|rather than|in place of|in lieu of|aside|except|put back|placed back|added back|swapped (for|with)|exchanged for|traded for|replaced (with|by)|overwritten|overridden|ignored|disregarded|multiplied|halved|doubled|tripled|inflated|nudged|relaxed|ends? up|treat(ed|s)?\s+(it|them|this|that)?\s*as|counts? toward|(is|are) (only |just |merely )?a preference|(twice|half|double|triple|three times)\s+(of\s+)?(the|it|them|that|what)\b|\d+ ?% (above|below|more|less|higher|lower|over|under)|(later|earlier|more|less|higher|lower|larger|smaller|longer|shorter|bigger)\s+than)\b`)
+	pxContrary12 = px(`\b(anyway|anyhow|regardless|nonetheless|nevertheless|all the same|instead|rather than|in place of|in lieu of|aside|except|put back|placed back|added back|swapped (for|with)|exchanged for|traded for|replaced (with|by)|overwritten|overridden|ignored|disregarded|multiplied|halved|doubled|tripled|inflated|nudged|relaxed|ends? up|treat(ed|s)?\s+(it|them|this|that)?\s*as|counts? toward|(is|are) (only |just |merely )?a preference|(twice|half|double|triple|three times)\s+(of\s+)?(the|it|them|that|what)\b|\d+ ?% (above|below|more|less|higher|lower|over|under)|(later|earlier|more|less|higher|lower|larger|smaller|longer|shorter|bigger)\s+than\s+(the|what|whatever|requested|asked|given|entered|chosen|typed|stated)\b)\b`)
 
 	// An altering act in a sentence that names the user's choice: the
 	// chosen thing replaced, moved, rounded, lowered, reissued as
@@ -55,7 +55,7 @@ func (p entryPurpose) readOvr12(sr *sentenceReading, f string) {
 	if sr.first || sr.override || sr.exfil || len(f) > 2048 {
 		return
 	}
-	if !pxChoiceRef12.MatchString(f) || !(pxContrary12.MatchString(f) || (pxAlterChosen13.MatchString(f) && !pxToUsers11.MatchString(f))) || pxFollows12.MatchString(f) {
+	if !pxChoiceRef12.MatchString(f) || !(pxContrary12.MatchString(f) || (pxAlterChosen13.MatchString(f) && !pxToUsers11.MatchString(f))) || pxFollows12.MatchString(f) || pxSecretByRef14.MatchString(f) {
 		return
 	}
 	if pxNoUserValue11.MatchString(f) || protectsFromInjection(f) || pxRouting11.MatchString(f) || pxRoutingAct.MatchString(f) {
@@ -164,3 +164,15 @@ var (
 func addedRecipient13(f string) bool {
 	return pxAddedMark13.MatchString(f) && pxMoveTo13.MatchString(f) && !pxOwnAddress13.MatchString(f) && !pxNoTransfer.MatchString(f) && !pxPassiveNoTransfer.MatchString(f) && !pxDefer.MatchString(f) && !pxExample11.MatchString(f)
 }
+
+// pxSecretByRef14: a secret passed by reference rather than by value
+// ("secrets go through secret_refs, which names entries of the secret
+// manager rather than their values"): a privacy rule, not a choice set
+// aside (offline-purpose-14).
+var pxSecretByRef14 = px(`\b(secrets?|tokens?|passwords?|keys?|credentials)\b[^.;]{0,80}\b(rather than|instead of|in place of|not)\s+(their|the|its|the actual|the raw)\s+(values?|contents?|plaintext|secrets?)\b`)
+
+// pxNoChoiceNamed14: a trigger on the user naming nothing ("when they name
+// no zone", "if the user picks none"): what follows is a default for a
+// value the user did not give, not an act against their choice
+// (offline-purpose-14).
+var pxNoChoiceNamed14 = px(`^(if|when|whenever|once|after|as soon as|should|where)\b[^.;]{0,30}?\b(names?|gives?|picks?|chooses?|sets?|specif(y|ies)|provides?|enters?|selects?|asks? for)\s+(no|none|nothing)\b`)

@@ -17,6 +17,9 @@ and, since the fourth reading, the retired third blind part's hand-written
 and, since offline-purpose-12 (2026-12-04), the sixth hand-written part
   testdata/eval/hand6_poisoned.jsonl
   testdata/eval/hand6_clean.jsonl
+and, since offline-purpose-14 (2026-12-04), the seventh
+  testdata/eval/hand7_poisoned.jsonl
+  testdata/eval/hand7_clean.jsonl
 and never the runtime-truth clean base of the test side (TruthCleanCases
 for the test part, which test_cases.jsonl and blind_cases.jsonl repeat):
 that stays the admission control set.
@@ -47,7 +50,8 @@ FILES = ["cases.jsonl", "test_poisoned.jsonl", "test_clean.jsonl",
          # The fourth reading (offline-purpose-4) adds the retired third blind
          # part's hand-written cases, by the same rule.
          "blind3_poisoned.jsonl", "blind3_clean.jsonl",
-         "hand6_poisoned.jsonl", "hand6_clean.jsonl"]
+         "hand6_poisoned.jsonl", "hand6_clean.jsonl",
+         "hand7_poisoned.jsonl", "hand7_clean.jsonl"]
 
 
 def source_key(source: str) -> str:
