@@ -1,6 +1,9 @@
 package surface
 
-import "strconv"
+import (
+	"strconv"
+	"strings"
+)
 
 // A JavaScript write's object resolved within a bound of its own (since
 // 2.3.21, stp). jsMemberWrite resolves the object of every write of a key,
@@ -74,9 +77,22 @@ func (x *extractor) jsWriteCut(w outsideWrite) bool {
 	return x.pyReg.outCut[scopeRef{w.f, on}]
 }
 
+// outCutMark is in the reason of every member read a cut write refused.
+const outCutMark = "(the write's object not resolved within "
+
 // outCutReason is jsMemberWrite's reason for a write whose object was not
 // resolved within outWriteSteps.
 func outCutReason(key string, w outsideWrite) string {
 	return "member " + key + " may be written at " + w.f.path + ":" + strconv.Itoa(w.f.lineOf(w.site)) +
-		" (the write's object not resolved within " + strconv.Itoa(outWriteSteps) + " steps)"
+		" " + outCutMark + strconv.Itoa(outWriteSteps) + " steps)"
+}
+
+// outWriteCutValue reports whether v is unresolved because a member read
+// on its way was refused for a cut write. The schema check's wrapperSite
+// takes such a callee as possibly the package's own function (the route
+// is then followed into it, and a callee not resolved is a gap): a
+// registration's receiver the check could not resolve is not taken for
+// the SDK's.
+func outWriteCutValue(v val) bool {
+	return v.k == vUnknown && strings.Contains(v.reason, outCutMark)
 }
