@@ -39,10 +39,11 @@ const outWriteSteps = 10_000
 
 // boundOutWrite sets the step limit for resolving write w's object (a
 // JavaScript write), returning the limit around it; bounded false when w
-// is not bounded here (a Python write).
+// is not bounded here (a Python write, or a resolution already past the
+// limit around it).
 func (x *extractor) boundOutWrite(w outsideWrite) (saved int, bounded bool) {
-	if w.f.lang == LangPython {
-		return 0, false
+	if w.f.lang == LangPython || x.siteOver || x.exceeded {
+		return 0, false // past the limit around it already: resolved as before, not kept
 	}
 	saved = x.siteLimit
 	if lim := x.steps + outWriteSteps; saved <= 0 || lim < saved {
