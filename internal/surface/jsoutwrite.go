@@ -234,6 +234,9 @@ func (x *extractor) jsMemberWrite(v val, key string) string {
 	defer func() { x.jsOutBusy-- }()
 	for _, w := range ws {
 		if x.jsWriteHits(w, v) {
+			if x.jsWriteCut(w) {
+				return outCutReason(key, w) // jsoutwrite_bound.go
+			}
 			at := w.f.path + ":" + strconv.Itoa(w.f.lineOf(w.site))
 			switch {
 			case v.k == vObject:
@@ -259,14 +262,22 @@ func (x *extractor) jsWriteHits(w outsideWrite, v val) bool {
 		if v.k != vInstance {
 			return false
 		}
-		for _, o := range x.outWriteObjects(outsideWrite{f: w.f, site: w.site, on: w.f.field(w.on, "object")}) {
+		os := x.outWriteObjects(outsideWrite{f: w.f, site: w.site, on: w.f.field(w.on, "object")})
+		if x.jsWriteCut(w) {
+			return true // not resolved within its bound: fail closed (jsoutwrite_bound.go)
+		}
+		for _, o := range os {
 			if o.k == vClass && o.f != nil && x.jsClassChain(v, o.f, o.n) {
 				return true
 			}
 		}
 		return false
 	}
-	for _, o := range x.outWriteObjects(w) {
+	os := x.outWriteObjects(w)
+	if x.jsWriteCut(w) {
+		return true // not resolved within its bound: fail closed (jsoutwrite_bound.go)
+	}
+	for _, o := range os {
 		if o.k == vClass && o.f != nil && v.k == vClass && x.jsClassChain(v, o.f, o.n) {
 			return true // a static member, read through the class or a subclass
 		}

@@ -88,12 +88,16 @@ func (x *extractor) pyOutsideWrite(v val, key string) string {
 // outWriteObjects is what write w's object resolves to: under no frame,
 // or under each frame of the scope it needs (at most 256); kept once per
 // write. Python matches them in outWriteHits (pyoutwrite2.go), JavaScript
-// in jsWriteHits (jsoutwrite.go).
+// in jsWriteHits (jsoutwrite.go). A JavaScript write's object is resolved
+// within outWriteSteps, and one not resolved within them is marked cut
+// (jsoutwrite_bound.go); an answer resolved past the step limit of the
+// site or schema around it is not kept.
 func (x *extractor) outWriteObjects(w outsideWrite) []val {
 	at := scopeRef{w.f, w.on}
 	if os, ok := x.pyReg.outObjects[at]; ok {
 		return os
 	}
+	saved, bounded := x.boundOutWrite(w)
 	var os []val
 	if o := x.eval(w.f, w.on, nil); o.k != vNeed {
 		os = []val{o}
@@ -105,10 +109,23 @@ func (x *extractor) outWriteObjects(w outsideWrite) []val {
 			os = append(os, x.eval(w.f, w.on, (*env)(nil).push(fr)))
 		}
 	}
+	cut := x.unboundOutWrite(saved, bounded)
+	if x.siteOver || x.exceeded {
+		// Resolved past the step limit around it: the objects may be
+		// unresolved only for that; not kept (the next check resolves
+		// them again under its own limit).
+		return os
+	}
 	if x.pyReg.outObjects == nil {
 		x.pyReg.outObjects = map[scopeRef][]val{}
 	}
 	x.pyReg.outObjects[at] = os
+	if cut {
+		if x.pyReg.outCut == nil {
+			x.pyReg.outCut = map[scopeRef]bool{}
+		}
+		x.pyReg.outCut[at] = true
+	}
 	return os
 }
 

@@ -38,7 +38,10 @@ type pyRegistryCache struct {
 	// attribute (pyoutwrite.go); outBusy counts the checks in progress.
 	outWrites  map[string][]outsideWrite
 	outObjects map[scopeRef][]val // what each write's object resolves to
-	outBusy    int
+	// outCut holds the JavaScript writes whose object was not resolved
+	// within outWriteSteps (jsoutwrite_bound.go).
+	outCut  map[scopeRef]bool
+	outBusy int
 }
 
 // pyContainerMethods are the methods that add to a dict, list or set.

@@ -27,6 +27,9 @@ func (r *schemaRead) wrapperSite(f *file, call nid) bool {
 		return false
 	}
 	v := r.x.eval(f, f.field(call, "function"), nil)
+	if outWriteCutValue(v) {
+		return true // the callee may be the package's: not known to be the SDK's (jsoutwrite_bound.go)
+	}
 	return v.f != nil && v.n >= 0 && functionKind(v.f.kind(v.n)) && !v.f.inVendoredRegion(v.n)
 }
 
