@@ -29,7 +29,7 @@ import (
 // the first line of docs/methodology.md; a test fails when they differ, which
 // is what keeps the policy from being shipped beside a document it does not
 // match.
-const Version = "2.3.20"
+const Version = "2.3.21"
 
 // versionLinePrefix starts the first line of every methodology document.
 const versionLinePrefix = "methodology_version: "
@@ -66,6 +66,7 @@ var versionTable = []VersionPair{
 	{Methodology: "2.3.18", Extractor: "syntax-tree-20"},
 	{Methodology: "2.3.19", Extractor: "syntax-tree-21"},
 	{Methodology: "2.3.20", Extractor: "syntax-tree-22"},
+	{Methodology: "2.3.21", Extractor: "syntax-tree-23"},
 }
 
 // VersionTable returns a copy of the version table, in its fixed order, for

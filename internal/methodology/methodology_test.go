@@ -39,6 +39,7 @@ var publishedSHA256 = map[string]string{
 	"2.3.18": "4ed469ea44efdc25ba779184b4501f6174e9eea6b45f5f485cf35cc941970d71",
 	"2.3.19": "6a5574144719968ecff8bd36077b14dc002c305c092d05a63bf0c64cc6cdc999",
 	"2.3.20": "2de0aa05ad4a80e0baa3b8876d4edce9572555d8dc80e844ed1928d0b6ccae4f",
+	"2.3.21": "dc6cd4bcad658e39239d697e550e056d522b75828808ea1ac4fee695c3dc76cb",
 }
 
 func TestDocumentFirstLineIsVersion(t *testing.T) {
@@ -299,6 +300,9 @@ func TestExtractorAllowed(t *testing.T) {
 	if !ExtractorAllowed("2.3.20", "syntax-tree-22") {
 		t.Fatal("2.3.20 with syntax-tree-22 refused")
 	}
+	if !ExtractorAllowed("2.3.21", "syntax-tree-23") {
+		t.Fatal("2.3.21 with syntax-tree-23 refused")
+	}
 	refused := [][2]string{
 		{"2.3.2", "syntax-tree-3"}, // its advertised names were read under the older rule
 		{"2.3.1", "syntax-tree-2"},
@@ -333,6 +337,8 @@ func TestExtractorAllowed(t *testing.T) {
 		{"2.3.18", "syntax-tree-19"}, // it read members and elements the package writes (+=, Object.assign, an index, in place) as written, a number key by its source text, and an object handed to the package's own wrapper as registered
 		{"2.3.19", "syntax-tree-20"}, // it read a schema object written through a spread copy, and one handed to a package's own setRequestHandler through a parameter, as written
 		{"2.3.20", "syntax-tree-21"}, // syntax-tree-21 read the texts of a schema a registration's config names without checking the object for changes (a fail-open)
+		{"2.3.21", "syntax-tree-22"}, // syntax-tree-22 kept an answer a step limit cut for later checks, which then read texts without the write weighed (a fail-open)
+		{"2.3.20", "syntax-tree-23"},
 		{"2.3.19", "syntax-tree-22"},
 		{"2.3.18", "syntax-tree-21"},
 		{"2.3.17", "syntax-tree-20"},

@@ -96,7 +96,7 @@ func newRun() *runBuilder {
 			RunID: "20261130T120000Z", StartedAt: fixedTime(), Status: rundir.StatusFinished,
 			CandidatesFile: "candidates.json", CandidatesSHA256: strings.Repeat("c", 64), Inputs: []rundir.InputFile{},
 			MethodologyVersion: methodology.Version, MethodologySHA256: snapshotSHA(),
-			ExtractorVersion: "syntax-tree-22", VerifierVersion: "verify-3", AnalyzerModel: "offline-1",
+			ExtractorVersion: "syntax-tree-23", VerifierVersion: "verify-3", AnalyzerModel: "offline-1",
 			PromptVersion: "p-1", PromptLayout: "separated", PromptSHA256: strings.Repeat("a", 64),
 			Checks: []string{vocab.CheckProvenance, vocab.CheckSurface, vocab.CheckModel}, CodeCommit: "abc", CodeDirty: false,
 		},
@@ -118,7 +118,7 @@ func (r *runBuilder) addDemo(ref rundir.PackageRef) *rundir.Surface {
 	capStart := strings.Index(demoSource, "process.env.NOTES_DIR")
 	s := rundir.Surface{
 		Package: ref, ArtifactSHA256: artSHA, Outcome: "parsed", OutcomeEvidence: []rundir.Site{},
-		ExtractorVersion: "syntax-tree-22",
+		ExtractorVersion: "syntax-tree-23",
 		Tools:            []rundir.Entry{tool}, Prompts: []rundir.Entry{prompt},
 		PromptTexts: []rundir.Entry{}, Resources: []rundir.Entry{}, ResourceTemplates: []rundir.Entry{},
 		Instructions: []rundir.Entry{}, ParameterDescriptions: []rundir.Entry{},

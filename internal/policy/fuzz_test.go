@@ -31,7 +31,7 @@ func FuzzDecide(f *testing.F) {
 	}
 	surf, finds := base[rundir.SurfacesFile], base[rundir.FindingsFile]
 	f.Add(surf, finds)
-	f.Add([]byte(`[{"package":{"registry":"npm","name":"demo-server","version":"1.0.0"},"outcome":"parsed","extractor_version":"syntax-tree-22","tools":[{"kind":"tool","name":"a","description_state":"readable","description_raw":"ab","spans":[{"file":"package/index.js","start":-4,"end":99999,"raw_start":-1,"raw_end":7,"encoding":"js_string"}]}]}]`), finds)
+	f.Add([]byte(`[{"package":{"registry":"npm","name":"demo-server","version":"1.0.0"},"outcome":"parsed","extractor_version":"syntax-tree-23","tools":[{"kind":"tool","name":"a","description_state":"readable","description_raw":"ab","spans":[{"file":"package/index.js","start":-4,"end":99999,"raw_start":-1,"raw_end":7,"encoding":"js_string"}]}]}]`), finds)
 	// One directory, rewritten per input: creating a directory per input
 	// slows the fuzzer to a crawl on a busy machine.
 	dir := f.TempDir()

@@ -33,7 +33,7 @@ func TestCleanPackageGradesA(t *testing.T) {
 	if len(p.Capabilities) != 1 || p.Capabilities[0].Verification != CapVerified {
 		t.Fatalf("capabilities: %+v", p.Capabilities)
 	}
-	if p.Policy != vocab.PolicyName || p.MethodologySHA256 == "" || p.ExtractorVersion != "syntax-tree-22" || p.CodeCommit != "deadbeef" || !p.DecidedAt.Equal(fixedTime()) {
+	if p.Policy != vocab.PolicyName || p.MethodologySHA256 == "" || p.ExtractorVersion != "syntax-tree-23" || p.CodeCommit != "deadbeef" || !p.DecidedAt.Equal(fixedTime()) {
 		t.Fatalf("stamps: %+v", p.Stamps)
 	}
 	if d.Header.PromptSHA256Source != "recorded" || d.Header.Counts.Grades["A"] != 1 {
@@ -184,7 +184,7 @@ func TestOutOfScopeSkipsGuards(t *testing.T) {
 func TestVersionPairBeforeEverything(t *testing.T) {
 	r := newRun()
 	s := r.addDemo(demoRef)
-	s.ExtractorVersion = "syntax-tree-21" // the previous extractor: not described by this version
+	s.ExtractorVersion = "syntax-tree-22" // the previous extractor: not described by this version
 	s.Outcome = "not_a_server"
 	other := refN(1)
 	r.addDemo(other)

@@ -60,7 +60,7 @@ func newTestRun(t *testing.T) *testRun {
 			RunID: "20261130T120000Z", StartedAt: decidedAt.Add(-time.Hour), FinishedAt: ptrTime(decidedAt.Add(-time.Minute)), Status: rundir.StatusFinished,
 			CandidatesFile: "candidates.json", CandidatesSHA256: strings.Repeat("c", 64), Inputs: []rundir.InputFile{},
 			MethodologyVersion: methodology.Version, MethodologySHA256: methodology.SHA256(),
-			ExtractorVersion: "syntax-tree-22", VerifierVersion: "verify-3", AnalyzerModel: "offline-1",
+			ExtractorVersion: "syntax-tree-23", VerifierVersion: "verify-3", AnalyzerModel: "offline-1",
 			PromptVersion: "p-1", PromptLayout: "separated", PromptSHA256: strings.Repeat("a", 64),
 			Checks: []string{vocab.CheckProvenance, vocab.CheckSurface, vocab.CheckModel}, CodeCommit: "abc",
 		},
@@ -182,7 +182,7 @@ func (r *testRun) write() {
 		artSHA := r.record(tp.ref, "npm_tarball", "https://registry.test/"+tp.ref.Name+"/-/"+tp.ref.Name+"-"+tp.ref.Version+".tgz", tgz)
 		s := rundir.Surface{
 			Package: tp.ref, ArtifactSHA256: artSHA, Outcome: tp.outcome, OutcomeEvidence: []rundir.Site{},
-			ExtractorVersion: "syntax-tree-22", Tools: tp.tools, Prompts: []rundir.Entry{}, PromptTexts: []rundir.Entry{},
+			ExtractorVersion: "syntax-tree-23", Tools: tp.tools, Prompts: []rundir.Entry{}, PromptTexts: []rundir.Entry{},
 			Resources: []rundir.Entry{}, ResourceTemplates: []rundir.Entry{}, Instructions: []rundir.Entry{},
 			ParameterDescriptions: []rundir.Entry{}, Vendored: []rundir.Vendored{}, AdvertisedTools: []rundir.Advertised{},
 			Unresolved: []rundir.Unresolved{}, ReassignedAtRuntime: []rundir.Site{}, Capabilities: []rundir.Capability{},

@@ -1,4 +1,4 @@
-// Package surface owns the extractor (EXTRACTOR_VERSION syntax-tree-22): it
+// Package surface owns the extractor (EXTRACTOR_VERSION syntax-tree-23): it
 // parses every JavaScript, TypeScript, TSX and Python member of a package
 // artifact with tree-sitter, finds the places where a server registers its
 // tools, prompts, resources and resource templates (methodology §5), follows
@@ -32,7 +32,7 @@ import (
 )
 
 // ExtractorVersion is EXTRACTOR_VERSION, recorded on every surface row.
-const ExtractorVersion = "syntax-tree-22"
+const ExtractorVersion = "syntax-tree-23"
 
 // The outcomes of the tool-surface determination (methodology §5) and the
 // description states are the project's vocabulary: vocab.Outcome* and
