@@ -58,15 +58,23 @@ server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: reg.getAv
 		{"assigned", ``, ``, ``, `Reg`, `Object.assign(reg, { tools: new Map([["fld", TOOL]]) }); TOOL` + inj},
 	} {
 		src := strings.NewReplacer("EXPORT", tc.export, "METHOD", tc.method, "EXTRA", tc.extra, "REG", tc.reg, "USE", tc.use).Replace(base)
-		got := paramTextsByTool(extractArchive(t, txtar.Parse([]byte(src))))
+		sf := extractArchive(t, txtar.Parse([]byte(src)))
+		got := paramTextsByTool(sf)
 		t.Logf("%s: %q", tc.name, got["fld"])
-		// At 5950ec8 subclass and assigned list no tool "fld" at all
-		// (the list is not resolved through Sub / past Object.assign);
-		// what must not happen is the text read as written.
+
+		// At 5950ec8 subclass and assigned list no tool "fld" (subclass:
+		// a tool unreadable, its description a callback over a value not
+		// resolved; assigned: the tools/list result not read, "member
+		// tools of an instance assigned from outside its class"), both
+		// recorded as unresolved; what must not happen is the text read
+		// as written, or the list silently empty.
 		for _, e := range got["fld"] {
 			if e == "x=readable:The x." {
 				t.Errorf("%s: %q read as written, though the schema may be changed", tc.name, e)
 			}
+		}
+		if len(got["fld"]) == 0 && len(sf.Unresolved) == 0 {
+			t.Errorf("%s: no tool fld and nothing recorded as unresolved", tc.name)
 		}
 		if len(got["fld"]) > 0 && !hasUnreadSchema(got["fld"], "") {
 			t.Errorf("%s: parameter entries %q, want a (schema) entry unreadable", tc.name, got["fld"])
