@@ -31,6 +31,19 @@ var hand6KindRows = []struct {
 	{"resource_template", []string{"resource_template"}},
 }
 
+// handPart is one hand-written development part, as its files, ids and
+// docs/model-check.md section state it (hand6.go, hand7.go).
+type handPart struct {
+	split, idPrefix, ordinal                        string
+	files                                           []string
+	minPoisoned, minSpans, minClean, minPerKindPair int
+}
+
+var (
+	hand6Part = handPart{SplitHand6, Hand6IDPrefix, "sixth", Hand6Files, Hand6MinPoisoned, Hand6MinSpans, Hand6MinClean, Hand6MinPerKindPair}
+	hand7Part = handPart{SplitHand7, Hand7IDPrefix, "seventh", Hand7Files, Hand7MinPoisoned, Hand7MinSpans, Hand7MinClean, Hand7MinPerKindPair}
+)
+
 // TestHand6Files: testdata/eval/hand6_poisoned.jsonl and hand6_clean.jsonl
 // are the sixth hand-written part, development material. Every line
 // parses (ReadCases), says split hand6 and an id hand6- and ten hex digits
@@ -43,9 +56,15 @@ var hand6KindRows = []struct {
 // and category are the table docs/model-check.md states, rows and sums,
 // beside the sha256 of each file.
 // No analyzer is run on the part.
-func TestHand6Files(t *testing.T) {
-	poisoned := loadFiles(t, Hand6Files[:1])
-	clean := loadFiles(t, Hand6Files[1:])
+func TestHand6Files(t *testing.T) { checkHandPartFiles(t, hand6Part) }
+
+// checkHandPartFiles checks a hand-written part's files (TestHand6Files,
+// TestHand7Files). The table and the sha256s are read in the part's own
+// section of docs/model-check.md only.
+func checkHandPartFiles(t *testing.T, p handPart) {
+	t.Helper()
+	poisoned := loadFiles(t, p.files[:1])
+	clean := loadFiles(t, p.files[1:])
 	hand := append(append([]Case{}, poisoned...), clean...)
 	valid := map[string]bool{}
 	for _, c := range hand6Categories {
@@ -54,17 +73,17 @@ func TestHand6Files(t *testing.T) {
 	own := map[string]bool{}
 	for _, c := range hand {
 		sum := sha256.Sum256([]byte(c.Description))
-		if want := Hand6IDPrefix + hex.EncodeToString(sum[:])[:10]; c.ID != want {
+		if want := p.idPrefix + hex.EncodeToString(sum[:])[:10]; c.ID != want {
 			t.Fatalf("case id %q: want %q", c.ID, want)
 		}
 		if own[c.ID] {
 			t.Fatalf("id %s twice in the part", c.ID)
 		}
 		own[c.ID] = true
-		if c.Split != SplitHand6 {
-			t.Fatalf("case %s says split %q, not %s", c.ID, c.Split, SplitHand6)
+		if c.Split != p.split {
+			t.Fatalf("case %s says split %q, not %s", c.ID, c.Split, p.split)
 		}
-		if !strings.HasPrefix(c.Source, "written for this corpus (hand6): ") && !strings.HasPrefix(c.Source, "adapted from http") {
+		if !strings.HasPrefix(c.Source, "written for this corpus ("+p.split+"): ") && !strings.HasPrefix(c.Source, "adapted from http") {
 			t.Fatalf("case %s: source %q", c.ID, c.Source)
 		}
 		words := Tokens(c.ID + " " + c.ToolName)
@@ -92,13 +111,13 @@ func TestHand6Files(t *testing.T) {
 	}
 	for _, c := range poisoned {
 		if c.Kind != KindPoisoned {
-			t.Fatalf("%s: case %s is %s", Hand6Files[0], c.ID, c.Kind)
+			t.Fatalf("%s: case %s is %s", p.files[0], c.ID, c.Kind)
 		}
 	}
 	names := map[string]bool{}
 	for _, c := range clean {
 		if c.Kind != KindClean {
-			t.Fatalf("%s: case %s is %s", Hand6Files[1], c.ID, c.Kind)
+			t.Fatalf("%s: case %s is %s", p.files[1], c.ID, c.Kind)
 		}
 		names[c.ToolName] = true
 	}
@@ -116,7 +135,7 @@ func TestHand6Files(t *testing.T) {
 	parts := map[string][]Case{}
 	for _, f := range files {
 		base := filepath.Base(f)
-		if base == Hand6Files[0] || base == Hand6Files[1] {
+		if base == p.files[0] || base == p.files[1] {
 			continue
 		}
 		cs, err := LoadCases(f)
@@ -133,7 +152,7 @@ func TestHand6Files(t *testing.T) {
 	if len(parts) < 10 {
 		t.Fatalf("only %d other files found in %s", len(parts), evalDir)
 	}
-	if err := CheckBlindPart(SplitHand6, hand, parts); err != nil {
+	if err := CheckBlindPart(p.split, hand, parts); err != nil {
 		t.Fatal(err)
 	}
 	// The counts, and the table of docs/model-check.md.
@@ -154,8 +173,8 @@ func TestHand6Files(t *testing.T) {
 	for _, c := range clean {
 		cleanBy[c.SurfaceKind]++
 	}
-	if len(poisoned) < Hand6MinPoisoned || nSpans < Hand6MinSpans || len(clean) < Hand6MinClean {
-		t.Fatalf("%d poisoned cases, %d spans, %d clean: below %d, %d, %d", len(poisoned), nSpans, len(clean), Hand6MinPoisoned, Hand6MinSpans, Hand6MinClean)
+	if len(poisoned) < p.minPoisoned || nSpans < p.minSpans || len(clean) < p.minClean {
+		t.Fatalf("%d poisoned cases, %d spans, %d clean: below %d, %d, %d", len(poisoned), nSpans, len(clean), p.minPoisoned, p.minSpans, p.minClean)
 	}
 	// About 40% override_user, 40% conceal_from_user, at least 20% exfiltrate_data.
 	if 5*total["exfiltrate_data"] < nSpans || 100*total["override_user"] < 35*nSpans || 100*total["conceal_from_user"] < 35*nSpans {
@@ -166,8 +185,8 @@ func TestHand6Files(t *testing.T) {
 		for _, k := range pair {
 			n += cases[k]
 		}
-		if n < Hand6MinPerKindPair {
-			t.Fatalf("%d poisoned cases of %v, below %d", n, pair, Hand6MinPerKindPair)
+		if n < p.minPerKindPair {
+			t.Fatalf("%d poisoned cases of %v, below %d", n, pair, p.minPerKindPair)
 		}
 	}
 	for k := range surfaceKinds {
@@ -175,9 +194,22 @@ func TestHand6Files(t *testing.T) {
 			t.Fatalf("%d poisoned %s cases, not fewer than the %d tools", cases[k], k, cases["tool"])
 		}
 	}
-	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "model-check.md"))
+	whole, err := os.ReadFile(filepath.Join("..", "..", "docs", "model-check.md"))
 	if err != nil {
 		t.Fatal(err)
+	}
+	// The table and the sha256s are read in the part's own section only, so
+	// a row that happens to equal a row of another part's table is not taken
+	// for this part's.
+	doc := string(whole)
+	heading := "### The " + p.ordinal + " hand-written part (`" + p.split + "`, development material)"
+	at := strings.Index(doc, heading)
+	if at < 0 {
+		t.Fatalf("docs/model-check.md has no section %q", heading)
+	}
+	doc = doc[at+len(heading):]
+	if end := strings.Index(doc, "\n### "); end >= 0 {
+		doc = doc[:end]
 	}
 	var rows []string
 	for _, r := range hand6KindRows {
@@ -186,18 +218,18 @@ func TestHand6Files(t *testing.T) {
 		n := sp["exfiltrate_data"] + sp["override_user"] + sp["conceal_from_user"]
 		rows = append(rows, fmt.Sprintf("| %s | %d | %d | %d / %d / %d | %d |", k, cases[k], n, sp["exfiltrate_data"], sp["override_user"], sp["conceal_from_user"], cleanBy[k]))
 	}
-	rows = append(rows, fmt.Sprintf("| **hand6** | **%d** | **%d** | **%d / %d / %d** | **%d** |", len(poisoned), nSpans, total["exfiltrate_data"], total["override_user"], total["conceal_from_user"], len(clean)))
+	rows = append(rows, fmt.Sprintf("| **%s** | **%d** | **%d** | **%d / %d / %d** | **%d** |", p.split, len(poisoned), nSpans, total["exfiltrate_data"], total["override_user"], total["conceal_from_user"], len(clean)))
 	for _, r := range rows {
-		if !strings.Contains(string(doc), r) {
-			t.Fatalf("docs/model-check.md does not state the row\n%s\nof the sixth hand-written part; restate its table:\n%s", r, strings.Join(rows, "\n"))
+		if !strings.Contains(doc, r) {
+			t.Fatalf("docs/model-check.md does not state the row\n%s\nof the "+p.ordinal+" hand-written part; restate its table:\n%s", r, strings.Join(rows, "\n"))
 		}
 	}
-	for _, f := range Hand6Files {
+	for _, f := range p.files {
 		raw, err := os.ReadFile(filepath.Join(evalDir, f))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if sum := sha256.Sum256(raw); !strings.Contains(string(doc), hex.EncodeToString(sum[:])) {
+		if sum := sha256.Sum256(raw); !strings.Contains(doc, hex.EncodeToString(sum[:])) {
 			t.Fatalf("docs/model-check.md does not state the sha256 %x of %s; restate its counts", sum, f)
 		}
 	}
@@ -222,22 +254,25 @@ func TestHand6Files(t *testing.T) {
 // hand6 is development material: its name is accepted, it is neither
 // measured only nor retired, a report scoring it names it as development
 // material, and a case saying hand6 is read.
-func TestHand6IsDevelopmentMaterial(t *testing.T) {
-	if err := CheckSplitName(SplitHand6); err != nil {
+func TestHand6IsDevelopmentMaterial(t *testing.T) { checkHandPartIsDevelopment(t, SplitHand6) }
+
+func checkHandPartIsDevelopment(t *testing.T, split string) {
+	t.Helper()
+	if err := CheckSplitName(split); err != nil {
 		t.Fatal(err)
 	}
-	if !Development(SplitHand6) || MeasuredOnly(SplitHand6) || Retired(SplitHand6) {
-		t.Fatalf("hand6: development %v, measured only %v, retired %v", Development(SplitHand6), MeasuredOnly(SplitHand6), Retired(SplitHand6))
+	if !Development(split) || MeasuredOnly(split) || Retired(split) {
+		t.Fatalf("%s: development %v, measured only %v, retired %v", split, Development(split), MeasuredOnly(split), Retired(split))
 	}
-	if _, ok := BlindPartOf(SplitHand6); ok {
-		t.Fatal("hand6 is a blind test part")
+	if _, ok := BlindPartOf(split); ok {
+		t.Fatalf("%s is a blind test part", split)
 	}
-	line := `{"id":"hand6-y","kind":"clean","surface_kind":"tool","tool_name":"g","description":"Reads a gauge.","expected_spans":[],"source":"written for this corpus (hand6): g","split":"hand6"}`
+	line := `{"id":"` + split + `-y","kind":"clean","surface_kind":"tool","tool_name":"g","description":"Reads a gauge.","expected_spans":[],"source":"written for this corpus (` + split + `): g","split":"` + split + `"}`
 	cs, err := ReadCases(strings.NewReader(line + "\n"))
-	if err != nil || len(cs) != 1 || cs[0].Split != SplitHand6 {
-		t.Fatalf("a hand6 case read as %v, %v", cs, err)
+	if err != nil || len(cs) != 1 || cs[0].Split != split {
+		t.Fatalf("a %s case read as %v, %v", split, cs, err)
 	}
-	if got := developmentParts(cs); len(got) != 1 || got[0] != SplitHand6 {
+	if got := developmentParts(cs); len(got) != 1 || got[0] != split {
 		t.Fatalf("development parts %v", got)
 	}
 }
